@@ -1,0 +1,3 @@
+module github.com/ptorepl/ptorepl
+
+go 1.24

@@ -1,0 +1,377 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ArgSpec describes one positional argument of an op.
+type ArgSpec struct {
+	Name   string
+	Effect Effect // the default effect on this argument (Read for most)
+}
+
+// KwargKind is the value kind of a kwarg, which also decides how it prints.
+type KwargKind int
+
+// Kwarg kinds.
+const (
+	KwInt      KwargKind = iota // int64, printed in decimal
+	KwAtomic                    // int64 0/1, printed pl.AtomicType.None_/Add
+	KwBool                      // bool, printed True/False
+	KwString                    // string, printed single-quoted
+	KwFloat                     // float64
+	KwDType                     // DataType, printed pl.FP32 (an int is accepted)
+	KwMemory                    // MemorySpace, printed pl.Mem.Vec
+	KwPad                       // PadValue
+	KwTileLayout                // TileLayout
+	KwTensorLayout              // TensorLayout
+)
+
+var kwKindNames = []string{"int", "AtomicType", "bool", "str", "float", "DataType", "MemorySpace", "PadValue", "TileLayout", "TensorLayout"}
+
+func (k KwargKind) String() string { return enumName("KwargKind", kwKindNames, int(k)) }
+
+// KwargSpec describes one kwarg of an op.
+type KwargSpec struct {
+	Name     string
+	Kind     KwargKind
+	Required bool
+	Hidden   bool // stored but never printed (alloc's name, remote_load's padding flag)
+}
+
+// OpDef is an op's one registry entry. Everything about an op hangs off it:
+// the core fields below, and facets other layers attach (PTO emission,
+// simulated semantics) through SetFacet.
+type OpDef struct {
+	Name     string // IR name: "tile.load", "pld.system.notify"
+	Category string
+	Doc      string
+	Args     []ArgSpec
+	// MinArgs and MaxArgs bound the positional arity; MaxArgs < 0 is unbounded.
+	// Both default to len(Args) when zero.
+	MinArgs, MaxArgs int
+	Kwargs           []KwargSpec
+	// Deduce checks the arguments and returns the result type.
+	Deduce func(c *DeduceCtx) (Type, error)
+	// Effects decides per-argument effects from the call's kwargs (e.g. atomic);
+	// nil means the static ArgSpec effects.
+	Effects func(args []Expr, kw Kwargs) []Effect
+	// OutMemory is stamped onto a tile result that lacks a memory space.
+	OutMemory MemorySpace
+	// PrintName overrides the printed callee ("pl.tile.and_"); PrintAs may pick
+	// one per call. Default: names starting "pld." print bare, others as "pl.<name>".
+	PrintName string
+	PrintAs   func(c *Call) string
+
+	mu     sync.RWMutex
+	facets map[string]any
+}
+
+// SetFacet attaches a layer's behaviour (a PTO emitter, a simulator rule) to the op.
+func (d *OpDef) SetFacet(key string, v any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.facets == nil {
+		d.facets = map[string]any{}
+	}
+	d.facets[key] = v
+}
+
+// Facet returns the behaviour a layer attached under key.
+func (d *OpDef) Facet(key string) (any, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	v, ok := d.facets[key]
+	return v, ok
+}
+
+// Kwarg finds a kwarg spec by name.
+func (d *OpDef) Kwarg(name string) (KwargSpec, bool) {
+	for _, k := range d.Kwargs {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return KwargSpec{}, false
+}
+
+// Callee is the printed callee with the default "pl" prefix.
+func (d *OpDef) Callee(c *Call) string { return d.calleeWith("pl", c) }
+
+func (d *OpDef) calleeWith(prefix string, c *Call) string {
+	name := d.PrintName
+	if d.PrintAs != nil && c != nil {
+		if n := d.PrintAs(c); n != "" {
+			name = n
+		}
+	}
+	if name == "" {
+		if strings.HasPrefix(d.Name, "pld.") {
+			return d.Name
+		}
+		return prefix + "." + d.Name
+	}
+	if strings.HasPrefix(name, "pl.") {
+		return prefix + name[2:]
+	}
+	return name
+}
+
+// ArgName names positional argument i for messages.
+func (d *OpDef) ArgName(i int) string {
+	if i < len(d.Args) {
+		return d.Args[i].Name
+	}
+	return fmt.Sprintf("arg%d", i)
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]*OpDef{}
+)
+
+// RegisterOp adds an op to the registry. It panics on a duplicate name or an
+// inconsistent entry: registration happens at init, so that is a programming error.
+func RegisterOp(d *OpDef) *OpDef {
+	if d.MinArgs == 0 && d.MaxArgs == 0 {
+		d.MinArgs, d.MaxArgs = len(d.Args), len(d.Args)
+	}
+	if d.Deduce == nil {
+		panic("ir: op " + d.Name + " has no type deducer")
+	}
+	if d.OutMemory == 0 {
+		// MemDDR is never a stamped output space; treat zero as "none".
+		d.OutMemory = MemNone
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[d.Name]; dup {
+		panic("ir: op " + d.Name + " registered twice")
+	}
+	registry[d.Name] = d
+	return d
+}
+
+// LookupOp finds an op by its IR name.
+func LookupOp(name string) (*OpDef, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	d, ok := registry[name]
+	return d, ok
+}
+
+// MustOp finds an op or panics; for ops this package registers itself.
+func MustOp(name string) *OpDef {
+	d, ok := LookupOp(name)
+	if !ok {
+		panic("ir: no op " + name)
+	}
+	return d
+}
+
+// Ops lists every registered op, sorted by name.
+func Ops() []*OpDef {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]*OpDef, 0, len(registry))
+	for _, d := range registry {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// NewCall builds a call of a registered op, following upstream's
+// OpRegistry::Create: look the op up, validate kwargs against its schema, run
+// the deducer, stamp the output memory space. Errors are *TypeError (or a plain
+// error for an unknown op) positioned at pos.
+func NewCall(name string, args []Expr, kwargs Kwargs, pos Span) (*Call, error) {
+	d, ok := LookupOp(name)
+	if !ok {
+		return nil, fmt.Errorf("Operator '%s' not found in registry", name)
+	}
+	return d.NewCall(args, kwargs, pos)
+}
+
+// NewCall builds a call of this op; see the package-level NewCall.
+func (d *OpDef) NewCall(args []Expr, kwargs Kwargs, pos Span) (*Call, error) {
+	fail := func(arg, expected, given string) error {
+		return &TypeError{Op: d.Name, Arg: arg, Expected: expected, Given: given, Pos: pos}
+	}
+	if n := len(args); n < d.MinArgs || (d.MaxArgs >= 0 && n > d.MaxArgs) {
+		return nil, fail("", arityText(d), fmt.Sprintf("%d", n))
+	}
+	for i, a := range args {
+		if a == nil {
+			return nil, fail(d.ArgName(i), "an expression", "nil")
+		}
+	}
+	kw, err := d.checkKwargs(kwargs, pos)
+	if err != nil {
+		return nil, err
+	}
+	t, err := d.Deduce(&DeduceCtx{Op: d, Args: args, Kwargs: kw, Pos: pos})
+	if err != nil {
+		if te, ok := err.(*TypeError); ok {
+			return nil, te.WithPos(pos)
+		}
+		return nil, err
+	}
+	if tile, ok := t.(*TileType); ok && tile.Memory == MemNone && d.OutMemory != MemNone {
+		c := *tile
+		c.Memory = d.OutMemory
+		t = &c
+	}
+	return &Call{Op: d, Args: args, Kwargs: kw, T: t, Pos: pos}, nil
+}
+
+// MustCall is NewCall for callers that built arguments known to be valid
+// (passes re-creating ops); an error is a compiler bug and panics.
+func MustCall(name string, args []Expr, kwargs Kwargs, pos Span) *Call {
+	c, err := NewCall(name, args, kwargs, pos)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func arityText(d *OpDef) string {
+	switch {
+	case d.MaxArgs < 0:
+		return fmt.Sprintf("at least %d positional arguments", d.MinArgs)
+	case d.MinArgs == d.MaxArgs:
+		names := make([]string, 0, len(d.Args))
+		for _, a := range d.Args {
+			names = append(names, a.Name)
+		}
+		return fmt.Sprintf("%d positional argument%s (%s)", d.MinArgs, plural(d.MinArgs), strings.Join(names, ", "))
+	default:
+		return fmt.Sprintf("%d to %d positional arguments", d.MinArgs, d.MaxArgs)
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// checkKwargs validates kwargs against the schema, normalising Go ints to
+// int64 and ints to DataType where the schema says so.
+func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
+	out := make(Kwargs, 0, len(kwargs))
+	for _, kv := range kwargs {
+		spec, ok := d.Kwarg(kv.Key)
+		if !ok {
+			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + kv.Key + "'", Expected: "one of " + kwNames(d), Given: fmt.Sprintf("unknown kwarg '%s'", kv.Key), Pos: pos}
+		}
+		v, ok := coerceKwarg(spec.Kind, kv.Value)
+		if !ok {
+			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + kv.Key + "'", Expected: spec.Kind.String(), Given: fmt.Sprintf("%v (%T)", kv.Value, kv.Value), Pos: pos}
+		}
+		out = append(out, Kwarg{kv.Key, v})
+	}
+	for _, spec := range d.Kwargs {
+		if spec.Required && !out.Has(spec.Name) {
+			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + spec.Name + "'", Expected: "a value (required)", Given: "nothing", Pos: pos}
+		}
+	}
+	return out, nil
+}
+
+func kwNames(d *OpDef) string {
+	if len(d.Kwargs) == 0 {
+		return "no kwargs"
+	}
+	names := make([]string, len(d.Kwargs))
+	for i, k := range d.Kwargs {
+		names[i] = "'" + k.Name + "'"
+	}
+	return strings.Join(names, ", ")
+}
+
+func coerceKwarg(kind KwargKind, v any) (any, bool) {
+	switch kind {
+	case KwInt, KwAtomic:
+		switch x := v.(type) {
+		case int64:
+			return x, true
+		case int:
+			return int64(x), true
+		case int32:
+			return int64(x), true
+		case AtomicType:
+			return int64(x), true
+		case NotifyOp:
+			return int64(x), true
+		case WaitCmp:
+			return int64(x), true
+		case ReduceOp:
+			return int64(x), true
+		}
+	case KwBool:
+		b, ok := v.(bool)
+		return b, ok
+	case KwString:
+		s, ok := v.(string)
+		return s, ok
+	case KwFloat:
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case float32:
+			return float64(x), true
+		case int:
+			return float64(x), true
+		}
+	case KwDType:
+		switch x := v.(type) {
+		case DataType:
+			return x, true
+		case int:
+			if DataType(x).Valid() {
+				return DataType(x), true
+			}
+		case int64:
+			if DataType(x).Valid() {
+				return DataType(x), true
+			}
+		}
+	case KwMemory:
+		m, ok := v.(MemorySpace)
+		return m, ok
+	case KwPad:
+		p, ok := v.(PadValue)
+		return p, ok
+	case KwTileLayout:
+		l, ok := v.(TileLayout)
+		return l, ok
+	case KwTensorLayout:
+		l, ok := v.(TensorLayout)
+		return l, ok
+	}
+	return nil, false
+}
+
+// CallEffects returns the effect of c on each of its arguments.
+func CallEffects(c *Call) []Effect {
+	if c.Op == nil {
+		return nil
+	}
+	if c.Op.Effects != nil {
+		return c.Op.Effects(c.Args, c.Kwargs)
+	}
+	out := make([]Effect, len(c.Args))
+	for i := range c.Args {
+		if i < len(c.Op.Args) {
+			out[i] = c.Op.Args[i].Effect
+		} else {
+			out[i] = Read
+		}
+	}
+	return out
+}

@@ -1,0 +1,247 @@
+package ir
+
+// Type is the type of an expression. Types are not IR nodes: they carry no span.
+// Each concrete type is its own kind; in particular a *DistributedTensorType is
+// not a *TensorType (code that wants either calls AsTensorLike).
+type Type interface {
+	// TypeName is the upstream TypeName(), used by equality and serialization.
+	TypeName() string
+	// String prints the type in PyPTO syntax.
+	String() string
+	isType()
+}
+
+// UnknownType is the result of side-effect-only ops.
+type UnknownType struct{}
+
+// ScalarType is a single value of DType.
+type ScalarType struct{ DType DataType }
+
+// TensorView is an optional GM tensor view.
+type TensorView struct {
+	Stride     []Expr
+	Layout     TensorLayout
+	ValidShape []Expr
+	Pad        PadValue
+}
+
+// TensorType is a tensor in global memory.
+type TensorType struct {
+	Shape  []Expr
+	DType  DataType
+	MemRef *MemRef
+	View   *TensorView
+}
+
+// DistributedTensorType is a tensor that lives in a window buffer and can be
+// addressed by peers. Window is the allocation it views, once known (nil before
+// CollectCommGroups).
+type DistributedTensorType struct {
+	Shape  []Expr
+	DType  DataType
+	MemRef *MemRef
+	View   *TensorView
+	Window *WindowBuffer
+}
+
+// TileView is a tile's optional layout description.
+type TileView struct {
+	ValidShape  []Expr
+	Stride      []Expr
+	StartOffset Expr
+	BLayout     TileLayout
+	SLayout     TileLayout
+	Fractal     int
+	Pad         PadValue
+}
+
+// TileType is an on-chip tile. Memory is MemNone until resolved.
+type TileType struct {
+	Shape  []Expr
+	DType  DataType
+	MemRef *MemRef
+	Memory MemorySpace
+	View   *TileView
+}
+
+// TupleType is a tuple of types.
+type TupleType struct{ Types []Type }
+
+// ArrayType is a rank-1 on-core array with a constant extent.
+type ArrayType struct {
+	Extent int64
+	DType  DataType
+}
+
+// PtrType is an untyped address: the result of allocations.
+type PtrType struct{}
+
+// MemRefType is the type of MemRef variables.
+type MemRefType struct{}
+
+// WindowBufferType is the type of WindowBuffer variables.
+type WindowBufferType struct{}
+
+// CommCtxType is a communication context (pld.system.get_comm_ctx).
+type CommCtxType struct{}
+
+// Singletons. Compare by kind, not by pointer: deserialized programs reuse them too.
+var (
+	Unknown      Type = &UnknownType{}
+	PtrT         Type = &PtrType{}
+	MemRefT      Type = &MemRefType{}
+	WindowBufT   Type = &WindowBufferType{}
+	CommCtxT     Type = &CommCtxType{}
+	scalarByType      = map[DataType]*ScalarType{}
+)
+
+func init() {
+	for _, d := range AllDataTypes() {
+		scalarByType[d] = &ScalarType{DType: d}
+	}
+}
+
+// Scalar returns the shared ScalarType of d.
+func Scalar(d DataType) *ScalarType {
+	if s, ok := scalarByType[d]; ok {
+		return s
+	}
+	return &ScalarType{DType: d}
+}
+
+func (*UnknownType) TypeName() string           { return "UnknownType" }
+func (*ScalarType) TypeName() string            { return "ScalarType" }
+func (*TensorType) TypeName() string            { return "TensorType" }
+func (*DistributedTensorType) TypeName() string { return "DistributedTensorType" }
+func (*TileType) TypeName() string              { return "TileType" }
+func (*TupleType) TypeName() string             { return "TupleType" }
+func (*ArrayType) TypeName() string             { return "ArrayType" }
+func (*PtrType) TypeName() string               { return "Ptr" }
+func (*MemRefType) TypeName() string            { return "MemRefType" }
+func (*WindowBufferType) TypeName() string      { return "WindowBufferType" }
+func (*CommCtxType) TypeName() string           { return "CommCtxType" }
+
+func (*UnknownType) isType()           {}
+func (*ScalarType) isType()            {}
+func (*TensorType) isType()            {}
+func (*DistributedTensorType) isType() {}
+func (*TileType) isType()              {}
+func (*TupleType) isType()             {}
+func (*ArrayType) isType()             {}
+func (*PtrType) isType()               {}
+func (*MemRefType) isType()            {}
+func (*WindowBufferType) isType()      {}
+func (*CommCtxType) isType()           {}
+
+func (t *UnknownType) String() string           { return DefaultFormat.Type(t) }
+func (t *ScalarType) String() string            { return DefaultFormat.Type(t) }
+func (t *TensorType) String() string            { return DefaultFormat.Type(t) }
+func (t *DistributedTensorType) String() string { return DefaultFormat.Type(t) }
+func (t *TileType) String() string              { return DefaultFormat.Type(t) }
+func (t *TupleType) String() string             { return DefaultFormat.Type(t) }
+func (t *ArrayType) String() string             { return DefaultFormat.Type(t) }
+func (t *PtrType) String() string               { return DefaultFormat.Type(t) }
+func (t *MemRefType) String() string            { return DefaultFormat.Type(t) }
+func (t *WindowBufferType) String() string      { return DefaultFormat.Type(t) }
+func (t *CommCtxType) String() string           { return DefaultFormat.Type(t) }
+
+// TensorLike is the view AsTensorLike gives of a TensorType or a
+// DistributedTensorType (upstream AsTensorTypeLike).
+type TensorLike struct {
+	Shape       []Expr
+	DType       DataType
+	View        *TensorView
+	Distributed bool
+}
+
+// AsTensorLike accepts a TensorType or a DistributedTensorType.
+func AsTensorLike(t Type) (TensorLike, bool) {
+	switch t := t.(type) {
+	case *TensorType:
+		return TensorLike{t.Shape, t.DType, t.View, false}, true
+	case *DistributedTensorType:
+		return TensorLike{t.Shape, t.DType, t.View, true}, true
+	}
+	return TensorLike{}, false
+}
+
+// ShapeOf returns the shape and dtype of a tensor-like or tile type.
+func ShapeOf(t Type) ([]Expr, DataType, bool) {
+	switch t := t.(type) {
+	case *TensorType:
+		return t.Shape, t.DType, true
+	case *DistributedTensorType:
+		return t.Shape, t.DType, true
+	case *TileType:
+		return t.Shape, t.DType, true
+	}
+	return nil, 0, false
+}
+
+// WithShape returns a copy of a shaped type with a new shape and dtype,
+// keeping its kind (tensor, distributed tensor or tile) and memory space.
+func WithShape(t Type, shape []Expr, dt DataType) Type {
+	switch t := t.(type) {
+	case *TensorType:
+		return &TensorType{Shape: shape, DType: dt}
+	case *DistributedTensorType:
+		return &DistributedTensorType{Shape: shape, DType: dt}
+	case *TileType:
+		return &TileType{Shape: shape, DType: dt, Memory: t.Memory}
+	}
+	return t
+}
+
+// ImplicitTileView is the view a tile in memory space m has when none is given.
+func ImplicitTileView(m MemorySpace) TileView {
+	switch m {
+	case MemAcc:
+		return TileView{BLayout: ColMajor, SLayout: RowMajor, Fractal: 1024}
+	case MemMat, MemLeft:
+		return TileView{BLayout: ColMajor, SLayout: RowMajor, Fractal: 512}
+	case MemRight:
+		return TileView{BLayout: RowMajor, SLayout: ColMajor, Fractal: 512}
+	}
+	return TileView{BLayout: RowMajor, SLayout: NoneBox, Fractal: 512}
+}
+
+// NewTileType builds a tile type, collapsing a view equal to the implicit one to
+// nil as upstream's constructor does.
+func NewTileType(shape []Expr, dt DataType, mem MemorySpace, view *TileView) *TileType {
+	t := &TileType{Shape: shape, DType: dt, Memory: mem, View: view}
+	if view != nil && len(view.ValidShape) == 0 && len(view.Stride) == 0 && view.StartOffset == nil &&
+		view.Pad == PadNull && sameLayout(*view, ImplicitTileView(mem)) {
+		t.View = nil
+	}
+	return t
+}
+
+// StaticDims returns the shape as integers when every dim is a constant.
+func StaticDims(shape []Expr) ([]int64, bool) {
+	out := make([]int64, len(shape))
+	for i, d := range shape {
+		c, ok := d.(*ConstInt)
+		if !ok {
+			return nil, false
+		}
+		out[i] = c.Value
+	}
+	return out, true
+}
+
+// NumElements is the product of a static shape; ok is false when a dim is symbolic.
+func NumElements(shape []Expr) (int64, bool) {
+	dims, ok := StaticDims(shape)
+	if !ok {
+		return 0, false
+	}
+	n := int64(1)
+	for _, d := range dims {
+		n *= d
+	}
+	return n, true
+}
+
+func sameLayout(a, b TileView) bool {
+	return a.BLayout == b.BLayout && a.SLayout == b.SLayout && a.Fractal == b.Fractal
+}
