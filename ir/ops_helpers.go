@@ -1,0 +1,94 @@
+package ir
+
+import "fmt"
+
+// Helpers shared by the op registrations in ops_*.go.
+
+// atomicDestEffects returns an Effects resolver that gives arg idx the effect Write,
+// or ReadWrite when the call's `atomic` kwarg is Add; other arguments are Read.
+func atomicDestEffects(idx int) func(args []Expr, kw Kwargs) []Effect {
+	return func(args []Expr, kw Kwargs) []Effect {
+		out := make([]Effect, len(args))
+		if idx < len(out) {
+			out[idx] = Write
+			if kw.Int("atomic", 0) == int64(AtomicAdd) {
+				out[idx] = ReadWrite
+			}
+		}
+		return out
+	}
+}
+
+// staticEffects returns a resolver giving the listed argument indices fixed effects.
+func staticEffects(eff map[int]Effect) func(args []Expr, kw Kwargs) []Effect {
+	return func(args []Expr, _ Kwargs) []Effect {
+		out := make([]Effect, len(args))
+		for i, e := range eff {
+			if i < len(out) {
+				out[i] = e
+			}
+		}
+		return out
+	}
+}
+
+// atomicAddDTypes are the element types atomic Add supports (AtomicAddDtypeValid).
+var atomicAddDTypes = map[DataType]bool{FP32: true, BF16: true, FP16: true, INT32: true, INT16: true, INT8: true}
+
+func checkAtomic(c *DeduceCtx, dt DataType) error {
+	a, err := c.IntIn("atomic", 0, 1, "pl.AtomicType.None_ (0) or pl.AtomicType.Add (1)")
+	if err != nil {
+		return err
+	}
+	if a == int64(AtomicAdd) && !atomicAddDTypes[dt] {
+		return c.FailKwarg("atomic", "an element type that supports atomic Add (FP32, BF16, FP16, INT32, INT16, INT8)", "pl.AtomicType.Add on "+dt.String())
+	}
+	return nil
+}
+
+// wholeBytes rejects sub-byte element types for remote ops.
+func wholeBytes(c *DeduceCtx, i int, dt DataType) error {
+	if !dt.WholeBytes() {
+		return c.Fail(i, "an element type of a whole number of bytes", dt.String())
+	}
+	return nil
+}
+
+// int32Signal checks that argument i is a DistributedTensor of INT32.
+func int32Signal(c *DeduceCtx, i int) (*DistributedTensorType, error) {
+	s, err := c.Dist(i)
+	if err != nil {
+		return nil, err
+	}
+	if s.DType != INT32 {
+		return nil, c.Fail(i, "a signal with INT32 element type", s)
+	}
+	return s, nil
+}
+
+// regionFits checks that static offsets plus extents fit a shape.
+func regionFits(c *DeduceCtx, i int, offsets, extents, dims []Expr, what string) error {
+	for d := range offsets {
+		off, ok1 := ConstValue(offsets[d])
+		ext, ok2 := ConstValue(extents[d])
+		if ok1 && off < 0 {
+			return c.Fail(i, "non-negative offsets", fmt.Sprintf("offset %d in dimension %d", off, d))
+		}
+		dim, ok3 := ConstValue(dims[d])
+		if ok1 && ok2 && ok3 && off+ext > dim {
+			return c.Fail(i, fmt.Sprintf("a region inside %s (offset+extent <= %d in dimension %d)", what, dim, d),
+				fmt.Sprintf("offset %d + extent %d = %d", off, ext, off+ext))
+		}
+	}
+	return nil
+}
+
+// positiveStatic checks that static dims are > 0.
+func positiveStatic(c *DeduceCtx, i int, dims []Expr) error {
+	for d, e := range dims {
+		if v, ok := ConstValue(e); ok && v <= 0 {
+			return c.Fail(i, "dimensions > 0", fmt.Sprintf("dimension %d is %d", d, v))
+		}
+	}
+	return nil
+}

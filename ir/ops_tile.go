@@ -1,0 +1,477 @@
+package ir
+
+import "fmt"
+
+// Core tile and tensor ops the distributed examples use (ops.md (c)).
+
+func init() {
+	RegisterOp(&OpDef{
+		Name: "tile.load", Category: "TileOp",
+		Doc:     "Load a tile of shapes at offsets from a tensor into on-chip memory (default Vec).",
+		Args:    []ArgSpec{{Name: "tensor"}, {Name: "offsets"}, {Name: "shapes"}, {Name: "valid_shape"}},
+		MinArgs: 3, MaxArgs: 4,
+		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory}, {Name: "clamp", Kind: KwBool}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			offs, err := c.Tuple(1, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			shape, err := c.Tuple(2, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			if err := positiveStatic(c, 2, shape); err != nil {
+				return nil, err
+			}
+			if err := regionFits(c, 2, offs, shape, t.Shape, "the tensor"); err != nil {
+				return nil, err
+			}
+			mem := MemNone
+			if v, ok := c.Kwargs.Get("target_memory"); ok {
+				mem = v.(MemorySpace)
+			}
+			var view *TileView
+			if c.N() == 4 {
+				valid, err := c.Tuple(3, len(t.Shape))
+				if err != nil {
+					return nil, err
+				}
+				if !SameDims(valid, shape) {
+					iv := ImplicitTileView(mem)
+					iv.ValidShape = valid
+					view = &iv
+				}
+			}
+			return NewTileType(shape, t.DType, mem, view), nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "tile.store", Category: "TileOp",
+		Doc:     "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
+		Args:    []ArgSpec{{Name: "tile"}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
+		MinArgs: 3, MaxArgs: 4,
+		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
+		Effects: atomicDestEffects(2),
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			tile, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			if tile.Memory != MemNone && tile.Memory != MemVec && tile.Memory != MemAcc {
+				return nil, c.Fail(0, "a tile in Vec or Acc memory", tile)
+			}
+			t, err := c.TensorLike(2)
+			if err != nil {
+				return nil, err
+			}
+			if t.DType != tile.DType {
+				return nil, c.Fail(2, "a tensor of element type "+tile.DType.String()+" (the tile's)", c.Args[2])
+			}
+			offs, err := c.Tuple(1, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			extent := tile.Shape
+			if c.N() == 4 {
+				if extent, err = c.Tuple(3, len(t.Shape)); err != nil {
+					return nil, err
+				}
+			}
+			if len(extent) == len(t.Shape) {
+				if err := regionFits(c, 1, offs, extent, t.Shape, "the output tensor"); err != nil {
+					return nil, err
+				}
+			}
+			if err := checkAtomic(c, t.DType); err != nil {
+				return nil, err
+			}
+			return c.Args[2].Type(), nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "tile.create", Category: "TileOp",
+		Doc:    "Create an uninitialised tile of shape and dtype in target_memory.",
+		Args:   []ArgSpec{{Name: "shape"}},
+		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			shape, err := c.Tuple(0, -1)
+			if err != nil {
+				return nil, err
+			}
+			if err := positiveStatic(c, 0, shape); err != nil {
+				return nil, err
+			}
+			dt, _ := c.Kwargs.DType("dtype")
+			mem := MemNone
+			if v, ok := c.Kwargs.Get("target_memory"); ok {
+				mem = v.(MemorySpace)
+			}
+			return NewTileType(shape, dt, mem, nil), nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "tensor.create", Category: "TensorOp",
+		Doc:    "Create a tensor of shape and dtype in global memory.",
+		Args:   []ArgSpec{{Name: "shape"}},
+		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout}, {Name: "manual_dep", Kind: KwBool}, {Name: "init_value", Kind: KwFloat}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			shape, err := c.Tuple(0, -1)
+			if err != nil {
+				return nil, err
+			}
+			dt, _ := c.Kwargs.DType("dtype")
+			return &TensorType{Shape: shape, DType: dt}, nil
+		},
+	})
+	registerReadWrite()
+	registerElementwise()
+	registerViews()
+	registerSystem()
+}
+
+func registerReadWrite() {
+	for _, kind := range []string{"tensor", "tile"} {
+		isTile := kind == "tile"
+		shapeOf := func(c *DeduceCtx) ([]Expr, DataType, error) {
+			if isTile {
+				t, err := c.Tile(0)
+				if err != nil {
+					return nil, 0, err
+				}
+				return t.Shape, t.DType, nil
+			}
+			t, err := c.TensorLike(0)
+			return t.Shape, t.DType, err
+		}
+		RegisterOp(&OpDef{
+			Name: kind + ".read", Category: "ScalarOp",
+			Doc:  "Read one element at indices.",
+			Args: []ArgSpec{{Name: kind}, {Name: "indices"}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				shape, dt, err := shapeOf(c)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := c.Tuple(1, len(shape)); err != nil {
+					return nil, err
+				}
+				return Scalar(dt), nil
+			},
+		})
+		RegisterOp(&OpDef{
+			Name: kind + ".write", Category: "ScalarOp",
+			Doc:  "Write value at indices; the result rebinds the " + kind + ".",
+			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices"}, {Name: "value"}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				shape, dt, err := shapeOf(c)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := c.Tuple(1, len(shape)); err != nil {
+					return nil, err
+				}
+				vt, err := c.Scalar(2)
+				if err != nil {
+					return nil, err
+				}
+				if vt != dt && !(vt == INDEX && dt.IsInt()) && !(vt == FP32 && dt.IsFloat()) {
+					return nil, c.Fail(2, "a scalar of element type "+dt.String(), c.Args[2])
+				}
+				return c.Args[0].Type(), nil
+			},
+		})
+	}
+}
+
+// elementwise ops: name suffix and whether the right operand is a scalar.
+var elementwiseOps = []struct {
+	name   string
+	scalar bool
+	doc    string
+}{
+	{"add", false, "Elementwise lhs + rhs."},
+	{"sub", false, "Elementwise lhs - rhs."},
+	{"mul", false, "Elementwise lhs * rhs."},
+	{"div", false, "Elementwise lhs / rhs."},
+	{"maximum", false, "Elementwise max(lhs, rhs)."},
+	{"minimum", false, "Elementwise min(lhs, rhs)."},
+	{"adds", true, "lhs + scalar rhs, elementwise."},
+	{"subs", true, "lhs - scalar rhs, elementwise."},
+	{"muls", true, "lhs * scalar rhs, elementwise."},
+	{"divs", true, "lhs / scalar rhs, elementwise."},
+}
+
+func registerElementwise() {
+	for _, op := range elementwiseOps {
+		op := op
+		RegisterOp(&OpDef{
+			Name: "tile." + op.name, Category: "TileOp", Doc: op.doc,
+			Args:      []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				l, err := c.Tile(0)
+				if err != nil {
+					return nil, err
+				}
+				if l.Memory != MemNone && l.Memory != MemVec {
+					return nil, c.Fail(0, "a tile in Vec memory", l)
+				}
+				if op.scalar {
+					if _, err := c.Scalar(1); err != nil {
+						return nil, err
+					}
+				} else {
+					r, err := c.Tile(1)
+					if err != nil {
+						return nil, err
+					}
+					if r.Memory != MemNone && r.Memory != MemVec {
+						return nil, c.Fail(1, "a tile in Vec memory", r)
+					}
+					if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
+						return nil, c.Fail(1, "a tile like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), r)
+					}
+				}
+				var view *TileView
+				if l.View != nil && len(l.View.ValidShape) > 0 {
+					v := ImplicitTileView(MemVec)
+					v.ValidShape = l.View.ValidShape
+					view = &v
+				}
+				return NewTileType(l.Shape, l.DType, MemVec, view), nil
+			},
+		})
+		RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Category: "TensorOp", Doc: op.doc,
+			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				l, err := c.TensorLike(0)
+				if err != nil {
+					return nil, err
+				}
+				if op.scalar {
+					if _, err := c.Scalar(1); err != nil {
+						return nil, err
+					}
+				} else {
+					r, err := c.TensorLike(1)
+					if err != nil {
+						return nil, err
+					}
+					if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
+						return nil, c.Fail(1, "a tensor like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), c.Args[1])
+					}
+				}
+				return &TensorType{Shape: l.Shape, DType: l.DType}, nil
+			},
+		})
+	}
+	for _, kind := range []string{"tile", "tensor"} {
+		isTile := kind == "tile"
+		RegisterOp(&OpDef{
+			Name: kind + ".cast", Category: "TileOp",
+			Doc:    "Convert elements to target_type (mode selects rounding).",
+			Args:   []ArgSpec{{Name: kind}},
+			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				dt, _ := c.Kwargs.DType("target_type")
+				if m := c.Kwargs.Int("mode", 0); m < 0 || m > 6 {
+					return nil, c.FailKwarg("mode", "a cast mode 0..6", fmt.Sprintf("%d", m))
+				}
+				if isTile {
+					t, err := c.Tile(0)
+					if err != nil {
+						return nil, err
+					}
+					return NewTileType(t.Shape, dt, t.Memory, t.View), nil
+				}
+				t, err := c.TensorLike(0)
+				if err != nil {
+					return nil, err
+				}
+				return &TensorType{Shape: t.Shape, DType: dt}, nil
+			},
+		})
+	}
+	RegisterOp(&OpDef{
+		Name: "tile.fillpad", Category: "TileOp",
+		Doc:    "Fill a tile's invalid region with pad_value.",
+		Args:   []ArgSpec{{Name: "tile"}},
+		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			return NewTileType(t.Shape, t.DType, t.Memory, nil), nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "tile.fillpad_inplace", Category: "TileOp",
+		Doc:    "Fill a tile's invalid region with pad_value, in place.",
+		Args:   []ArgSpec{{Name: "tile", Effect: ReadWrite}},
+		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			if _, err := c.Tile(0); err != nil {
+				return nil, err
+			}
+			return c.Args[0].Type(), nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "tile.set_validshape", Category: "TileOp",
+		Doc:  "The same tile with a new valid shape [valid_rows, valid_cols].",
+		Args: []ArgSpec{{Name: "tile"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			if len(t.Shape) != 2 {
+				return nil, c.Fail(0, "a 2-D tile", t)
+			}
+			for i := 1; i <= 2; i++ {
+				if _, err := c.IntScalar(i); err != nil {
+					return nil, err
+				}
+			}
+			v := ImplicitTileView(t.Memory)
+			v.ValidShape = []Expr{c.Args[1], c.Args[2]}
+			return NewTileType(t.Shape, t.DType, t.Memory, &v), nil
+		},
+	})
+}
+
+func registerViews() {
+	for _, kind := range []string{"tensor", "tile"} {
+		isTile := kind == "tile"
+		RegisterOp(&OpDef{
+			Name: kind + ".slice", Category: "ViewOp",
+			Doc:     "A view of shape at offset; drop_dims removes unit dimensions (x[r]).",
+			Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "offset"}, {Name: "valid_shape"}, {Name: "drop_dims"}},
+			MinArgs: 3, MaxArgs: 5,
+			Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}, {Name: "clamp", Kind: KwBool}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				in := c.Args[0].Type()
+				dims, dt, ok := ShapeOf(in)
+				if _, isTileT := in.(*TileType); !ok || isTileT != isTile {
+					return nil, c.Fail(0, "a "+kind, c.Args[0])
+				}
+				shape, err := c.Tuple(1, len(dims))
+				if err != nil {
+					return nil, err
+				}
+				offs, err := c.Tuple(2, len(dims))
+				if err != nil {
+					return nil, err
+				}
+				if err := regionFits(c, 2, offs, shape, dims, "the input"); err != nil {
+					return nil, err
+				}
+				if c.N() >= 4 {
+					if _, err := c.Tuple(3, -1); err != nil {
+						return nil, err
+					}
+				}
+				out := shape
+				if c.N() == 5 {
+					drop, err := c.Tuple(4, -1)
+					if err != nil {
+						return nil, err
+					}
+					dropped := map[int64]bool{}
+					for _, d := range drop {
+						v, ok := ConstValue(d)
+						if !ok || v < 0 || int(v) >= len(shape) {
+							return nil, c.Fail(4, fmt.Sprintf("constant dimension indices in [0, %d)", len(shape)), Describe(c.Args[4]))
+						}
+						if s, ok := ConstValue(shape[v]); !ok || s != 1 {
+							return nil, c.Fail(4, "indices of unit dimensions", fmt.Sprintf("dimension %d of extent %s", v, DefaultFormat.Dim(shape[v])))
+						}
+						dropped[v] = true
+					}
+					out = nil
+					for i, s := range shape {
+						if !dropped[int64(i)] {
+							out = append(out, s)
+						}
+					}
+				}
+				return WithShape(in, out, dt), nil
+			},
+		})
+	}
+	RegisterOp(&OpDef{
+		Name: "tensor.view", Category: "ViewOp",
+		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",
+		Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "valid_shape"}},
+		MinArgs: 1, MaxArgs: 3,
+		Kwargs: []KwargSpec{{Name: "layout", Kind: KwTensorLayout}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			if c.N() == 1 {
+				return c.Args[0].Type(), nil
+			}
+			shape, err := c.Tuple(1, -1)
+			if err != nil {
+				return nil, err
+			}
+			n1, ok1 := NumElements(t.Shape)
+			n2, ok2 := NumElements(shape)
+			if ok1 && ok2 && n1 != n2 {
+				return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (the input's)", n1), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
+			}
+			if c.N() == 3 {
+				if _, err := c.Tuple(2, len(shape)); err != nil {
+					return nil, err
+				}
+			}
+			if t.Distributed {
+				return &DistributedTensorType{Shape: shape, DType: t.DType}, nil
+			}
+			return &TensorType{Shape: shape, DType: t.DType}, nil
+		},
+	})
+}
+
+func registerSystem() {
+	RegisterOp(&OpDef{
+		Name: "system.fence", Category: "SyncOp",
+		Doc: "Order this rank's prior memory operations before later ones (inserted by InsertCommFence).",
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			return Unknown, nil
+		},
+	})
+	RegisterOp(&OpDef{
+		Name: "system.cacheinvalid", Category: "SyncOp",
+		Doc:     "Invalidate cached lines of a tensor region (tensor, shapes, offsets), or everything with no arguments.",
+		Args:    []ArgSpec{{Name: "tensor"}, {Name: "shapes"}, {Name: "offsets"}},
+		MinArgs: 0, MaxArgs: 3,
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			switch c.N() {
+			case 0:
+				return Unknown, nil
+			case 3:
+				t, err := c.TensorLike(0)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := c.Tuple(1, len(t.Shape)); err != nil {
+					return nil, err
+				}
+				if _, err := c.Tuple(2, len(t.Shape)); err != nil {
+					return nil, err
+				}
+				return Unknown, nil
+			}
+			return nil, c.FailCall("0 or 3 arguments (tensor, shapes, offsets)", fmt.Sprintf("%d", c.N()))
+		},
+	})
+}
