@@ -18,16 +18,16 @@ type KwargKind int
 
 // Kwarg kinds.
 const (
-	KwInt      KwargKind = iota // int64, printed in decimal
-	KwAtomic                    // int64 0/1, printed pl.AtomicType.None_/Add
-	KwBool                      // bool, printed True/False
-	KwString                    // string, printed single-quoted
-	KwFloat                     // float64
-	KwDType                     // DataType, printed pl.FP32 (an int is accepted)
-	KwMemory                    // MemorySpace, printed pl.Mem.Vec
-	KwPad                       // PadValue
-	KwTileLayout                // TileLayout
-	KwTensorLayout              // TensorLayout
+	KwInt          KwargKind = iota // int64, printed in decimal
+	KwAtomic                        // int64 0/1, printed pl.AtomicType.None_/Add
+	KwBool                          // bool, printed True/False
+	KwString                        // string, printed single-quoted
+	KwFloat                         // float64
+	KwDType                         // DataType, printed pl.FP32 (an int is accepted)
+	KwMemory                        // MemorySpace, printed pl.Mem.Vec
+	KwPad                           // PadValue
+	KwTileLayout                    // TileLayout
+	KwTensorLayout                  // TensorLayout
 )
 
 var kwKindNames = []string{"int", "AtomicType", "bool", "str", "float", "DataType", "MemorySpace", "PadValue", "TileLayout", "TensorLayout"}

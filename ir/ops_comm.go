@@ -41,9 +41,9 @@ func checkCommSignal(c *DeduceCtx) error {
 func init() {
 	RegisterOp(&OpDef{
 		Name: "tile.comm_notify", Category: "CrossCoreOp",
-		Doc:     "Notify a (remote) signal slot: op='atomic_add' adds value, op='set' stores it (TNOTIFY).",
-		Args:    []ArgSpec{{Name: "signal", Effect: ReadWrite}, {Name: "value"}},
-		Kwargs:  []KwargSpec{{Name: "op", Kind: KwString, Required: true}},
+		Doc:    "Notify a (remote) signal slot: op='atomic_add' adds value, op='set' stores it (TNOTIFY).",
+		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite}, {Name: "value"}},
+		Kwargs: []KwargSpec{{Name: "op", Kind: KwString, Required: true}},
 		Effects: func(args []Expr, kw Kwargs) []Effect {
 			out := make([]Effect, len(args))
 			out[0] = ReadWrite
