@@ -22,7 +22,7 @@ func (c *DeduceCtx) Fail(i int, expected string, given any) error {
 
 // FailKwarg reports a bad kwarg value.
 func (c *DeduceCtx) FailKwarg(name, expected string, given any) error {
-	return &TypeError{Op: c.Op.Name, Arg: "kwarg '" + name + "'", Expected: expected, Given: describeGiven(given), Pos: c.Pos}
+	return &TypeError{Op: c.Op.Name, Kwarg: name, Expected: expected, Given: describeGiven(given), Pos: c.Pos}
 }
 
 // FailCall reports a problem with the call as a whole.

@@ -10,7 +10,8 @@ import (
 // source position of the DSL call that built it.
 type TypeError struct {
 	Op       string // "pld.system.notify"
-	Arg      string // "target", "kwarg 'op'", or "" for the call as a whole
+	Arg      string // "target", or "" for the call as a whole
+	Kwarg    string // set instead of Arg when a kwarg is at fault
 	Expected string
 	Given    string
 	Pos      Span
@@ -23,7 +24,10 @@ func (e *TypeError) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Op)
-	if e.Arg != "" {
+	switch {
+	case e.Kwarg != "":
+		fmt.Fprintf(&b, ": kwarg '%s'", e.Kwarg)
+	case e.Arg != "":
 		fmt.Fprintf(&b, ": argument '%s'", e.Arg)
 	}
 	fmt.Fprintf(&b, ": expected %s, given %s", e.Expected, e.Given)

@@ -267,17 +267,17 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 	for _, kv := range kwargs {
 		spec, ok := d.Kwarg(kv.Key)
 		if !ok {
-			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + kv.Key + "'", Expected: "one of " + kwNames(d), Given: fmt.Sprintf("unknown kwarg '%s'", kv.Key), Pos: pos}
+			return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: "one of " + kwNames(d), Given: fmt.Sprintf("unknown kwarg '%s'", kv.Key), Pos: pos}
 		}
 		v, ok := coerceKwarg(spec.Kind, kv.Value)
 		if !ok {
-			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + kv.Key + "'", Expected: spec.Kind.String(), Given: fmt.Sprintf("%v (%T)", kv.Value, kv.Value), Pos: pos}
+			return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: spec.Kind.String(), Given: fmt.Sprintf("%v (%T)", kv.Value, kv.Value), Pos: pos}
 		}
 		out = append(out, Kwarg{kv.Key, v})
 	}
 	for _, spec := range d.Kwargs {
 		if spec.Required && !out.Has(spec.Name) {
-			return nil, &TypeError{Op: d.Name, Arg: "kwarg '" + spec.Name + "'", Expected: "a value (required)", Given: "nothing", Pos: pos}
+			return nil, &TypeError{Op: d.Name, Kwarg: spec.Name, Expected: "a value (required)", Given: "nothing", Pos: pos}
 		}
 	}
 	return out, nil

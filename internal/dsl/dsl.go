@@ -1,0 +1,119 @@
+// Package dsl holds what the user-facing DSL packages pl and pld share: the
+// function builder that records statements, conversion of Go values to IR
+// expressions, rebinding of reassigned names, and the source position of the
+// DSL call that built each node.
+//
+// Cells run one at a time, so the builder that is currently recording (the
+// innermost prog.InCore/Orchestration/Host callback) is package state.
+package dsl
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Error is a DSL usage error (not an op type error): it carries the position
+// of the offending call.
+type Error struct {
+	Msg string
+	Pos ir.Span
+}
+
+func (e *Error) Error() string {
+	if e.Pos.Known() {
+		return e.Pos.String() + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Failf panics with a positioned *Error. DSL calls report misuse by panicking,
+// like regexp.MustCompile: cells have no error plumbing, and the interactive
+// session turns the panic into one clean error that names the cell line.
+func Failf(format string, args ...any) {
+	panic(&Error{Msg: fmt.Sprintf(format, args...), Pos: Caller()})
+}
+
+// Raise panics with err, positioning a *ir.TypeError at the caller if it has no position.
+func Raise(err error) {
+	if te, ok := err.(*ir.TypeError); ok {
+		panic(te.WithPos(Caller()))
+	}
+	if de, ok := err.(*Error); ok && !de.Pos.Known() {
+		de.Pos = Caller()
+	}
+	panic(err)
+}
+
+var (
+	locMu   sync.Mutex
+	locFile string
+	locLine int
+)
+
+// SetLocation tells the DSL which cell line is executing. The interactive
+// session calls it before each statement, because interpreted frames are
+// invisible to runtime.Callers.
+func SetLocation(file string, line int) {
+	locMu.Lock()
+	locFile, locLine = file, line
+	locMu.Unlock()
+}
+
+// ClearLocation forgets the interpreted location.
+func ClearLocation() { SetLocation("", 0) }
+
+// internalPrefixes are packages whose frames are skipped when looking for the
+// user's call site.
+var internalPrefixes = []string{
+	"github.com/ptorepl/ptorepl/pl.",
+	"github.com/ptorepl/ptorepl/pld.",
+	"github.com/ptorepl/ptorepl/internal/dsl.",
+	"github.com/ptorepl/ptorepl/ir.",
+	"runtime.",
+	"reflect.",
+}
+
+// Caller returns the position of the first frame outside the DSL: the user's
+// call. Inside the interpreter it returns the location the session set.
+func Caller() ir.Span {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		fr, more := frames.Next()
+		name := fr.Function
+		if strings.HasPrefix(name, "github.com/traefik/yaegi") {
+			break
+		}
+		internal := false
+		for _, p := range internalPrefixes {
+			if strings.HasPrefix(name, p) {
+				internal = true
+				break
+			}
+		}
+		if !internal && name != "" {
+			return ir.Span{File: shortFile(fr.File), Line: fr.Line}
+		}
+		if !more {
+			break
+		}
+	}
+	locMu.Lock()
+	defer locMu.Unlock()
+	if locLine > 0 {
+		return ir.Span{File: locFile, Line: locLine}
+	}
+	return ir.Span{}
+}
+
+func shortFile(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

@@ -1,0 +1,293 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Test fixtures: variables of the types the distributed examples use.
+func tvar(name string, t Type) *Var { return NewVar(name, t, Span{}) }
+
+func dist(dt DataType, dims ...int64) *Var {
+	return tvar("d", &DistributedTensorType{Shape: Dims(dims...).Elems, DType: dt})
+}
+func tens(dt DataType, dims ...int64) *Var {
+	return tvar("t", &TensorType{Shape: Dims(dims...).Elems, DType: dt})
+}
+func tile(dt DataType, mem MemorySpace, dims ...int64) *Var {
+	return tvar("x", NewTileType(Dims(dims...).Elems, dt, mem, nil))
+}
+func i32(v int64) *ConstInt { return IntOf(v, INT32) }
+
+var cell = Span{File: "cell[3]", Line: 7}
+
+// A table of rejected calls, at least one per registered op, each with the full message.
+func TestDeducerErrors(t *testing.T) {
+	sig := dist(INT32, 4, 1)
+	data := dist(FP32, 1, 256)
+	ctx := tvar("ctx", CommCtxT)
+	ptr := tvar("buf", PtrT)
+	plain := tens(FP32, 1, 256)
+	vec := tile(FP32, MemVec, 1, 256)
+	one := tens(INT32, 1)
+	cases := []struct {
+		op   string
+		args []Expr
+		kw   Kwargs
+		want string
+	}{
+		{"pld.tensor.alloc_window_buffer", []Expr{Int(1024)}, Kwargs{{"name", ""}},
+			"cell[3]:7: pld.tensor.alloc_window_buffer: kwarg 'name': expected a non-empty buffer name (bind the call with Let), given ''"},
+		{"pld.tensor.window", []Expr{plain, Dims(1, 256)}, Kwargs{{"dtype", FP32}},
+			"cell[3]:7: pld.tensor.window: argument 'buf': expected a pl.Ptr (output of pld.tensor.alloc_window_buffer), given pl.Tensor[[1, 256], pl.FP32]"},
+		{"pld.system.world_size", []Expr{Int(1)}, nil,
+			"cell[3]:7: pld.system.world_size: expected 0 positional arguments (), given 1"},
+		{"pld.system.get_comm_ctx", []Expr{plain}, nil,
+			"cell[3]:7: pld.system.get_comm_ctx: argument 'dist_tensor': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1, 256], pl.FP32]"},
+		{"pld.system.rank", []Expr{data}, nil,
+			"cell[3]:7: pld.system.rank: argument 'ctx': expected a pld.CommCtxType (output of pld.system.get_comm_ctx), given pld.DistributedTensor[[1, 256], pl.FP32]"},
+		{"pld.system.nranks", []Expr{Int(0)}, nil,
+			"cell[3]:7: pld.system.nranks: argument 'ctx': expected a pld.CommCtxType (output of pld.system.get_comm_ctx), given pl.Scalar[pl.INDEX]"},
+		{"pld.system.notify", []Expr{one, i32(1), Dims(0), i32(1)}, Kwargs{{"op", int64(0)}},
+			"cell[3]:7: pld.system.notify: argument 'target': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1], pl.INT32]"},
+		{"pld.system.notify", []Expr{sig, i32(1), Dims(0), i32(1)}, Kwargs{{"op", int64(0)}},
+			"cell[3]:7: pld.system.notify: argument 'offsets': expected a tuple of 2 elements (the tensor's rank), given [0] with 1 elements"},
+		{"pld.system.notify", []Expr{sig, i32(1), Dims(0, 0), i32(1)}, Kwargs{{"op", int64(2)}},
+			"cell[3]:7: pld.system.notify: kwarg 'op': expected pld.NotifyOp.AtomicAdd (0) or pld.NotifyOp.Set (1), given int 2"},
+		{"pld.system.notify", []Expr{sig, i32(1), Dims(0, 0), i32(1)}, nil,
+			"cell[3]:7: pld.system.notify: kwarg 'op': expected a value (required), given nothing"},
+		{"pld.system.wait", []Expr{sig, Dims(0, 0), i32(1)}, Kwargs{{"cmp", int64(5)}},
+			"cell[3]:7: pld.system.wait: kwarg 'cmp': expected pld.WaitCmp.Eq (0) or pld.WaitCmp.Ge (1), given int 5"},
+		{"pld.system.defer_wait", []Expr{sig, Dims(0, 0), i32(1)}, Kwargs{{"cmp", int64(0)}},
+			"cell[3]:7: pld.system.defer_wait: kwarg 'cmp': expected pld.WaitCmp.Ge (1), given int 0"},
+		{"pld.tile.remote_load", []Expr{data, i32(1), Dims(0, 0), Dims(1, 512)}, nil,
+			"cell[3]:7: pld.tile.remote_load: argument 'shape': expected a region inside the target (offset+extent <= 256 in dimension 1), given offset 0 + extent 512 = 512"},
+		{"pld.tile.remote_store", []Expr{tile(FP16, MemVec, 1, 256), data, i32(1), Dims(0, 0)}, nil,
+			"cell[3]:7: pld.tile.remote_store: argument 'src_tile': expected element type pl.FP32 (the target's), given pl.FP16"},
+		{"pld.tensor.remote_store", []Expr{data, data, i32(1), Dims(0, 0)}, nil,
+			"cell[3]:7: pld.tensor.remote_store: argument 'src': expected a pl.Tensor (tensor-level value); use pld.tensor.put for window-to-window copies, given pld.DistributedTensor[[1, 256], pl.FP32]"},
+		{"pld.tensor.put", []Expr{plain, i32(1), plain}, Kwargs{{"atomic", int64(0)}},
+			"cell[3]:7: pld.tensor.put: argument 'dst': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1, 256], pl.FP32]"},
+		{"pld.tensor.put", []Expr{data, i32(1), plain}, Kwargs{{"atomic", int64(0)}, {"pipeline", true}},
+			"cell[3]:7: pld.tensor.put: kwarg 'pipeline': expected pipeline=True only with both chunk_rows > 0 and chunk_cols > 0, given chunk_rows=0, chunk_cols=0"},
+		{"pld.tensor.put", []Expr{data, i32(1), plain, Dims(0, 0)}, Kwargs{{"atomic", int64(0)}},
+			"cell[3]:7: pld.tensor.put: expected 3 arguments (dst, peer, src) or 6 with dst_offsets, src_offsets and shape, which must be provided together, given 4"},
+		{"pld.tensor.get", []Expr{plain, i32(1), tens(FP32, 1, 128)}, nil,
+			"cell[3]:7: pld.tensor.get: argument 'src': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1, 128], pl.FP32]"},
+		{"pld.tile.put", []Expr{data, i32(1), plain, tile(FP16, MemVec, 1, 256)}, Kwargs{{"atomic", int64(0)}},
+			"cell[3]:7: pld.tile.put: argument 'stage': expected a staging tile of element type pl.FP32, given pl.Tile[[1, 256], pl.FP16, pl.Mem.Vec]"},
+		{"pld.tile.get", []Expr{plain, i32(1), data, tile(FP32, MemVec, 2, 256)}, nil,
+			"cell[3]:7: pld.tile.get: argument 'stage': expected a stage of at most [1, 256] (the flattened transfer), given pl.Tile[[2, 256], pl.FP32, pl.Mem.Vec]"},
+		{"pld.tensor.allreduce", []Expr{plain, sig}, Kwargs{{"op", int64(0)}, {"core_num", int64(1)}},
+			"cell[3]:7: pld.tensor.allreduce: argument 'target': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1, 256], pl.FP32]"},
+		{"pld.tensor.allreduce", []Expr{data, dist(FP32, 4, 1)}, Kwargs{{"op", int64(0)}, {"core_num", int64(1)}},
+			"cell[3]:7: pld.tensor.allreduce: argument 'signal': expected a signal with INT32 element type, given pld.DistributedTensor[[4, 1], pl.FP32]"},
+		{"pld.tensor.allreduce", []Expr{data, sig}, Kwargs{{"op", int64(7)}, {"core_num", int64(1)}},
+			"cell[3]:7: pld.tensor.allreduce: kwarg 'op': expected pld.ReduceOp.Sum, Max, Min, or Prod (0..3), given int 7"},
+		{"pld.tensor.allreduce", []Expr{dist(INT32, 1, 8), sig}, Kwargs{{"op", int64(0)}, {"core_num", int64(1)}},
+			"cell[3]:7: pld.tensor.allreduce: argument 'target': expected a target of element type FP16 or FP32, given pld.DistributedTensor[[1, 8], pl.INT32]"},
+		{"pld.tensor.barrier", []Expr{dist(FP32, 4, 1)}, nil,
+			"cell[3]:7: pld.tensor.barrier: argument 'signal': expected a signal with INT32 element type, given pld.DistributedTensor[[4, 1], pl.FP32]"},
+		{"pld.tensor.broadcast", []Expr{data, sig}, Kwargs{{"root", int64(-1)}},
+			"cell[3]:7: pld.tensor.broadcast: kwarg 'root': expected a rank >= 0, given -1"},
+		{"pld.tensor.reduce_scatter", []Expr{dist(FP32, 4, 64), sig}, Kwargs{{"op", int64(1)}},
+			"cell[3]:7: pld.tensor.reduce_scatter: kwarg 'op': expected pld.ReduceOp.Sum (0), given int 1"},
+		{"pld.tensor.allgather", []Expr{tens(FP32, 1, 32), dist(FP32, 4, 64), sig}, nil,
+			"cell[3]:7: pld.tensor.allgather: argument 'input': expected SIZE 64 (the target's last dimension), given [1, 32]"},
+		{"pld.tensor.all_to_all", []Expr{tens(FP32, 2, 64), dist(FP32, 4, 64), sig}, nil,
+			"cell[3]:7: pld.tensor.all_to_all: argument 'input': expected an input of shape [NR, SIZE] matching the target, given [2, 64]"},
+		{"pld.tensor.all_to_all_v", []Expr{tens(FP32, 4, 64), dist(FP32, 6, 64), sig, tens(INT32, 4), dist(INT32, 4, 1)}, nil,
+			"cell[3]:7: pld.tensor.all_to_all_v: argument 'target': expected a row count divisible by NR=4, given pld.DistributedTensor[[6, 64], pl.FP32]"},
+		{"tile.comm_notify", []Expr{sig, i32(1)}, Kwargs{{"op", "atomic_add"}},
+			"cell[3]:7: tile.comm_notify: argument 'signal': expected a pl.Tensor signal (TensorType), given pld.DistributedTensor[[4, 1], pl.INT32]"},
+		{"tile.comm_notify", []Expr{one, i32(1)}, Kwargs{{"op", "bogus"}},
+			"cell[3]:7: tile.comm_notify: kwarg 'op': expected one of 'atomic_add', 'set', given 'bogus'"},
+		{"tile.comm_wait", []Expr{tens(FP32, 1), i32(1)}, Kwargs{{"cmp", "ge"}},
+			"cell[3]:7: tile.comm_wait: argument 'signal': expected an INT32 signal, given pl.FP32"},
+		{"tile.comm_wait", []Expr{tens(INT32, 4), i32(1)}, Kwargs{{"cmp", "ge"}},
+			"cell[3]:7: tile.comm_wait: argument 'signal': expected a signal holding exactly one INT32 slot, given static dim 4 in pl.Tensor[[4], pl.INT32]"},
+		{"tile.comm_test", []Expr{one, Int(1)}, Kwargs{{"cmp", "eq"}},
+			"cell[3]:7: tile.comm_test: argument 'cmp_value': expected an INT32 scalar, given pl.Scalar[pl.INDEX]"},
+		{"tile.comm_test", []Expr{one, i32(1)}, Kwargs{{"cmp", "lte"}},
+			"cell[3]:7: tile.comm_test: kwarg 'cmp': expected one of 'eq', 'ne', 'gt', 'ge', 'lt', 'le', given 'lte'"},
+		{"tile.load", []Expr{vec, Dims(0, 0), Dims(1, 256)}, nil,
+			"cell[3]:7: tile.load: argument 'tensor': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"},
+		{"tile.store", []Expr{tile(FP32, MemVec, 1, 256), Dims(0, 0), tens(FP16, 1, 256)}, nil,
+			"cell[3]:7: tile.store: argument 'output_tensor': expected a tensor of element type pl.FP32 (the tile's), given pl.Tensor[[1, 256], pl.FP16]"},
+		{"tile.store", []Expr{tile(INT8, MemVec, 1, 256), Dims(0, 0), tens(INT8, 1, 256)}, Kwargs{{"atomic", int64(1)}},
+			""}, // INT8 supports atomic add: accepted
+		{"tile.store", []Expr{tile(INT64, MemVec, 1, 256), Dims(0, 0), tens(INT64, 1, 256)}, Kwargs{{"atomic", int64(1)}},
+			"cell[3]:7: tile.store: kwarg 'atomic': expected an element type that supports atomic Add (FP32, BF16, FP16, INT32, INT16, INT8), given pl.AtomicType.Add on pl.INT64"},
+		{"tile.create", []Expr{Dims(0, 64)}, Kwargs{{"dtype", FP16}},
+			"cell[3]:7: tile.create: argument 'shape': expected dimensions > 0, given dimension 0 is 0"},
+		{"tensor.create", []Expr{Dims(4)}, nil,
+			"cell[3]:7: tensor.create: kwarg 'dtype': expected a value (required), given nothing"},
+		{"tensor.read", []Expr{plain, Dims(0)}, nil,
+			"cell[3]:7: tensor.read: argument 'indices': expected a tuple of 2 elements (the tensor's rank), given [0] with 1 elements"},
+		{"tile.read", []Expr{plain, Dims(0, 0)}, nil,
+			"cell[3]:7: tile.read: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		{"tensor.write", []Expr{plain, Dims(0, 0), &ConstBool{Value: true}}, nil,
+			"cell[3]:7: tensor.write: argument 'value': expected a scalar of element type pl.FP32, given pl.Scalar[pl.BOOL]"},
+		{"tile.write", []Expr{vec, Dims(0, 0)}, nil,
+			"cell[3]:7: tile.write: expected 3 positional arguments (tile, indices, value), given 2"},
+		{"tile.cast", []Expr{vec}, Kwargs{{"target_type", FP16}, {"mode", int64(9)}},
+			"cell[3]:7: tile.cast: kwarg 'mode': expected a cast mode 0..6, given 9"},
+		{"tensor.cast", []Expr{vec}, Kwargs{{"target_type", FP16}},
+			"cell[3]:7: tensor.cast: argument 'tensor': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"},
+		{"tile.fillpad", []Expr{plain}, nil,
+			"cell[3]:7: tile.fillpad: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		{"tile.fillpad_inplace", []Expr{plain}, Kwargs{{"pad_value", PadZero}},
+			"cell[3]:7: tile.fillpad_inplace: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		{"tile.set_validshape", []Expr{tile(FP32, MemVec, 256), Int(1), Int(1)}, nil,
+			"cell[3]:7: tile.set_validshape: argument 'tile': expected a 2-D tile, given pl.Tile[[256], pl.FP32, pl.Mem.Vec]"},
+		{"tensor.slice", []Expr{plain, Dims(1, 300), Dims(0, 0)}, nil,
+			"cell[3]:7: tensor.slice: argument 'offset': expected a region inside the input (offset+extent <= 256 in dimension 1), given offset 0 + extent 300 = 300"},
+		{"tile.slice", []Expr{plain, Dims(1, 1), Dims(0, 0)}, nil,
+			"cell[3]:7: tile.slice: argument 'input': expected a tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		{"tensor.view", []Expr{plain, Dims(2, 64)}, nil,
+			"cell[3]:7: tensor.view: argument 'shape': expected a shape of 256 elements (the input's), given [2, 64] with 128"},
+		{"system.fence", []Expr{plain}, nil,
+			"cell[3]:7: system.fence: expected 0 positional arguments (), given 1"},
+		{"system.cacheinvalid", []Expr{plain}, nil,
+			"cell[3]:7: system.cacheinvalid: expected 0 or 3 arguments (tensor, shapes, offsets), given 1"},
+		{"tile.load", []Expr{plain, Dims(0, 0), Dims(1, 256)}, Kwargs{{"bogus", int64(1)}},
+			"cell[3]:7: tile.load: kwarg 'bogus': expected one of 'target_memory', 'clamp', given unknown kwarg 'bogus'"},
+		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", "fp16"}},
+			"cell[3]:7: tile.create: kwarg 'dtype': expected DataType, given fp16 (string)"},
+	}
+	for _, name := range []string{"add", "sub", "mul", "div", "maximum", "minimum"} {
+		cases = append(cases, struct {
+			op   string
+			args []Expr
+			kw   Kwargs
+			want string
+		}{"tile." + name, []Expr{vec, tile(FP32, MemVec, 1, 128)}, nil,
+			"cell[3]:7: tile." + name + ": argument 'rhs': expected a tile like lhs, [1, 256] of pl.FP32, given pl.Tile[[1, 128], pl.FP32, pl.Mem.Vec]"},
+			struct {
+				op   string
+				args []Expr
+				kw   Kwargs
+				want string
+			}{"tensor." + name, []Expr{plain, tens(FP16, 1, 256)}, nil,
+				"cell[3]:7: tensor." + name + ": argument 'rhs': expected a tensor like lhs, [1, 256] of pl.FP32, given pl.Tensor[[1, 256], pl.FP16]"})
+	}
+	for _, name := range []string{"adds", "subs", "muls", "divs"} {
+		cases = append(cases, struct {
+			op   string
+			args []Expr
+			kw   Kwargs
+			want string
+		}{"tile." + name, []Expr{vec, vec}, nil,
+			"cell[3]:7: tile." + name + ": argument 'rhs': expected a scalar, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"},
+			struct {
+				op   string
+				args []Expr
+				kw   Kwargs
+				want string
+			}{"tensor." + name, []Expr{vec, &ConstFloat{Value: 2, DType: FP32}}, nil,
+				"cell[3]:7: tensor." + name + ": argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
+	}
+	_ = ctx
+	_ = ptr
+	covered := map[string]bool{}
+	for _, tc := range cases {
+		covered[tc.op] = true
+		t.Run(tc.op, func(t *testing.T) {
+			c, err := NewCall(tc.op, tc.args, tc.kw, cell)
+			if tc.want == "" {
+				require.NoError(t, err)
+				require.NotNil(t, c)
+				return
+			}
+			require.Error(t, err)
+			require.Equal(t, tc.want, err.Error())
+			var te *TypeError
+			require.ErrorAs(t, err, &te)
+			require.Equal(t, tc.op, te.Op)
+		})
+	}
+	for _, d := range Ops() {
+		require.Truef(t, covered[d.Name], "op %s has no deducer error case", d.Name)
+	}
+}
+
+func TestUnknownOp(t *testing.T) {
+	_, err := NewCall("pld.tensor.nope", nil, nil, cell)
+	require.EqualError(t, err, "Operator 'pld.tensor.nope' not found in registry")
+}
+
+// Accepted calls deduce the types ops.md gives.
+func TestDeducedTypes(t *testing.T) {
+	sig := dist(INT32, 4, 1)
+	data := dist(FP32, 1, 256)
+	ctx := tvar("ctx", CommCtxT)
+	cases := []struct {
+		op   string
+		args []Expr
+		kw   Kwargs
+		want string
+	}{
+		{"pld.tensor.alloc_window_buffer", []Expr{Int(1024)}, Kwargs{{"name", "buf"}}, "pl.Ptr"},
+		{"pld.tensor.window", []Expr{tvar("buf", PtrT), Dims(1, 64)}, Kwargs{{"dtype", FP32}}, "pld.DistributedTensor[[1, 64], pl.FP32]"},
+		{"pld.system.world_size", nil, nil, "pl.Scalar[pl.INT64]"},
+		{"pld.system.get_comm_ctx", []Expr{data}, nil, "pld.CommCtxType"},
+		{"pld.system.rank", []Expr{ctx}, nil, "pl.Scalar[pl.INT32]"},
+		{"pld.system.notify", []Expr{sig, i32(1), Dims(0, 0), i32(1)}, Kwargs{{"op", int64(0)}}, "pl.UnknownType"},
+		{"pld.tile.remote_load", []Expr{dist(FP16, 64, 32), i32(1), Dims(0, 0), Dims(32, 16)}, nil, "pl.Tile[[32, 16], pl.FP16]"},
+		{"pld.tensor.allreduce", []Expr{data, sig}, Kwargs{{"op", int64(0)}, {"mode", "mesh"}, {"core_num", int64(1)}}, "pld.DistributedTensor[[1, 256], pl.FP32]"},
+		{"tile.comm_test", []Expr{tens(INT32, 1), i32(1)}, Kwargs{{"cmp", "eq"}}, "pl.Scalar[pl.BOOL]"},
+		{"tile.load", []Expr{tens(FP32, 1, 64), Dims(0, 0), Dims(1, 64), Dims(1, 64)}, Kwargs{{"target_memory", MemVec}}, "pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec]"},
+		{"tile.store", []Expr{tile(FP32, MemVec, 1, 256), Dims(0, 0), data}, nil, "pld.DistributedTensor[[1, 256], pl.FP32]"},
+		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
+		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},
+		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
+		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.op, func(t *testing.T) {
+			c, err := NewCall(tc.op, tc.args, tc.kw, cell)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, c.Type().String())
+		})
+	}
+}
+
+// Effects follow ops.md (d): kwarg resolvers decide the destination's effect.
+func TestEffects(t *testing.T) {
+	sig := dist(INT32, 4, 1)
+	data := dist(FP32, 1, 256)
+	plain := tens(FP32, 1, 256)
+	mk := func(op string, args []Expr, kw Kwargs) *Call {
+		c, err := NewCall(op, args, kw, Span{})
+		require.NoError(t, err)
+		return c
+	}
+	cases := []struct {
+		name string
+		call *Call
+		want []Effect
+	}{
+		{"notify add", mk("pld.system.notify", []Expr{sig, i32(1), Dims(0, 0), i32(1)}, Kwargs{{"op", int64(0)}}), []Effect{ReadWrite, Read, Read, Read}},
+		{"notify set", mk("pld.system.notify", []Expr{sig, i32(1), Dims(0, 0), i32(1)}, Kwargs{{"op", int64(1)}}), []Effect{Write, Read, Read, Read}},
+		{"put none", mk("pld.tensor.put", []Expr{data, i32(1), plain}, Kwargs{{"atomic", int64(0)}}), []Effect{Write, Read, Read}},
+		{"put add", mk("pld.tensor.put", []Expr{data, i32(1), plain}, Kwargs{{"atomic", int64(1)}}), []Effect{ReadWrite, Read, Read}},
+		{"get", mk("pld.tensor.get", []Expr{plain, i32(1), data}, nil), []Effect{Write, Read, Read}},
+		{"allreduce", mk("pld.tensor.allreduce", []Expr{data, sig}, Kwargs{{"op", int64(0)}, {"core_num", int64(1)}}), []Effect{ReadWrite, ReadWrite}},
+		{"wait", mk("pld.system.wait", []Expr{sig, Dims(0, 0), i32(1)}, Kwargs{{"cmp", int64(1)}}), []Effect{Read, Read, Read}},
+		{"store", mk("tile.store", []Expr{tile(FP32, MemVec, 1, 256), Dims(0, 0), plain}, nil), []Effect{Read, Read, Write}},
+		{"comm_notify set", mk("tile.comm_notify", []Expr{tens(INT32, 1), i32(1)}, Kwargs{{"op", "set"}}), []Effect{Write, Read}},
+		{"allgather", mk("pld.tensor.allgather", []Expr{tens(FP32, 1, 8), dist(FP32, 4, 8), sig}, nil), []Effect{Read, Write, ReadWrite}},
+	}
+	for _, tc := range cases {
+		require.Equal(t, tc.want, CallEffects(tc.call), tc.name)
+	}
+}
+
+func TestEveryOpDocumented(t *testing.T) {
+	for _, d := range Ops() {
+		require.NotEmpty(t, d.Doc, d.Name)
+		require.False(t, strings.HasSuffix(d.Name, "."), d.Name)
+	}
+}
