@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test of the repository. Installs what the tests need first, so it
+# works on a fresh Debian machine with Go.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the tests use (none beyond Go yet are required by every test;
+# the list grows with the front-ends and codegen checks).
+apt_packages=()
+missing=()
+for p in "${apt_packages[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq "${missing[@]}"
+fi
+
+go mod download
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test"
+go test -count=1 ./...
+
+echo "== fuzz (short)"
+if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
+	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 15s
+fi
