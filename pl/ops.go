@@ -1,0 +1,287 @@
+package pl
+
+import (
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+func kw(kv ...any) ir.Kwargs {
+	out := make(ir.Kwargs, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, ir.Kwarg{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return out
+}
+
+func arg(v any, op, name string) ir.Expr { return dsl.Expr(v, op+" argument '"+name+"'") }
+
+func isTile(e ir.Expr) bool   { _, ok := e.Type().(*ir.TileType); return ok }
+func isScalar(e ir.Expr) bool { _, ok := e.Type().(*ir.ScalarType); return ok }
+func isTensor(e ir.Expr) bool { _, ok := ir.AsTensorLike(e.Type()); return ok }
+
+// Load loads a tile of shape at offsets from tensor t into Vec memory.
+// PyPTO: pl.load(t, offsets, shape) → pl.tile.load(t, offsets, shape, shape, target_memory=pl.Mem.Vec).
+func Load(t, offsets, shape any) Expr {
+	s := dsl.TupleArg(shape, "pl.Load shape")
+	valid := &ir.MakeTuple{Elems: append([]ir.Expr(nil), s.Elems...)}
+	return dsl.Call("tile.load", []ir.Expr{arg(t, "pl.Load", "tensor"), dsl.TupleArg(offsets, "pl.Load offsets"), s, valid},
+		kw("target_memory", ir.MemVec))
+}
+
+// Store stores tile into tensor t at offsets; the result is t's new value.
+// PyPTO: t = pl.store(tile, offsets, t).
+func Store(tile, offsets, t any) Expr {
+	return dsl.Call("tile.store", []ir.Expr{arg(tile, "pl.Store", "tile"), dsl.TupleArg(offsets, "pl.Store offsets"), arg(t, "pl.Store", "output_tensor")}, nil)
+}
+
+// Read reads one element of a tensor or tile. PyPTO: pl.read(t, idx).
+func Read(t, indices any) Expr {
+	x := arg(t, "pl.Read", "tensor")
+	op := "tensor.read"
+	if isTile(x) {
+		op = "tile.read"
+	}
+	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(indices, "pl.Read indices")}, nil)
+}
+
+// Write writes one element; the result is t's new value. PyPTO: t = pl.write(t, idx, v).
+func Write(t, indices, value any) Expr {
+	x := arg(t, "pl.Write", "tensor")
+	op := "tensor.write"
+	if isTile(x) {
+		op = "tile.write"
+	}
+	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(indices, "pl.Write indices"), arg(value, "pl.Write", "value")}, nil)
+}
+
+// Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape, dtype=dt).
+func Create(shape any, dt DataType) Expr {
+	return dsl.Call("tensor.create", []ir.Expr{dsl.TupleArg(shape, "pl.Create shape")}, kw("dtype", dt))
+}
+
+// CreateTile makes an uninitialised Vec tile. PyPTO: pl.tile.create(shape, dtype=dt, target_memory=pl.Mem.Vec).
+func CreateTile(shape any, dt DataType) Expr {
+	return dsl.Call("tile.create", []ir.Expr{dsl.TupleArg(shape, "pl.CreateTile shape")}, kw("dtype", dt, "target_memory", ir.MemVec))
+}
+
+// Full makes a tensor filled with value. PyPTO: pl.create_tensor(shape, dtype=dt, init_value=v).
+func Full(shape any, dt DataType, value float64) Expr {
+	return dsl.Call("tensor.create", []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "init_value", value))
+}
+
+// View reinterprets a tensor with a new shape. PyPTO: pl.tensor.view(t, shape).
+func View(t, shape any) Expr {
+	return dsl.Call("tensor.view", []ir.Expr{arg(t, "pl.View", "input"), dsl.TupleArg(shape, "pl.View shape")}, nil)
+}
+
+// Slice is a view of shape at offset. PyPTO: pl.slice(t, shape, offset).
+func Slice(t, shape, offset any) Expr {
+	x := arg(t, "pl.Slice", "input")
+	op := "tensor.slice"
+	if isTile(x) {
+		op = "tile.slice"
+	}
+	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(shape, "pl.Slice shape"), dsl.TupleArg(offset, "pl.Slice offset")}, nil)
+}
+
+// Index selects row r of a tensor, dropping the leading dimension.
+// PyPTO: x[r], which is pl.tensor.slice(x, [1, ...], [r, 0, ...], [], [0]).
+func Index(t, r any) Expr {
+	x := arg(t, "pl.Index", "input")
+	tl, ok := ir.AsTensorLike(x.Type())
+	if !ok || len(tl.Shape) < 1 {
+		dsl.Raise(&ir.TypeError{Op: "pl.Index", Arg: "input", Expected: "a tensor of rank >= 1", Given: ir.Describe(x)})
+	}
+	shape := append([]ir.Expr{ir.Int(1)}, tl.Shape[1:]...)
+	offs := []ir.Expr{arg(r, "pl.Index", "index")}
+	for range tl.Shape[1:] {
+		offs = append(offs, ir.Int(0))
+	}
+	return dsl.Call("tensor.slice", []ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil)
+}
+
+// Cast converts a scalar, tile or tensor to dt. PyPTO: pl.cast(x, dt).
+func Cast(x any, dt DataType) Expr {
+	e := arg(x, "pl.Cast", "x")
+	switch {
+	case isScalar(e):
+		return &ir.UnaryExpr{Op: ir.OpCast, X: e, DType: dt, Pos: dsl.Caller()}
+	case isTile(e):
+		return dsl.Call("tile.cast", []ir.Expr{e}, kw("target_type", dt))
+	}
+	return dsl.Call("tensor.cast", []ir.Expr{e}, kw("target_type", dt))
+}
+
+// elementwise picks tile.X / tensor.X (or the scalar-rhs form Xs) by operand
+// type; on two scalars it builds the binary expression op.
+func elementwise(name string, binop ir.BinaryOp, a, b any) Expr {
+	l := arg(a, "pl."+name, "lhs")
+	r := arg(b, "pl."+name, "rhs")
+	var base string
+	switch {
+	case isTile(l):
+		base = "tile."
+	case isTensor(l):
+		base = "tensor."
+	case isScalar(l) && isScalar(r):
+		return binary(binop, l, r)
+	default:
+		dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "lhs", Expected: "a tile, tensor or scalar", Given: ir.Describe(l)})
+	}
+	op := map[ir.BinaryOp]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpFloatDiv: "div", ir.OpMax: "maximum", ir.OpMin: "minimum"}[binop]
+	if isScalar(r) {
+		if binop == ir.OpMax || binop == ir.OpMin {
+			dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "rhs", Expected: "a " + base[:len(base)-1], Given: ir.Describe(r)})
+		}
+		op += "s"
+	}
+	return dsl.Call(base+op, []ir.Expr{l, r}, nil)
+}
+
+// Add is a + b: elementwise on tiles/tensors (adds for a scalar b), or scalar addition.
+func Add(a, b any) Expr { return elementwise("Add", ir.OpAdd, a, b) }
+
+// Sub is a - b, like Add.
+func Sub(a, b any) Expr { return elementwise("Sub", ir.OpSub, a, b) }
+
+// Mul is a * b, like Add.
+func Mul(a, b any) Expr { return elementwise("Mul", ir.OpMul, a, b) }
+
+// Div is a / b, like Add (true division on scalars).
+func Div(a, b any) Expr { return elementwise("Div", ir.OpFloatDiv, a, b) }
+
+// Maximum is the elementwise maximum of two tiles or tensors. PyPTO: pl.maximum(a, b).
+func Maximum(a, b any) Expr { return elementwise("Maximum", ir.OpMax, a, b) }
+
+// Minimum is the elementwise minimum of two tiles or tensors. PyPTO: pl.minimum(a, b).
+func Minimum(a, b any) Expr { return elementwise("Minimum", ir.OpMin, a, b) }
+
+// promote is the result dtype of scalar arithmetic: a bare literal (INDEX)
+// takes the other side's type, floats win over ints, wider wins.
+func promote(l, r ir.Expr) ir.DataType {
+	ld := l.Type().(*ir.ScalarType).DType
+	rd := r.Type().(*ir.ScalarType).DType
+	switch {
+	case ld == rd:
+		return ld
+	case isLiteral(r):
+		return ld
+	case isLiteral(l):
+		return rd
+	case ld.IsFloat() != rd.IsFloat():
+		if ld.IsFloat() {
+			return ld
+		}
+		return rd
+	case ld.Bits() >= rd.Bits():
+		return ld
+	}
+	return rd
+}
+
+func isLiteral(e ir.Expr) bool {
+	c, ok := e.(*ir.ConstInt)
+	return ok && c.DType == ir.INDEX
+}
+
+func binary(op ir.BinaryOp, l, r ir.Expr) Expr {
+	for i, e := range []ir.Expr{l, r} {
+		if !isScalar(e) {
+			dsl.Raise(&ir.TypeError{Op: "scalar " + op.String(), Arg: []string{"lhs", "rhs"}[i], Expected: "a scalar", Given: ir.Describe(e)})
+		}
+	}
+	dt := promote(l, r)
+	if op.IsCompare() || op.IsLogical() {
+		if op.IsLogical() {
+			for i, e := range []ir.Expr{l, r} {
+				if e.Type().(*ir.ScalarType).DType != ir.BOOL {
+					dsl.Raise(&ir.TypeError{Op: "scalar " + op.String(), Arg: []string{"lhs", "rhs"}[i], Expected: "a BOOL scalar", Given: ir.Describe(e)})
+				}
+			}
+		}
+		dt = ir.BOOL
+	}
+	if op == ir.OpFloatDiv && !dt.IsFloat() {
+		dt = ir.FP32
+	}
+	return &ir.BinaryExpr{Op: op, Left: l, Right: r, DType: dt, Pos: dsl.Caller()}
+}
+
+func scalarOp(name string, op ir.BinaryOp, a, b any) Expr {
+	return binary(op, arg(a, "pl."+name, "lhs"), arg(b, "pl."+name, "rhs"))
+}
+
+// FloorDiv is a // b on scalars.
+func FloorDiv(a, b any) Expr { return scalarOp("FloorDiv", ir.OpFloorDiv, a, b) }
+
+// Mod is a % b on scalars.
+func Mod(a, b any) Expr { return scalarOp("Mod", ir.OpFloorMod, a, b) }
+
+// Min is min(a, b) on scalars. PyPTO: pl.min(a, b).
+func Min(a, b any) Expr { return scalarOp("Min", ir.OpMin, a, b) }
+
+// Max is max(a, b) on scalars. PyPTO: pl.max(a, b).
+func Max(a, b any) Expr { return scalarOp("Max", ir.OpMax, a, b) }
+
+// Eq is a == b.
+func Eq(a, b any) Expr { return scalarOp("Eq", ir.OpEq, a, b) }
+
+// Ne is a != b.
+func Ne(a, b any) Expr { return scalarOp("Ne", ir.OpNe, a, b) }
+
+// Lt is a < b.
+func Lt(a, b any) Expr { return scalarOp("Lt", ir.OpLt, a, b) }
+
+// Le is a <= b.
+func Le(a, b any) Expr { return scalarOp("Le", ir.OpLe, a, b) }
+
+// Gt is a > b.
+func Gt(a, b any) Expr { return scalarOp("Gt", ir.OpGt, a, b) }
+
+// Ge is a >= b.
+func Ge(a, b any) Expr { return scalarOp("Ge", ir.OpGe, a, b) }
+
+// And is a and b.
+func And(a, b any) Expr { return scalarOp("And", ir.OpAnd, a, b) }
+
+// Or is a or b.
+func Or(a, b any) Expr { return scalarOp("Or", ir.OpOr, a, b) }
+
+// Not is not a.
+func Not(a any) Expr {
+	e := arg(a, "pl.Not", "x")
+	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+		dsl.Raise(&ir.TypeError{Op: "pl.Not", Arg: "x", Expected: "a BOOL scalar", Given: ir.Describe(e)})
+	}
+	return &ir.UnaryExpr{Op: ir.OpNot, X: e, DType: ir.BOOL, Pos: dsl.Caller()}
+}
+
+// Neg is -a on a scalar.
+func Neg(a any) Expr {
+	e := arg(a, "pl.Neg", "x")
+	st, ok := e.Type().(*ir.ScalarType)
+	if !ok {
+		dsl.Raise(&ir.TypeError{Op: "pl.Neg", Arg: "x", Expected: "a scalar", Given: ir.Describe(e)})
+	}
+	return &ir.UnaryExpr{Op: ir.OpNeg, X: e, DType: st.DType, Pos: dsl.Caller()}
+}
+
+// Comm signal ops of seed PR #1301, on a one-slot INT32 signal tensor.
+
+// CommNotify notifies a signal slot; op is "atomic_add" or "set".
+// PyPTO: pl.tile.comm_notify(signal, value, op='atomic_add').
+func CommNotify(signal, value any, op string) Expr {
+	return dsl.Call("tile.comm_notify", []ir.Expr{arg(signal, "pl.CommNotify", "signal"), dsl.Int32Expr(value, "pl.CommNotify value")}, kw("op", op))
+}
+
+// CommWait blocks until the local slot compares true; cmp is eq, ne, gt, ge, lt or le.
+// PyPTO: pl.tile.comm_wait(signal, v, cmp='ge').
+func CommWait(signal, value any, cmp string) Expr {
+	return dsl.Call("tile.comm_wait", []ir.Expr{arg(signal, "pl.CommWait", "signal"), dsl.Int32Expr(value, "pl.CommWait cmp_value")}, kw("cmp", cmp))
+}
+
+// CommTest tests the local slot without blocking; the result is a BOOL scalar.
+// PyPTO: ok = pl.tile.comm_test(signal, v, cmp='eq').
+func CommTest(signal, value any, cmp string) Expr {
+	return dsl.Call("tile.comm_test", []ir.Expr{arg(signal, "pl.CommTest", "signal"), dsl.Int32Expr(value, "pl.CommTest cmp_value")}, kw("cmp", cmp))
+}

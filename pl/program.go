@@ -1,0 +1,352 @@
+package pl
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+)
+
+// Program is a program under construction. PyPTO: @pl.program class Name.
+type Program struct {
+	st *dsl.ProgramState
+}
+
+// NewProgram starts an empty program.
+func NewProgram(name string) *Program {
+	if name == "" {
+		name = "Program"
+	}
+	return &Program{st: &dsl.ProgramState{Prog: ir.NewProgram(name), Allocs: map[string]ir.Span{}}}
+}
+
+// IR is the program's IR.
+func (p *Program) IR() *ir.Program { return p.st.Prog }
+
+// String prints the program in PyPTO syntax.
+func (p *Program) String() string { return printer.Program(p.st.Prog) }
+
+// Function is a handle on a program function, for f.Call and f.Dispatch.
+type Function struct {
+	fn *ir.Function
+}
+
+// IR is the function's IR.
+func (fn *Function) IR() *ir.Function { return fn.fn }
+
+// Name is the function's name.
+func (fn *Function) Name() string { return fn.fn.Name }
+
+// String prints the function in PyPTO syntax.
+func (fn *Function) String() string { return printer.Function(fn.fn) }
+
+// InCore defines a kernel (PyPTO: @pl.function(type=pl.FunctionType.InCore)).
+func (p *Program) InCore(name string, body func(f *Func)) *Function {
+	return p.define(name, ir.InCore, ir.LevelNone, ir.RoleNone, body)
+}
+
+// Orchestration defines a per-device orchestration function.
+func (p *Program) Orchestration(name string, body func(f *Func)) *Function {
+	return p.define(name, ir.Orchestration, ir.LevelNone, ir.RoleNone, body)
+}
+
+// Host defines the host orchestrator (PyPTO: @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)).
+func (p *Program) Host(name string, body func(f *Func)) *Function {
+	return p.define(name, ir.Opaque, ir.LevelHost, ir.Orchestrator, body)
+}
+
+// Function defines a function of any type (PyPTO: @pl.function(type=...)).
+func (p *Program) Function(name string, kind ir.FunctionType, body func(f *Func)) *Function {
+	return p.define(name, kind, ir.LevelNone, ir.RoleNone, body)
+}
+
+func (p *Program) define(name string, kind ir.FunctionType, level ir.Level, role ir.Role, body func(f *Func)) *Function {
+	pos := dsl.Caller()
+	if name == "" {
+		dsl.Failf("a function needs a name")
+	}
+	if body == nil {
+		dsl.Failf("function %s: the body callback is nil", name)
+	}
+	if p.st.Prog.Function(name) != nil {
+		dsl.Failf("program %s already defines a function named %q", p.st.Prog.Name, name)
+	}
+	fn, err := ir.NewFunction(name, kind, level, role, pos)
+	if err != nil {
+		dsl.Failf("%v", err)
+	}
+	b := dsl.Begin(p.st, fn)
+	func() {
+		defer b.End()
+		body(&Func{b: b})
+	}()
+	if err := p.st.Prog.AddFunction(fn); err != nil {
+		dsl.Failf("%v", err)
+	}
+	return &Function{fn: fn}
+}
+
+// Func builds one function's signature and body.
+type Func struct {
+	b *dsl.Builder
+}
+
+// Name is the function's name.
+func (f *Func) Name() string { return f.b.Fn.Name }
+
+func (f *Func) param(name string, t Type, dir ir.ParamDirection) Expr {
+	if name == "" {
+		dsl.Failf("function %s: a parameter needs a name", f.b.Fn.Name)
+	}
+	if t == nil {
+		dsl.Failf("function %s: parameter %s needs a type", f.b.Fn.Name, name)
+	}
+	for _, p := range f.b.Fn.Params {
+		if p.Name == name {
+			dsl.Failf("function %s: duplicate parameter %q", f.b.Fn.Name, name)
+		}
+	}
+	v := ir.NewVar(name, t, dsl.Caller())
+	f.b.Fn.Params = append(f.b.Fn.Params, v)
+	f.b.Fn.Dirs = append(f.b.Fn.Dirs, dir)
+	return v
+}
+
+// In declares an input parameter. PyPTO: name: T.
+func (f *Func) In(name string, t Type) Expr { return f.param(name, t, ir.In) }
+
+// Out declares an output parameter. PyPTO: name: pl.Out[T].
+func (f *Func) Out(name string, t Type) Expr { return f.param(name, t, ir.Out) }
+
+// InOut declares an in-out parameter. PyPTO: name: pl.InOut[T].
+func (f *Func) InOut(name string, t Type) Expr { return f.param(name, t, ir.InOut) }
+
+// Scalar declares a scalar input parameter. PyPTO: name: pl.Scalar[dt].
+func (f *Func) Scalar(name string, dt DataType) Expr { return f.param(name, Scalar(dt), ir.In) }
+
+// Returns declares the return types. PyPTO: -> T.
+func (f *Func) Returns(types ...Type) {
+	for i, t := range types {
+		if t == nil {
+			dsl.Failf("function %s: return type %d is nil", f.b.Fn.Name, i)
+		}
+	}
+	f.b.Fn.ReturnTypes = append([]ir.Type(nil), types...)
+}
+
+// Let binds name to the value of e and returns the new variable.
+// PyPTO: name: T = e.
+func (f *Func) Let(name string, e any) Expr {
+	if name == "" {
+		dsl.Failf("f.Let needs a name")
+	}
+	pos := dsl.Caller()
+	val := f.bindable(e, name)
+	v := ir.NewVar(name, val.Type(), pos)
+	f.b.Emit(&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: v, Value: val})
+	return v
+}
+
+// bindable converts e for an assignment, naming a window-buffer allocation
+// after its binding as PyPTO's parser does.
+func (f *Func) bindable(e any, name string) ir.Expr {
+	if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.Name == allocOp {
+		if !f.b.Fn.IsHostOrchestrator() {
+			dsl.Failf("pld.AllocWindowBuffer is only valid in a HOST orchestrator (prog.Host), not in %s function %s", f.b.Fn.Kind, f.b.Fn.Name)
+		}
+		if prev, dup := f.b.Prog.Allocs[name]; dup {
+			dsl.Failf("window buffer %q already declared (at %s); buffer names are unique across the program", name, prev)
+		}
+		f.b.Prog.Allocs[name] = c.Pos
+		named, err := c.Op.NewCall(c.Args, c.Kwargs.With("name", name), c.Pos)
+		if err != nil {
+			dsl.Raise(err)
+		}
+		return named
+	}
+	val := dsl.Expr(e, "f.Let "+name)
+	if _, unk := val.Type().(*ir.UnknownType); unk {
+		dsl.Failf("f.Let %s: %s has no value (it only has effects); use f.Do", name, ir.DefaultFormat.Expr(val))
+	}
+	return val
+}
+
+const allocOp = "pld.tensor.alloc_window_buffer"
+
+// Set rebinds v to the value of e: later uses of v mean the new value.
+// PyPTO: v = e (a reassignment).
+func (f *Func) Set(v Expr, e any) {
+	pos := dsl.Caller()
+	old, ok := v.(*ir.Var)
+	if !ok {
+		dsl.Failf("f.Set: the target must be a variable (from f.In, f.Let or a loop), got %s", ir.DefaultFormat.Expr(v))
+	}
+	cur := f.b.Resolve(old)
+	val := f.bindable(e, cur.Name)
+	nv := ir.NewVar(cur.Name, val.Type(), pos)
+	f.b.Emit(&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: nv, Value: val})
+	f.b.Rebind(old, nv)
+}
+
+// Do evaluates a call for its effects. PyPTO: an expression statement.
+func (f *Func) Do(e any) {
+	pos := dsl.Caller()
+	val := dsl.Expr(e, "f.Do")
+	if _, ok := val.(*ir.Call); !ok {
+		dsl.Failf("f.Do: want a call, got %s", ir.DefaultFormat.Expr(val))
+	}
+	f.b.Emit(&ir.EvalStmt{StmtBase: ir.StmtBase{Pos: pos}, Expr: val})
+}
+
+// Return returns values from the function. PyPTO: return a, b.
+func (f *Func) Return(vals ...any) {
+	pos := dsl.Caller()
+	es := make([]ir.Expr, len(vals))
+	for i, v := range vals {
+		es[i] = dsl.Expr(v, fmt.Sprintf("f.Return value %d", i))
+	}
+	if rt := f.b.Fn.ReturnTypes; len(rt) > 0 && len(rt) != len(es) {
+		dsl.Failf("function %s returns %d values (f.Returns), got %d in f.Return", f.b.Fn.Name, len(rt), len(es))
+	}
+	f.b.Emit(&ir.ReturnStmt{StmtBase: ir.StmtBase{Pos: pos}, Values: es})
+}
+
+// LoopRange is the iteration space of a For loop (from pl.Range, pl.Parallel or pl.Unroll).
+type LoopRange struct {
+	start, stop, step ir.Expr
+	kind              ir.LoopKind
+}
+
+func makeRange(kind ir.LoopKind, what string, args []any) *LoopRange {
+	r := &LoopRange{kind: kind, start: ir.Int(0), step: ir.Int(1)}
+	switch len(args) {
+	case 1:
+		r.stop = dsl.Expr(args[0], what+" stop")
+	case 2:
+		r.start, r.stop = dsl.Expr(args[0], what+" start"), dsl.Expr(args[1], what+" stop")
+	case 3:
+		r.start, r.stop, r.step = dsl.Expr(args[0], what+" start"), dsl.Expr(args[1], what+" stop"), dsl.Expr(args[2], what+" step")
+	default:
+		dsl.Failf("%s takes 1 to 3 arguments (stop | start, stop | start, stop, step), got %d", what, len(args))
+	}
+	for _, e := range []ir.Expr{r.start, r.stop, r.step} {
+		if st, ok := e.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+			dsl.Failf("%s: bounds must be integer scalars, got %s", what, ir.Describe(e))
+		}
+	}
+	if c, ok := r.step.(*ir.ConstInt); ok && c.Value == 0 {
+		dsl.Failf("%s: step must not be 0", what)
+	}
+	return r
+}
+
+// Range is a sequential loop range. PyPTO: pl.range(stop) / pl.range(start, stop[, step]).
+func Range(args ...any) *LoopRange { return makeRange(ir.Sequential, "pl.Range", args) }
+
+// Parallel is a parallel loop range. PyPTO: pl.parallel(...).
+func Parallel(args ...any) *LoopRange { return makeRange(ir.Parallel, "pl.Parallel", args) }
+
+// Unroll is an unrolled loop range. PyPTO: pl.unroll(...).
+func Unroll(args ...any) *LoopRange { return makeRange(ir.Unroll, "pl.Unroll", args) }
+
+// For adds a loop whose variable is named name; body receives it.
+// PyPTO: for name in pl.range(...):
+func (f *Func) For(name string, r *LoopRange, body func(i Expr)) {
+	pos := dsl.Caller()
+	if r == nil {
+		dsl.Failf("f.For %s: the range is nil (use pl.Range)", name)
+	}
+	if body == nil {
+		dsl.Failf("f.For %s: the body callback is nil", name)
+	}
+	lv := ir.NewVar(name, ir.Scalar(ir.INDEX), pos)
+	blk := f.b.Block(func() { body(lv) })
+	f.b.Emit(&ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: r.start, Stop: r.stop, Step: r.step, Body: blk, Kind: r.kind})
+}
+
+func (f *Func) cond(c any) ir.Expr {
+	e := dsl.Expr(c, "if condition")
+	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+		dsl.Failf("if condition must be a BOOL scalar (e.g. pl.Ne(peer, me)), got %s", ir.Describe(e))
+	}
+	return e
+}
+
+// If adds a conditional. PyPTO: if cond:
+func (f *Func) If(cond any, then func()) {
+	pos := dsl.Caller()
+	c := f.cond(cond)
+	blk := f.b.Block(then)
+	f.b.Emit(&ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: c, Then: blk})
+}
+
+// IfElse adds a two-way conditional. PyPTO: if cond: ... else: ...
+func (f *Func) IfElse(cond any, then, els func()) {
+	pos := dsl.Caller()
+	c := f.cond(cond)
+	t := f.b.Block(then)
+	e := f.b.Block(els)
+	f.b.Emit(&ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: c, Then: t, Else: e})
+}
+
+// Call calls another function of the program. PyPTO: self.fn(args).
+func (f *Func) Call(fn *Function, args ...any) Expr {
+	return f.call(fn, nil, args)
+}
+
+// Dispatch calls fn on device. PyPTO: self.fn(args, device=r).
+func (f *Func) Dispatch(fn *Function, device any, args ...any) Expr {
+	return f.call(fn, dsl.Expr(device, "device"), args)
+}
+
+func (f *Func) call(fn *Function, device ir.Expr, args []any) Expr {
+	pos := dsl.Caller()
+	if fn == nil || fn.fn == nil {
+		dsl.Failf("f.Call: the function is nil")
+	}
+	callee := fn.fn
+	op := "self." + callee.Name
+	if len(args) != len(callee.Params) {
+		dsl.Raise(&ir.TypeError{Op: op, Expected: fmt.Sprintf("%d arguments", len(callee.Params)), Given: fmt.Sprintf("%d", len(args)), Pos: pos})
+	}
+	es := make([]ir.Expr, len(args))
+	for i, a := range args {
+		p := callee.Params[i]
+		es[i] = dsl.Expr(a, op+" argument "+p.Name)
+		if !compatible(p.Type(), es[i].Type()) {
+			dsl.Raise(&ir.TypeError{Op: op, Arg: p.Name, Expected: p.Type().String(), Given: es[i].Type().String(), Pos: pos})
+		}
+	}
+	var t ir.Type = ir.Unknown
+	switch len(callee.ReturnTypes) {
+	case 0:
+	case 1:
+		t = callee.ReturnTypes[0]
+	default:
+		t = &ir.TupleType{Types: callee.ReturnTypes}
+	}
+	c := &ir.Call{Fn: &ir.GlobalVar{Name: callee.Name}, Args: es, T: t, Pos: pos}
+	if device != nil {
+		c.Attrs = ir.Kwargs{{Key: "device", Value: device}}
+	}
+	return c
+}
+
+// compatible is the argument check of a function call: the same kind of type
+// (a DistributedTensor parameter needs a DistributedTensor), same dtype and rank.
+func compatible(param, arg ir.Type) bool {
+	if param.TypeName() != arg.TypeName() {
+		return false
+	}
+	ps, pd, ok1 := ir.ShapeOf(param)
+	as, ad, ok2 := ir.ShapeOf(arg)
+	if ok1 && ok2 {
+		return pd == ad && len(ps) == len(as)
+	}
+	if p, ok := param.(*ir.ScalarType); ok {
+		a := arg.(*ir.ScalarType)
+		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt())
+	}
+	return true
+}

@@ -1,0 +1,247 @@
+package printer
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// walkFunc visits every expression of f's body (recursively, including call
+// arguments, kwargs that are expressions and attrs) and every statement.
+func walkFunc(f *ir.Function, onExpr func(ir.Expr), onStmt func(ir.Stmt)) {
+	walkStmt(f.Body, onExpr, onStmt)
+}
+
+func walkStmt(s ir.Stmt, onExpr func(ir.Expr), onStmt func(ir.Stmt)) {
+	if s == nil {
+		return
+	}
+	if onStmt != nil {
+		onStmt(s)
+	}
+	ex := func(e ir.Expr) { walkExpr(e, onExpr) }
+	switch s := s.(type) {
+	case *ir.SeqStmts:
+		for _, c := range s.Stmts {
+			walkStmt(c, onExpr, onStmt)
+		}
+	case *ir.AssignStmt:
+		ex(s.Value)
+	case *ir.EvalStmt:
+		ex(s.Expr)
+	case *ir.ReturnStmt:
+		for _, v := range s.Values {
+			ex(v)
+		}
+	case *ir.YieldStmt:
+		for _, v := range s.Values {
+			ex(v)
+		}
+	case *ir.IfStmt:
+		ex(s.Cond)
+		walkStmt(s.Then, onExpr, onStmt)
+		walkStmt(s.Else, onExpr, onStmt)
+	case *ir.ForStmt:
+		ex(s.Start)
+		ex(s.Stop)
+		ex(s.Step)
+		for _, ia := range s.IterArgs {
+			ex(ia.Init)
+		}
+		walkStmt(s.Body, onExpr, onStmt)
+	}
+}
+
+func walkExpr(e ir.Expr, on func(ir.Expr)) {
+	if e == nil {
+		return
+	}
+	if on != nil {
+		on(e)
+	}
+	switch e := e.(type) {
+	case *ir.BinaryExpr:
+		walkExpr(e.Left, on)
+		walkExpr(e.Right, on)
+	case *ir.UnaryExpr:
+		walkExpr(e.X, on)
+	case *ir.MakeTuple:
+		for _, x := range e.Elems {
+			walkExpr(x, on)
+		}
+	case *ir.TupleGetItem:
+		walkExpr(e.Tuple, on)
+	case *ir.Call:
+		for _, a := range e.Args {
+			walkExpr(a, on)
+		}
+		for _, kv := range append(append(ir.Kwargs{}, e.Kwargs...), e.Attrs...) {
+			if x, ok := kv.Value.(ir.Expr); ok {
+				walkExpr(x, on)
+			}
+		}
+	}
+}
+
+// defs lists the variables a statement defines, in order.
+func defs(s ir.Stmt) []*ir.Var {
+	switch s := s.(type) {
+	case *ir.AssignStmt:
+		return []*ir.Var{s.Var}
+	case *ir.ForStmt:
+		out := []*ir.Var{s.LoopVar}
+		for _, ia := range s.IterArgs {
+			out = append(out, &ia.Var)
+		}
+		return append(out, s.ReturnVars...)
+	case *ir.IfStmt:
+		return s.ReturnVars
+	}
+	return nil
+}
+
+// bodyDefined is the set of variables f's body defines.
+func bodyDefined(f *ir.Function) map[*ir.Var]bool {
+	out := map[*ir.Var]bool{}
+	walkStmt(f.Body, nil, func(s ir.Stmt) {
+		for _, v := range defs(s) {
+			out[v] = true
+		}
+	})
+	return out
+}
+
+// renameMap gives every variable of f its printed name (printer.md §8): the
+// distinct variables in order — parameters, body definitions, then uses — keep
+// a name that occurs once; each colliding one takes the first free of x, x_1,
+// x_2, .... A used variable that is neither a parameter nor defined in f (nor
+// a dynamic dimension) is free and gets the suffix __FREE_VAR.
+func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
+	var order []*ir.Var
+	seen := map[*ir.Var]bool{}
+	bound := map[*ir.Var]bool{}
+	add := func(v *ir.Var, def bool) {
+		if def {
+			bound[v] = true
+		}
+		if !seen[v] {
+			seen[v] = true
+			order = append(order, v)
+		}
+	}
+	for _, v := range f.Params {
+		add(v, true)
+	}
+	walkStmt(f.Body, nil, func(s ir.Stmt) {
+		for _, v := range defs(s) {
+			add(v, true)
+		}
+	})
+	walkStmt(f.Body, func(e ir.Expr) {
+		if v, ok := ir.VarOf(e); ok {
+			if _, isWB := e.(*ir.WindowBuffer); isWB {
+				return
+			}
+			if !dynamic[v] {
+				add(v, false)
+			}
+		}
+	}, nil)
+	count := map[string]int{}
+	for _, v := range order {
+		count[v.Name]++
+	}
+	names := map[*ir.Var]string{}
+	used := map[string]bool{}
+	for _, v := range order {
+		if count[v.Name] == 1 {
+			used[v.Name] = true
+		}
+	}
+	for _, v := range order {
+		if count[v.Name] == 1 {
+			names[v] = v.Name
+			continue
+		}
+		for i := 0; ; i++ {
+			cand := v.Name
+			if i > 0 {
+				cand = fmt.Sprintf("%s_%d", v.Name, i)
+			}
+			if !used[cand] {
+				used[cand] = true
+				names[v] = cand
+				break
+			}
+		}
+	}
+	for _, v := range order {
+		if !bound[v] {
+			names[v] += "__FREE_VAR"
+		}
+	}
+	return names
+}
+
+// dynamicVars are the variables used as dimensions in any type of the
+// program, sorted by name: each prints as `N = pl.dynamic("N")`.
+func dynamicVars(prog *ir.Program) []*ir.Var {
+	set := map[*ir.Var]bool{}
+	var fromShape func(dims []ir.Expr)
+	fromShape = func(dims []ir.Expr) {
+		for _, d := range dims {
+			walkExpr(d, func(e ir.Expr) {
+				if v, ok := e.(*ir.Var); ok {
+					set[v] = true
+				}
+			})
+		}
+	}
+	var fromType func(t ir.Type)
+	fromType = func(t ir.Type) {
+		switch t := t.(type) {
+		case *ir.TupleType:
+			for _, x := range t.Types {
+				fromType(x)
+			}
+		default:
+			if dims, _, ok := ir.ShapeOf(t); ok {
+				fromShape(dims)
+			}
+		}
+	}
+	for _, f := range prog.Functions {
+		for _, v := range f.Params {
+			fromType(v.Type())
+		}
+		for _, t := range f.ReturnTypes {
+			fromType(t)
+		}
+		walkStmt(f.Body, func(e ir.Expr) { fromType(e.Type()) }, func(s ir.Stmt) {
+			for _, v := range defs(s) {
+				fromType(v.Type())
+			}
+		})
+	}
+	// A dimension that the program binds itself (a loop variable, say) is not a declaration.
+	for _, f := range prog.Functions {
+		for _, v := range f.Params {
+			delete(set, v)
+		}
+		for v := range bodyDefined(f) {
+			delete(set, v)
+		}
+	}
+	out := make([]*ir.Var, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].ID() < out[j].ID()
+	})
+	return out
+}

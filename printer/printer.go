@@ -1,0 +1,444 @@
+// Package printer writes ptorepl IR in PyPTO's Python syntax, byte for byte as
+// PyPTO's IRPythonPrinter prints it in raw (unformatted) mode: the program
+// header, dynamic-dimension declarations, decorators with derived level and
+// role, signatures with pl.Out/pl.InOut, every statement form, name-clash
+// renaming, and the comm-domain comment of host orchestrators.
+//
+// Types and expressions print through ir.Formatter; this package adds
+// statements, functions, programs and the per-function rename map.
+package printer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Options select the printing mode.
+type Options struct {
+	// Prefix is the alias of pypto.language ("pl" when empty).
+	Prefix string
+	// Concise drops the ": T" annotation on assignments and yield targets.
+	Concise bool
+	// ExplicitLayout prints implicit tile views in full and marks distributed
+	// types with their window buffer.
+	ExplicitLayout bool
+}
+
+func (o Options) prefix() string {
+	if o.Prefix == "" {
+		return "pl"
+	}
+	return o.Prefix
+}
+
+// Program prints a program in the default mode.
+func Program(p *ir.Program) string { return ProgramWith(p, Options{}) }
+
+// Function prints one function (outside a class, so at indent 0).
+func Function(f *ir.Function) string { return FunctionWith(f, Options{}) }
+
+// Type prints a type.
+func Type(t ir.Type) string { return TypeWith(t, Options{}) }
+
+// Expr prints an expression.
+func Expr(e ir.Expr) string { return ExprWith(e, Options{}) }
+
+// Stmt prints a statement at indent 0.
+func Stmt(s ir.Stmt) string { return StmtWith(s, Options{}) }
+
+// TypeWith prints a type in the given mode.
+func TypeWith(t ir.Type, o Options) string {
+	return (&ir.Formatter{Prefix: o.prefix(), Explicit: o.ExplicitLayout}).Type(t)
+}
+
+// ExprWith prints an expression in the given mode.
+func ExprWith(e ir.Expr, o Options) string {
+	return (&ir.Formatter{Prefix: o.prefix(), Explicit: o.ExplicitLayout}).Expr(e)
+}
+
+// StmtWith prints a statement in the given mode, naming variables by their hints.
+func StmtWith(s ir.Stmt, o Options) string {
+	p := newPrinter(o, nil)
+	p.funcIndent = -1
+	p.stmt(s, 0, nil)
+	return strings.TrimSuffix(p.b.String(), "\n")
+}
+
+// FunctionWith prints one function in the given mode.
+func FunctionWith(f *ir.Function, o Options) string {
+	p := newPrinter(o, nil)
+	p.function(f, 0, false)
+	return strings.TrimSuffix(p.b.String(), "\n")
+}
+
+// ProgramWith prints a program in the given mode.
+func ProgramWith(prog *ir.Program, o Options) string {
+	p := newPrinter(o, prog)
+	name := prog.Name
+	if name == "" {
+		name = "Program"
+	}
+	pre := o.prefix()
+	fmt.Fprintf(&p.b, "# pypto.program: %s\n", name)
+	if pre == "pl" {
+		p.b.WriteString("import pypto.language as pl\n")
+	} else {
+		fmt.Fprintf(&p.b, "from pypto import language as %s\n", pre)
+	}
+	p.b.WriteString("\n")
+	dyn := dynamicVars(prog)
+	for _, v := range dyn {
+		fmt.Fprintf(&p.b, "%s = %s.dynamic(%q)\n", v.Name, pre, v.Name)
+	}
+	if len(dyn) > 0 {
+		p.b.WriteString("\n")
+	}
+	fmt.Fprintf(&p.b, "@%s.program\nclass %s:\n", pre, name)
+	funcs := topoOrder(prog)
+	if len(funcs) == 0 {
+		p.b.WriteString("    pass\n")
+	}
+	for _, f := range funcs {
+		p.function(f, 1, true)
+	}
+	return strings.TrimSuffix(p.b.String(), "\n")
+}
+
+type printer struct {
+	o     Options
+	prog  *ir.Program
+	b     strings.Builder
+	fmt   *ir.Formatter
+	names map[*ir.Var]string
+	dyn   map[*ir.Var]bool
+	// funcIndent is the indent of the function body being printed: a yield
+	// there prints as return.
+	funcIndent int
+}
+
+func newPrinter(o Options, prog *ir.Program) *printer {
+	p := &printer{o: o, prog: prog, dyn: map[*ir.Var]bool{}}
+	if prog != nil {
+		for _, v := range dynamicVars(prog) {
+			p.dyn[v] = true
+		}
+	}
+	p.fmt = &ir.Formatter{Prefix: o.prefix(), Explicit: o.ExplicitLayout, VarName: p.name}
+	return p
+}
+
+func (p *printer) name(v *ir.Var) string {
+	if n, ok := p.names[v]; ok {
+		return n
+	}
+	return v.Name
+}
+
+func (p *printer) line(indent int, s string) {
+	p.b.WriteString(strings.Repeat("    ", indent))
+	p.b.WriteString(s)
+	p.b.WriteString("\n")
+}
+
+// topoOrder lists functions callees first, otherwise by name.
+func topoOrder(prog *ir.Program) []*ir.Function {
+	byName := map[string]*ir.Function{}
+	names := make([]string, 0, len(prog.Functions))
+	for _, f := range prog.Functions {
+		byName[f.Name] = f
+		names = append(names, f.Name)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	var out []*ir.Function
+	var visit func(name string)
+	visit = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		f := byName[name]
+		for _, c := range callees(f) {
+			if byName[c] != nil {
+				visit(c)
+			}
+		}
+		out = append(out, f)
+	}
+	for _, n := range names {
+		visit(n)
+	}
+	return out
+}
+
+func callees(f *ir.Function) []string {
+	set := map[string]bool{}
+	walkFunc(f, func(e ir.Expr) {
+		if c, ok := e.(*ir.Call); ok && c.Fn != nil {
+			set[c.Fn.Name] = true
+		}
+	}, nil)
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *printer) function(f *ir.Function, indent int, inClass bool) {
+	p.names = renameMap(f, p.dyn)
+	pre := p.o.prefix()
+	p.line(indent, decorator(f, pre))
+	var params []string
+	if inClass && f.Role != ir.SubWorker {
+		params = append(params, "self")
+	}
+	p.fmt.InSignature = true
+	for i, v := range f.Params {
+		t := p.fmt.Type(v.Type())
+		switch f.Direction(i) {
+		case ir.Out:
+			t = pre + ".Out[" + t + "]"
+		case ir.InOut:
+			t = pre + ".InOut[" + t + "]"
+		}
+		params = append(params, p.name(v)+": "+t)
+	}
+	ret := ""
+	switch len(f.ReturnTypes) {
+	case 0:
+	case 1:
+		ret = " -> " + p.fmt.Type(f.ReturnTypes[0])
+	default:
+		parts := make([]string, len(f.ReturnTypes))
+		for i, t := range f.ReturnTypes {
+			parts[i] = p.fmt.Type(t)
+		}
+		ret = " -> tuple[" + strings.Join(parts, ", ") + "]"
+	}
+	p.line(indent, fmt.Sprintf("def %s(%s)%s:", f.Name, strings.Join(params, ", "), ret))
+	p.fmt.InSignature = false
+	defined := bodyDefined(f)
+	p.fmt.BodyDefined = func(v *ir.Var) bool { return defined[v] }
+	body := indent + 1
+	p.funcIndent = body
+	if len(f.Attrs) > 0 {
+		var attrs []string
+		for _, kv := range f.Attrs {
+			if kv.Key == "auto_scope" || kv.Key == "external_source" {
+				continue
+			}
+			attrs = append(attrs, fmt.Sprintf("%q: %s", kv.Key, p.fmt.KwargValue(-1, kv.Value)))
+		}
+		if len(attrs) > 0 {
+			p.line(body, pre+".func_attr({"+strings.Join(attrs, ", ")+"})")
+		}
+	}
+	p.commDomains(f, body)
+	stmts := ir.Flatten(f.Body)
+	if len(stmts) == 0 {
+		p.line(body, "pass")
+	}
+	for _, s := range stmts {
+		p.stmt(s, body, nil)
+	}
+}
+
+func decorator(f *ir.Function, pre string) string {
+	var parts []string
+	if f.Kind != ir.Opaque {
+		parts = append(parts, "type="+pre+".FunctionType."+f.Kind.String())
+	}
+	if f.Level != ir.LevelNone {
+		parts = append(parts, "level="+pre+".Level."+f.Level.String())
+	}
+	if f.Role != ir.RoleNone {
+		parts = append(parts, "role="+pre+".Role."+f.Role.String())
+	}
+	for _, kv := range f.Attrs {
+		switch kv.Key {
+		case "auto_scope":
+			if b, ok := kv.Value.(bool); ok {
+				parts = append(parts, "auto_scope="+map[bool]string{true: "True", false: "False"}[b])
+			}
+		case "external_source":
+			if s, ok := kv.Value.(string); ok {
+				parts = append(parts, fmt.Sprintf("external_source=%q", s))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "@" + pre + ".function"
+	}
+	return "@" + pre + ".function(" + strings.Join(parts, ", ") + ")"
+}
+
+// commDomains prints, at the top of a host orchestrator, one comment per comm
+// group whose slots this function allocates.
+func (p *printer) commDomains(f *ir.Function, indent int) {
+	if p.prog == nil || !f.IsHostOrchestrator() || len(p.prog.CommGroups) == 0 {
+		return
+	}
+	defined := bodyDefined(f)
+	for _, g := range p.prog.CommGroups {
+		var slots []string
+		mine := false
+		for _, wb := range g.Slots {
+			slots = append(slots, p.name(wb.Base))
+			if defined[wb.Base] {
+				mine = true
+			}
+		}
+		if !mine {
+			continue
+		}
+		devices := "all"
+		if len(g.Devices) > 0 {
+			ds := make([]string, len(g.Devices))
+			for i, d := range g.Devices {
+				ds[i] = fmt.Sprint(d)
+			}
+			devices = "[" + strings.Join(ds, ", ") + "]"
+		}
+		p.line(indent, fmt.Sprintf("# pld.comm_domain: devices=%s, slots=[%s]", devices, strings.Join(slots, ", ")))
+	}
+}
+
+// stmt prints s; rv are the return vars a yield in this block binds.
+func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
+	for _, c := range s.Comments() {
+		p.line(indent, "# "+c)
+	}
+	switch s := s.(type) {
+	case *ir.SeqStmts:
+		for _, c := range s.Stmts {
+			p.stmt(c, indent, rv)
+		}
+	case *ir.AssignStmt:
+		p.line(indent, p.target(s.Var)+" = "+p.fmt.Expr(s.Value))
+	case *ir.EvalStmt:
+		p.line(indent, p.fmt.Expr(s.Expr))
+	case *ir.ReturnStmt:
+		if len(s.Values) == 0 {
+			p.line(indent, "return")
+		} else {
+			p.line(indent, "return "+p.exprs(s.Values))
+		}
+	case *ir.YieldStmt:
+		p.yield(s, indent, rv)
+	case *ir.IfStmt:
+		p.line(indent, "if "+p.fmt.Expr(s.Cond)+":")
+		p.block(s.Then, indent+1, s.ReturnVars)
+		if s.Else != nil {
+			p.line(indent, "else:")
+			p.block(s.Else, indent+1, s.ReturnVars)
+		}
+	case *ir.ForStmt:
+		p.forStmt(s, indent)
+	default:
+		p.line(indent, fmt.Sprintf("# <unprintable %T>", s))
+	}
+}
+
+func (p *printer) block(s ir.Stmt, indent int, rv []*ir.Var) {
+	stmts := ir.Flatten(s)
+	if len(stmts) == 0 {
+		p.line(indent, "pass")
+		return
+	}
+	for _, c := range stmts {
+		p.stmt(c, indent, rv)
+	}
+}
+
+func (p *printer) target(v *ir.Var) string {
+	if p.o.Concise {
+		return p.name(v)
+	}
+	return p.name(v) + ": " + p.fmt.Type(v.Type())
+}
+
+func (p *printer) exprs(es []ir.Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = p.fmt.Expr(e)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (p *printer) yield(s *ir.YieldStmt, indent int, rv []*ir.Var) {
+	call := p.o.prefix() + ".yield_(" + p.exprs(s.Values) + ")"
+	switch {
+	case rv == nil && indent == p.funcIndent:
+		p.line(indent, "return "+p.exprs(s.Values))
+	case len(rv) == 0:
+		p.line(indent, call)
+	case len(rv) == 1:
+		p.line(indent, p.target(rv[0])+" = "+call)
+	default:
+		names := make([]string, len(rv))
+		for i, v := range rv {
+			names[i] = p.name(v)
+		}
+		p.line(indent, strings.Join(names, ", ")+" = "+call)
+	}
+}
+
+func (p *printer) forStmt(s *ir.ForStmt, indent int) {
+	pre := p.o.prefix()
+	args := rangeArgs(s, p.fmt)
+	if len(s.IterArgs) > 0 {
+		inits := make([]string, len(s.IterArgs))
+		for i, ia := range s.IterArgs {
+			inits[i] = p.fmt.Expr(ia.Init)
+		}
+		args = append(args, "init_values="+tuple(inits))
+	}
+	if s.Kind == ir.Pipeline {
+		args = append(args, fmt.Sprintf("stage=%d", s.PipelineArg))
+	}
+	if len(s.Attrs) > 0 {
+		items := make([]string, len(s.Attrs))
+		for i, kv := range s.Attrs {
+			items[i] = fmt.Sprintf("%q: %s", kv.Key, p.fmt.KwargValue(-1, kv.Value))
+		}
+		args = append(args, "attrs={"+strings.Join(items, ", ")+"}")
+	}
+	head := p.name(s.LoopVar)
+	if len(s.IterArgs) > 0 {
+		names := make([]string, len(s.IterArgs))
+		for i, ia := range s.IterArgs {
+			names[i] = p.name(&ia.Var)
+		}
+		head += ", " + tuple(names)
+	}
+	p.line(indent, fmt.Sprintf("for %s in %s.%s(%s):", head, pre, s.Kind.DSLName(), strings.Join(args, ", ")))
+	p.block(s.Body, indent+1, s.ReturnVars)
+}
+
+// tuple prints a Python tuple; one element gets a trailing comma.
+func tuple(items []string) string {
+	if len(items) == 1 {
+		return "(" + items[0] + ",)"
+	}
+	return "(" + strings.Join(items, ", ") + ")"
+}
+
+func isIndexConst(e ir.Expr, v int64) bool {
+	c, ok := e.(*ir.ConstInt)
+	return ok && c.DType == ir.INDEX && c.Value == v
+}
+
+func rangeArgs(s *ir.ForStmt, f *ir.Formatter) []string {
+	switch {
+	case isIndexConst(s.Start, 0) && isIndexConst(s.Step, 1):
+		return []string{f.Expr(s.Stop)}
+	case isIndexConst(s.Step, 1):
+		return []string{f.Expr(s.Start), f.Expr(s.Stop)}
+	}
+	return []string{f.Expr(s.Start), f.Expr(s.Stop), f.Expr(s.Step)}
+}
