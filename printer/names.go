@@ -7,83 +7,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 )
 
-// walkFunc visits every expression of f's body (recursively, including call
-// arguments, kwargs that are expressions and attrs) and every statement.
-func walkFunc(f *ir.Function, onExpr func(ir.Expr), onStmt func(ir.Stmt)) {
-	walkStmt(f.Body, onExpr, onStmt)
-}
-
-func walkStmt(s ir.Stmt, onExpr func(ir.Expr), onStmt func(ir.Stmt)) {
-	if s == nil {
-		return
-	}
-	if onStmt != nil {
-		onStmt(s)
-	}
-	ex := func(e ir.Expr) { walkExpr(e, onExpr) }
-	switch s := s.(type) {
-	case *ir.SeqStmts:
-		for _, c := range s.Stmts {
-			walkStmt(c, onExpr, onStmt)
-		}
-	case *ir.AssignStmt:
-		ex(s.Value)
-	case *ir.EvalStmt:
-		ex(s.Expr)
-	case *ir.ReturnStmt:
-		for _, v := range s.Values {
-			ex(v)
-		}
-	case *ir.YieldStmt:
-		for _, v := range s.Values {
-			ex(v)
-		}
-	case *ir.IfStmt:
-		ex(s.Cond)
-		walkStmt(s.Then, onExpr, onStmt)
-		walkStmt(s.Else, onExpr, onStmt)
-	case *ir.ForStmt:
-		ex(s.Start)
-		ex(s.Stop)
-		ex(s.Step)
-		for _, ia := range s.IterArgs {
-			ex(ia.Init)
-		}
-		walkStmt(s.Body, onExpr, onStmt)
-	}
-}
-
-func walkExpr(e ir.Expr, on func(ir.Expr)) {
-	if e == nil {
-		return
-	}
-	if on != nil {
-		on(e)
-	}
-	switch e := e.(type) {
-	case *ir.BinaryExpr:
-		walkExpr(e.Left, on)
-		walkExpr(e.Right, on)
-	case *ir.UnaryExpr:
-		walkExpr(e.X, on)
-	case *ir.MakeTuple:
-		for _, x := range e.Elems {
-			walkExpr(x, on)
-		}
-	case *ir.TupleGetItem:
-		walkExpr(e.Tuple, on)
-	case *ir.Call:
-		for _, a := range e.Args {
-			walkExpr(a, on)
-		}
-		for _, kv := range append(append(ir.Kwargs{}, e.Kwargs...), e.Attrs...) {
-			if x, ok := kv.Value.(ir.Expr); ok {
-				walkExpr(x, on)
-			}
-		}
-	}
-}
-
 // defs lists the variables a statement defines, in order.
 func defs(s ir.Stmt) []*ir.Var {
 	switch s := s.(type) {
@@ -104,7 +27,7 @@ func defs(s ir.Stmt) []*ir.Var {
 // bodyDefined is the set of variables f's body defines.
 func bodyDefined(f *ir.Function) map[*ir.Var]bool {
 	out := map[*ir.Var]bool{}
-	walkStmt(f.Body, nil, func(s ir.Stmt) {
+	ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
 		for _, v := range defs(s) {
 			out[v] = true
 		}
@@ -133,12 +56,12 @@ func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
 	for _, v := range f.Params {
 		add(v, true)
 	}
-	walkStmt(f.Body, nil, func(s ir.Stmt) {
+	ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
 		for _, v := range defs(s) {
 			add(v, true)
 		}
 	})
-	walkStmt(f.Body, func(e ir.Expr) {
+	ir.WalkStmt(f.Body, func(e ir.Expr) {
 		if v, ok := ir.VarOf(e); ok {
 			if _, isWB := e.(*ir.WindowBuffer); isWB {
 				return
@@ -191,7 +114,7 @@ func dynamicVars(prog *ir.Program) []*ir.Var {
 	var fromShape func(dims []ir.Expr)
 	fromShape = func(dims []ir.Expr) {
 		for _, d := range dims {
-			walkExpr(d, func(e ir.Expr) {
+			ir.WalkExpr(d, func(e ir.Expr) {
 				if v, ok := e.(*ir.Var); ok {
 					set[v] = true
 				}
@@ -218,7 +141,7 @@ func dynamicVars(prog *ir.Program) []*ir.Var {
 		for _, t := range f.ReturnTypes {
 			fromType(t)
 		}
-		walkStmt(f.Body, func(e ir.Expr) { fromType(e.Type()) }, func(s ir.Stmt) {
+		ir.WalkStmt(f.Body, func(e ir.Expr) { fromType(e.Type()) }, func(s ir.Stmt) {
 			for _, v := range defs(s) {
 				fromType(v.Type())
 			}

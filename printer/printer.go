@@ -176,7 +176,7 @@ func topoOrder(prog *ir.Program) []*ir.Function {
 
 func callees(f *ir.Function) []string {
 	set := map[string]bool{}
-	walkFunc(f, func(e ir.Expr) {
+	ir.WalkStmt(f.Body, func(e ir.Expr) {
 		if c, ok := e.(*ir.Call); ok && c.Fn != nil {
 			set[c.Fn.Name] = true
 		}
