@@ -1,0 +1,62 @@
+package pl_test
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
+)
+
+// A kernel that adds two tiles, printed in PyPTO's syntax.
+func ExampleNewProgram() {
+	prog := pl.NewProgram("AddOne")
+	prog.InCore("add", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 64)))
+		u := f.Let("u", pl.Add(t, t))
+		f.Return(pl.Store(u, pl.Dims(0, 0), y))
+	})
+	fmt.Println(prog)
+	// Output:
+	// # pypto.program: AddOne
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class AddOne:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def add(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:
+	//         t: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
+	//         u: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+	//         return pl.tile.store(u, [0, 0], y)
+}
+
+// Signals: each rank notifies its right neighbour and waits for its left one.
+func ExampleFunc_For() {
+	prog := pl.NewProgram("Ring")
+	prog.InCore("ring", func(f *pl.Func) {
+		sig := f.InOut("sig", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
+		ctx := f.Let("ctx", pld.GetCommCtx(sig))
+		me := f.Let("me", pld.Rank(ctx))
+		n := f.Let("n", pld.NRanks(ctx))
+		right := f.Let("right", pl.Mod(pl.Add(me, 1), n))
+		f.Do(pld.Notify(sig, right, pl.Dims(0, 0), 1, pld.AtomicAdd))
+		f.Do(pld.Wait(sig, pl.Dims(0, 0), 1, pld.Ge))
+	})
+	fmt.Println(prog)
+	// Output:
+	// # pypto.program: Ring
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Ring:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def ring(sig: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]]):
+	//         ctx: pld.CommCtxType = pld.system.get_comm_ctx(sig)
+	//         me: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+	//         n: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+	//         right: pl.Scalar[pl.INT32] = (me + 1) % n
+	//         pld.system.notify(sig, right, [0, 0], pl.const(1, pl.INT32), op=0)
+	//         pld.system.wait(sig, [0, 0], pl.const(1, pl.INT32), cmp=1)
+}
