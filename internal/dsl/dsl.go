@@ -117,3 +117,10 @@ func shortFile(path string) string {
 	}
 	return path
 }
+
+// Location is the interpreted location the session last set.
+func Location() (file string, line int) {
+	locMu.Lock()
+	defer locMu.Unlock()
+	return locFile, locLine
+}

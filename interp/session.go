@@ -1,0 +1,421 @@
+// Package interp is the evaluation engine shared by the ptorepl REPL and the
+// Jupyter kernel: a Yaegi interpreter with pl, pld and tensor pre-imported,
+// that evaluates cells of Go, captures their output, displays the value of a
+// trailing expression, and turns every failure into one clean error that
+// names the cell line.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/interp/symbols"
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Options configure a session.
+type Options struct {
+	// OnOutput, if set, receives output chunks as the cell prints them
+	// (the kernel streams them to iopub); Result.Outputs has them too.
+	OnOutput func(Output)
+	// Packages are extra symbol tables (the kernel's display package).
+	Packages []map[string]map[string]reflect.Value
+}
+
+// Result is what evaluating a cell produced.
+type Result struct {
+	// Values are the values of a trailing expression (several for a
+	// multi-value call); empty when there is nothing to display.
+	Values []any
+	// Outputs are the captured stdout/stderr chunks in order.
+	Outputs []Output
+}
+
+// HasValue reports whether the cell ended in an expression with a value.
+func (r *Result) HasValue() bool { return len(r.Values) > 0 }
+
+// Text is the text/plain display of the values.
+func (r *Result) Text() string {
+	parts := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		parts[i] = FormatText(v)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Stdout is all captured standard output.
+func (r *Result) Stdout() string { return r.stream("stdout") }
+
+// Stderr is all captured standard error.
+func (r *Result) Stderr() string { return r.stream("stderr") }
+
+func (r *Result) stream(s string) string {
+	var b strings.Builder
+	for _, o := range r.Outputs {
+		if o.Stream == s {
+			b.WriteString(o.Text)
+		}
+	}
+	return b.String()
+}
+
+// CellError is a failed cell: a compile error, a panic or a cancellation.
+type CellError struct {
+	Cell int    // execution count of the cell
+	Line int    // 1-based line in the cell, 0 when unknown
+	Msg  string // the message, without position
+	// Kind is "compile", "panic", "error" or "interrupted".
+	Kind string
+}
+
+func (e *CellError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", CellName(e.Cell), e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// CellName is the file name positions inside cell n carry.
+func CellName(n int) string { return fmt.Sprintf("cell[%d]", n) }
+
+// ErrInterrupted is wrapped by the error of a cancelled cell.
+var ErrInterrupted = errors.New("interrupted")
+
+// Session is one interpreter. Evaluations are serialized.
+type Session struct {
+	opts  Options
+	mu    sync.Mutex
+	i     *interp.Interpreter
+	count int
+	// pkgs maps a package name usable in cells (pl, fmt) to its import path.
+	pkgs map[string]string
+
+	plMu   sync.Mutex
+	panics []string
+}
+
+const outVar = "_ptorepl_out"
+
+// New starts a session.
+func New(o Options) (*Session, error) {
+	s := &Session{opts: o}
+	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Reset forgets every definition, as a fresh session.
+func (s *Session) Reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reset()
+}
+
+func (s *Session) reset() error {
+	i := interp.New(interp.Options{
+		Stdout: &interpWriter{s: s},
+		Stderr: &interpWriter{s: s, stderr: true},
+		Args:   []string{"ptorepl"},
+	})
+	tables := []map[string]map[string]reflect.Value{stdlib.Symbols, symbols.Symbols, hookSymbols()}
+	tables = append(tables, s.opts.Packages...)
+	s.pkgs = map[string]string{}
+	for _, t := range tables {
+		if err := i.Use(t); err != nil {
+			return err
+		}
+		for key := range t {
+			if k := strings.LastIndex(key, "/"); k > 0 {
+				name, path := key[k+1:], key[:k]
+				if !strings.HasPrefix(name, "_") {
+					s.pkgs[name] = path
+				}
+			}
+		}
+	}
+	i.ImportUsed()
+	if _, err := i.Eval("var " + outVar + " []interface{}"); err != nil {
+		return err
+	}
+	s.i = i
+	dsl.Reset()
+	return nil
+}
+
+// Count is the number of cells evaluated so far.
+func (s *Session) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
+// Eval evaluates one cell. The error, if any, is a *CellError. ctx cancels
+// the cell (Ctrl-C, a kernel interrupt); the session stays usable.
+func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count++
+	n := s.count
+	res := &Result{}
+	capt, err := startCapture(s.opts.OnOutput)
+	if err != nil {
+		return nil, &CellError{Cell: n, Msg: err.Error(), Kind: "error"}
+	}
+	s.plMu.Lock()
+	s.panics = nil
+	s.plMu.Unlock()
+	restore := setEvalContext(ctx)
+	vals, err := s.evalCell(ctx, n, cell)
+	restore()
+	dsl.ClearLocation()
+	res.Outputs = capt.stop()
+	if err != nil {
+		// A failure inside a builder callback leaves the builder stack dirty.
+		dsl.Reset()
+		return res, err
+	}
+	res.Values = vals
+	return res, nil
+}
+
+func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, error) {
+	segs := splitCell(cell)
+	// A syntax error anywhere is reported before anything runs.
+	for _, sg := range segs {
+		var err error
+		if sg.decl {
+			_, _, err = parseDecls(sg.src)
+		} else {
+			_, _, err = parseStmts(sg.src)
+		}
+		if err != nil {
+			return nil, s.compileError(n, err, 1)
+		}
+	}
+	var vals []any
+	for k, sg := range segs {
+		src, display, err := s.prepare(n, sg, k == len(segs)-1)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.i.EvalWithContext(ctx, src); err != nil {
+			return nil, s.evalError(ctx, n, err)
+		}
+		if display {
+			v, err := s.i.Eval(outVar)
+			if err == nil && v.IsValid() {
+				if list, ok := v.Interface().([]interface{}); ok {
+					for _, x := range list {
+						if x != nil {
+							vals = append(vals, x)
+						}
+					}
+				}
+			}
+			s.i.Eval(outVar + " = nil")
+		}
+	}
+	return vals, nil
+}
+
+// prepare instruments a segment with location calls and, for the cell's
+// last statement segment, rewrites a trailing expression to store its
+// values. It returns the source to evaluate and whether values were stored.
+func (s *Session) prepare(n int, sg segment, last bool) (string, bool, error) {
+	hook := func(line int) string { return fmt.Sprintf("_ptorepl.At(%d, %d)", n, line) }
+	if sg.decl {
+		fset, f, err := parseDecls(sg.src)
+		if err != nil {
+			return "", false, s.compileError(n, err, 1)
+		}
+		var nodes []ast.Node
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				nodes = append(nodes, fd.Body)
+			}
+		}
+		base := len("package p;\n")
+		return applyInsertions(sg.src, locationCalls(fset, nodes, base, 1, hook)), false, nil
+	}
+	fset, stmts, err := parseStmts(sg.src)
+	if err != nil {
+		return "", false, s.compileError(n, err, 1)
+	}
+	base := len(stmtPrefix)
+	ins := locationCalls(fset, []ast.Node{&ast.BlockStmt{List: stmts}}, base, 1, hook)
+	display := false
+	if last && len(stmts) > 0 {
+		if es, ok := stmts[len(stmts)-1].(*ast.ExprStmt); ok {
+			lo := fset.Position(es.Pos()).Offset - base
+			hi := fset.Position(es.End()).Offset - base
+			expr := sg.src[lo:hi]
+			switch k := s.arity(es.X, sg.src, base, fset); {
+			case k == 1:
+				ins = append(ins, insertion{lo, outVar + " = []interface{}{"}, insertion{hi, "}"})
+				display = true
+			case k > 1:
+				names := make([]string, k)
+				for j := range names {
+					names[j] = "_ptorepl_v" + strconv.Itoa(j)
+				}
+				list := strings.Join(names, ", ")
+				ins = append(ins, insertion{lo, outVar + " = func() []interface{} { " + list + " := "},
+					insertion{hi, "; return []interface{}{" + list + "} }()"})
+				display = true
+			}
+			_ = expr
+		}
+	}
+	return applyInsertions(sg.src, ins), display, nil
+}
+
+// noValueBuiltins are builtins whose call has no value.
+var noValueBuiltins = map[string]bool{"print": true, "println": true, "panic": true, "close": true, "delete": true, "clear": true}
+
+// arity is how many values an expression statement yields. For a call it
+// evaluates only the callee when that is a plain name or selector chain (no
+// side effects) and reads the function's result count; Yaegi's own "last
+// value" is stale after a void call.
+func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) int {
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return 1
+	}
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok && noValueBuiltins[id.Name] {
+		return 0
+	}
+	if !isNameChain(fun) {
+		return 1
+	}
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "fmt" && strings.Contains(sel.Sel.Name, "rint") && !strings.HasPrefix(sel.Sel.Name, "S") {
+			// fmt.Println and friends return a byte count nobody wants shown.
+			return 0
+		}
+	}
+	lo := fset.Position(fun.Pos()).Offset - base
+	hi := fset.Position(fun.End()).Offset - base
+	v, err := s.i.Eval(src[lo:hi])
+	if err != nil || !v.IsValid() || v.Kind() != reflect.Func {
+		return 1 // a conversion, a builtin with a value, or something Yaegi cannot show alone
+	}
+	return v.Type().NumOut()
+}
+
+func isNameChain(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isNameChain(e.X)
+	}
+	return false
+}
+
+var posPrefix = regexp.MustCompile(`^(?:[^\s:]*\.go:|cell:)?(\d+):(\d+): ?`)
+
+// compileError turns a parser or interpreter compile error into a CellError
+// on the cell line. shift is how many lines the parse wrapper added.
+func (s *Session) compileError(n int, err error, shift int) error {
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		e := list[0]
+		return &CellError{Cell: n, Line: e.Pos.Line - shift, Msg: e.Msg, Kind: "compile"}
+	}
+	return s.positioned(n, err.Error(), "compile", 0)
+}
+
+// positioned strips a leading "L:C:" and keeps L as the cell line.
+func (s *Session) positioned(n int, msg, kind string, shift int) *CellError {
+	msg = strings.TrimSpace(msg)
+	if m := posPrefix.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &CellError{Cell: n, Line: line - shift, Msg: strings.TrimSpace(msg[len(m[0]):]), Kind: kind}
+	}
+	return &CellError{Cell: n, Msg: msg, Kind: kind}
+}
+
+// evalError classifies what EvalWithContext returned.
+func (s *Session) evalError(ctx context.Context, n int, err error) error {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &CellError{Cell: n, Msg: "interrupted: the cell was cancelled", Kind: "interrupted"}
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		return s.panicError(n, p.Value)
+	}
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		return s.compileError(n, err, 0)
+	}
+	ce := s.positioned(n, err.Error(), "compile", 0)
+	if strings.Contains(ce.Msg, "constant definition loop") {
+		// Yaegi's message for an undefined name; say what it means.
+		ce.Msg = "undefined name (or a constant that depends on itself)"
+	}
+	return ce
+}
+
+// panicError makes a panic value one clean error: DSL errors already carry
+// their cell position; other panics get the line of the innermost
+// interpreted frame Yaegi reported.
+func (s *Session) panicError(n int, v any) error {
+	msg := fmt.Sprint(v)
+	if e, ok := v.(error); ok {
+		msg = e.Error()
+	}
+	prefix := CellName(n) + ":"
+	if strings.HasPrefix(msg, prefix) {
+		line, rest := 0, strings.TrimPrefix(msg, prefix)
+		if k := strings.Index(rest, ":"); k > 0 {
+			line, _ = strconv.Atoi(rest[:k])
+			rest = strings.TrimSpace(rest[k+1:])
+		}
+		return &CellError{Cell: n, Line: line, Msg: rest, Kind: "panic"}
+	}
+	s.plMu.Lock()
+	frames := s.panics
+	s.plMu.Unlock()
+	ce := &CellError{Cell: n, Msg: "panic: " + msg, Kind: "panic"}
+	if _, isDSL := v.(*dsl.Error); isDSL {
+		ce.Msg = msg
+	}
+	// Yaegi's frame lines point at the start of the enclosing block, not the
+	// panicking statement; the location hook knows the statement.
+	if file, line := dsl.Location(); file == CellName(n) && line > 0 {
+		ce.Line = line
+	} else if len(frames) > 0 {
+		if m := panicFrame.FindStringSubmatch(frames[0]); m != nil {
+			ce.Line, _ = strconv.Atoi(m[1])
+		}
+	}
+	return ce
+}
+
+func (s *Session) notePanicLine(l string) {
+	s.plMu.Lock()
+	s.panics = append(s.panics, l)
+	s.plMu.Unlock()
+}
+
+// hookSymbols is the location hook cells are instrumented with.
+func hookSymbols() map[string]map[string]reflect.Value {
+	return map[string]map[string]reflect.Value{
+		"ptorepl.internal/_ptorepl/_ptorepl": {
+			"At": reflect.ValueOf(func(cell, line int) { dsl.SetLocation(CellName(cell), line) }),
+		},
+	}
+}

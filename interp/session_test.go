@@ -1,0 +1,126 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptorepl/ptorepl/interp"
+	"github.com/stretchr/testify/require"
+)
+
+func newSession(t *testing.T) *interp.Session {
+	t.Helper()
+	s, err := interp.New(interp.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func eval(t *testing.T, s *interp.Session, cell string) *interp.Result {
+	t.Helper()
+	r, err := s.Eval(context.Background(), cell)
+	require.NoError(t, err, "cell:\n%s", cell)
+	return r
+}
+
+func evalErr(t *testing.T, s *interp.Session, cell string) *interp.CellError {
+	t.Helper()
+	_, err := s.Eval(context.Background(), cell)
+	require.Error(t, err)
+	var ce *interp.CellError
+	require.True(t, errors.As(err, &ce), "%T %v", err, err)
+	return ce
+}
+
+func TestDisplayRules(t *testing.T) {
+	s := newSession(t)
+	cases := []struct {
+		name, cell, text string
+		has             bool
+	}{
+		{"expression", "1 + 2", "3", true},
+		{"declaration", "x := 40", "", false},
+		{"expression of a global", "x + 2", "42", true},
+		{"void call", "func hello() { }\nhello()", "", false},
+		{"multi-value call", "func two() (int, string) { return 7, \"seven\" }\ntwo()", "7\n\"seven\"", true},
+		{"function declaration", "func three() int { return 3 }", "", false},
+		{"call with a value", "three()", "3", true},
+		{"void host call", "xs := []int{3, 1}\nsort.Ints(xs)", "", false},
+		{"fmt printing shows no byte count", `fmt.Print("")`, "", false},
+		{"host call with values", `strings.Cut("a=b", "=")`, "\"a\"\n\"b\"\ntrue", true},
+		{"type declaration then use", "type P struct{ A int }\nP{A: 5}", "{5}", true},
+		{"mixed declarations and statements", "y := 1\nfunc addY(v int) int { return v + y }\naddY(1)", "2", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := eval(t, s, tc.cell)
+			require.Equal(t, tc.has, r.HasValue(), "values %v", r.Values)
+			require.Equal(t, tc.text, r.Text())
+		})
+	}
+}
+
+func TestCapturedOutputInOrder(t *testing.T) {
+	s := newSession(t)
+	// pl.NewProgram(...).String() is compiled; fmt.Println from the cell is
+	// interpreted; os.Stdout.WriteString is the host file directly.
+	r := eval(t, s, `fmt.Println("one")
+os.Stdout.WriteString("two\n")
+fmt.Println("three")
+fmt.Fprintln(os.Stderr, "warn")
+print("")`)
+	require.Equal(t, "one\ntwo\nthree\n", r.Stdout())
+	require.Equal(t, "warn\n", r.Stderr())
+}
+
+func TestPanicIsOneCleanError(t *testing.T) {
+	s := newSession(t)
+	ce := evalErr(t, s, "a := 1\nvar xs []int\n_ = a\npanic(\"boom\")")
+	require.Equal(t, "panic", ce.Kind)
+	require.Equal(t, "cell[1]:4: panic: boom", ce.Error())
+	require.NotContains(t, ce.Error(), "goroutine")
+	// and the session still works
+	require.Equal(t, "2", eval(t, s, "1+1").Text())
+}
+
+func TestPanicOutputHasNoYaegiFrames(t *testing.T) {
+	s := newSession(t)
+	r, err := s.Eval(context.Background(), "func f() { panic(\"deep\") }\nf()")
+	require.Error(t, err)
+	require.NotContains(t, r.Stderr(), "panic: main")
+	require.Empty(t, r.Stderr())
+}
+
+func TestCompileError(t *testing.T) {
+	s := newSession(t)
+	ce := evalErr(t, s, "x := 1\ny := x +\n")
+	require.Equal(t, "compile", ce.Kind)
+	require.Equal(t, 3, ce.Line, ce.Error())
+	ce = evalErr(t, s, "z := 1\nz = \"str\"")
+	require.Equal(t, "compile", ce.Kind)
+	require.Equal(t, 2, ce.Line, ce.Error())
+	require.False(t, strings.Contains(ce.Error(), "goroutine"))
+}
+
+func TestCancelInfiniteLoop(t *testing.T) {
+	s := newSession(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Eval(ctx, "for {}")
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		var ce *interp.CellError
+		require.True(t, errors.As(err, &ce))
+		require.Equal(t, "interrupted", ce.Kind)
+	case <-time.After(time.Second):
+		t.Fatal("cell not cancelled within 1s")
+	}
+	require.Equal(t, "4", eval(t, s, "2*2").Text())
+}

@@ -1,0 +1,211 @@
+package interp
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// segment is a run of consecutive top-level declarations or statements of a
+// cell. src is the whole cell with every other line blanked, so line numbers
+// in errors from the interpreter are cell line numbers.
+type segment struct {
+	decl  bool
+	src   string
+	first int // first line (1-based) of the segment in the cell
+	last  int
+}
+
+// splitCell classifies each top-level statement of a cell as a declaration
+// (import, type, func, method, var, const) or a statement, and groups
+// consecutive lines of one kind into segments. Yaegi evaluates a snippet as
+// declarations only if it starts with a declaration keyword, so a cell that
+// mixes both must be evaluated piecewise.
+func splitCell(cell string) []segment {
+	lines := strings.Split(cell, "\n")
+	kind := make([]int, len(lines)) // 0 blank/comment, 1 decl, 2 stmt
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell", -1, len(cell))
+	var s scanner.Scanner
+	s.Init(file, []byte(cell), nil, 0)
+	var toks []tok
+	for {
+		pos, t, _ := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		toks = append(toks, tok{t, fset.Position(pos).Line})
+	}
+	depth := 0
+	start := true
+	cur := 2
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if start && depth == 0 && t.t != token.SEMICOLON {
+			cur = 2
+			switch t.t {
+			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+				cur = 1
+			case token.FUNC:
+				if isFuncDecl(toks, i) {
+					cur = 1
+				}
+			}
+			start = false
+		}
+		switch t.t {
+		case token.LPAREN, token.LBRACE, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACE, token.RBRACK:
+			if depth > 0 {
+				depth--
+			}
+		case token.SEMICOLON:
+			if depth == 0 {
+				start = true
+			}
+		}
+		if t.line-1 < len(kind) && t.t != token.SEMICOLON && kind[t.line-1] == 0 {
+			kind[t.line-1] = cur
+		}
+	}
+	// Lines inside a multi-line statement carry its kind; blank lines join
+	// the segment before them.
+	var segs []segment
+	for i, k := range kind {
+		if k == 0 {
+			continue
+		}
+		d := k == 1
+		if n := len(segs); n > 0 && segs[n-1].decl == d {
+			segs[n-1].last = i + 1
+			continue
+		}
+		segs = append(segs, segment{decl: d, first: i + 1, last: i + 1})
+	}
+	for i := range segs {
+		var b strings.Builder
+		for j, l := range lines {
+			if j+1 >= segs[i].first && j+1 <= segs[i].last && (kind[j] == 0 || (kind[j] == 1) == segs[i].decl) {
+				b.WriteString(l)
+			}
+			if j < len(lines)-1 {
+				b.WriteByte('\n')
+			}
+		}
+		segs[i].src = strings.TrimRight(b.String(), "\n \t")
+	}
+	return segs
+}
+
+// tok is a scanned token and its line.
+type tok struct {
+	t    token.Token
+	line int
+}
+
+// isFuncDecl tells a function or method declaration from a function literal
+// used as a statement (func() {...}()).
+func isFuncDecl(toks []tok, i int) bool {
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i+1].t {
+	case token.IDENT:
+		return true
+	case token.LPAREN:
+		// A method has a receiver list followed by its name.
+		depth := 0
+		for j := i + 1; j < len(toks); j++ {
+			switch toks[j].t {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+				if depth == 0 {
+					return j+1 < len(toks) && toks[j+1].t == token.IDENT
+				}
+			}
+		}
+	}
+	return false
+}
+
+// stmtPrefix wraps a statement segment for go/parser. It adds one line, so
+// parsed line numbers are one more than cell lines.
+const stmtPrefix = "package p; func _() {\n"
+
+// parseStmts parses a statement segment; lines in the result are cell lines + 1.
+func parseStmts(src string) (*token.FileSet, []ast.Stmt, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "cell", stmtPrefix+src+"\n}", parser.ParseComments)
+	if err != nil {
+		return fset, nil, err
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	return fset, body.List, nil
+}
+
+// parseDecls parses a declaration segment; lines in the result are cell lines + 1.
+func parseDecls(src string) (*token.FileSet, *ast.File, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "cell", "package p;\n"+src, parser.ParseComments)
+	return fset, f, err
+}
+
+// insertion is text to insert at a byte offset of a segment.
+type insertion struct {
+	off  int
+	text string
+}
+
+func applyInsertions(src string, ins []insertion) string {
+	sort.SliceStable(ins, func(a, b int) bool { return ins[a].off < ins[b].off })
+	var b strings.Builder
+	prev := 0
+	for _, in := range ins {
+		if in.off < prev || in.off > len(src) {
+			continue
+		}
+		b.WriteString(src[prev:in.off])
+		b.WriteString(in.text)
+		prev = in.off
+	}
+	b.WriteString(src[prev:])
+	return b.String()
+}
+
+// locationCalls returns insertions that call the location hook before every
+// statement of every block in the AST nodes, so the DSL can stamp IR with the
+// cell line being executed. Insertions stay on the statement's line, keeping
+// line numbers intact. base is the byte offset of the segment in the parsed
+// file and lineShift the parsed-minus-cell line difference.
+func locationCalls(fset *token.FileSet, nodes []ast.Node, base, lineShift int, hook func(line int) string) []insertion {
+	var ins []insertion
+	add := func(list []ast.Stmt) {
+		for _, st := range list {
+			if _, ok := st.(*ast.EmptyStmt); ok {
+				continue
+			}
+			p := fset.Position(st.Pos())
+			ins = append(ins, insertion{off: p.Offset - base, text: hook(p.Line-lineShift) + "; "})
+		}
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				add(n.List)
+			case *ast.CaseClause:
+				add(n.Body)
+			case *ast.CommClause:
+				add(n.Body)
+			}
+			return true
+		})
+	}
+	return ins
+}
