@@ -100,6 +100,8 @@ type Session struct {
 	count int
 	// pkgs maps a package name usable in cells (pl, fmt) to its import path.
 	pkgs map[string]string
+	// pkgMembers lists each package's exported names, for completion.
+	pkgMembers map[string][]string
 
 	plMu   sync.Mutex
 	panics []string
@@ -131,16 +133,21 @@ func (s *Session) reset() error {
 	})
 	tables := []map[string]map[string]reflect.Value{stdlib.Symbols, symbols.Symbols, hookSymbols()}
 	tables = append(tables, s.opts.Packages...)
-	s.pkgs = map[string]string{}
+	s.pkgs, s.pkgMembers = map[string]string{}, map[string][]string{}
 	for _, t := range tables {
 		if err := i.Use(t); err != nil {
 			return err
 		}
-		for key := range t {
-			if k := strings.LastIndex(key, "/"); k > 0 {
-				name, path := key[k+1:], key[:k]
-				if !strings.HasPrefix(name, "_") {
-					s.pkgs[name] = path
+		for key, syms := range t {
+			k := strings.LastIndex(key, "/")
+			if k <= 0 || strings.HasPrefix(key[k+1:], "_") {
+				continue
+			}
+			name := key[k+1:]
+			s.pkgs[name] = key[:k]
+			for sym := range syms {
+				if token.IsExported(sym) {
+					s.pkgMembers[name] = append(s.pkgMembers[name], sym)
 				}
 			}
 		}

@@ -38,7 +38,7 @@ func TestDisplayRules(t *testing.T) {
 	s := newSession(t)
 	cases := []struct {
 		name, cell, text string
-		has             bool
+		has              bool
 	}{
 		{"expression", "1 + 2", "3", true},
 		{"declaration", "x := 40", "", false},
