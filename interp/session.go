@@ -20,6 +20,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/interp/symbols"
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 )
@@ -158,6 +159,7 @@ func (s *Session) reset() error {
 	}
 	s.i = i
 	dsl.Reset()
+	dsl.NoteProgram(nil)
 	return nil
 }
 
@@ -426,3 +428,25 @@ func hookSymbols() map[string]map[string]reflect.Value {
 		},
 	}
 }
+
+// Value evaluates a side-effect-free expression (a name chain such as
+// `prog` or `c.PTO`) for the front-ends' meta commands.
+func (s *Session) Value(expr string) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	expr = strings.TrimSpace(expr)
+	if !isNameChainText(expr) {
+		return nil, fmt.Errorf("%q is not a variable name", expr)
+	}
+	v, err := s.safeEval(expr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", expr, err)
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return nil, fmt.Errorf("%s has no value", expr)
+	}
+	return v.Interface(), nil
+}
+
+// LastProgram is the IR of the program the user built or compiled last.
+func (s *Session) LastProgram() *ir.Program { return dsl.LastProgram() }

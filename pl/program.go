@@ -18,7 +18,9 @@ func NewProgram(name string) *Program {
 	if name == "" {
 		name = "Program"
 	}
-	return &Program{st: &dsl.ProgramState{Prog: ir.NewProgram(name), Allocs: map[string]ir.Span{}}}
+	p := &Program{st: &dsl.ProgramState{Prog: ir.NewProgram(name), Allocs: map[string]ir.Span{}}}
+	dsl.NoteProgram(p.st.Prog)
+	return p
 }
 
 // IR is the program's IR.
@@ -84,6 +86,7 @@ func (p *Program) define(name string, kind ir.FunctionType, level ir.Level, role
 	if err := p.st.Prog.AddFunction(fn); err != nil {
 		dsl.Failf("%v", err)
 	}
+	dsl.NoteProgram(p.st.Prog)
 	return &Function{fn: fn}
 }
 

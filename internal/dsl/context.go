@@ -3,6 +3,8 @@ package dsl
 import (
 	"context"
 	"sync"
+
+	"github.com/ptorepl/ptorepl/ir"
 )
 
 var (
@@ -30,4 +32,24 @@ func Context() context.Context {
 	ctxMu.Lock()
 	defer ctxMu.Unlock()
 	return evalCx
+}
+
+var (
+	lastMu   sync.Mutex
+	lastProg *ir.Program
+)
+
+// NoteProgram records p as the program the user touched last (built a
+// function of, or compiled); the REPL's pass-stepping commands default to it.
+func NoteProgram(p *ir.Program) {
+	lastMu.Lock()
+	lastProg = p
+	lastMu.Unlock()
+}
+
+// LastProgram is the program noted last, or nil.
+func LastProgram() *ir.Program {
+	lastMu.Lock()
+	defer lastMu.Unlock()
+	return lastProg
 }

@@ -1,0 +1,5 @@
+x := 1
+// %%
+y := x +
+// %%
+fmt.Println("never")
