@@ -1,6 +1,6 @@
 package interp
 
-//go:generate go run ./internal/gendoc -o docs_gen.go ../pl ../pld ../tensor
+//go:generate go run ./internal/gendoc -o docs_gen.go ../pl ../pld ../tensor ../display
 
 // docEntry is the documentation of one exported name of pl, pld or tensor.
 type docEntry struct {

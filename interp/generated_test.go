@@ -22,7 +22,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	// yaegi extract names the package after the directory it runs in.
 	dir := filepath.Join(tmp, "symbols")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	for _, pkg := range []string{"pl", "pld", "tensor"} {
+	for _, pkg := range []string{"pl", "pld", "tensor", "display"} {
 		cmd := exec.Command("go", "tool", "yaegi", "extract", "github.com/ptorepl/ptorepl/"+pkg)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
@@ -35,7 +35,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		require.Equal(t, string(committed), string(fresh), "symbols/%s is stale: run go generate ./interp/...", name)
 	}
 	docs := filepath.Join(tmp, "docs.go")
-	out, err := exec.Command("go", "run", "./internal/gendoc", "-o", docs, "../pl", "../pld", "../tensor").CombinedOutput()
+	out, err := exec.Command("go", "run", "./internal/gendoc", "-o", docs, "../pl", "../pld", "../tensor", "../display").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	fresh, err := os.ReadFile(docs)
 	require.NoError(t, err)

@@ -1,0 +1,92 @@
+package display
+
+import (
+	"fmt"
+	"html"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+)
+
+// Bundle renders v as a MIME bundle: always text/plain, plus text/html for
+// IR (highlighted PyPTO), and for any value with an HTML() string method
+// (tensors, compile results, run reports, timelines).
+func Bundle(v any) Data {
+	d := Data{"text/plain": PlainText(v)}
+	if m, ok := v.(interface{ MIME() map[string]string }); ok {
+		for k, x := range m.MIME() {
+			d[k] = x
+		}
+		return d
+	}
+	if h, ok := v.(interface{ HTML() string }); ok {
+		d["text/html"] = h.HTML()
+		return d
+	}
+	switch v.(type) {
+	case *ir.Program, *ir.Function, interface{ IR() *ir.Program }, interface{ IR() *ir.Function }:
+		d["text/html"] = HighlightPython(d["text/plain"])
+	}
+	return d
+}
+
+// PlainText is the text/plain form of a value: IR in PyPTO's printed syntax,
+// tensors like torch, anything else as Go prints it.
+func PlainText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case *ir.Program:
+		return printer.Program(x)
+	case *ir.Function:
+		return printer.Function(x)
+	case ir.Type:
+		return ir.DefaultFormat.Type(x)
+	case ir.Expr:
+		return ir.DefaultFormat.Expr(x) + ": " + ir.DefaultFormat.Type(x.Type())
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		return x.String()
+	case string:
+		return fmt.Sprintf("%q", x)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Func {
+		return rv.Type().String()
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+var pyToken = regexp.MustCompile(`(#[^\n]*)|('[^'\n]*'|"[^"\n]*")|(@[\w.]+)|\b(def|class|return|for|in|if|else|elif|import|as|with|pass|True|False|None)\b|\b(\d+(?:\.\d+)?)\b`)
+
+// HighlightPython renders printed PyPTO as HTML with light syntax colouring.
+func HighlightPython(src string) string {
+	var b strings.Builder
+	b.WriteString(`<pre style="line-height:1.3"><code class="language-python">`)
+	last := 0
+	for _, m := range pyToken.FindAllStringSubmatchIndex(src, -1) {
+		b.WriteString(html.EscapeString(src[last:m[0]]))
+		style := ""
+		switch {
+		case m[2] >= 0:
+			style = "color:#6a737d;font-style:italic" // comment
+		case m[4] >= 0:
+			style = "color:#032f62" // string
+		case m[6] >= 0:
+			style = "color:#6f42c1" // decorator
+		case m[8] >= 0:
+			style = "color:#d73a49;font-weight:bold" // keyword
+		case m[10] >= 0:
+			style = "color:#005cc5" // number
+		}
+		fmt.Fprintf(&b, `<span style="%s">%s</span>`, style, html.EscapeString(src[m[0]:m[1]]))
+		last = m[1]
+	}
+	b.WriteString(html.EscapeString(src[last:]))
+	b.WriteString("</code></pre>")
+	return b.String()
+}
