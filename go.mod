@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/chzyer/readline v1.5.1
+	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/stretchr/testify v1.12.1
 	github.com/traefik/yaegi v0.16.1
 	github.com/x448/float16 v0.8.4
@@ -11,7 +12,6 @@ require (
 
 require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
-	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sync v0.7.0 // indirect
 	golang.org/x/sys v0.5.0 // indirect

@@ -3,6 +3,7 @@
 //
 //	ptorepl                 interactive REPL (reads cells from stdin when it is not a terminal)
 //	ptorepl run FILE.go...  evaluate files as cells separated by "// %%" lines
+//	ptorepl kernel FILE     the Jupyter kernel (ptorepl kernel install writes its kernelspec)
 //	ptorepl version         print the version
 package main
 
@@ -26,6 +27,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runFiles(args[1:], stdout, stderr)
+	case "kernel":
+		return kernelMain(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ptorepl %s\n", version)
 		return 0
@@ -40,5 +43,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const usage = `usage:
   ptorepl                  interactive REPL on the embedded simulator
   ptorepl run FILE.go...   evaluate files as cells separated by "// %%" lines
+  ptorepl kernel CONNECTION_FILE
+                           run the Jupyter kernel
+  ptorepl kernel install [--user] [--prefix DIR] [--name NAME]
+                           write a Jupyter kernelspec
   ptorepl version          print the version
 `
