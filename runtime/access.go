@@ -46,7 +46,7 @@ func (x *Exec) put(r *region, rank int, idx []int, v float64, add bool) error {
 			return err
 		}
 		storeElem(m, r.dt, loadElem(m, r.dt)+v)
-		x.s.cond.Broadcast()
+		x.s.changedLocked()
 		return nil
 	}
 	var b [8]byte

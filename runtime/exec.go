@@ -51,7 +51,13 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) error {
 		x.env[p.Name] = r
 		x.bindDims(p.Type(), r.shape)
 	}
+	// The host counts as live while it runs: ranks it has not dispatched
+	// yet may still wake the ones already waiting.
+	s.mu.Lock()
+	s.live++
+	s.mu.Unlock()
 	_, _, err := x.stmt(f.Body)
+	s.hostDone()
 	x.wg.Wait()
 	close(x.errs)
 	// The first failure wins; errAborted only means "another rank failed".

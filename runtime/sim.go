@@ -162,7 +162,7 @@ func (s *sim) Write(rank int, buf *WindowBuf, off int, src []byte) error {
 		return err
 	}
 	copy(m, src)
-	s.cond.Broadcast()
+	s.changedLocked()
 	return nil
 }
 
@@ -212,7 +212,7 @@ func (s *sim) notify(from, rank int, buf *WindowBuf, off int, idx []int, v int64
 	ci := s.cell(rank, buf, off, idx)
 	ci.setBy[kind] = true
 	ci.writes = append(ci.writes, fmt.Sprintf("rank %d %s %d → %d", from, strings.ToLower(kind), v, int32(nv)))
-	s.cond.Broadcast()
+	s.changedLocked()
 	return nil
 }
 
@@ -224,6 +224,14 @@ func (s *sim) cell(rank int, buf *WindowBuf, off int, idx []int) *cellInfo {
 		s.cells[k] = ci
 	}
 	return ci
+}
+
+// changedLocked wakes every waiter after window memory changed. Woken
+// waiters are no longer counted as blocked until they re-check their cell,
+// so a deadlock is declared only when all live ranks re-checked in vain.
+func (s *sim) changedLocked() {
+	clear(s.blocked)
+	s.cond.Broadcast()
 }
 
 // wait blocks rank until its cell satisfies ok. When every live rank is
@@ -278,6 +286,13 @@ func (s *sim) fail(err error) {
 	s.cond.Broadcast()
 }
 
+func (s *sim) hostDone() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live--
+	s.checkStuckLocked()
+}
+
 func (s *sim) rankDone() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -286,6 +301,10 @@ func (s *sim) rankDone() {
 	if s.progress != nil {
 		s.progress(Progress{Ranks: s.world, RanksDone: s.done, Ops: s.ops})
 	}
+	s.checkStuckLocked()
+}
+
+func (s *sim) checkStuckLocked() {
 	if s.live > 0 && len(s.blocked) == s.live && s.failed == nil {
 		s.fail(s.deadlockLocked())
 	}

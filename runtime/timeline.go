@@ -10,17 +10,17 @@ import (
 
 // Event is one op executed on one rank.
 type Event struct {
-	Rank      int // -1: the host
-	Op        string
-	Func      string
-	Pos       ir.Span
-	Seq       int64 // logical time: the op's position in the global order
-	Start     time.Duration
-	End       time.Duration
-	Peer      int    // target rank of RMA and notify, -1 otherwise
-	Cell      string // signal cell (buffer[offsets]) of notify/wait, "" otherwise
-	Value     int64  // notify value / wait expectation
-	Comm      bool   // a communication op (RMA, signal, collective)
+	Rank  int // -1: the host
+	Op    string
+	Func  string
+	Pos   ir.Span
+	Seq   int64 // logical time: the op's position in the global order
+	Start time.Duration
+	End   time.Duration
+	Peer  int    // target rank of RMA and notify, -1 otherwise
+	Cell  string // signal cell (buffer[offsets]) of notify/wait, "" otherwise
+	Value int64  // notify value / wait expectation
+	Comm  bool   // a communication op (RMA, signal, collective)
 }
 
 // Timeline is every op of a run, per rank, for swimlane views.
