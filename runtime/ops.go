@@ -411,19 +411,27 @@ func (x *Exec) peer(v any) (int, error) {
 // commOp runs seed #1301's tile.comm_notify/comm_wait/comm_test: the signal
 // is a one-element view of the destination slot on this rank.
 func commOp(x *Exec, c *ir.Call, a []any) (any, error) {
-	sig, err := signalArg(a[0])
+	sig, err := regionArg(a[0], "signal")
 	if err != nil {
 		return nil, err
+	}
+	if sig.dt != ir.INT32 {
+		return nil, fmt.Errorf("signal: expected INT32 cells, got %s", sig.dt)
 	}
 	v, err := toInt(a[1])
 	if err != nil {
 		return nil, err
 	}
-	off := sig.off * 4
 	idx := make([]int, len(sig.shape))
-	switch c.Op.Name {
-	case "tile.comm_notify":
-		return nil, x.s.notify(x.Rank, x.local(), sig.win, off, idx, v, c.Kwargs.String("op", "atomic_add") == "set")
+	read := func() (int64, error) {
+		f, err := x.get(sig, x.local(), idx)
+		return int64(f), err
+	}
+	if c.Op.Name == "tile.comm_notify" {
+		if sig.win != nil {
+			return nil, x.s.notify(x.Rank, x.local(), sig.win, sig.off*4, idx, v, c.Kwargs.String("op", "atomic_add") == "set")
+		}
+		return nil, x.put(sig, x.local(), idx, float64(v), c.Kwargs.String("op", "atomic_add") != "set")
 	}
 	cmp := c.Kwargs.String("cmp", "eq")
 	test := func(cur int64) bool {
@@ -443,15 +451,22 @@ func commOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		}
 		return false
 	}
-	if c.Op.Name == "tile.comm_test" {
-		var b [4]byte
-		if err := x.s.Read(x.local(), sig.win, off, b[:]); err != nil {
+	if c.Op.Name == "tile.comm_test" || sig.win == nil {
+		cur, err := read()
+		if err != nil {
 			return nil, err
 		}
-		return test(int64(int32(loadElem(b[:], ir.INT32)))), nil
+		if c.Op.Name == "tile.comm_test" {
+			return test(cur), nil
+		}
+		if !test(cur) {
+			// Only this rank can write a non-window tensor: waiting would never end.
+			return nil, fmt.Errorf("deadlock: comm_wait on a rank-local tensor whose value %d is not %s %d, and no other rank can change it", cur, cmp, v)
+		}
+		return nil, nil
 	}
 	info := BlockedRank{Rank: x.Rank, Op: c.Op.Name, Pos: c.Pos, Func: x.fnName(), Cell: fmt.Sprintf("%s[+%d]", sig.win.Name, sig.off), Want: cmp + " " + fmt.Sprint(v)}
-	return nil, x.s.wait(x.local(), sig.win, off, idx, info, test)
+	return nil, x.s.wait(x.local(), sig.win, sig.off*4, idx, info, test)
 }
 
 // rmaOp is put (local src → peer dst) or get (peer src → local dst), full
