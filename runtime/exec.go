@@ -621,6 +621,23 @@ func floatBinary(op ir.BinaryOp, a, b float64) (any, error) {
 }
 
 func unary(e *ir.UnaryExpr, v any) (any, error) {
+	if e.Op == ir.OpCast {
+		f, err := toFloat(v)
+		if err != nil {
+			return nil, err
+		}
+		if e.DType.IsFloat() {
+			return roundTo(f, e.DType), nil
+		}
+		if e.DType == ir.BOOL {
+			return f != 0, nil
+		}
+		return int64(roundTo(f, e.DType)), nil
+	}
+	if e.Op == ir.OpBitNot {
+		n, err := toInt(v)
+		return ^n, err
+	}
 	switch x := v.(type) {
 	case int64:
 		switch e.Op {
