@@ -2,102 +2,254 @@ package runtime
 
 import (
 	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
 )
 
-// Element access. Host tensors and tiles are plain bytes of this rank;
-// window views go through the Windows interface, with the rank named.
-
-func (x *Exec) get(r *region, rank int, idx []int) (float64, error) {
-	o, err := r.elemOffset(idx)
-	if err != nil {
-		return 0, err
-	}
-	sz := r.dt.Bytes()
-	if r.win == nil {
-		return loadElem(r.bytes[o*sz:], r.dt), nil
-	}
-	var b [8]byte
-	if err := x.s.Read(rank, r.win, o*sz, b[:sz]); err != nil {
-		return 0, err
-	}
-	return loadElem(b[:sz], r.dt), nil
-}
-
-func (x *Exec) put(r *region, rank int, idx []int, v float64, add bool) error {
-	o, err := r.elemOffset(idx)
-	if err != nil {
-		return err
-	}
-	sz := r.dt.Bytes()
-	if r.win == nil {
-		b := r.bytes[o*sz : o*sz+sz]
-		if add {
-			v += loadElem(b, r.dt)
-		}
-		storeElem(b, r.dt, v)
-		return nil
-	}
-	if add {
-		// Atomic read-modify-write under the window lock.
-		x.s.mu.Lock()
-		defer x.s.mu.Unlock()
-		m, err := x.s.bytesOf(rank, r.win, o*sz, sz)
-		if err != nil {
-			return err
-		}
-		storeElem(m, r.dt, loadElem(m, r.dt)+v)
-		x.s.changedLocked()
-		return nil
-	}
-	var b [8]byte
-	storeElem(b[:sz], r.dt, v)
-	return x.s.Write(rank, r.win, o*sz, b[:sz])
-}
+// Memory access for ops. Rank-local memory (host tensors, tensor.create) is
+// touched directly; window views go through Windows, naming whose copy.
 
 // local is the rank whose copy a plain load/store touches.
 func (x *Exec) local() int {
-	if x.Rank < 0 {
+	if x.rank < 0 {
 		return 0
 	}
-	return x.Rank
+	return x.rank
 }
 
-// copyRegion copies shape elements from src (on srcRank) into dst (on
-// dstRank), adding with atomic. Both regions have the same rank; shape is
-// counted from their last dims.
-func (x *Exec) copyRegion(dst *region, dstRank int, src *region, srcRank int, add bool) error {
+// readBytes gathers the view's elements (row-major) as raw bytes.
+func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
+	segs := v.segments()
+	n := numel(v.shape) * v.dt.Bytes()
+	out := make([]byte, n)
+	if v.win == nil {
+		k := 0
+		for _, s := range segs {
+			if s.Off < 0 || s.Off+s.Len > len(v.host) {
+				return nil, fmt.Errorf("read of bytes [%d, %d) outside a %d-byte tensor", s.Off, s.Off+s.Len, len(v.host))
+			}
+			k += copy(out[k:], v.host[s.Off:s.Off+s.Len])
+		}
+		return out, nil
+	}
+	if x.rank < 0 {
+		return nil, fmt.Errorf("the host cannot read window memory directly (%s)", v)
+	}
+	return out, x.s.win.Read(x.rank, rank, v.win, segs, out, x.who(c))
+}
+
+// writeBytes scatters raw bytes (row-major) over the view.
+func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
+	segs := v.segments()
+	if v.win == nil {
+		k := 0
+		for _, s := range segs {
+			if s.Off < 0 || s.Off+s.Len > len(v.host) {
+				return fmt.Errorf("write of bytes [%d, %d) outside a %d-byte tensor", s.Off, s.Off+s.Len, len(v.host))
+			}
+			k += copy(v.host[s.Off:s.Off+s.Len], b[k:])
+		}
+		return nil
+	}
+	if x.rank < 0 {
+		return fmt.Errorf("the host cannot write window memory directly (%s)", v)
+	}
+	return x.s.win.Write(x.rank, rank, v.win, segs, b, x.who(c))
+}
+
+// readView returns the view's elements as values.
+func (x *Exec) readView(v *view, rank int, c *ir.Call) ([]float64, error) {
+	b, err := x.readBytes(v, rank, c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, numel(v.shape))
+	decode(v.dt, b, out)
+	return out, nil
+}
+
+// writeView stores values over the view, or adds them atomically.
+func (x *Exec) writeView(v *view, rank int, vals []float64, add bool, c *ir.Call) error {
+	if add {
+		if v.win != nil {
+			if x.rank < 0 {
+				return fmt.Errorf("the host cannot write window memory directly (%s)", v)
+			}
+			return x.s.win.Accumulate(x.rank, rank, v.win, v.segments(), v.dt, vals, x.who(c))
+		}
+		cur, err := x.readView(v, rank, c)
+		if err != nil {
+			return err
+		}
+		for i := range cur {
+			cur[i] = round(cur[i]+vals[i], v.dt)
+		}
+		vals = cur
+	}
+	b := make([]byte, len(vals)*v.dt.Bytes())
+	encode(v.dt, vals, b)
+	return x.writeBytes(v, rank, b, c)
+}
+
+// copyView copies src (on srcRank) over dst (on dstRank), element for
+// element in row-major order; same dtype copies move bytes.
+func (x *Exec) copyView(dst *view, dstRank int, src *view, srcRank int, add bool, c *ir.Call) error {
 	if numel(dst.shape) != numel(src.shape) {
-		return fmt.Errorf("shapes %v and %v differ", dst.shape, src.shape)
+		return fmt.Errorf("the regions differ in size: %v and %v", dst.shape, src.shape)
 	}
-	// Read everything first so a copy between aliasing views is well defined.
-	vals := make([]float64, 0, numel(src.shape))
-	if err := each(src.shape, func(idx []int) error {
-		v, err := x.get(src, srcRank, idx)
-		vals = append(vals, v)
-		return err
-	}); err != nil {
+	if dst.dt == src.dt && !add {
+		b, err := x.readBytes(src, srcRank, c)
+		if err != nil {
+			return err
+		}
+		return x.writeBytes(dst, dstRank, b, c)
+	}
+	vals, err := x.readView(src, srcRank, c)
+	if err != nil {
 		return err
 	}
-	k := 0
-	return each(dst.shape, func(idx []int) error {
-		err := x.put(dst, dstRank, idx, vals[k], add)
-		k++
-		return err
+	if dst.dt != src.dt {
+		for i := range vals {
+			vals[i] = round(vals[i], dst.dt)
+		}
+	}
+	return x.writeView(dst, dstRank, vals, add, c)
+}
+
+// loadTile reads shape at offs of v (on rank) into a new tile; valid, when
+// given, limits what is read (the rest is zero padding).
+func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call) (*Tile, error) {
+	t := newTile(v.dt, shape)
+	ext := shape
+	if valid != nil {
+		if len(valid) != len(shape) {
+			return nil, fmt.Errorf("valid_shape %v and shape %v differ in rank", valid, shape)
+		}
+		ext = make([]int, len(shape))
+		for i := range shape {
+			ext[i] = max(0, min(valid[i], shape[i]))
+		}
+		if !equalInts(ext, shape) {
+			t.Valid = ext
+		}
+	}
+	if numel(ext) == 0 {
+		return t, nil
+	}
+	sub, err := v.sub(offs, ext)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := x.readView(sub, rank, c)
+	if err != nil {
+		return nil, err
+	}
+	t.scatterValid(ext, vals)
+	return t, nil
+}
+
+// scatterValid places row-major values of extent ext at the top-left of t.
+func (t *Tile) scatterValid(ext []int, vals []float64) {
+	if equalInts(ext, t.Shape) {
+		copy(t.Data, vals)
+		return
+	}
+	st := rowMajor(t.Shape)
+	each(ext, func(k int, idx []int) {
+		o := 0
+		for i, x := range idx {
+			o += x * st[i]
+		}
+		t.Data[o] = vals[k]
 	})
 }
 
-func regionArg(v any, what string) (*region, error) {
-	r, ok := v.(*region)
+// gatherValid returns the values of the top-left ext region of t.
+func (t *Tile) gatherValid(ext []int) []float64 {
+	if equalInts(ext, t.Shape) {
+		return t.Data
+	}
+	st := rowMajor(t.Shape)
+	out := make([]float64, numel(ext))
+	each(ext, func(k int, idx []int) {
+		o := 0
+		for i, x := range idx {
+			o += x * st[i]
+		}
+		out[k] = t.Data[o]
+	})
+	return out
+}
+
+// storeTile writes t's valid region into v at offs (on rank).
+func (x *Exec) storeTile(t *Tile, v *view, rank int, offs []int, add bool, c *ir.Call) error {
+	ext := t.validShape()
+	if numel(ext) == 0 {
+		return nil
+	}
+	if t.DType != v.dt {
+		return fmt.Errorf("a %s tile cannot be stored into a %s tensor", t.DType.Name(), v.dt.Name())
+	}
+	sub, err := v.sub(offs, trimLeadingOnes(ext, len(v.shape)))
+	if err != nil {
+		return err
+	}
+	return x.writeView(sub, rank, t.gatherValid(ext), add, c)
+}
+
+// trimLeadingOnes drops leading unit dims of a shape with more dims than n.
+func trimLeadingOnes(s []int, n int) []int {
+	for len(s) > n && s[0] == 1 {
+		s = s[1:]
+	}
+	return s
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// --- argument decoding
+
+func viewArg(v any, what string) (*view, error) {
+	r, ok := v.(*view)
 	if !ok {
-		return nil, fmt.Errorf("%s: expected a tensor or tile, got %T", what, v)
+		return nil, fmt.Errorf("%s: expected a tensor, got %s", what, describe(v))
 	}
 	return r, nil
 }
 
+func winArg(v any, what string) (*view, error) {
+	r, ok := v.(*view)
+	if !ok || r.win == nil {
+		return nil, fmt.Errorf("%s: expected a window-bound tensor (pld.window), got %s", what, describe(v))
+	}
+	return r, nil
+}
+
+func tileArg(v any, what string) (*Tile, error) {
+	t, ok := v.(*Tile)
+	if !ok {
+		return nil, fmt.Errorf("%s: expected a tile, got %s", what, describe(v))
+	}
+	return t, nil
+}
+
 func intsArg(v any, what string) ([]int, error) {
+	if v == nil {
+		return nil, nil
+	}
 	l, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: expected a tuple, got %T", what, v)
+		return nil, fmt.Errorf("%s: expected a tuple, got %s", what, describe(v))
 	}
 	out := make([]int, len(l))
 	for i, e := range l {
@@ -110,65 +262,33 @@ func intsArg(v any, what string) ([]int, error) {
 	return out, nil
 }
 
-// tileFrom copies the shape region at offs of src (on rank) into a new tile.
-func (x *Exec) tileFrom(src *region, rank int, offs, shape []int) (*region, error) {
-	if len(offs) == 0 {
-		offs = make([]int, len(src.shape))
+// valuesOf reads a tile or tensor operand as values with its shape and dtype.
+func (x *Exec) valuesOf(v any, c *ir.Call, what string) ([]float64, []int, ir.DataType, *Tile, error) {
+	switch v := v.(type) {
+	case *Tile:
+		return v.Data, v.Shape, v.DType, v, nil
+	case *view:
+		vals, err := x.readView(v, x.local(), c)
+		return vals, v.shape, v.dt, nil, err
 	}
-	view, err := src.sub(offs, shape)
-	if err != nil {
-		return nil, err
-	}
-	t := newTile(src.dt, shape)
-	tview := &region{dt: t.dt, shape: view.shape, strides: rowMajor(view.shape), bytes: t.bytes}
-	if err := x.copyRegion(tview, -1, view, rank, false); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return nil, nil, 0, nil, fmt.Errorf("%s: expected a tile or tensor, got %s", what, describe(v))
 }
 
-// storeTile writes tile t (its valid region) into dst at offs on rank.
-func (x *Exec) storeTile(t *region, dst *region, rank int, offs []int, add bool) error {
-	shape := t.shape
-	if t.valid != nil {
-		shape = t.valid
-	}
-	if len(offs) == 0 {
-		offs = make([]int, len(dst.shape))
-	}
-	view, err := dst.sub(offs, shape)
+// peerOf maps a peer index within v's comm domain to a world rank.
+func (x *Exec) peerOf(v *view, p any) (int, error) {
+	n, err := toInt(p)
 	if err != nil {
-		return err
+		return 0, fmt.Errorf("peer: %w", err)
 	}
-	src, err := t.sub(make([]int, len(t.shape)), shape)
-	if err != nil {
-		return err
+	size := x.s.world
+	if v.win != nil && v.win.Domain != nil {
+		size = len(v.win.Domain)
 	}
-	// Present both with the destination's full-rank shape.
-	src = &region{dt: src.dt, shape: view.shape, strides: rowMajor(view.shape), off: 0, bytes: t.bytes}
-	if t.valid != nil && numel(t.valid) != numel(t.shape) {
-		// A partial valid region of a larger tile: copy row by row.
-		vals := make([]float64, 0, numel(shape))
-		if err := each(shape, func(idx []int) error {
-			v, err := x.get(t, -1, padIdx(idx, len(t.shape)))
-			vals = append(vals, v)
-			return err
-		}); err != nil {
-			return err
-		}
-		k := 0
-		return each(view.shape, func(idx []int) error {
-			err := x.put(view, rank, idx, vals[k], add)
-			k++
-			return err
-		})
+	if n < 0 || int(n) >= size {
+		return 0, fmt.Errorf("peer %d is outside the comm domain of %d ranks (a negative peer often comes from (r - 1) %% n, which the device computes with a truncating %%: write (r + n - 1) %% n)", n, size)
 	}
-	return x.copyRegion(view, rank, src, -1, add)
-}
-
-func padIdx(idx []int, n int) []int {
-	if len(idx) >= n {
-		return idx[len(idx)-n:]
+	if v.win != nil && v.win.Domain != nil {
+		return v.win.Domain[n], nil
 	}
-	return append(make([]int, n-len(idx)), idx...)
+	return int(n), nil
 }

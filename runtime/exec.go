@@ -3,6 +3,9 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"math/rand"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,95 +13,285 @@ import (
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
-// SimOp is an op's simulated semantics, attached to its registry entry as
-// the "sim" facet. args are the evaluated arguments.
-type SimOp func(x *Exec, c *ir.Call, args []any) (any, error)
+// OpFunc is an op's simulated semantics, attached to its registry entry
+// under FacetKey. args are the evaluated positional arguments (see the value
+// kinds in values.go); the result is bound to the call's variable.
+type OpFunc func(x *Exec, c *ir.Call, args []any) (any, error)
 
-// FacetKey is the facet name simulated semantics hang under.
+// FacetKey is the ir.OpDef facet the simulator's semantics hang under.
 const FacetKey = "sim"
 
 // Register attaches fn as op's simulated semantics.
-func Register(op string, fn SimOp) { ir.MustOp(op).SetFacet(FacetKey, fn) }
+func Register(op string, fn OpFunc) { ir.MustOp(op).SetFacet(FacetKey, fn) }
 
-// commCtx is the value of pld.system.get_comm_ctx: the domain is the world.
-type commCtx struct{ world int }
-
-// Exec runs functions on one rank (Rank -1 is the host).
+// Exec is one function activation on one rank (Rank -1 is the host).
 type Exec struct {
 	s    *sim
-	Rank int
+	rank int
 	fn   *ir.Function
-	env  map[string]any // pre-SSA IR names variables Python-style: by name
-	wg   *sync.WaitGroup
-	errs chan error
+	env  map[string]any // pre-SSA IR reassigns by name, Python style
+	rc   *rankCtx
 }
 
-// runHost executes the host orchestrator; dispatches start rank goroutines,
-// which the host joins at the end.
-func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) error {
+// rankCtx is what all activations on one rank share.
+type rankCtx struct {
+	cur      *ir.Call // the op executing, for panic reports
+	curFn    string
+	rng      *rand.Rand // schedule perturbation (nil: none)
+	lane     *lane
+	ev       *Event // the event being recorded
+	deferred []deferredWait
+}
+
+type deferredWait struct {
+	buf  *WindowBuf
+	cell Cell
+	cond Cond
+	who  Origin
+}
+
+// Rank is the executing rank (-1 on the host).
+func (x *Exec) Rank() int { return x.rank }
+
+// World is the world size.
+func (x *Exec) World() int { return x.s.world }
+
+func (x *Exec) who(c *ir.Call) Origin { return Origin{Call: c, Func: x.fnName()} }
+
+func (x *Exec) fnName() string {
+	if x.fn == nil {
+		return ""
+	}
+	return x.fn.Name
+}
+
+// --- rank workers: each rank runs its dispatched tasks in order.
+
+type worker struct {
+	rank    int
+	q       []task
+	pending int // queued or running
+	ran     int
+	closed  bool
+	cond    *sync.Cond
+}
+
+type task struct {
+	fn   *ir.Function // a program function, or nil for an op run as a task
+	op   OpFunc       // a host collective (builtin.tensor.*, or pld.tensor.* on the host)
+	call *ir.Call     // the dispatching call
+	args []any
+}
+
+// dispatch queues fn(args) on rank r. A rank with work counts as live for
+// deadlock detection from the moment it is queued.
+func (s *sim) dispatch(r int, t task) {
+	s.wmu.Lock()
+	w := s.workers[r]
+	if w == nil {
+		w = &worker{rank: r, cond: sync.NewCond(&s.wmu)}
+		s.workers[r] = w
+		s.wg.Add(1)
+		go s.workerLoop(w)
+	}
+	if w.pending == 0 {
+		s.sched.addLive(1)
+	}
+	w.pending++
+	s.tasks++
+	w.q = append(w.q, t)
+	w.cond.Signal()
+	s.wmu.Unlock()
+}
+
+func (s *sim) workerLoop(w *worker) {
+	defer s.wg.Done()
+	rc := &rankCtx{lane: s.timeline.lane(w.rank)}
+	if s.opts.Seed != 0 {
+		rc.rng = rand.New(rand.NewSource(s.opts.Seed*1000003 + int64(w.rank)))
+		time.Sleep(time.Duration(rc.rng.Intn(200)) * time.Microsecond) // a shuffled start order
+	}
+	for {
+		s.wmu.Lock()
+		for len(w.q) == 0 && !w.closed {
+			w.cond.Wait()
+		}
+		if len(w.q) == 0 {
+			s.wmu.Unlock()
+			return
+		}
+		t := w.q[0]
+		w.q = w.q[1:]
+		s.wmu.Unlock()
+		if !s.sched.stopped.Load() {
+			if err := s.runTask(w.rank, rc, t); err != nil && err != errAborted {
+				s.sched.fail(err)
+			}
+		}
+		s.wmu.Lock()
+		w.pending--
+		w.ran++
+		s.done++
+		idle := w.pending == 0
+		s.wmu.Unlock()
+		if idle {
+			s.sched.doneLive()
+			s.idle()
+			s.reportProgress()
+		}
+	}
+}
+
+func (s *sim) idle() {
+	s.wmu.Lock()
+	for _, w := range s.workers {
+		if w != nil {
+			w.cond.Broadcast() // the host may be joining on any of them
+		}
+	}
+	s.wmu.Unlock()
+}
+
+// join waits until every dispatched task finished (or the run stopped).
+// The joining host is not live: it cannot wake a waiting rank.
+func (s *sim) join() {
+	s.sched.doneLive()
+	s.wmu.Lock()
+	for {
+		busy := false
+		for _, w := range s.workers {
+			if w != nil && w.pending > 0 {
+				busy = true
+				w.cond.Wait()
+				break
+			}
+		}
+		if !busy {
+			break
+		}
+	}
+	s.wmu.Unlock()
+	s.sched.addLive(1)
+}
+
+// runTask runs one dispatched function on rank r; a panic comes back as an
+// error naming the op and its position.
+func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
+	x := &Exec{s: s, rank: r, fn: t.fn, rc: rc}
+	defer func() {
+		if p := recover(); p != nil {
+			err = rc.panicErr(r, p)
+		}
+	}()
+	if t.op != nil {
+		// A host collective runs its device part on every rank.
+		x.fn = &ir.Function{Name: "host " + t.call.Name()}
+		rc.curFn = x.fn.Name
+		_, err = x.runOp(t.call, t.op, t.args)
+		return err
+	}
+	_, err = x.call(t.fn, t.args)
+	return err
+}
+
+func (rc *rankCtx) panicErr(rank int, p any) error {
+	where := fmt.Sprintf("rank %d", rank)
+	if rank < 0 {
+		where = "host"
+	}
+	if rc.cur != nil {
+		msg := fmt.Sprintf("simulator failure in %s (%s, %s): %v", rc.cur.Name(), where, rc.curFn, p)
+		if debugPanics {
+			msg += "\n" + string(debug.Stack())
+		}
+		return posErr(rc.cur.Pos, fmt.Errorf("%s", msg))
+	}
+	return fmt.Errorf("simulator failure (%s, %s): %v", where, rc.curFn, p)
+}
+
+// debugPanics adds Go stacks to recovered panics (for simulator developers).
+var debugPanics = false
+
+// builtinCollective maps a host-lowered collective callee to its op.
+func builtinCollective(name string) string {
+	if !strings.HasPrefix(name, "builtin.tensor.") {
+		return ""
+	}
+	op := strings.TrimPrefix(name, "builtin.tensor.")
+	if op == "allreduce_ring" {
+		op = "allreduce"
+	}
+	full := "pld.tensor." + op
+	if _, ok := ir.LookupOp(full); !ok {
+		return ""
+	}
+	return full
+}
+
+// --- the host
+
+func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 	if len(args) != len(f.Params) {
 		return fmt.Errorf("%s takes %d host tensors (%s), given %d", f.Name, len(f.Params), paramNames(f), len(args))
 	}
-	x := &Exec{s: s, Rank: -1, fn: f, env: map[string]any{}, wg: &sync.WaitGroup{}, errs: make(chan error, s.world*4+4)}
+	rc := &rankCtx{lane: s.timeline.lane(-1)}
+	x := &Exec{s: s, rank: -1, fn: f, env: map[string]any{}, rc: rc}
 	for i, p := range f.Params {
 		if args[i] == nil {
 			return fmt.Errorf("%s: host tensor %s is nil", f.Name, p.Name)
 		}
-		r, err := hostRegion(args[i], p)
+		v, err := hostView(args[i], p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
-		x.env[p.Name] = r
-		x.bindDims(p.Type(), r.shape)
+		x.env[p.Name] = v
+		x.bindDims(p.Type(), v.shape)
 	}
-	// The host counts as live while it runs: ranks it has not dispatched
-	// yet may still wake the ones already waiting.
-	s.mu.Lock()
-	s.live++
-	s.mu.Unlock()
-	_, _, err := x.stmt(f.Body)
-	s.hostDone()
-	x.wg.Wait()
-	close(x.errs)
-	// The first failure wins; errAborted only means "another rank failed".
-	var first error
-	for e := range x.errs {
-		if first == nil || first == errAborted {
-			first = e
+	s.sched.addLive(1) // the host is live while it runs: it may still dispatch wakers
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err = rc.panicErr(-1, p)
+			}
+		}()
+		_, _, err = x.stmt(f.Body)
+	}()
+	if err != nil && err != errAborted {
+		s.sched.fail(err)
+	}
+	s.sched.doneLive()
+	s.wmu.Lock()
+	for _, w := range s.workers {
+		if w != nil {
+			w.closed = true
+			w.cond.Broadcast()
 		}
 	}
-	s.mu.Lock()
-	failed := s.failed
-	s.mu.Unlock()
-	if failed != nil {
-		return failed
-	}
-	if err != nil {
-		return err
-	}
-	if first != nil && first != errAborted {
+	s.wmu.Unlock()
+	s.wg.Wait()
+	if first := s.sched.firstErr(); first != nil {
 		return first
 	}
-	return nil
+	return err
 }
 
 func paramNames(f *ir.Function) string {
-	s := ""
+	names := make([]string, len(f.Params))
 	for i, p := range f.Params {
-		if i > 0 {
-			s += ", "
-		}
-		s += p.Name
+		names[i] = p.Name
 	}
-	return s
+	return strings.Join(names, ", ")
 }
 
-// hostRegion wraps a host tensor, checking its dtype and static dims.
-func hostRegion(t *tensor.Tensor, p *ir.Var) (*region, error) {
-	dims, dt, ok := ir.ShapeOf(p.Type())
-	if ok {
+// hostView wraps a host tensor (no copy: results land in place), checking
+// its dtype and static dims against the parameter.
+func hostView(t *tensor.Tensor, p *ir.Var) (*view, error) {
+	if !supported(t.DType()) {
+		return nil, fmt.Errorf("host tensor %s: the simulator does not support dtype %s", p.Name, t.DType().Name())
+	}
+	if dims, dt, ok := ir.ShapeOf(p.Type()); ok {
 		if dt != t.DType() {
-			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt, t.DType())
+			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt.Name(), t.DType().Name())
 		}
 		if len(dims) != t.Dim() {
 			return nil, fmt.Errorf("host tensor %s: expected rank %d (%s), given shape %v", p.Name, len(dims), ir.ShapeString(dims), t.Shape())
@@ -109,10 +302,11 @@ func hostRegion(t *tensor.Tensor, p *ir.Var) (*region, error) {
 			}
 		}
 	}
-	return &region{dt: t.DType(), shape: t.Shape(), strides: rowMajor(t.Shape()), bytes: t.Bytes()}, nil
+	sh := t.Shape()
+	return &view{dt: t.DType(), shape: sh, strides: rowMajor(sh), host: t.Bytes()}, nil
 }
 
-// bindDims binds symbolic dims (NR) to the sizes of the value bound to them.
+// bindDims binds symbolic dims (NR = pl.dynamic) to the sizes of a value.
 func (x *Exec) bindDims(t ir.Type, shape []int) {
 	dims, _, ok := ir.ShapeOf(t)
 	if !ok || len(dims) != len(shape) {
@@ -127,52 +321,43 @@ func (x *Exec) bindDims(t ir.Type, shape []int) {
 	}
 }
 
-// dispatch runs fn on rank r in its own goroutine.
-func (x *Exec) dispatch(fn *ir.Function, r int, args []any) {
-	x.s.mu.Lock()
-	x.s.live++
-	x.s.mu.Unlock()
-	x.wg.Add(1)
-	go func() {
-		defer x.wg.Done()
-		defer x.s.rankDone()
-		rx := &Exec{s: x.s, Rank: r}
-		_, err := rx.call(fn, args)
-		if err != nil {
-			x.s.mu.Lock()
-			if err != errAborted {
-				x.s.fail(err)
-			}
-			x.s.mu.Unlock()
-			x.errs <- err
-		}
-	}()
-}
-
-// call runs fn with evaluated arguments on this rank.
-func (x *Exec) call(fn *ir.Function, args []any) (out []any, err error) {
+// call runs fn on this rank with evaluated arguments.
+func (x *Exec) call(fn *ir.Function, args []any) ([]any, error) {
 	if len(args) != len(fn.Params) {
 		return nil, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
 	}
-	inner := &Exec{s: x.s, Rank: x.Rank, fn: fn, env: map[string]any{}, wg: x.wg, errs: x.errs}
-	defer func() {
-		// A simulator bug must come back as an error naming the function.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("rank %d, %s: %v", x.Rank, fn.Name, r)
-		}
-	}()
+	inner := &Exec{s: x.s, rank: x.rank, fn: fn, env: make(map[string]any, 16), rc: x.rc}
+	saved := x.rc.curFn
+	x.rc.curFn = fn.Name
+	defer func() { x.rc.curFn = saved }()
 	for i, p := range fn.Params {
 		inner.env[p.Name] = args[i]
-		if r, ok := args[i].(*region); ok {
-			inner.bindDims(p.Type(), r.shape)
+		switch v := args[i].(type) {
+		case *view:
+			inner.bindDims(p.Type(), v.shape)
+		case *Tile:
+			inner.bindDims(p.Type(), v.Shape)
 		}
 	}
+	nDeferred := len(x.rc.deferred)
 	vals, _, err := inner.stmt(fn.Body)
-	return vals, err
+	if err != nil {
+		return nil, err
+	}
+	// defer_wait: the task completes once its deferred conditions hold.
+	if fn.Kind == ir.InCore || len(x.rc.deferred) > nDeferred {
+		for _, d := range x.rc.deferred[nDeferred:] {
+			if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
+				return nil, err
+			}
+		}
+		x.rc.deferred = x.rc.deferred[:nDeferred]
+	}
+	return vals, nil
 }
 
-// stmt executes s; returned reports a return statement (with its values).
-// A yield's values come back the same way, with returned false.
+// stmt executes s. returned reports a return statement; a yield's values
+// come back with returned false.
 func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 	switch s := s.(type) {
 	case nil:
@@ -198,23 +383,12 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 	case *ir.EvalStmt:
 		_, err := x.expr(s.Expr)
 		return nil, false, err
-	case *ir.ReturnStmt, *ir.YieldStmt:
-		var es []ir.Expr
-		if r, ok := s.(*ir.ReturnStmt); ok {
-			es = r.Values
-		} else {
-			es = s.(*ir.YieldStmt).Values
-		}
-		out := make([]any, len(es))
-		for i, e := range es {
-			v, err := x.expr(e)
-			if err != nil {
-				return nil, false, err
-			}
-			out[i] = v
-		}
-		_, isRet := s.(*ir.ReturnStmt)
-		return out, isRet, nil
+	case *ir.ReturnStmt:
+		out, err := x.exprs(s.Values)
+		return out, err == nil, err
+	case *ir.YieldStmt:
+		out, err := x.exprs(s.Values)
+		return out, false, err
 	case *ir.IfStmt:
 		c, err := x.expr(s.Cond)
 		if err != nil {
@@ -240,9 +414,25 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 	return nil, false, fmt.Errorf("the simulator cannot run statement %T", s)
 }
 
+func (x *Exec) exprs(es []ir.Expr) ([]any, error) {
+	out := make([]any, len(es))
+	for i, e := range es {
+		v, err := x.expr(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
-	bounds := make([]int64, 3)
+	var b [3]int64
 	for i, e := range []ir.Expr{s.Start, s.Stop, s.Step} {
+		if e == nil && i == 2 {
+			b[i] = 1
+			continue
+		}
 		v, err := x.expr(e)
 		if err != nil {
 			return nil, false, err
@@ -251,9 +441,9 @@ func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
 		if err != nil {
 			return nil, false, fmt.Errorf("for %s: bound: %w", s.LoopVar.Name, err)
 		}
-		bounds[i] = n
+		b[i] = n
 	}
-	if bounds[2] == 0 {
+	if b[2] == 0 {
 		return nil, false, fmt.Errorf("for %s: step is zero", s.LoopVar.Name)
 	}
 	for _, ia := range s.IterArgs {
@@ -263,9 +453,9 @@ func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
 		}
 		x.env[ia.Name] = v
 	}
-	for i := bounds[0]; (bounds[2] > 0 && i < bounds[1]) || (bounds[2] < 0 && i > bounds[1]); i += bounds[2] {
-		if err := x.s.ctx.Err(); err != nil {
-			return nil, false, err
+	for i := b[0]; (b[2] > 0 && i < b[1]) || (b[2] < 0 && i > b[1]); i += b[2] {
+		if x.s.sched.stopped.Load() {
+			return nil, false, errAborted
 		}
 		x.env[s.LoopVar.Name] = i
 		vals, ret, err := x.stmt(s.Body)
@@ -303,14 +493,14 @@ func toInt(v any) (int64, error) {
 	case int64:
 		return v, nil
 	case float64:
+		if v != math.Trunc(v) {
+			return 0, fmt.Errorf("expected an integer, got %v", v)
+		}
 		return int64(v), nil
 	case bool:
-		if v {
-			return 1, nil
-		}
-		return 0, nil
+		return b2i(v), nil
 	}
-	return 0, fmt.Errorf("expected an integer, got %T", v)
+	return 0, fmt.Errorf("expected an integer, got %s", describe(v))
 }
 
 func toFloat(v any) (float64, error) {
@@ -320,12 +510,35 @@ func toFloat(v any) (float64, error) {
 	case float64:
 		return v, nil
 	case bool:
-		if v {
-			return 1, nil
-		}
-		return 0, nil
+		return float64(b2i(v)), nil
 	}
-	return 0, fmt.Errorf("expected a number, got %T", v)
+	return 0, fmt.Errorf("expected a number, got %s", describe(v))
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// describe names a value's kind for error messages.
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "no value"
+	case *view:
+		return "a tensor (" + v.String() + ")"
+	case *Tile:
+		return fmt.Sprintf("a tile %v %s", v.Shape, v.DType.Name())
+	case *WindowBuf:
+		return "window buffer " + v.Name
+	case []any:
+		return "a tuple"
+	case commCtx:
+		return "a comm context"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 func (x *Exec) expr(e ir.Expr) (any, error) {
@@ -336,6 +549,8 @@ func (x *Exec) expr(e ir.Expr) (any, error) {
 		return x.lookup(e.Name)
 	case *ir.WindowBuffer:
 		return x.lookup(e.Base.Name)
+	case *ir.MemRef:
+		return x.lookup(e.Name)
 	case *ir.ConstInt:
 		return e.Value, nil
 	case *ir.ConstFloat:
@@ -343,15 +558,7 @@ func (x *Exec) expr(e ir.Expr) (any, error) {
 	case *ir.ConstBool:
 		return e.Value, nil
 	case *ir.MakeTuple:
-		out := make([]any, len(e.Elems))
-		for i, el := range e.Elems {
-			v, err := x.expr(el)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
+		return x.exprs(e.Elems)
 	case *ir.TupleGetItem:
 		t, err := x.expr(e.Tuple)
 		if err != nil {
@@ -379,78 +586,129 @@ func (x *Exec) expr(e ir.Expr) (any, error) {
 func (x *Exec) lookup(name string) (any, error) {
 	v, ok := x.env[name]
 	if !ok {
-		return nil, fmt.Errorf("variable %s has no value on rank %d", name, x.Rank)
+		where := fmt.Sprintf("rank %d", x.rank)
+		if x.rank < 0 {
+			where = "the host"
+		}
+		return nil, fmt.Errorf("variable %s has no value on %s (in %s)", name, where, x.fnName())
 	}
 	return v, nil
+}
+
+// hostSafe ops run on the host without waiting for dispatched ranks; any
+// other host op first joins them, since it may touch what they write.
+var hostSafe = map[string]bool{
+	"pld.system.world_size": true, "pld.tensor.alloc_window_buffer": true, "pld.tensor.window": true,
+	"pld.system.get_comm_ctx": true, "tensor.slice": true, "tensor.view": true,
 }
 
 func (x *Exec) callExpr(c *ir.Call) (any, error) {
-	args := make([]any, len(c.Args))
-	for i, a := range c.Args {
-		v, err := x.expr(a)
-		if err != nil {
-			return nil, err
-		}
-		args[i] = v
+	args, err := x.exprs(c.Args)
+	if err != nil {
+		return nil, err
 	}
 	if c.Fn != nil {
-		fn := x.s.prog.Function(c.Fn.Name)
-		if fn == nil {
-			return nil, fmt.Errorf("call of unknown function %s", c.Fn.Name)
-		}
-		if dev, ok := c.Attrs.Get("device"); ok {
-			if x.Rank >= 0 {
-				return nil, fmt.Errorf("%s: device= dispatch is only valid in the host orchestrator", fn.Name)
-			}
-			var r int64
-			switch d := dev.(type) {
-			case ir.Expr:
-				v, err := x.expr(d)
-				if err != nil {
-					return nil, err
-				}
-				if r, err = toInt(v); err != nil {
-					return nil, err
-				}
-			case int64:
-				r = d
-			}
-			if r < 0 || int(r) >= x.s.world {
-				return nil, fmt.Errorf("%s: device=%d is outside the world of %d ranks", fn.Name, r, x.s.world)
-			}
-			x.dispatch(fn, int(r), args)
-			return nil, nil
-		}
-		out, err := x.call(fn, args)
-		if err != nil {
-			return nil, err
-		}
-		if len(out) == 1 {
-			return out[0], nil
-		}
-		return out, nil
+		return x.callFunction(c, args)
+	}
+	if c.Op == nil {
+		return nil, fmt.Errorf("a call with neither op nor function")
 	}
 	f, ok := c.Op.Facet(FacetKey)
 	if !ok {
-		return nil, x.errAt(c, fmt.Errorf("the simulator has no semantics for %s", c.Op.Name))
+		return nil, x.errAt(c, fmt.Errorf("the simulator has no semantics for op %s", c.Op.Name))
 	}
-	start := time.Now()
-	x.s.mu.Lock()
-	x.s.ops++
-	x.s.mu.Unlock()
-	v, err := f.(SimOp)(x, c, args)
+	if x.rank < 0 && !hostSafe[c.Op.Name] {
+		x.s.join()
+		if x.s.sched.stopped.Load() {
+			return nil, errAborted
+		}
+	}
+	return x.runOp(c, f.(OpFunc), args)
+}
+
+// runOp executes one op, recording it on the timeline.
+func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
+	if x.s.sched.stopped.Load() {
+		return nil, errAborted
+	}
+	x.s.ops.Add(1)
+	prev, prevEv := x.rc.cur, x.rc.ev
+	x.rc.cur = c
+	var ev *Event
+	if x.rc.lane.keep() {
+		ev = &Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kindOf(c.Name())}
+		x.s.timeline.begin(ev)
+	}
+	x.rc.ev = ev
+	v, err := f(x, c, args)
+	x.rc.cur, x.rc.ev = prev, prevEv
+	if ev != nil {
+		x.s.timeline.end(ev)
+		x.rc.lane.add(ev)
+	}
 	if err != nil {
 		return nil, x.errAt(c, err)
 	}
-	x.s.timeline.record(x.Rank, c, x.fnName(), start, time.Now(), args)
 	return v, nil
 }
 
-func (x *Exec) fnName() string {
-	if x.fn == nil {
-		return ""
+// note annotates the op being recorded with its peer, cell and value.
+func (x *Exec) note(peer int, cell string, value int64) {
+	if ev := x.rc.ev; ev != nil {
+		ev.Peer, ev.Cell, ev.Value = peer, cell, value
 	}
-	return x.fn.Name
+}
+
+func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
+	dev := c.Device()
+	var fn *ir.Function
+	var op OpFunc
+	if name := builtinCollective(c.Fn.Name); name == "" {
+		if fn = x.s.prog.Function(c.Fn.Name); fn == nil {
+			return nil, posErr(c.Pos, fmt.Errorf("call of unknown function %s", c.Fn.Name))
+		}
+	} else if dev == nil {
+		return nil, posErr(c.Pos, fmt.Errorf("%s needs device=", c.Fn.Name))
+	} else {
+		f, ok := ir.MustOp(name).Facet(FacetKey)
+		if !ok {
+			return nil, posErr(c.Pos, fmt.Errorf("the simulator has no semantics for %s", name))
+		}
+		op = f.(OpFunc)
+	}
+	if dev != nil {
+		if x.rank >= 0 {
+			return nil, posErr(c.Pos, fmt.Errorf("%s: device= dispatch is only valid in the host orchestrator", c.Fn.Name))
+		}
+		v, err := x.expr(dev)
+		if err != nil {
+			return nil, err
+		}
+		r, err := toInt(v)
+		if err != nil {
+			return nil, posErr(c.Pos, fmt.Errorf("%s: device=: %w", c.Fn.Name, err))
+		}
+		if r < 0 || int(r) >= x.s.world {
+			return nil, posErr(c.Pos, fmt.Errorf("%s: device=%d is outside the world of %d ranks", c.Fn.Name, r, x.s.world))
+		}
+		if fn != nil && len(args) != len(fn.Params) {
+			return nil, posErr(c.Pos, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args)))
+		}
+		x.s.ops.Add(1)
+		x.s.dispatch(int(r), task{fn: fn, op: op, call: c, args: args})
+		return nil, nil
+	}
+	out, err := x.call(fn, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 1 {
+		return out[0], nil
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // errAt positions an op's error at the cell line that built the op.
@@ -458,18 +716,35 @@ func (x *Exec) errAt(c *ir.Call, err error) error {
 	if err == errAborted {
 		return err
 	}
-	if _, ok := err.(*DeadlockError); ok {
+	switch err.(type) {
+	case *DeadlockError, *StopError, *OpError:
 		return err
 	}
-	where := fmt.Sprintf("rank %d", x.Rank)
-	if x.Rank < 0 {
+	return &OpError{Op: c.Name(), Pos: c.Pos, Rank: x.rank, Func: x.fnName(), Err: err}
+}
+
+// OpError is an op that failed on a rank, positioned at the line that built it.
+type OpError struct {
+	Op   string
+	Pos  ir.Span
+	Rank int // -1: the host
+	Func string
+	Err  error
+}
+
+func (e *OpError) Error() string {
+	where := fmt.Sprintf("rank %d", e.Rank)
+	if e.Rank < 0 {
 		where = "host"
 	}
-	if c.Pos.Known() {
-		return fmt.Errorf("%s: %s (%s, %s): %w", c.Pos, c.Op.Name, where, x.fnName(), err)
+	s := fmt.Sprintf("%s (%s, %s): %v", e.Op, where, e.Func, e.Err)
+	if e.Pos.Known() {
+		return e.Pos.String() + ": " + s
 	}
-	return fmt.Errorf("%s (%s, %s): %w", c.Op.Name, where, x.fnName(), err)
+	return s
 }
+
+func (e *OpError) Unwrap() error { return e.Err }
 
 func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 	l, err := x.expr(e.Left)
@@ -493,11 +768,8 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if b, isBool := v.(bool); isBool {
-			return b, nil
-		}
-		if e.DType == ir.INT32 {
-			return int64(int32(v.(int64))), nil
+		if n, ok := v.(int64); ok && e.DType.IsInt() {
+			return int64(round(float64(n), e.DType)), nil
 		}
 		return v, nil
 	}
@@ -509,14 +781,11 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return floatBinary(e.Op, lf, rf)
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
+	v, err := floatBinary(e.Op, lf, rf)
+	if f, ok := v.(float64); ok && e.DType.IsFloat() {
+		return round(f, e.DType), err
 	}
-	return 0
+	return v, err
 }
 
 func floorDiv(a, b int64) int64 {
@@ -580,8 +849,10 @@ func intBinary(op ir.BinaryOp, a, b int64) (any, error) {
 		return a ^ b, nil
 	case ir.OpShl:
 		return a << uint(b), nil
+	case ir.OpShr:
+		return a >> uint(b), nil
 	}
-	return nil, fmt.Errorf("unsupported integer operator %d", op)
+	return nil, fmt.Errorf("unsupported integer operator %s", op)
 }
 
 func floatBinary(op ir.BinaryOp, a, b float64) (any, error) {
@@ -616,25 +887,29 @@ func floatBinary(op ir.BinaryOp, a, b float64) (any, error) {
 		return a > b, nil
 	case ir.OpGe:
 		return a >= b, nil
+	case ir.OpAnd:
+		return a != 0 && b != 0, nil
+	case ir.OpOr:
+		return a != 0 || b != 0, nil
 	}
-	return nil, fmt.Errorf("unsupported float operator %d", op)
+	return nil, fmt.Errorf("unsupported float operator %s", op)
 }
 
 func unary(e *ir.UnaryExpr, v any) (any, error) {
-	if e.Op == ir.OpCast {
+	switch e.Op {
+	case ir.OpCast:
 		f, err := toFloat(v)
 		if err != nil {
 			return nil, err
 		}
-		if e.DType.IsFloat() {
-			return roundTo(f, e.DType), nil
-		}
-		if e.DType == ir.BOOL {
+		switch {
+		case e.DType.IsFloat():
+			return round(f, e.DType), nil
+		case e.DType == ir.BOOL:
 			return f != 0, nil
 		}
-		return int64(roundTo(f, e.DType)), nil
-	}
-	if e.Op == ir.OpBitNot {
+		return int64(round(f, e.DType)), nil
+	case ir.OpBitNot:
 		n, err := toInt(v)
 		return ^n, err
 	}
@@ -665,5 +940,5 @@ func unary(e *ir.UnaryExpr, v any) (any, error) {
 			return x == 0, nil
 		}
 	}
-	return nil, fmt.Errorf("unsupported unary operator on %T", v)
+	return nil, fmt.Errorf("unsupported unary operator %s on %s", e.Op, describe(v))
 }

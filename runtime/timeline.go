@@ -1,91 +1,132 @@
 package runtime
 
 import (
-	"strconv"
-	"sync"
+	"sort"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
 
-// Event is one op executed on one rank.
+// Event is one op executed on one rank (or the host), for swimlane views.
 type Event struct {
-	Rank  int // -1: the host
-	Op    string
-	Func  string
-	Pos   ir.Span
-	Seq   int64 // logical time: the op's position in the global order
-	Start time.Duration
-	End   time.Duration
-	Peer  int    // target rank of RMA and notify, -1 otherwise
-	Cell  string // signal cell (buffer[offsets]) of notify/wait, "" otherwise
-	Value int64  // notify value / wait expectation
-	Comm  bool   // a communication op (RMA, signal, collective)
+	Rank int // -1: the host
+	Op   string
+	Kind string // "compute", "memory", "rma", "signal", "wait", "collective", "host"
+	Func string
+	Pos  ir.Span
+	// Logical time: a run-wide counter ticked at every op start and end, so
+	// StartTick < EndTick and ticks order events across ranks consistently.
+	StartTick, EndTick int64
+	// Wall time since the run started.
+	Start, End time.Duration
+	Peer       int    // the target rank of RMA and notify, -1 otherwise
+	Cell       string // the signal cell of notify/wait ("signal_buf[0, 0]"), "" otherwise
+	Value      int64  // notify value / wait or test expectation
 }
 
-// Timeline is every op of a run, per rank, for swimlane views.
+// Timeline is every op of a run: one lane per rank plus the host's.
 type Timeline struct {
-	mu     sync.Mutex
+	Ranks   int
+	Lanes   [][]Event // Lanes[r] is rank r's events in program order
+	Host    []Event
+	Dropped int64 // events not kept (RunOptions.MaxEvents)
+
 	origin time.Time
-	seq    int64
-	Ranks  int
-	Events []Event
+	tick   atomic.Int64
+	lanes  []*lane // lanes[0] is the host, lanes[r+1] rank r
 }
 
-func newTimeline(ranks int) *Timeline { return &Timeline{origin: time.Now(), Ranks: ranks} }
-
-func (t *Timeline) record(rank int, c *ir.Call, fn string, start, end time.Time, args []any) {
-	ev := Event{Rank: rank, Op: c.Op.Name, Func: fn, Pos: c.Pos, Start: start.Sub(t.origin), End: end.Sub(t.origin), Peer: -1}
-	name := c.Op.Name
-	ev.Comm = len(name) > 4 && name[:4] == "pld." || len(name) > 9 && name[:9] == "tile.comm"
-	for i, a := range c.Op.Args {
-		if i < len(args) && a.Name == "peer" {
-			if p, err := toInt(args[i]); err == nil {
-				ev.Peer = int(p)
-			}
-		}
-	}
-	switch name {
-	case "pld.system.notify", "pld.system.wait":
-		buf, off := "", []any(nil)
-		if r, ok := args[0].(*region); ok && r.win != nil {
-			buf = r.win.Name
-		}
-		oi := 2
-		vi := 3
-		if name == "pld.system.wait" {
-			oi, vi = 1, 2
-		}
-		off, _ = args[oi].([]any)
-		ev.Cell = cellName(buf, off)
-		ev.Value, _ = toInt(args[vi])
-	}
-	t.mu.Lock()
-	t.seq++
-	ev.Seq = t.seq
-	t.Events = append(t.Events, ev)
-	t.mu.Unlock()
+type lane struct {
+	max     int
+	events  []Event
+	dropped int64
 }
 
-func cellName(buf string, off []any) string {
-	s := buf + "["
-	for i, o := range off {
-		if i > 0 {
-			s += ", "
-		}
-		n, _ := toInt(o)
-		s += strconv.FormatInt(n, 10)
+func newTimeline(ranks, max int) *Timeline {
+	t := &Timeline{Ranks: ranks, origin: time.Now()}
+	for i := 0; i <= ranks; i++ {
+		t.lanes = append(t.lanes, &lane{max: max})
 	}
-	return s + "]"
+	return t
 }
 
-// PerRank returns rank r's events in order.
+// lane returns rank r's private lane (r = -1: the host); only that rank's
+// goroutine appends to it, so recording takes no lock.
+func (t *Timeline) lane(r int) *lane { return t.lanes[r+1] }
+
+func (l *lane) keep() bool {
+	if l.max < 0 {
+		return false
+	}
+	if len(l.events) >= l.max {
+		l.dropped++
+		return false
+	}
+	return true
+}
+
+func (l *lane) add(ev *Event) { l.events = append(l.events, *ev) }
+
+func (t *Timeline) begin(ev *Event) {
+	ev.StartTick = t.tick.Add(1)
+	ev.Start = time.Since(t.origin)
+}
+
+func (t *Timeline) end(ev *Event) {
+	ev.EndTick = t.tick.Add(1)
+	ev.End = time.Since(t.origin)
+}
+
+// finish publishes the lanes once every rank stopped.
+func (t *Timeline) finish() {
+	t.Host = t.lanes[0].events
+	t.Lanes = make([][]Event, t.Ranks)
+	for r := 0; r < t.Ranks; r++ {
+		t.Lanes[r] = t.lanes[r+1].events
+	}
+	for _, l := range t.lanes {
+		t.Dropped += l.dropped
+	}
+}
+
+// PerRank returns rank r's events in order (r = -1: the host's).
 func (t *Timeline) PerRank(r int) []Event {
-	var out []Event
-	for _, e := range t.Events {
-		if e.Rank == r {
-			out = append(out, e)
-		}
+	if r < 0 {
+		return t.Host
 	}
+	if r >= len(t.Lanes) {
+		return nil
+	}
+	return t.Lanes[r]
+}
+
+// All returns every event, host first, ordered by logical start time.
+func (t *Timeline) All() []Event {
+	out := append([]Event(nil), t.Host...)
+	for _, l := range t.Lanes {
+		out = append(out, l...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartTick < out[j].StartTick })
 	return out
+}
+
+// kindOf classifies an op for swimlane colouring.
+func kindOf(op string) string {
+	switch {
+	case strings.HasSuffix(op, "wait") || op == "tile.comm_test":
+		return "wait"
+	case strings.HasSuffix(op, "notify"):
+		return "signal"
+	case strings.Contains(op, "remote_") || strings.HasSuffix(op, ".put") || strings.HasSuffix(op, ".get"):
+		return "rma"
+	case strings.HasPrefix(op, "pld.tensor.") && op != "pld.tensor.window" && op != "pld.tensor.alloc_window_buffer":
+		return "collective"
+	case strings.HasPrefix(op, "pld."):
+		return "host"
+	case strings.HasSuffix(op, ".load") || strings.HasSuffix(op, ".store") || strings.HasSuffix(op, ".read") || strings.HasSuffix(op, ".write"):
+		return "memory"
+	}
+	return "compute"
 }

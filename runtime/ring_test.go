@@ -194,7 +194,7 @@ func TestDeadlockIsReported(t *testing.T) {
 		msg := err.Error()
 		require.Contains(t, msg, "deadlock")
 		for r := 0; r < 3; r++ {
-			require.Contains(t, msg, fmt.Sprintf("rank %d: pld.system.wait at examples_test.go:", r))
+			require.Contains(t, msg, fmt.Sprintf("rank %d: pld.system.wait at ring_test.go:", r))
 		}
 		require.Contains(t, msg, "signal_buf[0, 0] = 0, for >= 1")
 	}

@@ -1,0 +1,368 @@
+// Package runtime holds ptorepl's devices: what runs an IR program on N ranks
+// and returns tensors. The default device is an embedded simulator that
+// executes the IR itself with PyPTO's window-buffer and signal semantics:
+// symmetric zero-initialised windows, one-sided RMA, Set/AtomicAdd notifies
+// and blocking waits, and collectives built from them.
+//
+// The host orchestrator runs on the caller's goroutine; each `device=r`
+// dispatch queues a task on rank r, and every rank runs its tasks in order on
+// its own goroutine, concurrently with the others. Ranks reach window memory
+// only through the Windows interface. The simulator never hangs: when every
+// live rank is blocked in a wait it returns a *DeadlockError naming each
+// rank, its op, the cell, its value and the wanted condition; a wall-clock
+// watchdog and the caller's context back that up.
+//
+// An op's simulated semantics hang off its ir registry entry under the
+// "sim" facet (see OpFunc); the interpreter has no switch on op names.
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// Device is what a backend implements: load a program (checking that it can
+// run it) and run its host orchestrator with host tensors. Out/InOut host
+// tensors are written in place, like torch, and also listed in the result.
+type Device interface {
+	Name() string
+	Load(p *ir.Program) (Executable, error)
+	Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RunOptions) (*Result, error)
+}
+
+// Executable is a loaded program, runnable many times.
+type Executable interface {
+	Program() *ir.Program
+	Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (*Result, error)
+}
+
+// RunOptions configure one run. The zero value runs on 2 ranks.
+type RunOptions struct {
+	// Ranks is the world size, len(device_ids) in PyPTO (default 2).
+	Ranks int
+	// Watchdog bounds the run's wall-clock time (default 30s). Deadlocks are
+	// normally found at once by the blocked-rank analysis; this catches the rest.
+	Watchdog time.Duration
+	// Progress, if set, is called (never concurrently) as ranks finish their
+	// work and every ProgressEvery (default 250ms) while the run lasts.
+	Progress      func(ProgressInfo)
+	ProgressEvery time.Duration
+	// Observer, if set, sees every window access, notify and wait (see Observer).
+	Observer Observer
+	// Seed, when non-zero, perturbs the schedule reproducibly: random short
+	// delays before notifies and waits, and a shuffled rank start order, so
+	// timing-dependent protocol bugs show up. Zero runs unperturbed.
+	Seed int64
+	// MaxEvents caps the timeline events kept per rank (default 100000;
+	// negative: no timeline). Dropped events are counted.
+	MaxEvents int
+}
+
+// ProgressInfo reports how far a run is.
+type ProgressInfo struct {
+	Ranks     int   // world size
+	RanksDone int   // ranks that finished every task dispatched to them
+	Tasks     int   // tasks (device dispatches) so far
+	TasksDone int   // tasks finished
+	Ops       int64 // ops executed on all ranks and the host
+	Elapsed   time.Duration
+}
+
+// Result is a finished run.
+type Result struct {
+	Ranks int
+	// Outputs are the Out/InOut host tensors in parameter order (the same
+	// tensors the caller passed, now filled).
+	Outputs  []*tensor.Tensor
+	Timeline *Timeline
+	// Signals are every signal cell a notify touched, with its final value,
+	// for stale-signal and Set/AtomicAdd-mixing reports.
+	Signals []SignalCell
+	Ops     int64
+	Elapsed time.Duration
+}
+
+// SignalCell is one notified cell and its final value on a rank.
+type SignalCell struct {
+	Rank       int
+	Buffer     string
+	Offset     []int // the index the notifies named
+	ByteOffset int
+	Value      int64
+	SetBy      map[string]bool // "Set", "AtomicAdd"
+	Notifies   int
+	History    []string // the first 64 notifies, "rank 1 AtomicAdd 1 → 2"
+}
+
+// DeadlockError is returned when every live rank waits and nothing can wake them.
+type DeadlockError struct {
+	Blocked []BlockedRank
+}
+
+// BlockedRank describes one rank stuck in a wait.
+type BlockedRank struct {
+	Rank   int
+	Op     string
+	Pos    ir.Span
+	Func   string
+	Cell   string // buffer[offsets]
+	Value  int64  // the cell's current value
+	Want   string // ">= 1", "== 2"
+	Writes []string
+}
+
+func (e *DeadlockError) Error() string {
+	var b strings.Builder
+	b.WriteString("deadlock: every live rank is blocked and no pending operation can wake them")
+	for _, r := range e.Blocked {
+		fmt.Fprintf(&b, "\n  rank %d: %s", r.Rank, r.Op)
+		if r.Pos.Known() {
+			fmt.Fprintf(&b, " at %s", r.Pos)
+		}
+		fmt.Fprintf(&b, " in %s waits on %s = %d, for %s", r.Func, r.Cell, r.Value, r.Want)
+		if len(r.Writes) > 0 {
+			fmt.Fprintf(&b, " (cell history: %s)", strings.Join(r.Writes, ", "))
+		} else {
+			b.WriteString(" (nobody ever wrote this cell)")
+		}
+	}
+	return b.String()
+}
+
+// Simulator is the embedded multi-rank device.
+type Simulator struct{}
+
+// NewSimulator returns the simulator device.
+func NewSimulator() *Simulator { return &Simulator{} }
+
+// Name is "sim".
+func (*Simulator) Name() string { return "sim" }
+
+// Load checks that p has one host orchestrator and that the simulator has
+// semantics for every op it calls.
+func (d *Simulator) Load(p *ir.Program) (Executable, error) {
+	if p == nil {
+		return nil, errors.New("runtime: the program is nil")
+	}
+	host, err := hostOf(p)
+	if err != nil {
+		return nil, err
+	}
+	var missing error
+	for _, f := range p.Functions {
+		ir.WalkStmt(f.Body, func(e ir.Expr) {
+			c, ok := e.(*ir.Call)
+			if !ok || missing != nil {
+				return
+			}
+			if c.Op != nil {
+				if _, ok := c.Op.Facet(FacetKey); !ok {
+					missing = posErr(c.Pos, fmt.Errorf("%s (in %s): the simulator has no semantics for op %s", c.Op.Name, f.Name, c.Op.Name))
+				}
+			} else if c.Fn != nil && p.Function(c.Fn.Name) == nil && builtinCollective(c.Fn.Name) == "" {
+				missing = posErr(c.Pos, fmt.Errorf("%s calls unknown function %s", f.Name, c.Fn.Name))
+			}
+		}, nil)
+	}
+	if missing != nil {
+		return nil, missing
+	}
+	return &loaded{prog: p, host: host}, nil
+}
+
+// Run loads p and runs it once.
+func (d *Simulator) Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RunOptions) (*Result, error) {
+	exe, err := d.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	return exe.Run(ctx, args, o)
+}
+
+func posErr(pos ir.Span, err error) error {
+	if pos.Known() {
+		return fmt.Errorf("%s: %w", pos, err)
+	}
+	return err
+}
+
+func hostOf(p *ir.Program) (*ir.Function, error) {
+	var host *ir.Function
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			if host != nil {
+				return nil, fmt.Errorf("program %s has two host orchestrators (%s, %s)", p.Name, host.Name, f.Name)
+			}
+			host = f
+		}
+	}
+	if host == nil {
+		return nil, fmt.Errorf("program %s has no host orchestrator (prog.Host): nothing says how ranks are dispatched", p.Name)
+	}
+	return host, nil
+}
+
+type loaded struct {
+	prog *ir.Program
+	host *ir.Function
+}
+
+func (l *loaded) Program() *ir.Program { return l.prog }
+
+// Run executes the host orchestrator with args on o.Ranks simulated ranks.
+func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (res *Result, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.Ranks <= 0 {
+		o.Ranks = 2
+	}
+	if o.Watchdog <= 0 {
+		o.Watchdog = 30 * time.Second
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 250 * time.Millisecond
+	}
+	if o.MaxEvents == 0 {
+		o.MaxEvents = 100000
+	}
+	start := time.Now()
+	s := newSim(l.prog, o)
+	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
+	defer cancel()
+	// The context ending (Ctrl-C, the watchdog) stops every rank.
+	stop := context.AfterFunc(wctx, func() {
+		s.sched.mu.Lock()
+		blocked := s.sched.deadlockLocked().(*DeadlockError)
+		s.sched.mu.Unlock()
+		var msg string
+		if errors.Is(wctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			msg = fmt.Sprintf("watchdog: the run took longer than %s", o.Watchdog)
+		} else {
+			msg = "run cancelled"
+		}
+		if len(blocked.Blocked) > 0 {
+			msg += "; blocked ranks:" + strings.TrimPrefix(blocked.Error(), "deadlock: every live rank is blocked and no pending operation can wake them")
+		}
+		s.sched.fail(&StopError{Msg: msg, Cause: wctx.Err()})
+	})
+	defer stop()
+
+	doneProgress := s.startProgress(start)
+	err = s.runHost(l.host, args)
+	doneProgress()
+	sigs := s.win.signals()
+	if o.Observer != nil {
+		func() {
+			defer func() { _ = recover() }() // an observer's panic must not escape
+			o.Observer.End(RunEnd{Signals: sigs, Err: err})
+		}()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.timeline.finish()
+	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start)}
+	for i, p := range l.host.Params {
+		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
+			res.Outputs = append(res.Outputs, args[i])
+		}
+		_ = p
+	}
+	return res, nil
+}
+
+// StopError is a run ended by its context or the watchdog.
+type StopError struct {
+	Msg   string
+	Cause error
+}
+
+func (e *StopError) Error() string { return e.Msg }
+func (e *StopError) Unwrap() error { return e.Cause }
+
+// sim is one run's shared state.
+type sim struct {
+	prog     *ir.Program
+	opts     RunOptions
+	world    int
+	sched    *sched
+	win      *simWindows
+	timeline *Timeline
+	ops      atomic.Int64
+	start    time.Time
+
+	wmu     sync.Mutex // guards workers and the counts below (with sched.mu never held inside)
+	workers []*worker
+	tasks   int
+	done    int
+	wg      sync.WaitGroup
+
+	progMu sync.Mutex
+}
+
+func newSim(p *ir.Program, o RunOptions) *sim {
+	sc := &sched{blocked: map[int]*BlockedRank{}}
+	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents), start: time.Now()}
+	s.win = newSimWindows(o.Ranks, sc, o.Observer)
+	s.workers = make([]*worker, o.Ranks)
+	return s
+}
+
+func (s *sim) progressInfo() ProgressInfo {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	p := ProgressInfo{Ranks: s.world, Tasks: s.tasks, TasksDone: s.done, Ops: s.ops.Load(), Elapsed: time.Since(s.start)}
+	for _, w := range s.workers {
+		if w != nil && w.ran > 0 && w.pending == 0 {
+			p.RanksDone++
+		}
+	}
+	return p
+}
+
+func (s *sim) reportProgress() {
+	if s.opts.Progress == nil {
+		return
+	}
+	p := s.progressInfo()
+	s.progMu.Lock()
+	defer s.progMu.Unlock()
+	defer func() { _ = recover() }() // a callback's panic must not kill a rank
+	s.opts.Progress(p)
+}
+
+func (s *sim) startProgress(start time.Time) func() {
+	if s.opts.Progress == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(s.opts.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				s.reportProgress()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+		s.reportProgress()
+	}
+}

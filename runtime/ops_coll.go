@@ -1,0 +1,305 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Collectives follow main's lowering (passes.md §4.2): a sequence of credit
+// barriers — notify every peer +1 on my cell [me, 0], wait until each
+// peer's cell of my signal is >= g — around the data movement, then an
+// epilogue that subtracts the credits so the signal returns to zero and can
+// be reused. Every step goes through the same notify/wait and window API as
+// user code, so deadlock detection and observers cover collectives too.
+
+func init() {
+	Register("pld.tensor.barrier", collective(0, func(k *coll, a []any) (any, error) {
+		if err := k.barrier(1); err != nil {
+			return nil, err
+		}
+		return k.sigV, k.epilogue(1)
+	}))
+	Register("pld.tensor.allreduce", collective(1, allreduce))
+	Register("pld.tensor.broadcast", collective(1, broadcast))
+	Register("pld.tensor.reduce_scatter", collective(1, reduceScatter))
+	Register("pld.tensor.allgather", collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) }))
+	Register("pld.tensor.all_to_all", collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) }))
+	Register("pld.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
+	})
+}
+
+// coll is one rank's view of a collective call.
+type coll struct {
+	x    *Exec
+	c    *ir.Call
+	sigV *view
+	dom  []int // world ranks of the comm domain
+	me   int   // my index in dom
+}
+
+// collective wraps a collective's body: on the host it runs the device
+// part on every rank of the domain (with a fresh signal when none was
+// given, as SynthesizeAllReduceSignals does); on a device it builds the coll.
+func collective(sigArg int, body func(k *coll, a []any) (any, error)) OpFunc {
+	var self OpFunc
+	self = func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rank < 0 {
+			return x.hostCollective(c, a, sigArg, self)
+		}
+		if sigArg >= len(a) {
+			return nil, fmt.Errorf("a collective in a device function needs an explicit signal")
+		}
+		sig, err := winArg(a[sigArg], "signal")
+		if err != nil {
+			return nil, err
+		}
+		if sig.dt != ir.INT32 {
+			return nil, fmt.Errorf("signal: expected INT32 cells, got %s", sig.dt.Name())
+		}
+		k := &coll{x: x, c: c, sigV: sig}
+		if sig.win.Domain != nil {
+			k.dom = sig.win.Domain
+		} else {
+			for r := 0; r < x.s.world; r++ {
+				k.dom = append(k.dom, r)
+			}
+		}
+		k.me = -1
+		for i, r := range k.dom {
+			if r == x.rank {
+				k.me = i
+			}
+		}
+		if k.me < 0 {
+			return nil, fmt.Errorf("rank %d is not in the signal's comm domain %v", x.rank, k.dom)
+		}
+		if len(sig.shape) == 0 || len(sig.shape) > 2 || sig.shape[0] < len(k.dom) {
+			return nil, fmt.Errorf("signal: a mesh collective needs an [NR, 1] INT32 signal (NR = %d), given %v", len(k.dom), sig.shape)
+		}
+		return body(k, a)
+	}
+	return self
+}
+
+// hostCollective runs a host-level collective: one task per rank.
+func (x *Exec) hostCollective(c *ir.Call, a []any, sigArg int, op OpFunc) (any, error) {
+	args := append([]any(nil), a...)
+	if sigArg >= len(args) {
+		buf, err := x.s.win.Alloc(fmt.Sprintf("__allreduce_signal_buf_%d", x.s.ops.Load()), x.s.world*4, nil)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, &view{dt: ir.INT32, shape: []int{x.s.world, 1}, strides: []int{1, 1}, win: buf})
+	}
+	t, err := winArg(a[0], "target")
+	if sigArg == 2 {
+		t, err = winArg(a[1], "target")
+	}
+	if err != nil {
+		return nil, err
+	}
+	ranks := t.win.Domain
+	if ranks == nil {
+		for r := 0; r < x.s.world; r++ {
+			ranks = append(ranks, r)
+		}
+	}
+	for _, r := range ranks {
+		x.s.dispatch(r, task{op: op, call: c, args: args})
+	}
+	if sigArg == 2 {
+		return a[1], nil
+	}
+	return a[0], nil
+}
+
+func (k *coll) cell(s int) Cell {
+	idx := []int{s}
+	if len(k.sigV.shape) == 2 {
+		idx = []int{s, 0}
+	}
+	eo, _ := k.sigV.elemOffset(idx)
+	return Cell{Buffer: k.sigV.win.Name, Offset: eo * 4, Index: idx}
+}
+
+// barrier(g): credit every peer, then wait for g credits from each.
+func (k *coll) barrier(g int64) error {
+	x, who := k.x, k.x.who(k.c)
+	for p := range k.dom {
+		if p != k.me {
+			x.perturb()
+			if err := x.s.win.Notify(x.rank, k.dom[p], k.sigV.win, k.cell(k.me), NotifyAtomicAdd, 1, who); err != nil {
+				return err
+			}
+		}
+	}
+	for s := range k.dom {
+		if s != k.me {
+			x.perturb()
+			if err := x.s.win.Wait(x.rank, k.sigV.win, k.cell(s), Cond{Cmp: "ge", Value: g}, who); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// epilogue returns the n credits each peer gave me.
+func (k *coll) epilogue(n int32) error {
+	x := k.x
+	for s := range k.dom {
+		if s != k.me {
+			if err := x.s.win.Notify(x.rank, x.rank, k.sigV.win, k.cell(s), NotifyAtomicAdd, -n, x.who(k.c)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var reducers = map[int64]func(a, b float64) float64{
+	int64(ir.ReduceSum): func(a, b float64) float64 { return a + b },
+	1:                   math.Max,
+	2:                   math.Min,
+	3:                   func(a, b float64) float64 { return a * b },
+}
+
+// reduceInto reads view v from every rank of the domain and reduces it in
+// v's dtype, starting from my own copy.
+func (k *coll) reduce(v *view) ([]float64, error) {
+	red, ok := reducers[k.c.Kwargs.Int("op", 0)]
+	if !ok {
+		return nil, fmt.Errorf("op must be ReduceOp.Sum, Max, Min or Prod, got %d", k.c.Kwargs.Int("op", 0))
+	}
+	acc, err := k.x.readView(v, k.x.rank, k.c)
+	if err != nil {
+		return nil, err
+	}
+	for p := range k.dom {
+		if p == k.me {
+			continue
+		}
+		other, err := k.x.readView(v, k.dom[p], k.c)
+		if err != nil {
+			return nil, err
+		}
+		for i := range acc {
+			acc[i] = round(red(acc[i], other[i]), v.dt)
+		}
+	}
+	return acc, nil
+}
+
+func allreduce(k *coll, a []any) (any, error) {
+	t, err := winArg(a[0], "target")
+	if err != nil {
+		return nil, err
+	}
+	if t.dt != ir.FP32 && t.dt != ir.FP16 && t.dt != ir.BF16 && t.dt != ir.INT32 {
+		return nil, fmt.Errorf("target dtype must be FP16 or FP32, got %s", t.dt.Name())
+	}
+	if err := k.barrier(1); err != nil { // everyone staged
+		return nil, err
+	}
+	acc, err := k.reduce(t)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.barrier(2); err != nil { // nobody still reads my target
+		return nil, err
+	}
+	if err := k.x.writeView(t, k.x.rank, acc, false, k.c); err != nil {
+		return nil, err
+	}
+	return t, k.epilogue(2)
+}
+
+func broadcast(k *coll, a []any) (any, error) {
+	t, err := winArg(a[0], "target")
+	if err != nil {
+		return nil, err
+	}
+	root := int(k.c.Kwargs.Int("root", 0))
+	if root < 0 || root >= len(k.dom) {
+		return nil, fmt.Errorf("root %d is outside the comm domain of %d ranks", root, len(k.dom))
+	}
+	if err := k.barrier(1); err != nil {
+		return nil, err
+	}
+	if root != k.me {
+		if err := k.x.copyView(t, k.x.rank, t, k.dom[root], false, k.c); err != nil {
+			return nil, err
+		}
+	}
+	return t, k.epilogue(1)
+}
+
+func reduceScatter(k *coll, a []any) (any, error) {
+	t, err := winArg(a[0], "target")
+	if err != nil {
+		return nil, err
+	}
+	if len(t.shape) != 2 || t.shape[0] < len(k.dom) {
+		return nil, fmt.Errorf("target: reduce_scatter needs an [NR, SIZE] tensor, given %v", t.shape)
+	}
+	row, err := t.sub([]int{k.me, 0}, []int{1, t.shape[1]})
+	if err != nil {
+		return nil, err
+	}
+	if err := k.barrier(1); err != nil {
+		return nil, err
+	}
+	acc, err := k.reduce(row)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.barrier(2); err != nil {
+		return nil, err
+	}
+	if err := k.x.writeView(row, k.x.rank, acc, false, k.c); err != nil {
+		return nil, err
+	}
+	return t, k.epilogue(2)
+}
+
+// scatterRows is allgather (every peer's target row me ← my input) and
+// all_to_all (peer d's target row me ← my input row d), then barrier(1).
+func (k *coll) scatterRows(a []any, toAll bool) (any, error) {
+	in, err := viewArg(a[0], "input")
+	if err != nil {
+		return nil, err
+	}
+	t, err := winArg(a[1], "target")
+	if err != nil {
+		return nil, err
+	}
+	if len(t.shape) != 2 || t.shape[0] < len(k.dom) {
+		return nil, fmt.Errorf("target: needs an [NR, SIZE] tensor, given %v", t.shape)
+	}
+	size := t.shape[1]
+	row, err := t.sub([]int{k.me, 0}, []int{1, size})
+	if err != nil {
+		return nil, err
+	}
+	for d := range k.dom {
+		src := in
+		if toAll {
+			if len(in.shape) != 2 {
+				return nil, fmt.Errorf("input: all_to_all needs an [NR, SIZE] tensor, given %v", in.shape)
+			}
+			if src, err = in.sub([]int{d, 0}, []int{1, size}); err != nil {
+				return nil, fmt.Errorf("input: %w", err)
+			}
+		}
+		if err := k.x.copyView(row, k.dom[d], src, k.x.rank, false, k.c); err != nil {
+			return nil, err
+		}
+	}
+	if err := k.barrier(1); err != nil {
+		return nil, err
+	}
+	return t, k.epilogue(1)
+}

@@ -1,0 +1,384 @@
+package runtime
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Semantics of the comm-context, window and view ops, and of the signal ops.
+
+// commCtx is the value of pld.system.get_comm_ctx: the window's domain.
+type commCtx struct {
+	domain []int // world ranks in domain order; nil: the world
+}
+
+func init() {
+	Register("pld.system.world_size", func(x *Exec, c *ir.Call, a []any) (any, error) { return int64(x.s.world), nil })
+	Register("pld.system.get_comm_ctx", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		v, err := winArg(a[0], "dist_tensor")
+		if err != nil {
+			return nil, err
+		}
+		return commCtx{domain: v.win.Domain}, nil
+	})
+	Register("pld.system.rank", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		ctx, ok := a[0].(commCtx)
+		if !ok {
+			return nil, fmt.Errorf("ctx: expected a comm context, got %s", describe(a[0]))
+		}
+		if x.rank < 0 {
+			return nil, fmt.Errorf("rank is only defined on a device, not in the host orchestrator")
+		}
+		if ctx.domain == nil {
+			return int64(x.rank), nil
+		}
+		for i, r := range ctx.domain {
+			if r == x.rank {
+				return int64(i), nil
+			}
+		}
+		return nil, fmt.Errorf("rank %d is not in the comm domain %v", x.rank, ctx.domain)
+	})
+	Register("pld.system.nranks", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		ctx, ok := a[0].(commCtx)
+		if !ok {
+			return nil, fmt.Errorf("ctx: expected a comm context, got %s", describe(a[0]))
+		}
+		if ctx.domain == nil {
+			return int64(x.s.world), nil
+		}
+		return int64(len(ctx.domain)), nil
+	})
+	Register("pld.tensor.alloc_window_buffer", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		n, err := toInt(a[0])
+		if err != nil {
+			return nil, fmt.Errorf("size: %w", err)
+		}
+		name := c.Kwargs.String("name", "window")
+		return x.s.win.Alloc(name, int(n), x.s.domainOf(name))
+	})
+	Register("pld.tensor.window", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		buf, ok := a[0].(*WindowBuf)
+		if !ok {
+			return nil, fmt.Errorf("buf: expected a window buffer (pld.alloc_window_buffer), got %s", describe(a[0]))
+		}
+		shape, err := intsArg(a[1], "shape")
+		if err != nil {
+			return nil, err
+		}
+		dt, _ := c.Kwargs.DType("dtype")
+		if !supported(dt) {
+			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
+		}
+		// PyPTO has no fit check; an overflowing view is almost always a bug.
+		if need := numel(shape) * dt.Bytes(); need > buf.Size {
+			return nil, fmt.Errorf("a %v %s view needs %d bytes but window buffer %s has %d per rank", shape, dt.Name(), need, buf.Name, buf.Size)
+		}
+		return &view{dt: dt, shape: shape, strides: rowMajor(shape), win: buf}, nil
+	})
+	Register("tensor.slice", sliceOp)
+	Register("tile.slice", sliceOp)
+	Register("tensor.view", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		v, err := viewArg(a[0], "input")
+		if err != nil {
+			return nil, err
+		}
+		if len(a) < 2 || a[1] == nil {
+			return v, nil
+		}
+		shape, err := intsArg(a[1], "shape")
+		if err != nil {
+			return nil, err
+		}
+		if len(shape) == 0 {
+			return v, nil
+		}
+		if !v.contiguous() {
+			return nil, fmt.Errorf("cannot reinterpret a strided view %v as %v", v.shape, shape)
+		}
+		if numel(shape) > numel(v.shape) && v.win == nil {
+			return nil, fmt.Errorf("a view %v is larger than the tensor %v", shape, v.shape)
+		}
+		return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}, nil
+	})
+	// Fences and cache invalidation order device memory; the simulator is
+	// sequentially consistent, so they are no-ops.
+	Register("system.fence", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	Register("system.cacheinvalid", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+
+	Register("pld.system.notify", notifyOp)
+	Register("pld.system.wait", waitOp)
+	Register("pld.system.defer_wait", waitOp)
+	Register("tile.comm_notify", commNotifyOp)
+	Register("tile.comm_wait", commWaitOp)
+	Register("tile.comm_test", commWaitOp)
+}
+
+// domainOf is the comm domain of the buffer allocated under name: the
+// devices of the CommGroup that lists it, or the world.
+func (s *sim) domainOf(name string) []int {
+	for _, g := range s.prog.CommGroups {
+		for _, slot := range g.Slots {
+			if slot != nil && (slot.Name == name || (slot.Base != nil && slot.Base.Name == name)) && len(g.Devices) > 0 {
+				out := make([]int, 0, len(g.Devices))
+				for _, d := range g.Devices {
+					if int(d) < s.world {
+						out = append(out, int(d))
+					}
+				}
+				return out
+			}
+		}
+	}
+	return nil
+}
+
+func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	shape, err := intsArg(a[1], "shape")
+	if err != nil {
+		return nil, err
+	}
+	offs, err := intsArg(a[2], "offset")
+	if err != nil {
+		return nil, err
+	}
+	var drop []int
+	if len(a) > 4 {
+		if drop, err = intsArg(a[4], "drop_dims"); err != nil {
+			return nil, err
+		}
+	}
+	if t, ok := a[0].(*Tile); ok {
+		// A tile slice is a copy: tiles are values.
+		tv := &view{dt: t.DType, shape: t.Shape, strides: rowMajor(t.Shape), host: make([]byte, len(t.Data)*t.DType.Bytes())}
+		encode(t.DType, t.Data, tv.host)
+		sub, err := tv.sub(offs, shape)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := x.readView(sub, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		out := newTile(t.DType, dropDims(sub.shape, drop))
+		copy(out.Data, vals)
+		return out, nil
+	}
+	v, err := viewArg(a[0], "input")
+	if err != nil {
+		return nil, err
+	}
+	sub, err := v.sub(offs, shape)
+	if err != nil {
+		return nil, err
+	}
+	if len(drop) == 0 {
+		return sub, nil
+	}
+	dropped := map[int]bool{}
+	for _, d := range drop {
+		dropped[d] = true
+	}
+	out := &view{dt: sub.dt, off: sub.off, host: sub.host, win: sub.win}
+	for i := range sub.shape {
+		if !dropped[i] {
+			out.shape = append(out.shape, sub.shape[i])
+			out.strides = append(out.strides, sub.strides[i])
+		}
+	}
+	return out, nil
+}
+
+func dropDims(shape, drop []int) []int {
+	if len(drop) == 0 {
+		return shape
+	}
+	var out []int
+outer:
+	for i, d := range shape {
+		for _, k := range drop {
+			if k == i {
+				continue outer
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// perturb delays a rank at a signal op when a seed asks for a perturbed
+// schedule, so timing-dependent protocol bugs surface.
+func (x *Exec) perturb() {
+	r := x.rc.rng
+	if r == nil {
+		return
+	}
+	switch r.Intn(4) {
+	case 0:
+		time.Sleep(time.Duration(r.Intn(300)) * time.Microsecond)
+	case 1:
+		runtime.Gosched()
+	}
+}
+
+// signalCell resolves offsets of an INT32 signal view to a cell.
+func signalCell(sig *view, offsV any) (Cell, error) {
+	if sig.dt != ir.INT32 {
+		return Cell{}, fmt.Errorf("signal: expected INT32 cells, got %s", sig.dt.Name())
+	}
+	offs, err := intsArg(offsV, "offsets")
+	if err != nil {
+		return Cell{}, err
+	}
+	eo, err := sig.elemOffset(offs)
+	if err != nil {
+		return Cell{}, fmt.Errorf("signal cell: %w", err)
+	}
+	return Cell{Buffer: sig.win.Name, Offset: eo * 4, Index: offs}, nil
+}
+
+func notifyOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	sig, err := winArg(a[0], "target")
+	if err != nil {
+		return nil, err
+	}
+	peer, err := x.peerOf(sig, a[1])
+	if err != nil {
+		return nil, err
+	}
+	cell, err := signalCell(sig, a[2])
+	if err != nil {
+		return nil, err
+	}
+	v, err := toInt(a[3])
+	if err != nil {
+		return nil, fmt.Errorf("value: %w", err)
+	}
+	kind := NotifyAtomicAdd
+	if ir.NotifyOp(c.Kwargs.Int("op", 0)) == ir.NotifySet {
+		kind = NotifySet
+	}
+	x.note(peer, cell.String(), v)
+	x.perturb()
+	return nil, x.s.win.Notify(x.rank, peer, sig.win, cell, kind, int32(v), x.who(c))
+}
+
+func waitOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	if x.rank < 0 {
+		return nil, fmt.Errorf("waits run on a device, not in the host orchestrator")
+	}
+	sig, err := winArg(a[0], "signal")
+	if err != nil {
+		return nil, err
+	}
+	cell, err := signalCell(sig, a[1])
+	if err != nil {
+		return nil, err
+	}
+	want, err := toInt(a[2])
+	if err != nil {
+		return nil, fmt.Errorf("expected: %w", err)
+	}
+	cond := Cond{Cmp: "ge", Value: want}
+	if ir.WaitCmp(c.Kwargs.Int("cmp", 0)) == ir.WaitEq {
+		cond.Cmp = "eq"
+	}
+	x.note(-1, cell.String(), want)
+	if c.Op.Name == "pld.system.defer_wait" {
+		// The task completes once cell >= expected, compared as uint32.
+		cond = Cond{Cmp: "ge", Value: want, Unsigned: true}
+		x.rc.deferred = append(x.rc.deferred, deferredWait{buf: sig.win, cell: cell, cond: cond, who: x.who(c)})
+		return nil, nil
+	}
+	x.perturb()
+	return nil, x.s.win.Wait(x.rank, sig.win, cell, cond, x.who(c))
+}
+
+// commSignal resolves seed #1301's signal operand: a one-element INT32 view
+// of the slot.
+func commSignal(v any) (*view, Cell, error) {
+	sig, err := viewArg(v, "signal")
+	if err != nil {
+		return nil, Cell{}, err
+	}
+	if sig.dt != ir.INT32 {
+		return nil, Cell{}, fmt.Errorf("signal: expected INT32, got %s", sig.dt.Name())
+	}
+	if numel(sig.shape) != 1 {
+		return nil, Cell{}, fmt.Errorf("signal must hold exactly one INT32 slot, got shape %v", sig.shape)
+	}
+	cell := Cell{Offset: sig.off * 4, Index: nil}
+	if sig.win != nil {
+		cell.Buffer = sig.win.Name
+	}
+	return sig, cell, nil
+}
+
+func commNotifyOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	sig, cell, err := commSignal(a[0])
+	if err != nil {
+		return nil, err
+	}
+	v, err := toInt(a[1])
+	if err != nil {
+		return nil, fmt.Errorf("value: %w", err)
+	}
+	kind := NotifyAtomicAdd
+	if c.Kwargs.String("op", "atomic_add") == "set" {
+		kind = NotifySet
+	}
+	x.note(x.rank, cell.String(), v)
+	if sig.win == nil {
+		// A rank-private tensor: only this rank sees it.
+		vals, err := x.readView(sig, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		if kind == NotifyAtomicAdd {
+			v = int64(int32(int64(vals[0]) + v))
+		}
+		return nil, x.writeView(sig, x.local(), []float64{float64(v)}, false, c)
+	}
+	x.perturb()
+	return nil, x.s.win.Notify(x.rank, x.local(), sig.win, cell, kind, int32(v), x.who(c))
+}
+
+func commWaitOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	sig, cell, err := commSignal(a[0])
+	if err != nil {
+		return nil, err
+	}
+	v, err := toInt(a[1])
+	if err != nil {
+		return nil, fmt.Errorf("cmp_value: %w", err)
+	}
+	cond := Cond{Cmp: c.Kwargs.String("cmp", "eq"), Value: v}
+	switch cond.Cmp {
+	case "eq", "ne", "gt", "ge", "lt", "le":
+	default:
+		return nil, fmt.Errorf("cmp must be one of eq|ne|gt|ge|lt|le, got %q", cond.Cmp)
+	}
+	x.note(-1, cell.String(), v)
+	test := c.Op.Name == "tile.comm_test"
+	if sig.win == nil {
+		vals, err := x.readView(sig, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		ok := cond.Holds(int32(vals[0]))
+		if test || ok {
+			return ok, nil
+		}
+		// Nobody else can change a rank-private tensor: waiting never ends.
+		return nil, &DeadlockError{Blocked: []BlockedRank{{Rank: x.rank, Op: c.Op.Name, Pos: c.Pos, Func: x.fnName(),
+			Cell: "a rank-private tensor", Value: int64(vals[0]), Want: cond.String()}}}
+	}
+	if test {
+		return x.s.win.Test(x.local(), sig.win, cell, cond, x.who(c))
+	}
+	x.perturb()
+	return nil, x.s.win.Wait(x.local(), sig.win, cell, cond, x.who(c))
+}

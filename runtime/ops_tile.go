@@ -1,0 +1,388 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Semantics of the tile and tensor compute ops. Every result is rounded to
+// its dtype, so FP16 arithmetic rounds like FP16.
+
+func init() {
+	Register("tile.load", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		offs, err := intsArg(a[1], "offsets")
+		if err != nil {
+			return nil, err
+		}
+		shape, err := intsArg(a[2], "shapes")
+		if err != nil {
+			return nil, err
+		}
+		var valid []int
+		if len(a) > 3 {
+			if valid, err = intsArg(a[3], "valid_shape"); err != nil {
+				return nil, err
+			}
+		}
+		return x.loadTile(t, x.local(), offs, shape, valid, c)
+	})
+	Register("tile.store", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		offs, err := intsArg(a[1], "offsets")
+		if err != nil {
+			return nil, err
+		}
+		out, err := viewArg(a[2], "output_tensor")
+		if err != nil {
+			return nil, err
+		}
+		if len(a) > 3 && a[3] != nil {
+			shapes, err := intsArg(a[3], "shapes")
+			if err != nil {
+				return nil, err
+			}
+			if len(shapes) == len(t.Shape) {
+				// Store at most the given extent of the valid region.
+				ext := append([]int(nil), t.validShape()...)
+				for i := range ext {
+					ext[i] = min(ext[i], shapes[i])
+				}
+				t = &Tile{DType: t.DType, Shape: t.Shape, Valid: ext, Data: t.Data}
+			}
+		}
+		// The result is the output tensor (the rebind idiom).
+		return out, x.storeTile(t, out, x.local(), offs, c.Kwargs.Int("atomic", 0) != 0, c)
+	})
+	Register("tile.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		shape, err := intsArg(a[0], "shape")
+		if err != nil {
+			return nil, err
+		}
+		dt, _ := c.Kwargs.DType("dtype")
+		if !supported(dt) {
+			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
+		}
+		return newTile(dt, shape), nil // uninitialised on the device; zero here
+	})
+	Register("tensor.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		shape, err := intsArg(a[0], "shape")
+		if err != nil {
+			return nil, err
+		}
+		dt, _ := c.Kwargs.DType("dtype")
+		if !supported(dt) {
+			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
+		}
+		v := localView(dt, shape)
+		if iv, ok := c.Kwargs.Get("init_value"); ok {
+			f, err := toFloat(iv)
+			if err != nil {
+				return nil, fmt.Errorf("init_value: %w", err)
+			}
+			vals := make([]float64, numel(shape))
+			for i := range vals {
+				vals[i] = f
+			}
+			encode(dt, vals, v.host)
+		}
+		return v, nil
+	})
+	Register("tensor.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		idx, err := intsArg(a[1], "indices")
+		if err != nil {
+			return nil, err
+		}
+		one, err := t.sub(idx, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := x.readView(one, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		return scalarOf(vals[0], t.dt), nil
+	})
+	Register("tensor.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		idx, err := intsArg(a[1], "indices")
+		if err != nil {
+			return nil, err
+		}
+		v, err := toFloat(a[2])
+		if err != nil {
+			return nil, fmt.Errorf("value: %w", err)
+		}
+		one, err := t.sub(idx, nil)
+		if err != nil {
+			return nil, err
+		}
+		return t, x.writeView(one, x.local(), []float64{round(v, t.dt)}, false, c)
+	})
+	Register("tile.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		k, err := tileIndex(t, a[1])
+		if err != nil {
+			return nil, err
+		}
+		return scalarOf(t.Data[k], t.DType), nil
+	})
+	Register("tile.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		k, err := tileIndex(t, a[1])
+		if err != nil {
+			return nil, err
+		}
+		v, err := toFloat(a[2])
+		if err != nil {
+			return nil, fmt.Errorf("value: %w", err)
+		}
+		t.Data[k] = round(v, t.DType)
+		return t, nil
+	})
+	for _, k := range []string{"tile", "tensor"} {
+		Register(k+".cast", castOp)
+		for name, fn := range elementwise {
+			Register(k+"."+name, elementwiseOp(fn))
+		}
+	}
+	Register("tile.fillpad", fillpadOp(false))
+	Register("tile.fillpad_inplace", fillpadOp(true))
+	Register("tile.set_validshape", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) != 2 {
+			return nil, fmt.Errorf("set_validshape needs a 2-D tile, got %v", t.Shape)
+		}
+		r, err := toInt(a[1])
+		if err != nil {
+			return nil, fmt.Errorf("valid_rows: %w", err)
+		}
+		cl, err := toInt(a[2])
+		if err != nil {
+			return nil, fmt.Errorf("valid_cols: %w", err)
+		}
+		if r < 0 || cl < 0 || int(r) > t.Shape[0] || int(cl) > t.Shape[1] {
+			return nil, fmt.Errorf("valid shape [%d, %d] is outside the tile %v", r, cl, t.Shape)
+		}
+		return &Tile{DType: t.DType, Shape: t.Shape, Valid: []int{int(r), int(cl)}, Data: t.Data}, nil
+	})
+}
+
+func scalarOf(v float64, dt ir.DataType) any {
+	if dt.IsFloat() {
+		return v
+	}
+	if dt == ir.BOOL {
+		return v != 0
+	}
+	return int64(v)
+}
+
+func tileIndex(t *Tile, idxV any) (int, error) {
+	idx, err := intsArg(idxV, "indices")
+	if err != nil {
+		return 0, err
+	}
+	if len(idx) != len(t.Shape) {
+		return 0, fmt.Errorf("index %v has %d dims, the tile has %d", idx, len(idx), len(t.Shape))
+	}
+	k := 0
+	for i, x := range idx {
+		if x < 0 || x >= t.Shape[i] {
+			return 0, fmt.Errorf("index %v is outside the tile %v", idx, t.Shape)
+		}
+		k = k*t.Shape[i] + x
+	}
+	return k, nil
+}
+
+var elementwise = map[string]func(a, b float64) float64{
+	"add": func(a, b float64) float64 { return a + b }, "adds": func(a, b float64) float64 { return a + b },
+	"sub": func(a, b float64) float64 { return a - b }, "subs": func(a, b float64) float64 { return a - b },
+	"mul": func(a, b float64) float64 { return a * b }, "muls": func(a, b float64) float64 { return a * b },
+	"div": func(a, b float64) float64 { return a / b }, "divs": func(a, b float64) float64 { return a / b },
+	"maximum": math.Max, "minimum": math.Min,
+}
+
+// elementwiseOp computes lhs <op> rhs (a tile/tensor, or a scalar for the
+// "s" forms) in lhs's dtype. The tile form yields a tile, the tensor form a
+// rank-private tensor.
+func elementwiseOp(fn func(a, b float64) float64) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		l, shape, dt, lt, err := x.valuesOf(a[0], c, "lhs")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(l))
+		switch r := a[1].(type) {
+		case *Tile, *view:
+			rv, rshape, _, _, err := x.valuesOf(r, c, "rhs")
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case len(rv) == len(l):
+				for i := range l {
+					out[i] = round(fn(l[i], rv[i]), dt)
+				}
+			case len(rv) == 1:
+				for i := range l {
+					out[i] = round(fn(l[i], rv[0]), dt)
+				}
+			default:
+				return nil, fmt.Errorf("operand shapes %v and %v differ", shape, rshape)
+			}
+		default:
+			s, err := toFloat(a[1])
+			if err != nil {
+				return nil, fmt.Errorf("rhs: %w", err)
+			}
+			for i := range l {
+				out[i] = round(fn(l[i], s), dt)
+			}
+		}
+		return x.result(c, dt, shape, out, lt), nil
+	}
+}
+
+// result wraps computed values as a tile (tile.* ops) or a rank-private
+// tensor (tensor.* ops); a tile result keeps like's valid region.
+func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, like *Tile) any {
+	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+		v := localView(dt, shape)
+		encode(dt, vals, v.host)
+		return v
+	}
+	t := &Tile{DType: dt, Shape: append([]int(nil), shape...), Data: vals}
+	if like != nil && like.Valid != nil {
+		t.Valid = append([]int(nil), like.Valid...)
+	}
+	return t
+}
+
+func castOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	dt, ok := c.Kwargs.DType("target_type")
+	if !ok || !supported(dt) {
+		return nil, fmt.Errorf("target_type: the simulator does not support %v", dt)
+	}
+	mode := c.Kwargs.Int("mode", 0)
+	conv := func(v float64) float64 {
+		if !dt.IsFloat() {
+			switch mode {
+			case 2: // ROUND: half away from zero
+				v = math.Round(v)
+			case 3:
+				v = math.Floor(v)
+			case 4:
+				v = math.Ceil(v)
+			case 5:
+				v = math.Trunc(v)
+			default: // None / RINT: half to even
+				v = math.RoundToEven(v)
+			}
+		}
+		return round(v, dt)
+	}
+	switch v := a[0].(type) {
+	case *Tile, *view:
+		vals, shape, _, lt, err := x.valuesOf(v, c, "input")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(vals))
+		for i, e := range vals {
+			out[i] = conv(e)
+		}
+		return x.result(c, dt, shape, out, lt), nil
+	}
+	f, err := toFloat(a[0])
+	if err != nil {
+		return nil, err
+	}
+	return scalarOf(conv(f), dt), nil
+}
+
+func fillpadOp(inplace bool) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		pad := 0.0
+		if p, ok := c.Kwargs.Get("pad_value"); ok {
+			switch p {
+			case ir.PadMax:
+				pad = maxOf(t.DType)
+			case ir.PadMin:
+				pad = -maxOf(t.DType)
+				if t.DType.IsInt() {
+					pad = -maxOf(t.DType) - 1
+				}
+			}
+		}
+		out := t
+		if !inplace {
+			out = &Tile{DType: t.DType, Shape: t.Shape, Data: append([]float64(nil), t.Data...)}
+		}
+		ext := t.validShape()
+		st := rowMajor(t.Shape)
+		inValid := make([]bool, len(t.Data))
+		each(ext, func(_ int, idx []int) {
+			o := 0
+			for i, v := range idx {
+				o += v * st[i]
+			}
+			inValid[o] = true
+		})
+		for i := range out.Data {
+			if !inValid[i] {
+				out.Data[i] = pad
+			}
+		}
+		out.Valid = nil
+		return out, nil
+	}
+}
+
+func maxOf(dt ir.DataType) float64 {
+	switch dt {
+	case ir.FP32:
+		return math.MaxFloat32
+	case ir.FP16:
+		return 65504
+	case ir.BF16:
+		return 3.3895313892515355e38
+	case ir.INT8:
+		return math.MaxInt8
+	case ir.INT16:
+		return math.MaxInt16
+	case ir.INT32:
+		return math.MaxInt32
+	}
+	return math.MaxInt64
+}

@@ -1,0 +1,381 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/x448/float16"
+)
+
+// Values the interpreter binds to variables:
+//
+//	int64, float64, bool   scalars (integers of every width are int64)
+//	[]any                  a tuple (shapes, offsets)
+//	*Tile                  an on-chip tile: rank-private float64 values
+//	*view                  a tensor view: host/rank-local bytes or a window
+//	*WindowBuf             a window allocation (pld.alloc_window_buffer)
+//	commCtx                a comm context (pld.get_comm_ctx)
+//	nil                    the result of a side-effect-only op
+
+// Tile is a tile value: row-major elements already rounded to the dtype,
+// with a valid region (PyPTO's valid_shape) inside the physical shape.
+type Tile struct {
+	DType ir.DataType
+	Shape []int
+	Valid []int // nil: the whole tile
+	Data  []float64
+}
+
+func newTile(dt ir.DataType, shape []int) *Tile {
+	return &Tile{DType: dt, Shape: append([]int(nil), shape...), Data: make([]float64, numel(shape))}
+}
+
+// validShape is the tile's valid extent.
+func (t *Tile) validShape() []int {
+	if t.Valid == nil {
+		return t.Shape
+	}
+	return t.Valid
+}
+
+// view is a strided tensor view. host != nil: memory private to the
+// executing rank (a host tensor or a tensor.create). win != nil: a window
+// view at byte 0 of win; which rank's copy it touches is the op's choice.
+type view struct {
+	dt      ir.DataType
+	shape   []int
+	strides []int // in elements
+	off     int   // element offset of element [0, ...]
+	host    []byte
+	win     *WindowBuf
+}
+
+func (v *view) String() string {
+	where := "local tensor"
+	if v.win != nil {
+		where = "window " + v.win.Name
+	}
+	return fmt.Sprintf("%s %v %s", where, v.shape, v.dt.Name())
+}
+
+func rowMajor(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = acc
+		acc *= shape[i]
+	}
+	return st
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+func localView(dt ir.DataType, shape []int) *view {
+	return &view{dt: dt, shape: append([]int(nil), shape...), strides: rowMajor(shape), host: make([]byte, numel(shape)*dt.Bytes())}
+}
+
+// elemOffset is the element offset (from the start of the memory) of idx.
+func (v *view) elemOffset(idx []int) (int, error) {
+	if len(idx) != len(v.shape) {
+		return 0, fmt.Errorf("index %v has %d dims, the tensor has %d (%v)", idx, len(idx), len(v.shape), v.shape)
+	}
+	o := v.off
+	for i, x := range idx {
+		if x < 0 || x >= v.shape[i] {
+			return 0, fmt.Errorf("index %v is outside shape %v", idx, v.shape)
+		}
+		o += x * v.strides[i]
+	}
+	return o, nil
+}
+
+// sub is the view of shape at offs. A shape of lower rank names the trailing
+// dims (leading dims are 1), which is how a [1, S] tile addresses a [N, 1, S]
+// tensor.
+func (v *view) sub(offs, shape []int) (*view, error) {
+	if len(offs) == 0 {
+		offs = make([]int, len(v.shape))
+	}
+	if len(offs) != len(v.shape) {
+		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", offs, len(offs), len(v.shape), v.shape)
+	}
+	k := len(v.shape) - len(shape)
+	if k < 0 {
+		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", shape, v.shape)
+	}
+	full := make([]int, len(v.shape))
+	o := v.off
+	for i := range full {
+		full[i] = 1
+		if i >= k {
+			full[i] = shape[i-k]
+		}
+		if offs[i] < 0 || offs[i]+full[i] > v.shape[i] {
+			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", full, offs, v.shape)
+		}
+		o += offs[i] * v.strides[i]
+	}
+	return &view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}, nil
+}
+
+// contiguous reports whether the view is one dense row-major run.
+func (v *view) contiguous() bool {
+	acc := 1
+	for i := len(v.shape) - 1; i >= 0; i-- {
+		if v.shape[i] != 1 && v.strides[i] != acc {
+			return false
+		}
+		acc *= v.shape[i]
+	}
+	return true
+}
+
+// segments lists the view's bytes as contiguous runs in row-major element
+// order (one run when the view is dense, one per row when only the inner
+// dim is dense, one per element otherwise).
+func (v *view) segments() []Segment {
+	sz := v.dt.Bytes()
+	n := numel(v.shape)
+	if n == 0 {
+		return nil
+	}
+	if v.contiguous() {
+		return []Segment{{Off: v.off * sz, Len: n * sz}}
+	}
+	inner, outer := 1, v.shape[:len(v.shape)]
+	if d := len(v.shape); d > 0 && v.strides[d-1] == 1 {
+		inner, outer = v.shape[d-1], v.shape[:d-1]
+	}
+	segs := make([]Segment, 0, numel(outer))
+	idx := make([]int, len(outer))
+	for k := 0; k < numel(outer); k++ {
+		o := v.off
+		for i, x := range idx {
+			o += x * v.strides[i]
+		}
+		if m := len(segs); m > 0 && segs[m-1].Off+segs[m-1].Len == o*sz {
+			segs[m-1].Len += inner * sz // merge adjacent runs
+		} else {
+			segs = append(segs, Segment{Off: o * sz, Len: inner * sz})
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < outer[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return segs
+}
+
+// --- element codec: every memory is bytes in its dtype's layout, so
+// aliasing views of one window agree byte for byte.
+
+func supported(dt ir.DataType) bool {
+	switch dt {
+	case ir.FP32, ir.FP16, ir.BF16, ir.INT8, ir.UINT8, ir.BOOL, ir.INT16, ir.INT32, ir.INT64, ir.INDEX, ir.UINT16, ir.UINT32, ir.UINT64:
+		return true
+	}
+	return false
+}
+
+func decode(dt ir.DataType, b []byte, out []float64) {
+	le := binary.LittleEndian
+	switch dt {
+	case ir.FP32:
+		for i := range out {
+			out[i] = float64(math.Float32frombits(le.Uint32(b[4*i:])))
+		}
+	case ir.FP16:
+		for i := range out {
+			out[i] = float64(float16.Frombits(le.Uint16(b[2*i:])).Float32())
+		}
+	case ir.BF16:
+		for i := range out {
+			out[i] = float64(math.Float32frombits(uint32(le.Uint16(b[2*i:])) << 16))
+		}
+	case ir.INT32:
+		for i := range out {
+			out[i] = float64(int32(le.Uint32(b[4*i:])))
+		}
+	case ir.INT8:
+		for i := range out {
+			out[i] = float64(int8(b[i]))
+		}
+	case ir.UINT8, ir.BOOL:
+		for i := range out {
+			out[i] = float64(b[i])
+		}
+	case ir.INT16:
+		for i := range out {
+			out[i] = float64(int16(le.Uint16(b[2*i:])))
+		}
+	case ir.UINT16:
+		for i := range out {
+			out[i] = float64(le.Uint16(b[2*i:]))
+		}
+	case ir.UINT32:
+		for i := range out {
+			out[i] = float64(le.Uint32(b[4*i:]))
+		}
+	case ir.INT64, ir.INDEX:
+		for i := range out {
+			out[i] = float64(int64(le.Uint64(b[8*i:])))
+		}
+	case ir.UINT64:
+		for i := range out {
+			out[i] = float64(le.Uint64(b[8*i:]))
+		}
+	default:
+		panic(fmt.Sprintf("the simulator does not support dtype %s", dt.Name()))
+	}
+}
+
+func encode(dt ir.DataType, vals []float64, b []byte) {
+	le := binary.LittleEndian
+	switch dt {
+	case ir.FP32:
+		for i, v := range vals {
+			le.PutUint32(b[4*i:], math.Float32bits(float32(v)))
+		}
+	case ir.FP16:
+		for i, v := range vals {
+			le.PutUint16(b[2*i:], float16.Fromfloat32(roundToOdd32(v)).Bits())
+		}
+	case ir.BF16:
+		for i, v := range vals {
+			le.PutUint16(b[2*i:], bf16Bits(roundToOdd32(v)))
+		}
+	case ir.INT32:
+		for i, v := range vals {
+			le.PutUint32(b[4*i:], uint32(int32(toInt64(v)))) // int32 wraps, as on the device
+		}
+	case ir.INT8, ir.UINT8:
+		for i, v := range vals {
+			b[i] = byte(toInt64(v))
+		}
+	case ir.BOOL:
+		for i, v := range vals {
+			b[i] = 0
+			if v != 0 {
+				b[i] = 1
+			}
+		}
+	case ir.INT16, ir.UINT16:
+		for i, v := range vals {
+			le.PutUint16(b[2*i:], uint16(toInt64(v)))
+		}
+	case ir.UINT32:
+		for i, v := range vals {
+			le.PutUint32(b[4*i:], uint32(toInt64(v)))
+		}
+	case ir.INT64, ir.INDEX, ir.UINT64:
+		for i, v := range vals {
+			le.PutUint64(b[8*i:], uint64(toInt64(v)))
+		}
+	default:
+		panic(fmt.Sprintf("the simulator does not support dtype %s", dt.Name()))
+	}
+}
+
+// toInt64 converts with truncation, saturating non-finite values so the
+// conversion is defined on every platform.
+func toInt64(v float64) int64 {
+	switch {
+	case v != v:
+		return 0
+	case v >= 9.2e18:
+		return math.MaxInt64
+	case v <= -9.2e18:
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// roundToOdd32 rounds to float32 with round-to-odd, so that a second
+// rounding to FP16/BF16 is correctly rounded (no double-rounding error).
+func roundToOdd32(x float64) float32 {
+	f := float32(x)
+	if float64(f) == x || x != x || math.IsInf(x, 0) {
+		return f
+	}
+	if math.IsInf(float64(f), 0) {
+		return float32(math.Copysign(math.MaxFloat32, x))
+	}
+	b := math.Float32bits(f)
+	if b&1 == 0 {
+		if math.Abs(float64(f)) > math.Abs(x) {
+			b-- // toward x: smaller magnitude (f != 0 here)
+		} else {
+			b++
+		}
+	}
+	return math.Float32frombits(b)
+}
+
+func bf16Bits(f float32) uint16 {
+	u := math.Float32bits(f)
+	if f != f {
+		return uint16(u>>16) | 0x40
+	}
+	u += 0x7fff + (u>>16)&1 // round to nearest even on the dropped bits
+	return uint16(u >> 16)
+}
+
+// round rounds v to dt: the dtype's own arithmetic is "compute exactly in
+// float64, round once" (exact for one +, −, × of FP16/BF16/FP32 operands).
+func round(v float64, dt ir.DataType) float64 {
+	switch dt {
+	case ir.FP32:
+		return float64(float32(v))
+	case ir.FP16:
+		return float64(float16.Fromfloat32(roundToOdd32(v)).Float32())
+	case ir.BF16:
+		return float64(math.Float32frombits(uint32(bf16Bits(roundToOdd32(v))) << 16))
+	case ir.BOOL:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case ir.INT8:
+		return float64(int8(toInt64(v)))
+	case ir.UINT8:
+		return float64(uint8(toInt64(v)))
+	case ir.INT16:
+		return float64(int16(toInt64(v)))
+	case ir.UINT16:
+		return float64(uint16(toInt64(v)))
+	case ir.INT32:
+		return float64(int32(toInt64(v)))
+	case ir.UINT32:
+		return float64(uint32(toInt64(v)))
+	case ir.INT64, ir.INDEX, ir.UINT64:
+		return float64(toInt64(v))
+	}
+	return v
+}
+
+// each visits every multi-index of shape in row-major order.
+func each(shape []int, fn func(k int, idx []int)) {
+	idx := make([]int, len(shape))
+	n := numel(shape)
+	for k := 0; k < n; k++ {
+		fn(k, idx)
+		for d := len(shape) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}
