@@ -419,7 +419,9 @@ func loopbackWin(body func(f *pl.Func, sig pl.Expr, slot func(i int) pl.Expr)) *
 	prog := pl.NewProgram("Loopback")
 	k := prog.InCore("kernel", func(f *pl.Func) {
 		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 8), pl.INT32))
-		body(f, sig, func(i int) pl.Expr { return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i))) })
+		body(f, sig, func(i int) pl.Expr {
+			return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i)))
+		})
 	})
 	prog.Host("host", func(f *pl.Func) {
 		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 1, 8), pl.INT32))
