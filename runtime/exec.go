@@ -327,9 +327,6 @@ func (x *Exec) call(fn *ir.Function, args []any) ([]any, error) {
 		return nil, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
 	}
 	inner := &Exec{s: x.s, rank: x.rank, fn: fn, env: make(map[string]any, 16), rc: x.rc}
-	saved := x.rc.curFn
-	x.rc.curFn = fn.Name
-	defer func() { x.rc.curFn = saved }()
 	for i, p := range fn.Params {
 		inner.env[p.Name] = args[i]
 		switch v := args[i].(type) {
@@ -339,20 +336,28 @@ func (x *Exec) call(fn *ir.Function, args []any) ([]any, error) {
 			inner.bindDims(p.Type(), v.Shape)
 		}
 	}
+	// Restored on return only: after a panic the recovering frame reports it.
+	saved := x.rc.curFn
+	x.rc.curFn = fn.Name
+	vals, err := inner.run()
+	x.rc.curFn = saved
+	return vals, err
+}
+
+// run executes the activation's body.
+func (x *Exec) run() ([]any, error) {
 	nDeferred := len(x.rc.deferred)
-	vals, _, err := inner.stmt(fn.Body)
+	vals, _, err := x.stmt(x.fn.Body)
 	if err != nil {
 		return nil, err
 	}
 	// defer_wait: the task completes once its deferred conditions hold.
-	if fn.Kind == ir.InCore || len(x.rc.deferred) > nDeferred {
-		for _, d := range x.rc.deferred[nDeferred:] {
-			if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
-				return nil, err
-			}
+	for _, d := range x.rc.deferred[nDeferred:] {
+		if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
+			return nil, err
 		}
-		x.rc.deferred = x.rc.deferred[:nDeferred]
 	}
+	x.rc.deferred = x.rc.deferred[:nDeferred]
 	return vals, nil
 }
 
