@@ -291,7 +291,7 @@ func hostView(t *tensor.Tensor, p *ir.Var) (*view, error) {
 	}
 	if dims, dt, ok := ir.ShapeOf(p.Type()); ok {
 		if dt != t.DType() {
-			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt.Name(), t.DType().Name())
+			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt, t.DType())
 		}
 		if len(dims) != t.Dim() {
 			return nil, fmt.Errorf("host tensor %s: expected rank %d (%s), given shape %v", p.Name, len(dims), ir.ShapeString(dims), t.Shape())

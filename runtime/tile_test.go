@@ -355,7 +355,7 @@ func TestErrors(t *testing.T) {
 
 	// A wrong host tensor is named.
 	_, err = run(t, oneOpProgram("system.fence"), 2, tensor.Zeros(ir.INT32, 2, 1, 4))
-	require.EqualError(t, err, "host: host tensor x: expected dtype FP32, given INT32")
+	require.EqualError(t, err, "host: host tensor x: expected dtype pl.FP32, given pl.INT32")
 
 	// A negative peer (device-style truncating %) is explained.
 	prog := pl.NewProgram("NegPeer")
