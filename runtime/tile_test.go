@@ -375,3 +375,45 @@ func TestErrors(t *testing.T) {
 	require.Contains(t, err.Error(), "pld.system.notify (rank 0, kernel): peer -1 is outside the comm domain of 2 ranks")
 	require.Contains(t, err.Error(), "(r + n - 1) % n")
 }
+
+// A host-level signal-less allreduce between two dispatch loops: ranks run
+// their tasks in order, the host collective runs its device part on every
+// rank with a synthesised signal, and the second loop sees the result.
+func TestHostCollectiveBetweenDispatchLoops(t *testing.T) {
+	NR := pl.Dynamic("NR")
+	prog := pl.NewProgram("HostAllReduce")
+	stageK := prog.InCore("stage", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, S), pl.FP32))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, S), pl.FP32))
+		f.Set(data, pl.Store(f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, S))), pl.Dims(0, 0), data))
+	})
+	outK := prog.InCore("copy_out", func(f *pl.Func) {
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, S), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, S), pl.FP32))
+		f.Set(y, pl.Store(f.Let("t", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, S))), pl.Dims(0, 0), y))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(NR, 1, S), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(NR, 1, S), pl.FP32))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(S*4))
+		data := f.Let("data", pld.Window(db, pl.Dims(1, S), pl.FP32))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) { f.Do(f.Dispatch(stageK, r, pl.Index(x, r), data)) })
+		f.Set(data, ir.MustCall("pld.tensor.allreduce", []ir.Expr{data}, ir.Kwargs{{Key: "op", Value: int64(ir.ReduceMax)}, {Key: "core_num", Value: int64(1)}}, ir.Span{}))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) { f.Do(f.Dispatch(outK, r, data, pl.Index(y, r))) })
+	})
+	for _, n := range []int{2, 4, 8} {
+		x := tensor.Randn(int64(n), n, 1, S)
+		y := tensor.Zeros(ir.FP32, n, 1, S)
+		res := mustRun(t, prog, n, x, y)
+		for r := 0; r < n; r++ {
+			for j := 0; j < S; j++ {
+				want := x.At(0, 0, j)
+				for s := 1; s < n; s++ {
+					want = max(want, x.At(s, 0, j))
+				}
+				require.Equal(t, want, y.At(r, 0, j))
+			}
+		}
+		require.Len(t, res.Timeline.PerRank(0), 2+1+2) // stage (load, store), allreduce, copy_out (load, store)
+	}
+}
