@@ -230,6 +230,19 @@ func (r *reader) vars(m json.RawMessage, what string) ([]*Var, error) {
 	return out, nil
 }
 
+// oneVar reads a required expression that must be a Var.
+func (r *reader) oneVar(m json.RawMessage, what string) (*Var, error) {
+	e, err := r.mustExpr(m, what)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := e.(*Var)
+	if !ok {
+		return nil, fmt.Errorf("%s: %T, want Var", what, e)
+	}
+	return v, nil
+}
+
 func (r *reader) mustExpr(m json.RawMessage, what string) (Expr, error) {
 	e, err := r.expr(m)
 	if err == nil && e == nil {
@@ -279,11 +292,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		vs, err := r.vars(json.RawMessage("["+string(o["var"])+"]"), "assign var")
+		v, err := r.oneVar(o["var"], "assign var")
 		if err != nil {
 			return nil, err
 		}
-		return &AssignStmt{StmtBase: base, Var: vs[0], Value: val}, nil
+		return &AssignStmt{StmtBase: base, Var: v, Value: val}, nil
 	case "Eval":
 		e, err := r.mustExpr(o["expr"], "eval expr")
 		return &EvalStmt{StmtBase: base, Expr: e}, err
@@ -329,11 +342,9 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
-		lv, err := r.vars(json.RawMessage("["+string(o["loop_var"])+"]"), "loop_var")
-		if err != nil {
+		if s.LoopVar, err = r.oneVar(o["loop_var"], "loop_var"); err != nil {
 			return nil, err
 		}
-		s.LoopVar = lv[0]
 		ias, err := r.exprs(o["iter_args"], "iter_args")
 		if err != nil {
 			return nil, err
