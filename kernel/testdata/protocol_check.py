@@ -70,13 +70,17 @@ try:
     check("bad-signature cell was not executed", reply["content"]["status"] == "error", reply["content"])
 
     # stop_on_error aborts requests queued behind a failing cell.
-    a = kc.execute('panic("first")')
+    # The failing cell sleeps first so that the second request is surely queued
+    # while it runs, however loaded the machine is.
+    a = kc.execute('time.Sleep(500 * time.Millisecond)\npanic("first")')
     b = kc.execute("queued := 1")
     replies = {}
     while len(replies) < 2:
         m = kc.get_shell_msg(timeout=20)
         replies[m["parent_header"]["msg_id"]] = m["content"]["status"]
-    check("failing cell errors", replies[a] == "error", replies)
+        if m["parent_header"]["msg_id"] == a:
+            first_error = m["content"].get("evalue", "")
+    check("failing cell errors", replies[a] == "error" and "first" in first_error, (replies, first_error))
     check("queued cell aborted", replies[b] == "aborted", replies)
 
     # silent: no execute_input and no result on iopub, count unchanged.
