@@ -443,6 +443,18 @@ func registerViews() {
 
 func registerSystem() {
 	RegisterOp(&OpDef{
+		Name: "tile.alloc", Category: "MemoryOp",
+		Doc:    "Reserve size bytes of on-chip memory in memory_space; the result is the base of the tiles' MemRefs (made by InitMemRef).",
+		Args:   []ArgSpec{{Name: "size"}},
+		Kwargs: []KwargSpec{{Name: "memory_space", Kind: KwMemory, Required: true}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			if _, err := c.IntScalar(0); err != nil {
+				return nil, err
+			}
+			return PtrT, nil
+		},
+	})
+	RegisterOp(&OpDef{
 		Name: "system.fence", Category: "SyncOp",
 		Doc: "Order this rank's prior memory operations before later ones (inserted by InsertCommFence).",
 		Deduce: func(c *DeduceCtx) (Type, error) {

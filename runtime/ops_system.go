@@ -108,6 +108,9 @@ func init() {
 	// sequentially consistent, so they are no-ops.
 	Register("system.fence", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
 	Register("system.cacheinvalid", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	// On-chip reservations only name storage for codegen; simulated tiles
+	// own their values, so the base pointer carries nothing.
+	Register("tile.alloc", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
 
 	Register("pld.system.notify", notifyOp)
 	Register("pld.system.wait", waitOp)

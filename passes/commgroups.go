@@ -1,0 +1,227 @@
+package passes
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// CollectCommGroups infers the program's comm groups (seed #1297, #1346;
+// passes.md §7). In the host orchestrator it finds every
+// alloc_window_buffer, every window view of one, and every device=
+// dispatch that passes a view; each allocation's device set is the union of
+// its dispatches' sets (any "all devices" wins). Each allocation becomes one
+// WindowBuffer; host views are re-typed to carry it (all views of one
+// allocation share the pointer), and allocations are clustered, in source
+// order, into groups with equal device sets.
+func CollectCommGroups(p *ir.Program) (*ir.Program, error) {
+	q := p.Clone()
+	q.CommGroups = nil
+	for i, fn := range p.Functions {
+		if !fn.IsHostOrchestrator() {
+			continue
+		}
+		g, groups, err := collectInHost(fn)
+		if err != nil {
+			return nil, fmt.Errorf("function %s: %w", fn.Name, err)
+		}
+		q.Functions[i] = g
+		q.CommGroups = append(q.CommGroups, groups...)
+	}
+	if len(q.CommGroups) == 0 && len(p.CommGroups) == 0 {
+		return p, nil
+	}
+	return q, nil
+}
+
+type windowAlloc struct {
+	ptr   *ir.Var
+	size  ir.Expr
+	pos   ir.Span
+	views []*ir.Var
+	all   bool
+	devs  map[int64]bool
+	used  bool
+	order int
+}
+
+// deviceSet classifies a device= expression under the enclosing loops.
+func deviceSet(dev ir.Expr, loops []*ir.ForStmt) (all bool, devs []int64, err error) {
+	if v, ok := ir.ConstValue(dev); ok {
+		return false, []int64{v}, nil
+	}
+	if dv, ok := ir.VarOf(dev); ok {
+		for i := len(loops) - 1; i >= 0; i-- {
+			l := loops[i]
+			if l.LoopVar != dv {
+				continue
+			}
+			if c, ok := l.Stop.(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+				if v, ok := ir.ConstValue(l.Start); ok && v == 0 {
+					return true, nil, nil
+				}
+			}
+			a, okA := ir.ConstValue(l.Start)
+			b, okB := ir.ConstValue(l.Stop)
+			s, okS := ir.ConstValue(l.Step)
+			if okA && okB && okS && s > 0 {
+				for d := a; d < b; d += s {
+					devs = append(devs, d)
+				}
+				return false, devs, nil
+			}
+		}
+	}
+	return false, nil, fmt.Errorf("device=%s is not a constant or the variable of a pl.range(pld.world_size()) / constant-bound loop", ir.DefaultFormat.Expr(dev))
+}
+
+func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
+	allocs := map[*ir.Var]*windowAlloc{}
+	var order []*windowAlloc
+	viewOf := map[*ir.Var]*windowAlloc{}
+	var loops []*ir.ForStmt
+	var walkErr error
+	var walk func(s ir.Stmt)
+	walk = func(s ir.Stmt) {
+		if walkErr != nil || s == nil {
+			return
+		}
+		switch x := s.(type) {
+		case *ir.SeqStmts:
+			for _, c := range x.Stmts {
+				walk(c)
+			}
+		case *ir.ForStmt:
+			loops = append(loops, x)
+			walk(x.Body)
+			loops = loops[:len(loops)-1]
+		case *ir.IfStmt:
+			walk(x.Then)
+			walk(x.Else)
+		default:
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if c, ok := a.Value.(*ir.Call); ok {
+					switch c.Name() {
+					case "pld.tensor.alloc_window_buffer":
+						w := &windowAlloc{ptr: a.Var, size: c.Args[0], pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
+						allocs[a.Var] = w
+						order = append(order, w)
+						return
+					case "pld.tensor.window":
+						if base, ok := ir.VarOf(c.Args[0]); ok && allocs[base] != nil {
+							w := allocs[base]
+							w.views = append(w.views, a.Var)
+							viewOf[a.Var] = w
+						}
+						return
+					}
+				}
+			}
+			var call *ir.Call
+			switch y := s.(type) {
+			case *ir.AssignStmt:
+				call, _ = y.Value.(*ir.Call)
+			case *ir.EvalStmt:
+				call, _ = y.Expr.(*ir.Call)
+			case *ir.ReturnStmt:
+				if len(y.Values) == 1 {
+					call, _ = y.Values[0].(*ir.Call)
+				}
+			}
+			if call == nil || call.Fn == nil || call.Device() == nil {
+				return
+			}
+			all, devs, err := deviceSet(call.Device(), loops)
+			if err != nil {
+				walkErr = fmt.Errorf("dispatch of %s at %s: %w", call.Fn.Name, call.Pos, err)
+				return
+			}
+			for _, arg := range call.Args {
+				v, ok := ir.VarOf(arg)
+				if !ok || viewOf[v] == nil {
+					continue
+				}
+				w := viewOf[v]
+				w.used = true
+				w.all = w.all || all
+				for _, d := range devs {
+					w.devs[d] = true
+				}
+			}
+		}
+	}
+	walk(fn.Body)
+	if walkErr != nil {
+		return nil, nil, walkErr
+	}
+	if len(order) == 0 {
+		return fn, nil, nil
+	}
+	m := map[*ir.Var]ir.Expr{}
+	var groups []*ir.CommGroup
+	groupKey := map[string]int{}
+	for _, w := range order {
+		name := w.ptr.Name
+		if len(w.views) == 0 {
+			return nil, nil, fmt.Errorf("window buffer %s allocated at %s is never viewed with pld.tensor.window (a dead allocation)", name, w.pos)
+		}
+		if !w.used {
+			return nil, nil, fmt.Errorf("window buffer %s allocated at %s: no device= dispatch consumes its views", name, w.pos)
+		}
+		wb := ir.NewWindowBuffer(w.ptr, w.size, false, false, w.pos)
+		for _, v := range w.views {
+			dt, ok := v.Type().(*ir.DistributedTensorType)
+			if !ok {
+				continue
+			}
+			c := *dt
+			c.Window = wb
+			m[v] = ir.NewVar(v.Name, &c, v.Pos)
+		}
+		var devs []int64
+		if !w.all {
+			for d := range w.devs {
+				devs = append(devs, d)
+			}
+			sort.Slice(devs, func(i, j int) bool { return devs[i] < devs[j] })
+		}
+		key := fmt.Sprint(w.all, devs)
+		gi, ok := groupKey[key]
+		if !ok {
+			gi = len(groups)
+			groupKey[key] = gi
+			groups = append(groups, &ir.CommGroup{Devices: devs})
+		}
+		for _, s := range groups[gi].Slots {
+			if s.Name == wb.Name {
+				return nil, nil, fmt.Errorf("window buffer name %q is used twice in one comm group", wb.Name)
+			}
+		}
+		groups[gi].Slots = append(groups[gi].Slots, wb)
+	}
+	g := remapFunction(fn, m)
+	// The window calls' result types carry the buffer too, so a call and the
+	// variable it binds agree (the verifier's window-identity check).
+	body, err := mapBlock(g.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		a, ok := s.(*ir.AssignStmt)
+		if !ok {
+			return []ir.Stmt{s}, nil
+		}
+		c, ok := a.Value.(*ir.Call)
+		if !ok || c.Name() != "pld.tensor.window" || c.T == a.Var.T {
+			return []ir.Stmt{s}, nil
+		}
+		if _, ok := a.Var.T.(*ir.DistributedTensorType); !ok {
+			return []ir.Stmt{s}, nil
+		}
+		cc := *c
+		cc.T = a.Var.T
+		return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: &cc}}, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	g.Body = body
+	return g, groups, nil
+}

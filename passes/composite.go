@@ -1,0 +1,463 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// LowerCompositeOps expands InCore collectives into notify / wait /
+// remote_load / put recipes with structured control flow (passes.md §4.2):
+// every collective is a sequence of credit barriers barrier(1) … barrier(N)
+// on AtomicAdd-only signal cells, followed by an epilogue in which each rank
+// takes N credits back from its own cells. Cells therefore return to 0 when a
+// call finishes, and the same signal can be passed to the next call.
+//
+// The seed #1746 allreduce recipe (Set 1 / Ge 1, reduce, AtomicAdd 1 / Ge 2,
+// store; single-shot signals) is available as LowerCompositeOpsSeed1746, so
+// the two can be stepped side by side.
+func LowerCompositeOps(p *ir.Program) (*ir.Program, error) {
+	return lowerComposites(p, compositeRules)
+}
+
+// LowerCompositeOpsSeed1746 is LowerCompositeOps with allreduce lowered by
+// seed #1746's recipe instead of the credit barrier (Sum only).
+func LowerCompositeOpsSeed1746(p *ir.Program) (*ir.Program, error) {
+	rules := map[string]compositeRule{}
+	for k, v := range compositeRules {
+		rules[k] = v
+	}
+	rules["pld.tensor.allreduce"] = lowerAllReduceSeed
+	return lowerComposites(p, rules)
+}
+
+// compositeRule appends the lowering of c to b and returns the expression the
+// call's result variable is bound to (nil when the result is unused).
+type compositeRule func(b *lowering, c *ir.Call) (ir.Expr, error)
+
+// compositeRules is the pass's rule table, keyed by op name.
+var compositeRules = map[string]compositeRule{
+	"pld.tensor.allreduce":      lowerAllReduce,
+	"pld.tensor.barrier":        lowerBarrier,
+	"pld.tensor.broadcast":      lowerBroadcast,
+	"pld.tensor.allgather":      lowerGather(false),
+	"pld.tensor.all_to_all":     lowerGather(true),
+	"pld.tensor.reduce_scatter": lowerReduceScatter,
+}
+
+// CompositeOps lists the op names LowerCompositeOps expands.
+func CompositeOps() []string {
+	return []string{"pld.tensor.allreduce", "pld.tensor.barrier", "pld.tensor.broadcast",
+		"pld.tensor.allgather", "pld.tensor.all_to_all", "pld.tensor.reduce_scatter"}
+}
+
+func lowerComposites(p *ir.Program, rules map[string]compositeRule) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore {
+			return fn, nil
+		}
+		names := newNamer(fn)
+		body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+			c := callOf(s)
+			if c == nil || c.Op == nil {
+				if r, ok := s.(*ir.ReturnStmt); ok && len(r.Values) == 1 {
+					if rc, ok := r.Values[0].(*ir.Call); ok && rc.Op != nil && rules[rc.Op.Name] != nil {
+						return lowerOne(names, rules[rc.Op.Name], rc, nil, r)
+					}
+				}
+				return []ir.Stmt{s}, nil
+			}
+			rule := rules[c.Op.Name]
+			if rule == nil {
+				return []ir.Stmt{s}, nil
+			}
+			var v *ir.Var
+			if a, ok := s.(*ir.AssignStmt); ok {
+				v = a.Var
+			}
+			return lowerOne(names, rule, c, v, nil)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if body == fn.Body {
+			return fn, nil
+		}
+		g := fn.Clone()
+		g.Body = body
+		return g, nil
+	})
+}
+
+// lowerOne runs one rule. The call's result is rebound to v (or returned when
+// the call was returned directly).
+func lowerOne(names *namer, rule compositeRule, c *ir.Call, v *ir.Var, ret *ir.ReturnStmt) (out []ir.Stmt, err error) {
+	defer func() {
+		// ir.MustCall inside a rule panics on a deducer rejection; report it
+		// as this call's error.
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%s at %s: %v", c.Op.Name, c.Pos, r)
+		}
+	}()
+	b := &lowering{names: names, pos: c.Pos}
+	res, err := rule(b, c)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", c.Op.Name, c.Pos, err)
+	}
+	switch {
+	case ret != nil:
+		b.stmts = append(b.stmts, &ir.ReturnStmt{StmtBase: ret.StmtBase, Values: []ir.Expr{res}})
+	case v != nil && res != nil:
+		b.stmts = append(b.stmts, assign(v, res))
+	}
+	return b.stmts, nil
+}
+
+// commPrologue binds ctx, nranks, nranks_idx and my_rank, as every upstream
+// rule does.
+type commCtx struct {
+	ctx, nranks, nranksIdx, me *ir.Var
+}
+
+func (b *lowering) prologue(dist ir.Expr) commCtx {
+	ctx := b.bind("ctx", b.op("pld.system.get_comm_ctx", []ir.Expr{dist}, nil))
+	n := b.bind("nranks", b.op("pld.system.nranks", []ir.Expr{ctx}, nil))
+	nIdx := b.bind("nranks_idx", cast(n, ir.INDEX))
+	me := b.bind("my_rank", b.op("pld.system.rank", []ir.Expr{ctx}, nil))
+	return commCtx{ctx: ctx, nranks: n, nranksIdx: nIdx, me: me}
+}
+
+func (b *lowering) notify(sig, peer ir.Expr, cell []ir.Expr, value ir.Expr, op ir.NotifyOp) {
+	b.do(b.op("pld.system.notify", []ir.Expr{sig, peer, tuple(cell...), value}, ir.Kwargs{{Key: "op", Value: int64(op)}}))
+}
+
+func (b *lowering) wait(sig ir.Expr, cell []ir.Expr, expected ir.Expr, cmp ir.WaitCmp) {
+	b.do(b.op("pld.system.wait", []ir.Expr{sig, tuple(cell...), expected}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}}))
+}
+
+// forPeers emits `for name in pl.range(nranks): if name != my_rank: body`.
+func (b *lowering) forPeers(cc commCtx, name string, body func(c *lowering, peer *ir.Var)) {
+	b.forRange(name, ir.Int(0), cc.nranksIdx, ir.Int(1), func(c *lowering, peer *ir.Var) {
+		c.ifThen(notEq(peer, cc.me), func(d *lowering) { body(d, peer) })
+	})
+}
+
+// creditBarrier is barrier(g): one credit to my cell on every peer, then wait
+// until every peer's cell of my signal holds at least g.
+func (b *lowering) creditBarrier(cc commCtx, sig ir.Expr, g ir.Expr) {
+	b.forPeers(cc, "peer", func(c *lowering, peer *ir.Var) {
+		c.notify(sig, peer, []ir.Expr{cc.me, ir.Int(0)}, i32(1), ir.NotifyAtomicAdd)
+	})
+	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) {
+		c.wait(sig, []ir.Expr{src, ir.Int(0)}, g, ir.WaitGe)
+	})
+}
+
+// epilogue takes back the n credits every peer gave: a self-notify of -n on
+// each peer's cell, so the signal ends the call at zero.
+func (b *lowering) epilogue(cc commCtx, sig ir.Expr, n ir.Expr) {
+	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) {
+		c.notify(sig, cc.me, []ir.Expr{src, ir.Int(0)}, neg32(n), ir.NotifyAtomicAdd)
+	})
+}
+
+func addConst(e ir.Expr, k int64) ir.Expr {
+	if v, ok := ir.ConstValue(e); ok {
+		return ir.Int(v + k)
+	}
+	return bin(ir.OpAdd, e, ir.Int(k))
+}
+
+func neg32(n ir.Expr) ir.Expr {
+	if v, ok := ir.ConstValue(n); ok {
+		return i32(-v)
+	}
+	return cast(bin(ir.OpSub, ir.Int(0), n), ir.INT32)
+}
+
+// meshSignal checks the mesh signal shape [NR, 1] (ValidateMeshSignalShape).
+func meshSignal(op string, sig ir.Expr) error {
+	shape, _, _ := ir.ShapeOf(sig.Type())
+	switch len(shape) {
+	case 1:
+		return nil
+	case 2:
+		if v, ok := ir.ConstValue(shape[1]); ok && v == 1 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: signal shape[1] must be 1 (a mesh signal is [nranks, 1]), got %s", op, ir.ShapeString(shape))
+}
+
+// targetDims splits a 2-D DistributedTensor target into its row count (an
+// expression: NR rows are fine) and its static column count; the recipes
+// address it by rows and chunks of columns.
+func targetDims(op string, t ir.Expr) (rows ir.Expr, cols int64, dt ir.DataType, err error) {
+	shape, dt, _ := ir.ShapeOf(t.Type())
+	if len(shape) != 2 {
+		return nil, 0, dt, fmt.Errorf("%s: LowerCompositeOps needs a 2-D target, got %s", op, ir.ShapeString(shape))
+	}
+	cols, ok := ir.ConstValue(shape[1])
+	if !ok {
+		return nil, 0, dt, fmt.Errorf("%s: the target's last dimension must be static, got %s", op, ir.ShapeString(shape))
+	}
+	return shape[0], cols, dt, nil
+}
+
+// mulRows is rows * k, folded when rows is a constant.
+func mulRows(rows ir.Expr, k int64) ir.Expr {
+	if v, ok := ir.ConstValue(rows); ok {
+		return ir.Int(v * k)
+	}
+	return bin(ir.OpMul, rows, ir.Int(k))
+}
+
+// reduceTileOp is the tile op that combines two partial results.
+func reduceTileOp(op int64) (string, error) {
+	switch ir.ReduceOp(op) {
+	case ir.ReduceSum:
+		return "tile.add", nil
+	case ir.ReduceMax:
+		return "tile.maximum", nil
+	case ir.ReduceMin:
+		return "tile.minimum", nil
+	case ir.ReduceProd:
+		return "tile.mul", nil
+	}
+	return "", fmt.Errorf("unknown reduce op %d", op)
+}
+
+// chunkElems is C: 16 KiB of elements, shrunk to the 32-byte-aligned cover of
+// a smaller row.
+func chunkElems(cols int64, dt ir.DataType) int64 {
+	esize := int64(dt.Bytes())
+	if esize <= 0 {
+		esize = 1
+	}
+	c := 16 * 1024 / esize
+	if cols < c {
+		bytes := (cols*esize + 31) / 32 * 32
+		c = bytes / esize
+	}
+	return c
+}
+
+// lowerAllReduce is the mesh allreduce with self-clearing credits: barrier(1),
+// then per chunk a load, a reduction over peers' remote loads, a barrier
+// (so no peer still reads the chunk) and the store; the epilogue returns
+// 1 + chunks credits.
+func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
+	if len(c.Args) < 2 {
+		return nil, fmt.Errorf("a signal-less allreduce is only allowed on the host (SynthesizeAllReduceSignals)")
+	}
+	if mode := c.Kwargs.String("mode", "mesh"); mode != "mesh" {
+		return nil, fmt.Errorf("mode %q is not lowered yet; use mode=\"mesh\"", mode)
+	}
+	if n := c.Kwargs.Int("core_num", 1); n != 1 {
+		return nil, fmt.Errorf("mesh allreduce needs core_num=1, got %d", n)
+	}
+	target, sig := c.Args[0], c.Args[1]
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	rows, cols, dt, err := targetDims(c.Op.Name, target)
+	if err != nil {
+		return nil, err
+	}
+	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	if err != nil {
+		return nil, err
+	}
+	C := chunkElems(cols, dt)
+	perRow := (cols + C - 1) / C
+	oneRow := false
+	if v, ok := ir.ConstValue(rows); ok && v == 1 {
+		oneRow = true
+	}
+
+	cc := b.prologue(target)
+	b.creditBarrier(cc, sig, i32(1))
+	chunk := func(c *lowering, row ir.Expr, col *ir.Var) {
+		var valid ir.Expr = ir.Int(C)
+		if cols%C != 0 {
+			valid = c.bind("v", bin(ir.OpMin, ir.Int(C), bin(ir.OpSub, ir.Int(cols), col)))
+		}
+		off := tuple(row, col)
+		full, vshape := tuple(ir.Int(1), ir.Int(C)), tuple(ir.Int(1), valid)
+		pad := ir.Kwargs{{Key: "pad_value", Value: ir.PadZero}}
+		ld := c.bind("chunk", c.op("tile.load", []ir.Expr{target, off, full, vshape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
+		acc0 := c.bind("acc", c.op("tile.fillpad_inplace", []ir.Expr{ld}, pad))
+		acc := c.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
+			return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
+				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, off, full, vshape}, nil))
+				recv = e.bind("recv_pad", e.op("tile.fillpad_inplace", []ir.Expr{recv}, pad))
+				return e.bind("acc_sum", e.op(opName, []ir.Expr{acc, recv}, nil))
+			}, func(e *lowering) ir.Expr { return acc })
+		})
+		// Chunk k's barrier expects k+2 credits: 1 from the opening barrier.
+		k := bin(ir.OpFloorDiv, col, ir.Int(C))
+		if !oneRow {
+			k = bin(ir.OpAdd, bin(ir.OpMul, row, ir.Int(perRow)), k)
+		}
+		c.creditBarrier(cc, sig, cast(bin(ir.OpAdd, k, ir.Int(2)), ir.INT32))
+		out := ir.Expr(acc)
+		if cols%C != 0 {
+			out = c.bind("acc_valid", c.op("tile.set_validshape", []ir.Expr{acc, ir.Int(1), valid}, nil))
+		}
+		c.do(c.op("tile.store", []ir.Expr{out, off, target}, nil))
+	}
+	colLoop := func(c *lowering, row ir.Expr) {
+		c.forRange("col", ir.Int(0), ir.Int(cols), ir.Int(C), func(d *lowering, col *ir.Var) { chunk(d, row, col) })
+	}
+	if oneRow {
+		colLoop(b, ir.Int(0))
+	} else {
+		b.forRange("row", ir.Int(0), rows, ir.Int(1), func(c *lowering, row *ir.Var) { colLoop(c, row) })
+	}
+	b.epilogue(cc, sig, addConst(mulRows(rows, perRow), 1))
+	return target, nil
+}
+
+// lowerAllReduceSeed is seed #1746's recipe: ready notify (Set 1), ready wait
+// (Ge 1), full load and peer reduction, post-reduce notify (AtomicAdd 1, cell
+// 1 → 2), post-reduce wait (Ge 2), store. Five loops, five ifs; the signal is
+// single-shot (its cells end at 2).
+func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
+	if len(c.Args) < 2 {
+		return nil, fmt.Errorf("the seed #1746 recipe needs an explicit signal")
+	}
+	if op := c.Kwargs.Int("op", 0); op != int64(ir.ReduceSum) {
+		return nil, fmt.Errorf("the seed #1746 recipe supports only pld.ReduceOp.Sum, got %s", ir.ReduceOp(op))
+	}
+	target, sig := c.Args[0], c.Args[1]
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	shape, _, _ := ir.ShapeOf(target.Type())
+	cc := b.prologue(target)
+	mine := []ir.Expr{cc.me, ir.Int(0)}
+	b.forPeers(cc, "peer", func(c *lowering, peer *ir.Var) { c.notify(sig, peer, mine, i32(1), ir.NotifySet) })
+	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) { c.wait(sig, []ir.Expr{src, ir.Int(0)}, i32(1), ir.WaitGe) })
+	zeros, full := zerosLike(shape), tuple(shape...)
+	acc0 := b.bind("acc", b.op("tile.load", []ir.Expr{target, zeros, full, full},
+		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}, {Key: "transpose", Value: false}}))
+	acc := b.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
+		return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
+			recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, zeros, full}, nil))
+			return e.bind("acc_sum", e.op("tile.add", []ir.Expr{acc, recv}, nil))
+		}, func(e *lowering) ir.Expr { return acc })
+	})
+	b.forPeers(cc, "peer", func(c *lowering, peer *ir.Var) { c.notify(sig, peer, mine, i32(1), ir.NotifyAtomicAdd) })
+	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) { c.wait(sig, []ir.Expr{src, ir.Int(0)}, i32(2), ir.WaitGe) })
+	return b.op("tile.store", []ir.Expr{acc, zeros, target}, nil), nil
+}
+
+func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
+	sig := c.Args[0]
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	cc := b.prologue(sig)
+	b.creditBarrier(cc, sig, i32(1))
+	b.epilogue(cc, sig, ir.Int(1))
+	return sig, nil
+}
+
+// lowerBroadcast: barrier(1) so root's data is in place, then every rank gets
+// root's target through a staging tile — in one get when the shape is
+// static, row by row when the row count is only known at run time.
+func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
+	target, sig := c.Args[0], c.Args[1]
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	shape, dt, _ := ir.ShapeOf(target.Type())
+	root := ir.IntOf(c.Kwargs.Int("root", 0), ir.INT32)
+	cc := b.prologue(target)
+	b.creditBarrier(cc, sig, i32(1))
+	stageOf := func(st []ir.Expr) *ir.Var {
+		return b.bind("bcast_stage", b.op("tile.create", []ir.Expr{tuple(st...)},
+			ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
+	}
+	if st, err := stageShape(shape, 0, 0); err == nil {
+		b.do(b.op("pld.tile.get", []ir.Expr{target, root, target, stageOf(st)}, nil))
+	} else {
+		rows, cols, _, err := targetDims(c.Op.Name, target)
+		if err != nil {
+			return nil, err
+		}
+		stage := stageOf([]ir.Expr{ir.Int(1), ir.Int(cols)})
+		b.forRange("row", ir.Int(0), rows, ir.Int(1), func(d *lowering, row *ir.Var) {
+			at := tuple(row, ir.Int(0))
+			d.do(d.op("pld.tile.get", []ir.Expr{target, root, target, stage, at, at, tuple(ir.Int(1), ir.Int(cols))}, nil))
+		})
+	}
+	b.epilogue(cc, sig, ir.Int(1))
+	return target, nil
+}
+
+// lowerGather is allgather (each rank puts its [1, SIZE] input into row me of
+// every peer's target, itself included) or all_to_all (row dest of the input
+// goes to row me of dest's target); one barrier publishes the rows.
+func lowerGather(toAll bool) compositeRule {
+	return func(b *lowering, c *ir.Call) (ir.Expr, error) {
+		input, target, sig := c.Args[0], c.Args[1], c.Args[2]
+		if err := meshSignal(c.Op.Name, sig); err != nil {
+			return nil, err
+		}
+		_, cols, dt, err := targetDims(c.Op.Name, target)
+		if err != nil {
+			return nil, err
+		}
+		name, loop := "ag_stage", "peer"
+		if toAll {
+			name, loop = "aa_stage", "dest"
+		}
+		cc := b.prologue(target)
+		stage := b.bind(name, b.op("tile.create", []ir.Expr{tuple(ir.Int(1), ir.Int(cols))},
+			ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
+		b.forRange(loop, ir.Int(0), cc.nranksIdx, ir.Int(1), func(d *lowering, peer *ir.Var) {
+			var srcRow ir.Expr = ir.Int(0)
+			if toAll {
+				srcRow = peer
+			}
+			d.do(d.op("pld.tile.put", []ir.Expr{target, peer, input, stage,
+				tuple(cc.me, ir.Int(0)), tuple(srcRow, ir.Int(0)), tuple(ir.Int(1), ir.Int(cols))},
+				ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
+		})
+		b.creditBarrier(cc, sig, i32(1))
+		b.epilogue(cc, sig, ir.Int(1))
+		return target, nil
+	}
+}
+
+// lowerReduceScatter: barrier(1); row me reduced over peers; barrier(2) so
+// no peer still reads row me; store.
+func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
+	target, sig := c.Args[0], c.Args[1]
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	_, cols, _, err := targetDims(c.Op.Name, target)
+	if err != nil {
+		return nil, err
+	}
+	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	if err != nil {
+		return nil, err
+	}
+	cc := b.prologue(target)
+	b.creditBarrier(cc, sig, i32(1))
+	off, shape := tuple(cc.me, ir.Int(0)), tuple(ir.Int(1), ir.Int(cols))
+	acc0 := b.bind("acc", b.op("tile.load", []ir.Expr{target, off, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
+	acc := b.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
+		return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
+			recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, off, shape}, nil))
+			return e.bind("acc_sum", e.op(opName, []ir.Expr{acc, recv}, nil))
+		}, func(e *lowering) ir.Expr { return acc })
+	})
+	b.creditBarrier(cc, sig, i32(2))
+	b.do(b.op("tile.store", []ir.Expr{acc, off, target}, nil))
+	b.epilogue(cc, sig, ir.Int(2))
+	return target, nil
+}

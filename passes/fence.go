@@ -1,0 +1,129 @@
+package passes
+
+import (
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// InsertCommFence adds the cache maintenance and fences InCore code needs
+// around window traffic (passes.md §10). The rules are local:
+//   - after a publishing write into a window (tile.store / tensor.write into
+//     a DistributedTensor, pld.tile.get into one): system.cacheinvalid of the
+//     whole target, then system.fence;
+//   - after a remote write (pld.tile.remote_store, pld.tile.put): system.fence
+//     (codegen invalidates the peer region itself);
+//   - after a call of a program function (an opaque write):
+//     system.cacheinvalid() then system.fence;
+//   - after pld.system.wait: system.cacheinvalid(), so later reads see what
+//     the notifier published.
+//
+// Markers already in place are not inserted twice, so the pass is idempotent.
+// A simulator is sequentially consistent and cannot observe a missing marker;
+// on hardware it is a silent race, which is why the pass exists.
+func InsertCommFence(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore {
+			return fn, nil
+		}
+		body, changed := fenceBlock(fn.Body)
+		if !changed {
+			return fn, nil
+		}
+		g := fn.Clone()
+		g.Body = body
+		return g, nil
+	})
+}
+
+// fenceAfter returns the markers statement s needs after it.
+func fenceAfter(s ir.Stmt) []ir.Expr {
+	c := callOf(s)
+	if c == nil {
+		return nil
+	}
+	pos := c.Pos
+	fence := func() ir.Expr { return ir.MustCall("system.fence", nil, nil, pos) }
+	invalidAll := func() ir.Expr { return ir.MustCall("system.cacheinvalid", nil, nil, pos) }
+	if c.Fn != nil {
+		return []ir.Expr{invalidAll(), fence()}
+	}
+	var target ir.Expr
+	switch c.Name() {
+	case "tile.store":
+		target = c.Args[2]
+	case "tensor.write", "pld.tile.get":
+		target = c.Args[0]
+	case "pld.tile.remote_store", "pld.tile.put":
+		return []ir.Expr{fence()}
+	case "pld.system.wait":
+		return []ir.Expr{invalidAll()}
+	default:
+		return nil
+	}
+	dt, ok := target.Type().(*ir.DistributedTensorType)
+	if !ok {
+		return nil // a plain tensor is not window memory
+	}
+	region := ir.MustCall("system.cacheinvalid", []ir.Expr{target, tuple(dt.Shape...), zerosLike(dt.Shape)}, nil, pos)
+	return []ir.Expr{region, fence()}
+}
+
+// sameMarker reports whether s is already the marker e.
+func sameMarker(s ir.Stmt, e ir.Expr) bool {
+	ev, ok := s.(*ir.EvalStmt)
+	if !ok {
+		return false
+	}
+	a, ok1 := ev.Expr.(*ir.Call)
+	b := e.(*ir.Call)
+	return ok1 && a.Name() == b.Name() && len(a.Args) == len(b.Args)
+}
+
+func fenceBlock(s ir.Stmt) (ir.Stmt, bool) {
+	if s == nil {
+		return nil, false
+	}
+	stmts := ir.Flatten(s)
+	var out []ir.Stmt
+	changed := false
+	for i := 0; i < len(stmts); i++ {
+		st := stmts[i]
+		switch x := st.(type) {
+		case *ir.ForStmt:
+			if b, ch := fenceBlock(x.Body); ch {
+				c := *x
+				c.Body = b
+				st, changed = &c, true
+			}
+		case *ir.IfStmt:
+			t, ch1 := fenceBlock(x.Then)
+			e, ch2 := fenceBlock(x.Else)
+			if ch1 || ch2 {
+				c := *x
+				c.Then, c.Else = t, e
+				st, changed = &c, true
+			}
+		}
+		out = append(out, st)
+		markers := fenceAfter(st)
+		// Skip markers that already follow (a second run of the pass).
+		j := 0
+		for j < len(markers) && i+1+j < len(stmts) && sameMarker(stmts[i+1+j], markers[j]) {
+			j++
+		}
+		if j == len(markers) {
+			for k := 0; k < j; k++ {
+				out = append(out, stmts[i+1+k])
+			}
+			i += j
+			continue
+		}
+		for _, m := range markers {
+			out = append(out, eval(m))
+			changed = true
+		}
+	}
+	if !changed {
+		return s, false
+	}
+	return &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Span()}, Stmts: out}, true
+}

@@ -1,0 +1,266 @@
+package passes
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// InferTileMemorySpace gives every InCore tile whose memory space is still
+// unresolved the Vec space: on the vector core every tile this project
+// builds (loads, remote loads, staging tiles, reductions) lives there.
+func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore {
+			return fn, nil
+		}
+		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
+			tt, ok := t.(*ir.TileType)
+			if !ok || tt.Memory != ir.MemNone {
+				return nil, false
+			}
+			c := *tt
+			c.Memory = ir.MemVec
+			return &c, true
+		}), nil
+	})
+}
+
+// unallocated is the byte offset of a MemRef before AllocateMemoryAddr.
+const unallocated = -1
+
+// InitMemRef attaches a MemRef to every tensor parameter (DDR, mem_ddr_<k>)
+// and every tile variable (mem_vec_<k>, one name counter across spaces) of an
+// InCore function, and prepends one tile.alloc per on-chip MemRef. A tile
+// produced in place from another (fillpad_inplace, set_validshape, a plain
+// rebinding) shares its source's MemRef. Addresses stay unallocated (-1).
+func InitMemRef(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore || hasMemRefs(fn) {
+			return fn, nil
+		}
+		return initMemRef(fn)
+	})
+}
+
+// hasMemRefs makes InitMemRef idempotent: a function whose tiles already
+// carry MemRefs was initialised before.
+func hasMemRefs(fn *ir.Function) bool {
+	found := false
+	forEachDef(fn, func(v *ir.Var) {
+		if tt, ok := v.Type().(*ir.TileType); ok && tt.MemRef != nil {
+			found = true
+		}
+	})
+	return found
+}
+
+// forEachDef visits every variable fn defines: parameters, assignment
+// targets, iter-args and loop/if return variables.
+func forEachDef(fn *ir.Function, f func(v *ir.Var)) {
+	for _, p := range fn.Params {
+		f(p)
+	}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		for _, v := range stmtDefs(s) {
+			f(v)
+		}
+	})
+}
+
+func byteSize(shape []ir.Expr, dt ir.DataType) (uint64, bool) {
+	n, ok := ir.NumElements(shape)
+	if !ok || dt.Bytes() <= 0 {
+		return 0, false
+	}
+	return uint64(n) * uint64(dt.Bytes()), true
+}
+
+// inPlaceArg is the argument whose storage an on-chip op's result reuses.
+var inPlaceArg = map[string]int{"tile.fillpad_inplace": 0, "tile.set_validshape": 0}
+
+func initMemRef(fn *ir.Function) (*ir.Function, error) {
+	counter := 0
+	memOf := map[*ir.Var]*ir.MemRef{}
+	var allocs []ir.Stmt
+	newRef := func(space ir.MemorySpace, size uint64, pos ir.Span) *ir.MemRef {
+		base := ir.NewVar(fmt.Sprintf("mem_%s_%d", space.Lower(), counter), ir.PtrT, pos)
+		counter++
+		if space == ir.MemDDR {
+			return ir.NewMemRef(base, ir.Int(0), size, pos)
+		}
+		alloc := ir.MustCall("tile.alloc", []ir.Expr{ir.Int(int64(size))},
+			ir.Kwargs{{Key: "memory_space", Value: space}}, pos)
+		allocs = append(allocs, assign(base, alloc))
+		return ir.NewMemRef(base, ir.Int(unallocated), size, pos)
+	}
+	for _, p := range fn.Params {
+		if shape, dt, ok := ir.ShapeOf(p.Type()); ok {
+			if size, ok := byteSize(shape, dt); ok {
+				memOf[p] = newRef(ir.MemDDR, size, p.Pos)
+			}
+		}
+	}
+	// Sources of in-place results, so they share storage.
+	alias := map[*ir.Var]*ir.Var{}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		a, ok := s.(*ir.AssignStmt)
+		if !ok {
+			return
+		}
+		switch x := a.Value.(type) {
+		case *ir.Call:
+			if i, ok := inPlaceArg[x.Name()]; ok && i < len(x.Args) {
+				if src, ok := ir.VarOf(x.Args[i]); ok {
+					alias[a.Var] = src
+				}
+			}
+		default:
+			if src, ok := ir.VarOf(x); ok {
+				alias[a.Var] = src
+			}
+		}
+	})
+	var tileVars []*ir.Var
+	forEachDef(fn, func(v *ir.Var) {
+		if _, ok := v.Type().(*ir.TileType); ok {
+			tileVars = append(tileVars, v)
+		}
+	})
+	var resolve func(v *ir.Var, depth int) (*ir.MemRef, error)
+	resolve = func(v *ir.Var, depth int) (*ir.MemRef, error) {
+		if m, ok := memOf[v]; ok {
+			return m, nil
+		}
+		if src, ok := alias[v]; ok && depth < 64 {
+			if _, isTile := src.Type().(*ir.TileType); isTile {
+				m, err := resolve(src, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				memOf[v] = m
+				return m, nil
+			}
+		}
+		tt := v.Type().(*ir.TileType)
+		size, ok := byteSize(tt.Shape, tt.DType)
+		if !ok {
+			return nil, fmt.Errorf("tile %s has shape %s: on-chip tiles need a static shape (use static dimensions, or a static shape with a valid_shape)", v.Name, ir.ShapeString(tt.Shape))
+		}
+		space := tt.Memory
+		if space == ir.MemNone {
+			return nil, fmt.Errorf("tile %s has no memory space: run InferTileMemorySpace first", v.Name)
+		}
+		m := newRef(space, size, v.Pos)
+		memOf[v] = m
+		return m, nil
+	}
+	for _, v := range tileVars {
+		if _, err := resolve(v, 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(memOf) == 0 {
+		return fn, nil
+	}
+	g := retypeFunction(fn, func(v *ir.Var, t ir.Type) (ir.Type, bool) {
+		m, ok := memOf[v]
+		if !ok {
+			return nil, false
+		}
+		return withMemRef(t, m)
+	})
+	if len(allocs) > 0 {
+		g = g.Clone()
+		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: append(allocs, ir.Flatten(g.Body)...)}
+	}
+	return g, nil
+}
+
+// withMemRef returns t carrying m.
+func withMemRef(t ir.Type, m *ir.MemRef) (ir.Type, bool) {
+	switch x := t.(type) {
+	case *ir.TensorType:
+		c := *x
+		c.MemRef = m
+		return &c, true
+	case *ir.DistributedTensorType:
+		c := *x
+		c.MemRef = m
+		return &c, true
+	case *ir.TileType:
+		c := *x
+		c.MemRef = m
+		return &c, true
+	}
+	return nil, false
+}
+
+func memRefOf(t ir.Type) *ir.MemRef {
+	switch x := t.(type) {
+	case *ir.TensorType:
+		return x.MemRef
+	case *ir.DistributedTensorType:
+		return x.MemRef
+	case *ir.TileType:
+		return x.MemRef
+	}
+	return nil
+}
+
+// AllocateMemoryAddr is the PYPTO planner: within each on-chip memory space,
+// MemRefs sorted by base name get sequential addresses, each rounded up to
+// 32 bytes (next = align32(cur + size)). Every staging tile therefore has an
+// address for codegen's `pto.alloc_tile addr = ...`.
+func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore {
+			return fn, nil
+		}
+		refs := map[*ir.MemRef]bool{}
+		forEachDef(fn, func(v *ir.Var) {
+			if m := memRefOf(v.Type()); m != nil {
+				refs[m] = true
+			}
+		})
+		spaceOf := map[*ir.Var]ir.MemorySpace{}
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if c, ok := a.Value.(*ir.Call); ok && c.Name() == "tile.alloc" {
+					if m, ok := c.Kwargs.Get("memory_space"); ok {
+						spaceOf[a.Var] = m.(ir.MemorySpace)
+					}
+				}
+			}
+		})
+		bySpace := map[ir.MemorySpace][]*ir.MemRef{}
+		for m := range refs {
+			if sp, ok := spaceOf[m.Base]; ok {
+				if v, ok := ir.ConstValue(m.ByteOffset); ok && v != unallocated {
+					return fn, nil // already allocated: the pass is idempotent
+				}
+				bySpace[sp] = append(bySpace[sp], m)
+			}
+		}
+		if len(bySpace) == 0 {
+			return fn, nil
+		}
+		placed := map[*ir.MemRef]*ir.MemRef{}
+		for _, ms := range bySpace {
+			sort.Slice(ms, func(i, j int) bool { return ms[i].Base.Name < ms[j].Base.Name })
+			var cur uint64
+			for _, m := range ms {
+				n := ir.NewMemRef(m.Base, ir.Int(int64(cur)), m.Size, m.Pos)
+				placed[m] = n
+				cur = (cur + m.Size + 31) / 32 * 32
+			}
+		}
+		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
+			if n, ok := placed[memRefOf(t)]; ok {
+				return withMemRef(t, n)
+			}
+			return nil, false
+		}), nil
+	})
+}

@@ -1,0 +1,255 @@
+// Package passes is ptorepl's pass pipeline: the distributed-relevant subset of
+// PyPTO's Default strategy (ConvertToSSA, ConvertTensorToTileOps,
+// LowerCompositeOps, InferTileMemorySpace, InitMemRef, AllocateMemoryAddr,
+// CollectCommGroups, MaterializeDistTensorCtx, InsertCommFence), in upstream
+// order and under upstream names.
+//
+// Passes are rows of one ordered table. Each pass takes a program and returns
+// a new one without mutating its input (unchanged subtrees are shared). A
+// Pipeline runs the table one pass at a time with hooks before and after each
+// pass; Compile runs it to the end, prints every stage, diffs it against the
+// previous one, and emits PTO-MLIR and the comm manifest.
+//
+// The exported API has no generics: cells call it from the Yaegi interpreter.
+package passes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+)
+
+// Property is an IR property a pass requires or produces.
+type Property string
+
+// Properties the pipeline tracks.
+const (
+	SSAForm                    Property = "SSAForm"
+	TileOps                    Property = "TileOpsConverted"
+	CompositesLowered          Property = "CompositeOpsLowered"
+	TileMemoryInferred         Property = "TileMemorySpaceInferred"
+	MemRefsInitialized         Property = "MemRefsInitialized"
+	AddressesAllocated         Property = "MemoryAddressesAllocated"
+	CommGroupsCollected        Property = "CommGroupsCollected"
+	DistTensorCtxMaterialized  Property = "DistTensorCtxMaterialized"
+	CommFencesInserted         Property = "CommFencesInserted"
+)
+
+// PassFunc transforms a program into a new one. It must not mutate its input.
+type PassFunc func(p *ir.Program) (*ir.Program, error)
+
+// Pass is one row of the pass table.
+type Pass struct {
+	Name     string
+	Run      PassFunc
+	Requires []Property
+	Produces []Property
+	Doc      string
+}
+
+// Table is the pipeline, in upstream order (passes.md "Minimal pipeline").
+func Table() []Pass {
+	return []Pass{
+		{Name: "ConvertToSSA", Run: ConvertToSSA, Produces: []Property{SSAForm},
+			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
+		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Produces: []Property{TileOps},
+			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
+		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Produces: []Property{CompositesLowered},
+			Doc: "Expand InCore collectives (allreduce, barrier, broadcast, allgather, reduce_scatter, all_to_all) into notify/wait/remote_load recipes."},
+		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered}, Produces: []Property{TileMemoryInferred},
+			Doc: "Give every tile without a memory space the Vec space."},
+		{Name: "InitMemRef", Run: InitMemRef, Requires: []Property{TileMemoryInferred}, Produces: []Property{MemRefsInitialized},
+			Doc: "Attach a MemRef to every tensor and tile variable and allocate on-chip buffers."},
+		{Name: "AllocateMemoryAddr", Run: AllocateMemoryAddr, Requires: []Property{MemRefsInitialized}, Produces: []Property{AddressesAllocated},
+			Doc: "Assign 32-byte-aligned addresses per memory space."},
+		{Name: "CollectCommGroups", Run: CollectCommGroups, Produces: []Property{CommGroupsCollected},
+			Doc: "Infer the program's comm groups from window allocations and device= dispatches; bind views to their window buffer."},
+		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommGroupsCollected}, Produces: []Property{DistTensorCtxMaterialized},
+			Doc: "Pass one CommCtx parameter per DistributedTensor parameter; replace get_comm_ctx in device functions."},
+		{Name: "InsertCommFence", Run: InsertCommFence, Requires: []Property{DistTensorCtxMaterialized}, Produces: []Property{CommFencesInserted},
+			Doc: "Insert cache invalidations and fences after publishing writes and waits."},
+	}
+}
+
+// PassNames lists the pass names in pipeline order.
+func PassNames() []string {
+	t := Table()
+	out := make([]string, len(t))
+	for i, p := range t {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// Stage is the program after one pass (or the input, named "Input").
+type Stage struct {
+	Name     string
+	Program  *ir.Program
+	Text     string
+	Changed  bool
+	Diff     string
+	Duration time.Duration
+}
+
+// Hook runs before (Before) or after (After) each pass. A non-nil error stops
+// the pipeline; Before sees the stage about to be transformed (with Name set to
+// the pass that will run), After the stage the pass produced.
+type Hook struct {
+	Name   string
+	Before func(stage Stage) error
+	After  func(stage Stage) error
+}
+
+// AfterEach makes a hook that runs fn after every pass, e.g. a verifier:
+// passes.AfterEach("verify", func(s passes.Stage) error { ... }).
+func AfterEach(name string, fn func(stage Stage) error) Hook { return Hook{Name: name, After: fn} }
+
+// Pipeline runs the pass table one pass at a time.
+type Pipeline struct {
+	passes []Pass
+	hooks  []Hook
+	cur    Stage
+	next   int
+	stages []Stage
+	have   map[Property]bool
+	err    error
+}
+
+// NewPipeline starts a pipeline on p with the default pass table.
+func NewPipeline(p *ir.Program, hooks ...Hook) *Pipeline {
+	return NewPipelineWith(p, Table(), hooks...)
+}
+
+// NewPipelineWith starts a pipeline with a custom pass list.
+func NewPipelineWith(p *ir.Program, table []Pass, hooks ...Hook) *Pipeline {
+	in := Stage{Name: "Input", Program: p, Text: printer.Program(p), Changed: true}
+	return &Pipeline{passes: table, hooks: hooks, cur: in, stages: []Stage{in}, have: map[Property]bool{}}
+}
+
+// Passes lists the names of the pipeline's passes in order.
+func (pl *Pipeline) Passes() []string {
+	out := make([]string, len(pl.passes))
+	for i, p := range pl.passes {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// Done reports whether every pass has run.
+func (pl *Pipeline) Done() bool { return pl.next >= len(pl.passes) || pl.err != nil }
+
+// Current is the latest stage.
+func (pl *Pipeline) Current() Stage { return pl.cur }
+
+// Stages lists the input and every stage produced so far.
+func (pl *Pipeline) Stages() []Stage { return append([]Stage(nil), pl.stages...) }
+
+// Step runs the next pass. It returns the new stage and true, or false when
+// the pipeline is finished; an error stops the pipeline for good.
+func (pl *Pipeline) Step() (Stage, bool, error) {
+	if pl.err != nil {
+		return pl.cur, false, pl.err
+	}
+	if pl.next >= len(pl.passes) {
+		return pl.cur, false, nil
+	}
+	ps := pl.passes[pl.next]
+	pl.next++
+	before := pl.cur
+	before.Name = ps.Name
+	for _, h := range pl.hooks {
+		if h.Before != nil {
+			if err := h.Before(before); err != nil {
+				pl.err = fmt.Errorf("%s (before %s): %w", hookName(h), ps.Name, err)
+				return pl.cur, false, pl.err
+			}
+		}
+	}
+	start := time.Now()
+	out, err := runPass(ps, pl.cur.Program)
+	dur := time.Since(start)
+	if err != nil {
+		pl.err = fmt.Errorf("%s: %w", ps.Name, err)
+		return pl.cur, false, pl.err
+	}
+	text := printer.Program(out)
+	st := Stage{Name: ps.Name, Program: out, Text: text, Changed: text != pl.cur.Text, Duration: dur}
+	if st.Changed {
+		st.Diff = UnifiedDiff(pl.cur.Name, ps.Name, pl.cur.Text, text)
+	}
+	for _, p := range ps.Produces {
+		pl.have[p] = true
+	}
+	pl.cur = st
+	pl.stages = append(pl.stages, st)
+	for _, h := range pl.hooks {
+		if h.After != nil {
+			if err := h.After(st); err != nil {
+				pl.err = fmt.Errorf("%s (after %s): %w", hookName(h), ps.Name, err)
+				return st, false, pl.err
+			}
+		}
+	}
+	return st, true, nil
+}
+
+// Run steps to the end and returns the last stage.
+func (pl *Pipeline) Run() (Stage, error) {
+	for {
+		_, ok, err := pl.Step()
+		if err != nil {
+			return pl.cur, err
+		}
+		if !ok {
+			return pl.cur, nil
+		}
+	}
+}
+
+func hookName(h Hook) string {
+	if h.Name == "" {
+		return "hook"
+	}
+	return h.Name
+}
+
+// runPass turns a pass's panic (a compiler bug, or an ir.MustCall on bad
+// input) into an error naming the pass.
+func runPass(ps Pass, p *ir.Program) (out *ir.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	out, err = ps.Run(p)
+	if err == nil && out == nil {
+		err = fmt.Errorf("pass returned no program")
+	}
+	return out, err
+}
+
+// RunPass runs one pass of the table by name on p.
+func RunPass(name string, p *ir.Program) (*ir.Program, error) {
+	for _, ps := range Table() {
+		if ps.Name == name {
+			return runPass(ps, p)
+		}
+	}
+	return nil, fmt.Errorf("no pass named %q (passes: %v)", name, PassNames())
+}
+
+// RunUntil runs the pipeline up to and including the named pass.
+func RunUntil(p *ir.Program, name string) (*ir.Program, error) {
+	for _, ps := range Table() {
+		var err error
+		if p, err = runPass(ps, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", ps.Name, err)
+		}
+		if ps.Name == name {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("no pass named %q", name)
+}

@@ -1,0 +1,155 @@
+package passes_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/verify"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// verifyHook fails the pipeline when the verifier finds anything after a pass.
+func verifyHook() passes.Hook {
+	return passes.AfterEach("verify", func(s passes.Stage) error {
+		if ds := verify.Program(s.Program, verify.Options{SSA: true}); len(ds) > 0 {
+			var msgs []string
+			for _, d := range ds {
+				msgs = append(msgs, d.String())
+			}
+			return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+		}
+		return nil
+	})
+}
+
+// stagesText renders every stage of a pipeline run for a golden file: the
+// input, then each pass that changed the program (unchanged passes are
+// listed, as a compiler explorer folds them).
+func stagesText(stages []passes.Stage) string {
+	var b strings.Builder
+	for _, s := range stages {
+		if !s.Changed {
+			fmt.Fprintf(&b, "# ==== %s: unchanged\n\n", s.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "# ==== %s\n%s\n", s.Name, s.Text)
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "missing golden %s: run go test ./passes -update", path)
+	require.Equal(t, string(want), got, "golden %s differs (go test ./passes -update, then review the diff)", path)
+}
+
+// Every test program through the whole pipeline with the verifier after
+// each pass, against a golden of every stage.
+func TestPipelineStagesGolden(t *testing.T) {
+	for _, tp := range testPrograms() {
+		t.Run(tp.name, func(t *testing.T) {
+			n := tp.staticN
+			if n == 0 {
+				n = 2
+			}
+			pp := passes.NewPipeline(tp.build(n).IR(), verifyHook())
+			_, err := pp.Run()
+			require.NoError(t, err)
+			golden(t, tp.name+".stages.py", stagesText(pp.Stages()))
+		})
+	}
+}
+
+// Running any pass a second time changes nothing.
+func TestPassesIdempotent(t *testing.T) {
+	for _, tp := range testPrograms() {
+		n := tp.staticN
+		if n == 0 {
+			n = 2
+		}
+		p := tp.build(n).IR()
+		for _, ps := range passes.Table() {
+			q, err := ps.Run(p)
+			require.NoError(t, err, "%s on %s", ps.Name, tp.name)
+			again, err := ps.Run(q)
+			require.NoError(t, err)
+			require.Equal(t, printProgram(q), printProgram(again), "%s is not idempotent on %s", ps.Name, tp.name)
+			p = q
+		}
+	}
+}
+
+// Differential run: the program as written and the fully lowered program
+// compute the same outputs on the simulator, at several rank counts, and
+// every signal cell ends at zero.
+func TestLoweredProgramsRunLikeTheInput(t *testing.T) {
+	sim := runtime.NewSimulator()
+	for _, tp := range testPrograms() {
+		ranks := []int{2, 3, 4}
+		if tp.staticN > 0 {
+			ranks = []int{tp.staticN}
+		}
+		for _, n := range ranks {
+			t.Run(fmt.Sprintf("%s/P=%d", tp.name, n), func(t *testing.T) {
+				in := tp.build(n).IR()
+				low, err := passes.NewPipeline(in).Run()
+				require.NoError(t, err)
+				args := func() []*tensor.Tensor {
+					rows := tp.xRows
+					if rows == 0 {
+						rows = n
+					}
+					w := 16
+					if tp.name == "quickstart" {
+						rows, w = 1, 256
+					}
+					x := tensor.Randn(int64(7*n+len(tp.name)), n, rows, w)
+					yShape := []int{n, n, w}
+					if tp.name == "quickstart" {
+						yShape = []int{n, 1, w}
+					}
+					return []*tensor.Tensor{x, tensor.Zeros(ir.FP32, yShape...)}
+				}
+				a, b := args(), args()
+				ra, err := sim.Run(context.Background(), in, a, runtime.RunOptions{Ranks: n})
+				require.NoError(t, err, "input program")
+				rb, err := sim.Run(context.Background(), low.Program, b, runtime.RunOptions{Ranks: n})
+				require.NoError(t, err, "lowered program")
+				require.True(t, a[1].AllClose(b[1], 1e-5, 1e-5), "outputs differ:\ninput:   %s\nlowered: %s", a[1], b[1])
+				// The lowering adds no lasting signal traffic: every cell ends
+				// where the program as written leaves it.
+				require.Equal(t, signalValues(ra), signalValues(rb), "signal cells after the run (input vs lowered)")
+			})
+		}
+	}
+}
+
+func printProgram(p *ir.Program) string { return printer.Program(p) }
+
+func signalValues(r *runtime.Result) map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range r.Signals {
+		if c.Value != 0 {
+			out[fmt.Sprintf("rank %d %s%v", c.Rank, c.Buffer, c.Offset)] = c.Value
+		}
+	}
+	return out
+}

@@ -1,0 +1,432 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Rewriting helpers. Passes never mutate their input: every helper here
+// copies the nodes it changes and shares the ones it does not.
+
+// mapExpr rewrites e top-down: f may replace a node (ok=true); otherwise the
+// node's children are rewritten and the node is copied only if one changed.
+func mapExpr(e ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	if r, ok := f(e); ok {
+		return r
+	}
+	switch x := e.(type) {
+	case *ir.BinaryExpr:
+		l, r := mapExpr(x.Left, f), mapExpr(x.Right, f)
+		if l != x.Left || r != x.Right {
+			c := *x
+			c.Left, c.Right = l, r
+			return &c
+		}
+	case *ir.UnaryExpr:
+		if y := mapExpr(x.X, f); y != x.X {
+			c := *x
+			c.X = y
+			return &c
+		}
+	case *ir.MakeTuple:
+		if el, ch := mapExprs(x.Elems, f); ch {
+			return &ir.MakeTuple{Elems: el, Pos: x.Pos}
+		}
+	case *ir.TupleGetItem:
+		if y := mapExpr(x.Tuple, f); y != x.Tuple {
+			c := *x
+			c.Tuple = y
+			return &c
+		}
+	case *ir.Call:
+		args, ch := mapExprs(x.Args, f)
+		kw, ch2 := mapKwargs(x.Kwargs, f)
+		at, ch3 := mapKwargs(x.Attrs, f)
+		if ch || ch2 || ch3 {
+			c := *x
+			c.Args, c.Kwargs, c.Attrs = args, kw, at
+			return &c
+		}
+	}
+	return e
+}
+
+func mapExprs(es []ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ([]ir.Expr, bool) {
+	var out []ir.Expr
+	for i, e := range es {
+		n := mapExpr(e, f)
+		if n != e && out == nil {
+			out = append([]ir.Expr(nil), es...)
+		}
+		if out != nil {
+			out[i] = n
+		}
+	}
+	if out == nil {
+		return es, false
+	}
+	return out, true
+}
+
+func mapKwargs(kw ir.Kwargs, f func(ir.Expr) (ir.Expr, bool)) (ir.Kwargs, bool) {
+	var out ir.Kwargs
+	for i, kv := range kw {
+		e, ok := kv.Value.(ir.Expr)
+		if !ok {
+			continue
+		}
+		if n := mapExpr(e, f); n != e {
+			if out == nil {
+				out = append(ir.Kwargs(nil), kw...)
+			}
+			out[i] = ir.Kwarg{Key: kv.Key, Value: n}
+		}
+	}
+	if out == nil {
+		return kw, false
+	}
+	return out, true
+}
+
+// substVars replaces uses of variables (matched by their core *Var) through m.
+func substVars(e ir.Expr, m map[*ir.Var]ir.Expr) ir.Expr {
+	if len(m) == 0 {
+		return e
+	}
+	return mapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
+		if v, ok := ir.VarOf(x); ok {
+			if r, ok := m[v]; ok {
+				return r, true
+			}
+		}
+		return nil, false
+	})
+}
+
+// mapBlock rewrites every statement of a body bottom-up: the children of
+// compound statements first, then f, which returns the replacement
+// statements (nil keeps none; return []ir.Stmt{s} to keep s).
+func mapBlock(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
+	if s == nil {
+		return nil, nil
+	}
+	stmts := ir.Flatten(s)
+	out := make([]ir.Stmt, 0, len(stmts))
+	changed := false
+	for _, st := range stmts {
+		ns, err := mapNested(st, f)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := f(ns)
+		if err != nil {
+			return nil, err
+		}
+		if ns != st || len(rep) != 1 || rep[0] != st {
+			changed = true
+		}
+		out = append(out, rep...)
+	}
+	if _, isSeq := s.(*ir.SeqStmts); !changed && isSeq {
+		return s, nil
+	}
+	return &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Span()}, Stmts: out}, nil
+}
+
+// mapNested rewrites the bodies of a compound statement with mapBlock.
+func mapNested(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
+	switch x := s.(type) {
+	case *ir.ForStmt:
+		b, err := mapBlock(x.Body, f)
+		if err != nil {
+			return nil, err
+		}
+		if b != x.Body {
+			c := *x
+			c.Body = b
+			return &c, nil
+		}
+	case *ir.IfStmt:
+		t, err := mapBlock(x.Then, f)
+		if err != nil {
+			return nil, err
+		}
+		e, err := mapBlock(x.Else, f)
+		if err != nil {
+			return nil, err
+		}
+		if t != x.Then || e != x.Else {
+			c := *x
+			c.Then, c.Else = t, e
+			return &c, nil
+		}
+	case *ir.SeqStmts:
+		return mapBlock(x, f)
+	}
+	return s, nil
+}
+
+// remapFunction rewrites a whole function through a variable map: every
+// definition (parameter, assignment target, loop variable, iter-arg, return
+// variable) whose core *Var is a key is replaced by the mapped variable, and
+// every use by the mapped expression. Calls whose arguments changed keep their
+// stored type unless retype gives a new one.
+func remapFunction(fn *ir.Function, m map[*ir.Var]ir.Expr) *ir.Function {
+	if len(m) == 0 {
+		return fn
+	}
+	g := fn.Clone()
+	for i, p := range g.Params {
+		if r, ok := m[p]; ok {
+			if v, ok := r.(*ir.Var); ok {
+				g.Params[i] = v
+			}
+		}
+	}
+	g.Body = remapStmt(fn.Body, m)
+	return g
+}
+
+func defVar(v *ir.Var, m map[*ir.Var]ir.Expr) *ir.Var {
+	if r, ok := m[v]; ok {
+		if nv, ok := ir.VarOf(r); ok {
+			return nv
+		}
+	}
+	return v
+}
+
+func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
+	switch x := s.(type) {
+	case nil:
+		return nil
+	case *ir.SeqStmts:
+		out := make([]ir.Stmt, len(x.Stmts))
+		ch := false
+		for i, c := range x.Stmts {
+			out[i] = remapStmt(c, m)
+			ch = ch || out[i] != c
+		}
+		if !ch {
+			return x
+		}
+		return &ir.SeqStmts{StmtBase: x.StmtBase, Stmts: out}
+	case *ir.AssignStmt:
+		v, val := defVar(x.Var, m), substVars(x.Value, m)
+		if v == x.Var && val == x.Value {
+			return x
+		}
+		return &ir.AssignStmt{StmtBase: x.StmtBase, Var: v, Value: val}
+	case *ir.EvalStmt:
+		if e := substVars(x.Expr, m); e != x.Expr {
+			return &ir.EvalStmt{StmtBase: x.StmtBase, Expr: e}
+		}
+		return x
+	case *ir.ReturnStmt:
+		if vs, ch := mapExprs(x.Values, subster(m)); ch {
+			return &ir.ReturnStmt{StmtBase: x.StmtBase, Values: vs}
+		}
+		return x
+	case *ir.YieldStmt:
+		if vs, ch := mapExprs(x.Values, subster(m)); ch {
+			return &ir.YieldStmt{StmtBase: x.StmtBase, Values: vs}
+		}
+		return x
+	case *ir.IfStmt:
+		c := *x
+		c.Cond = substVars(x.Cond, m)
+		c.Then = remapStmt(x.Then, m)
+		c.Else = remapStmt(x.Else, m)
+		c.ReturnVars = remapDefs(x.ReturnVars, m)
+		return &c
+	case *ir.ForStmt:
+		c := *x
+		c.LoopVar = defVar(x.LoopVar, m)
+		c.Start, c.Stop, c.Step = substVars(x.Start, m), substVars(x.Stop, m), substVars(x.Step, m)
+		c.IterArgs = make([]*ir.IterArg, len(x.IterArgs))
+		for i, ia := range x.IterArgs {
+			init := substVars(ia.Init, m)
+			if r, ok := m[&ia.Var]; ok {
+				if nia, ok := r.(*ir.IterArg); ok {
+					// The mapped iter-arg is a fresh node made for this
+					// rewrite (retypeFunction), so giving it the rewritten
+					// init does not touch the input program.
+					nia.Init = init
+					c.IterArgs[i] = nia
+					continue
+				}
+			}
+			if init != ia.Init {
+				c.IterArgs[i] = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
+				m[&ia.Var] = c.IterArgs[i]
+				continue
+			}
+			c.IterArgs[i] = ia
+		}
+		c.Body = remapStmt(x.Body, m)
+		c.ReturnVars = remapDefs(x.ReturnVars, m)
+		return &c
+	}
+	return s
+}
+
+func subster(m map[*ir.Var]ir.Expr) func(ir.Expr) (ir.Expr, bool) {
+	return func(x ir.Expr) (ir.Expr, bool) {
+		if v, ok := ir.VarOf(x); ok {
+			if r, ok := m[v]; ok {
+				return r, true
+			}
+		}
+		return nil, false
+	}
+}
+
+func remapDefs(vs []*ir.Var, m map[*ir.Var]ir.Expr) []*ir.Var {
+	out := make([]*ir.Var, len(vs))
+	for i, v := range vs {
+		out[i] = defVar(v, m)
+	}
+	return out
+}
+
+// retypeFunction gives every variable whose type f rewrites a fresh variable
+// of the new type (same name) and substitutes it everywhere; call result
+// types are rewritten too. It is how passes change types without mutating.
+func retypeFunction(fn *ir.Function, f func(v *ir.Var, t ir.Type) (ir.Type, bool)) *ir.Function {
+	m := map[*ir.Var]ir.Expr{}
+	consider := func(v *ir.Var) {
+		if _, done := m[v]; done {
+			return
+		}
+		if nt, ok := f(v, v.Type()); ok {
+			m[v] = ir.NewVar(v.Name, nt, v.Pos)
+		}
+	}
+	for _, p := range fn.Params {
+		consider(p)
+	}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		switch x := s.(type) {
+		case *ir.AssignStmt:
+			consider(x.Var)
+		case *ir.IfStmt:
+			for _, v := range x.ReturnVars {
+				consider(v)
+			}
+		case *ir.ForStmt:
+			for _, ia := range x.IterArgs {
+				if _, done := m[&ia.Var]; done {
+					continue
+				}
+				if nt, ok := f(&ia.Var, ia.Type()); ok {
+					m[&ia.Var] = ir.NewIterArg(ia.Name, nt, ia.Init, ia.Pos)
+				}
+			}
+			for _, v := range x.ReturnVars {
+				consider(v)
+			}
+		}
+	})
+	if len(m) == 0 {
+		return fn
+	}
+	g := remapFunction(fn, m)
+	// Keep call result types in step with the variables they bind.
+	body, _ := mapBlock(g.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		if a, ok := s.(*ir.AssignStmt); ok {
+			if c, ok := a.Value.(*ir.Call); ok && c.T != a.Var.T {
+				cc := *c
+				cc.T = a.Var.T
+				return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: &cc}}, nil
+			}
+		}
+		return []ir.Stmt{s}, nil
+	})
+	g.Body = body
+	return g
+}
+
+// namer hands out fresh names within one function.
+type namer struct{ used map[string]bool }
+
+func newNamer(fn *ir.Function) *namer {
+	n := &namer{used: map[string]bool{}}
+	for _, p := range fn.Params {
+		n.used[p.Name] = true
+	}
+	ir.WalkStmt(fn.Body, func(e ir.Expr) {
+		if v, ok := ir.VarOf(e); ok {
+			n.used[v.Name] = true
+		}
+	}, func(s ir.Stmt) {
+		for _, v := range stmtDefs(s) {
+			n.used[v.Name] = true
+		}
+	})
+	return n
+}
+
+// fresh returns base, or base_1, base_2, ... when base is taken.
+func (n *namer) fresh(base string) string {
+	name := base
+	for i := 1; n.used[name]; i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	n.used[name] = true
+	return name
+}
+
+// stmtDefs lists the variables a statement defines.
+func stmtDefs(s ir.Stmt) []*ir.Var {
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		return []*ir.Var{x.Var}
+	case *ir.ForStmt:
+		out := []*ir.Var{x.LoopVar}
+		for _, ia := range x.IterArgs {
+			out = append(out, &ia.Var)
+		}
+		return append(out, x.ReturnVars...)
+	case *ir.IfStmt:
+		return x.ReturnVars
+	}
+	return nil
+}
+
+// eachFunction applies f to every function, building a new program when any
+// changed.
+func eachFunction(p *ir.Program, f func(fn *ir.Function) (*ir.Function, error)) (*ir.Program, error) {
+	q := p.Clone()
+	for i, fn := range p.Functions {
+		g, err := f(fn)
+		if err != nil {
+			return nil, fmt.Errorf("function %s: %w", fn.Name, err)
+		}
+		q.Functions[i] = g
+	}
+	return q, nil
+}
+
+func assign(v *ir.Var, e ir.Expr) *ir.AssignStmt {
+	return &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: v.Pos}, Var: v, Value: e}
+}
+
+func eval(e ir.Expr) *ir.EvalStmt { return &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: e.Span()}, Expr: e} }
+
+func callOf(s ir.Stmt) *ir.Call {
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		c, _ := x.Value.(*ir.Call)
+		return c
+	case *ir.EvalStmt:
+		c, _ := x.Expr.(*ir.Call)
+		return c
+	}
+	return nil
+}
+
+func isOp(c *ir.Call, name string) bool { return c != nil && c.Op != nil && c.Op.Name == name }

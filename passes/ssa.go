@@ -1,0 +1,341 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// ConvertToSSA versions every reassignment (passes.md §2). A source variable
+// is identified by its name, as in PyPTO's DSL: the Go DSL's f.Set makes a
+// new Var of the same name, and a use inside a loop body means "the current
+// value of that name", which is the loop-carried value. So:
+//   - a name reassigned inside a loop and live before it becomes an iter-arg
+//     initialised from the pre-loop version; the body ends in pl.yield_ and the
+//     loop's return var replaces later uses;
+//   - a name assigned in an if (and live before it, or assigned in both
+//     branches) becomes a return var of the if; each branch yields its
+//     version, and a missing else is synthesised to yield the incoming value.
+//
+// Names assigned more than once get <base>__ssa_v<N>, <base>__iter_v<N>,
+// <base>__rv_v<N> and <base>__phi_v<N>; names assigned once keep their Var.
+// Running the pass on SSA input changes nothing.
+func ConvertToSSA(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		s := &ssaConv{multi: map[string]bool{}, ver: map[string]int{}}
+		count := map[string]int{}
+		for _, v := range fn.Params {
+			count[v.Name]++
+		}
+		ir.WalkStmt(fn.Body, nil, func(st ir.Stmt) {
+			switch x := st.(type) {
+			case *ir.AssignStmt:
+				count[x.Var.Name]++
+			case *ir.ForStmt:
+				for _, ia := range x.IterArgs {
+					count[ia.Name]++
+				}
+				for _, v := range x.ReturnVars {
+					count[v.Name]++
+				}
+			case *ir.IfStmt:
+				for _, v := range x.ReturnVars {
+					count[v.Name]++
+				}
+			}
+		})
+		for n, c := range count {
+			if c > 1 {
+				s.multi[n] = true
+				s.ver[n] = 0
+			}
+		}
+		if len(s.multi) == 0 && !needsPhi(fn.Body) {
+			return fn, nil
+		}
+		env := map[string]ir.Expr{}
+		for _, v := range fn.Params {
+			env[v.Name] = v
+		}
+		body, err := s.block(ir.Flatten(fn.Body), env)
+		if err != nil {
+			return nil, err
+		}
+		g := fn.Clone()
+		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: body}
+		return g, nil
+	})
+}
+
+// needsPhi reports whether some loop or if would need SSA plumbing even
+// though no name is assigned twice (never true for DSL output; kept cheap).
+func needsPhi(ir.Stmt) bool { return false }
+
+type ssaConv struct {
+	multi map[string]bool
+	ver   map[string]int
+}
+
+func (s *ssaConv) fresh(name, kind string) string {
+	base := name
+	n := s.ver[base]
+	s.ver[base] = n + 1
+	return fmt.Sprintf("%s__%s_v%d", base, kind, n)
+}
+
+func copyEnv(env map[string]ir.Expr) map[string]ir.Expr {
+	out := make(map[string]ir.Expr, len(env))
+	for k, v := range env {
+		out[k] = v
+	}
+	return out
+}
+
+// use substitutes the current version of every name in e.
+func (s *ssaConv) use(e ir.Expr, env map[string]ir.Expr) ir.Expr {
+	return mapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
+		if v, ok := ir.VarOf(x); ok {
+			if cur, ok := env[v.Name]; ok {
+				return cur, true
+			}
+			return x, true
+		}
+		return nil, false
+	})
+}
+
+func (s *ssaConv) uses(es []ir.Expr, env map[string]ir.Expr) []ir.Expr {
+	out := make([]ir.Expr, len(es))
+	for i, e := range es {
+		out[i] = s.use(e, env)
+	}
+	return out
+}
+
+// assignedNames lists, in first-assignment order, the names a block assigns
+// (including the return vars of nested loops and ifs).
+func assignedNames(stmts []ir.Stmt) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, st := range stmts {
+		ir.WalkStmt(st, nil, func(x ir.Stmt) {
+			switch y := x.(type) {
+			case *ir.AssignStmt:
+				add(y.Var.Name)
+			case *ir.ForStmt:
+				for _, v := range y.ReturnVars {
+					add(v.Name)
+				}
+			case *ir.IfStmt:
+				for _, v := range y.ReturnVars {
+					add(v.Name)
+				}
+			}
+		})
+	}
+	return out
+}
+
+func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	for _, st := range stmts {
+		switch x := st.(type) {
+		case *ir.AssignStmt:
+			val := s.use(x.Value, env)
+			v := x.Var
+			if s.multi[v.Name] {
+				v = ir.NewVar(s.fresh(v.Name, "ssa"), val.Type(), x.Var.Pos)
+			}
+			env[x.Var.Name] = v
+			if v == x.Var && val == x.Value {
+				out = append(out, x)
+			} else {
+				out = append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: v, Value: val})
+			}
+		case *ir.EvalStmt:
+			out = append(out, &ir.EvalStmt{StmtBase: x.StmtBase, Expr: s.use(x.Expr, env)})
+		case *ir.ReturnStmt:
+			out = append(out, &ir.ReturnStmt{StmtBase: x.StmtBase, Values: s.uses(x.Values, env)})
+		case *ir.YieldStmt:
+			out = append(out, &ir.YieldStmt{StmtBase: x.StmtBase, Values: s.uses(x.Values, env)})
+		case *ir.ForStmt:
+			f, err := s.forStmt(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		case *ir.IfStmt:
+			f, err := s.ifStmt(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		case *ir.SeqStmts:
+			b, err := s.block(ir.Flatten(x), env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b...)
+		default:
+			return nil, fmt.Errorf("ConvertToSSA: unsupported statement %T", st)
+		}
+	}
+	return out, nil
+}
+
+// splitYield separates a trailing yield from a body.
+func splitYield(stmts []ir.Stmt) ([]ir.Stmt, *ir.YieldStmt) {
+	if n := len(stmts); n > 0 {
+		if y, ok := stmts[n-1].(*ir.YieldStmt); ok {
+			return stmts[:n-1], y
+		}
+	}
+	return stmts, nil
+}
+
+func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error) {
+	c := *x
+	c.Start, c.Stop, c.Step = s.use(x.Start, env), s.use(x.Stop, env), s.use(x.Step, env)
+	bodyStmts, oldYield := splitYield(ir.Flatten(x.Body))
+	benv := copyEnv(env)
+	benv[x.LoopVar.Name] = x.LoopVar
+	c.IterArgs = nil
+	for _, ia := range x.IterArgs {
+		init := s.use(ia.Init, env)
+		nia := ia
+		if init != ia.Init {
+			nia = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
+		}
+		c.IterArgs = append(c.IterArgs, nia)
+		benv[ia.Name] = nia
+	}
+	existing := map[string]bool{}
+	for _, ia := range x.IterArgs {
+		existing[ia.Name] = true
+	}
+	var carried []string
+	for _, n := range assignedNames(bodyStmts) {
+		if _, live := env[n]; live && !existing[n] && n != x.LoopVar.Name {
+			carried = append(carried, n)
+		}
+	}
+	var newIAs []*ir.IterArg
+	for _, n := range carried {
+		init := env[n]
+		ia := ir.NewIterArg(s.fresh(n, "iter"), init.Type(), init, x.Pos)
+		newIAs = append(newIAs, ia)
+		benv[n] = ia
+	}
+	c.IterArgs = append(c.IterArgs, newIAs...)
+	body, err := s.block(bodyStmts, benv)
+	if err != nil {
+		return nil, err
+	}
+	var yv []ir.Expr
+	if oldYield != nil {
+		yv = s.uses(oldYield.Values, benv)
+	}
+	for _, n := range carried {
+		yv = append(yv, benv[n])
+	}
+	if len(yv) > 0 {
+		body = append(body, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: yv})
+	}
+	c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: body}
+	c.ReturnVars = append([]*ir.Var(nil), x.ReturnVars...)
+	for _, rv := range x.ReturnVars {
+		env[rv.Name] = rv
+	}
+	for i, n := range carried {
+		rv := ir.NewVar(s.fresh(n, "rv"), newIAs[i].Type(), x.Pos)
+		c.ReturnVars = append(c.ReturnVars, rv)
+		env[n] = rv
+	}
+	return &c, nil
+}
+
+func (s *ssaConv) ifStmt(x *ir.IfStmt, env map[string]ir.Expr) (ir.Stmt, error) {
+	c := *x
+	c.Cond = s.use(x.Cond, env)
+	thenStmts, thenYield := splitYield(ir.Flatten(x.Then))
+	var elseStmts []ir.Stmt
+	var elseYield *ir.YieldStmt
+	if x.Else != nil {
+		elseStmts, elseYield = splitYield(ir.Flatten(x.Else))
+	}
+	tn, en := assignedNames(thenStmts), assignedNames(elseStmts)
+	inElse := map[string]bool{}
+	for _, n := range en {
+		inElse[n] = true
+	}
+	existing := map[string]bool{}
+	for _, v := range x.ReturnVars {
+		existing[v.Name] = true
+	}
+	var phis []string
+	seen := map[string]bool{}
+	for _, n := range append(append([]string(nil), tn...), en...) {
+		if seen[n] || existing[n] {
+			continue
+		}
+		seen[n] = true
+		_, live := env[n]
+		inThen := false
+		for _, t := range tn {
+			if t == n {
+				inThen = true
+			}
+		}
+		if live || (inThen && inElse[n]) {
+			phis = append(phis, n)
+		}
+	}
+	tenv, eenv := copyEnv(env), copyEnv(env)
+	tb, err := s.block(thenStmts, tenv)
+	if err != nil {
+		return nil, err
+	}
+	eb, err := s.block(elseStmts, eenv)
+	if err != nil {
+		return nil, err
+	}
+	yields := func(old *ir.YieldStmt, benv map[string]ir.Expr) *ir.YieldStmt {
+		var vs []ir.Expr
+		if old != nil {
+			vs = s.uses(old.Values, benv)
+		}
+		for _, n := range phis {
+			vs = append(vs, benv[n])
+		}
+		if len(vs) == 0 {
+			return nil
+		}
+		return &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: vs}
+	}
+	if y := yields(thenYield, tenv); y != nil {
+		tb = append(tb, y)
+	}
+	if y := yields(elseYield, eenv); y != nil {
+		eb = append(eb, y)
+	}
+	c.Then = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Then.Span()}, Stmts: tb}
+	if x.Else != nil || len(phis) > 0 {
+		c.Else = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Pos}, Stmts: eb}
+	}
+	c.ReturnVars = append([]*ir.Var(nil), x.ReturnVars...)
+	for _, rv := range x.ReturnVars {
+		env[rv.Name] = rv
+	}
+	for _, n := range phis {
+		rv := ir.NewVar(s.fresh(n, "phi"), tenv[n].Type(), x.Pos)
+		c.ReturnVars = append(c.ReturnVars, rv)
+		env[n] = rv
+	}
+	return &c, nil
+}

@@ -1,0 +1,289 @@
+# ==== Input
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data_1: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data_2: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.broadcast(data_1, signal, root=1)
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data_2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y_1: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== ConvertToSSA
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.broadcast(data__ssa_v0, signal, root=1)
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== ConvertTensorToTileOps: unchanged
+
+# ==== LowerCompositeOps
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== InferTileMemorySpace: unchanged
+
+# ==== InitMemRef
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== AllocateMemoryAddr
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CollectCommGroups
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== MaterializeDistTensorCtx
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtxType = data_ctx
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+# ==== InsertCommFence
+# pypto.program: Broadcast
+import pypto.language as pl
+
+@pl.program
+class Broadcast:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        pl.system.cacheinvalid(data, [2, 16], [0, 0])
+        pl.system.fence()
+        ctx: pld.CommCtxType = data_ctx
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        for peer in pl.range(nranks_idx):
+            if peer != my_rank:
+                pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        for src in pl.range(nranks_idx):
+            if src != my_rank:
+                pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
+                pl.system.cacheinvalid()
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
+        pl.system.cacheinvalid(data__ssa_v0, [2, 16], [0, 0])
+        pl.system.fence()
+        for src_1 in pl.range(nranks_idx):
+            if src_1 != my_rank:
+                pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

@@ -1,0 +1,261 @@
+# ==== Input
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        pld.tensor.put(data, right, x, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        pld.tensor.get(y, right, data, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== ConvertToSSA: unchanged
+
+# ==== ConvertTensorToTileOps
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== LowerCompositeOps: unchanged
+
+# ==== InferTileMemorySpace: unchanged
+
+# ==== InitMemRef
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, -1, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, -1, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== AllocateMemoryAddr
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CollectCommGroups
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== MaterializeDistTensorCtx
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        ctx: pld.CommCtxType = data_ctx
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+# ==== InsertCommFence
+# pypto.program: PutGet
+import pypto.language as pl
+
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+NR = pl.dynamic("NR")
+
+@pl.program
+class PutGet:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        ctx: pld.CommCtxType = data_ctx
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
+        left: pl.Scalar[pl.INT32] = (my_rank - 1 + nranks) % nranks
+        tput_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.put(data, right, x, tput_stage, atomic=pl.AtomicType.None_)
+        pl.system.fence()
+        pld.system.notify(signal, right, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(signal, [left, 0], pl.const(1, pl.INT32), cmp=1)
+        pl.system.cacheinvalid()
+        tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
+        pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
+        # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(pld.system.world_size() * 4)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
+            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

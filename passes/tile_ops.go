@@ -1,0 +1,474 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// ConvertTensorToTileOps lowers tensor-level ops in InCore functions to their
+// tile forms (passes.md §3):
+//   - pld.tensor.put/get become a Vec staging tile (tile.create, named
+//     tput_stage / tget_stage, or _ping/_pong with pipeline=True) and
+//     pld.tile.put/get with the stage(s) after src; chunk kwargs are dropped,
+//     put forwards atomic, get forwards nothing;
+//   - pld.tensor.remote_store becomes pld.tile.remote_store, a GM source first
+//     loaded into Vec as <name>_vec;
+//   - elementwise tensor ops (tensor.add, ...) become tile ops on Vec tiles;
+//   - In parameters are upgraded to Out/InOut from the registry's argument
+//     effects (ops.md §d), which is how allreduce's target and signal become
+//     InOut before LowerCompositeOps ever sees them.
+func ConvertTensorToTileOps(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind != ir.InCore {
+			return fn, nil
+		}
+		g, err := convertTileOps(fn)
+		if err != nil {
+			return nil, err
+		}
+		return upgradeDirections(g)
+	})
+}
+
+// tensorElementwise maps tensor ops to the tile op that replaces them.
+var tensorElementwise = map[string]string{
+	"tensor.add": "tile.add", "tensor.sub": "tile.sub", "tensor.mul": "tile.mul", "tensor.div": "tile.div",
+	"tensor.maximum": "tile.maximum", "tensor.minimum": "tile.minimum",
+	"tensor.adds": "tile.adds", "tensor.subs": "tile.subs", "tensor.muls": "tile.muls", "tensor.divs": "tile.divs",
+	"tensor.cast": "tile.cast",
+}
+
+type tileConv struct {
+	fn    *ir.Function
+	names *namer
+	// tiles maps a tensor-valued variable to its tile version: a converted
+	// op's result, or a GM tensor loaded into Vec.
+	tiles map[*ir.Var]ir.Expr
+	// converted marks results of converted tensor ops: they are tiles now.
+	converted map[*ir.Var]bool
+	// bridged caches GM tensors loaded into Vec for the statement being
+	// converted (a load dominates only what follows it in its own block, so
+	// the cache does not outlive one statement).
+	bridged map[*ir.Var]ir.Expr
+}
+
+func convertTileOps(fn *ir.Function) (*ir.Function, error) {
+	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}}
+	body, err := mapBlock(fn.Body, t.stmt)
+	if err != nil {
+		return nil, err
+	}
+	if body == fn.Body {
+		return fn, nil
+	}
+	g := fn.Clone()
+	g.Body = body
+	return g, nil
+}
+
+// transferShape is the transfer shape of a put/get: the region's shape tuple,
+// or the DistributedTensor's shape.
+func transferShape(c *ir.Call, dist int) []ir.Expr {
+	if len(c.Args) == 6 {
+		if m, ok := c.Args[5].(*ir.MakeTuple); ok {
+			return m.Elems
+		}
+	}
+	s, _, _ := ir.ShapeOf(c.Args[dist].Type())
+	return s
+}
+
+// stageShape is MakeTputStageShape: [rows, cols] of the flattened transfer,
+// capped by chunk_rows / chunk_cols.
+func stageShape(shape []ir.Expr, rowsCap, colsCap int64) ([]ir.Expr, error) {
+	if len(shape) == 0 {
+		return nil, fmt.Errorf("a rank-0 transfer has no staging shape")
+	}
+	inner := shape[len(shape)-1]
+	var cols int64
+	if v, ok := ir.ConstValue(inner); ok {
+		cols = v
+		if colsCap > 0 && colsCap < cols {
+			cols = colsCap
+		}
+	} else if colsCap > 0 {
+		cols = colsCap
+	} else {
+		return nil, fmt.Errorf("a dynamic innermost transfer dimension needs chunk_cols")
+	}
+	rows := int64(1)
+	dyn := false
+	for _, d := range shape[:len(shape)-1] {
+		v, ok := ir.ConstValue(d)
+		if !ok {
+			dyn = true
+			break
+		}
+		rows *= v
+	}
+	switch {
+	case dyn && rowsCap > 0:
+		rows = rowsCap
+	case dyn:
+		return nil, fmt.Errorf("a dynamic leading transfer dimension needs chunk_rows")
+	case rowsCap > 0 && rowsCap < rows:
+		rows = rowsCap
+	}
+	return []ir.Expr{ir.Int(rows), ir.Int(cols)}, nil
+}
+
+func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Span) (*ir.Var, ir.Stmt) {
+	c := ir.MustCall("tile.create", []ir.Expr{&ir.MakeTuple{Elems: shape}},
+		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}, pos)
+	v := ir.NewVar(t.names.fresh(name), c.Type(), pos)
+	return v, assign(v, c)
+}
+
+func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
+	t.bridged = map[*ir.Var]ir.Expr{}
+	c := callOf(s)
+	if c == nil || c.Op == nil {
+		return t.fixUses(s)
+	}
+	switch c.Op.Name {
+	case "pld.tensor.put", "pld.tensor.get":
+		return t.putGet(c)
+	case "pld.tensor.remote_store":
+		return t.remoteStore(c)
+	}
+	if tileOp, ok := tensorElementwise[c.Op.Name]; ok {
+		if a, ok := s.(*ir.AssignStmt); ok {
+			return t.elementwise(a, c, tileOp)
+		}
+	}
+	return t.fixUses(s)
+}
+
+// fixUses rejects a converted (now tile-valued) result flowing into
+// something that needs a tensor.
+func (t *tileConv) fixUses(s ir.Stmt) ([]ir.Stmt, error) {
+	var err error
+	check := func(e ir.Expr) {
+		if v, ok := ir.VarOf(e); ok && t.converted[v] && err == nil {
+			err = fmt.Errorf("%s was computed by a tensor op that ConvertTensorToTileOps lowered to a tile op, but %s needs a tensor; store it first", v.Name, describeStmt(s))
+		}
+	}
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		ir.WalkExpr(x.Value, check)
+	case *ir.EvalStmt:
+		ir.WalkExpr(x.Expr, check)
+	case *ir.ReturnStmt:
+		for _, v := range x.Values {
+			ir.WalkExpr(v, check)
+		}
+	}
+	return []ir.Stmt{s}, err
+}
+
+func describeStmt(s ir.Stmt) string {
+	if c := callOf(s); c != nil {
+		return c.Name()
+	}
+	if _, ok := s.(*ir.ReturnStmt); ok {
+		return "return"
+	}
+	return fmt.Sprintf("%T", s)
+}
+
+func (t *tileConv) putGet(c *ir.Call) ([]ir.Stmt, error) {
+	isPut := c.Op.Name == "pld.tensor.put"
+	dist, local := 0, 2
+	base, tileOp := "tput_stage", "pld.tile.put"
+	if !isPut {
+		dist, local = 2, 0
+		base, tileOp = "tget_stage", "pld.tile.get"
+	}
+	if _, ok := ir.AsTensorLike(c.Args[local].Type()); !ok {
+		return nil, fmt.Errorf("%s src must be a GM tensor (got %s). Use pld.tensor.remote_store(...) for a computed tile", c.Op.Name, c.Args[local].Type())
+	}
+	if v, ok := ir.VarOf(c.Args[local]); ok && t.converted[v] {
+		return nil, fmt.Errorf("%s src must be a GM tensor, but %s is computed on chip. Use pld.tensor.remote_store(...)", c.Op.Name, v.Name)
+	}
+	shape := transferShape(c, dist)
+	_, dt, _ := ir.ShapeOf(c.Args[dist].Type())
+	st, err := stageShape(shape, c.Kwargs.Int("chunk_rows", 0), c.Kwargs.Int("chunk_cols", 0))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Op.Name, err)
+	}
+	var out []ir.Stmt
+	var stages []ir.Expr
+	if c.Kwargs.Bool("pipeline", false) {
+		for _, suf := range []string{"_ping", "_pong"} {
+			v, a := t.stage(base+suf, st, dt, c.Pos)
+			out = append(out, a)
+			stages = append(stages, v)
+		}
+	} else {
+		v, a := t.stage(base, st, dt, c.Pos)
+		out = append(out, a)
+		stages = append(stages, v)
+	}
+	args := append(append(append([]ir.Expr{}, c.Args[:3]...), stages...), c.Args[3:]...)
+	var kw ir.Kwargs
+	if isPut {
+		kw = ir.Kwargs{{Key: "atomic", Value: c.Kwargs.Int("atomic", 0)}}
+	}
+	call, err := ir.NewCall(tileOp, args, kw, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, eval(call)), nil
+}
+
+// vecOf returns a Vec tile holding e: its converted value, or a full load
+// of a GM tensor into <name>_vec (bridged once per tensor).
+func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
+	if _, ok := e.Type().(*ir.TileType); ok {
+		return e, nil
+	}
+	v, isVar := ir.VarOf(e)
+	if isVar {
+		if tv, ok := t.tiles[v]; ok {
+			return tv, nil
+		}
+		if tv, ok := t.bridged[v]; ok {
+			return tv, nil
+		}
+	}
+	tl, ok := ir.AsTensorLike(e.Type())
+	if !ok {
+		return e, nil // a scalar operand
+	}
+	zeros := make([]ir.Expr, len(tl.Shape))
+	for i := range zeros {
+		zeros[i] = ir.Int(0)
+	}
+	load, err := ir.NewCall("tile.load", []ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
+		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, e.Span())
+	if err != nil {
+		return nil, err
+	}
+	name := "x"
+	if isVar {
+		name = v.Name
+	}
+	nv := ir.NewVar(t.names.fresh(name+"_vec"), load.Type(), e.Span())
+	*out = append(*out, assign(nv, load))
+	if isVar {
+		t.bridged[v] = nv
+	}
+	return nv, nil
+}
+
+func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp string) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	args := make([]ir.Expr, len(c.Args))
+	for i, x := range c.Args {
+		y, err := t.vecOf(x, &out)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = y
+	}
+	call, err := ir.NewCall(tileOp, args, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
+	t.tiles[a.Var] = nv
+	t.converted[a.Var] = true
+	return append(out, assign(nv, call)), nil
+}
+
+func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	src, err := t.vecOf(c.Args[0], &out)
+	if err != nil {
+		return nil, err
+	}
+	args := append([]ir.Expr{src}, c.Args[1:]...)
+	call, err := ir.NewCall("pld.tile.remote_store", args, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, eval(call)), nil
+}
+
+// channel is how an op writes GM: DMA (MTE3) or the scalar unit.
+type channel int
+
+const (
+	noChannel channel = iota
+	dmaChannel
+	scalarChannel
+)
+
+func writeChannel(c *ir.Call) channel {
+	switch c.Op.Name {
+	case "tensor.write":
+		return scalarChannel
+	case "tile.store", "pld.tile.put", "pld.tensor.put", "pld.tile.remote_store", "pld.tensor.remote_store", "pld.tile.get", "pld.tensor.get":
+		return dmaChannel
+	}
+	return noChannel
+}
+
+// aliasArg is the argument whose storage an op's result reuses (-1: none).
+func aliasArg(c *ir.Call) int {
+	if c.Op == nil {
+		return -1
+	}
+	switch c.Op.Name {
+	case "tile.store":
+		return 2
+	case "pld.tensor.allreduce", "pld.tensor.barrier", "pld.tensor.broadcast", "pld.tensor.reduce_scatter",
+		"tensor.write", "tensor.view", "tensor.slice":
+		return 0
+	case "pld.tensor.allgather", "pld.tensor.all_to_all", "pld.tensor.all_to_all_v":
+		return 1
+	}
+	return -1
+}
+
+// upgradeDirections is UpgradeWrittenTensorParamDirections: every tensor
+// parameter is an alias origin; aliases flow through assignments, views,
+// stores, yields and loop/if return vars; the registry's argument effects
+// mark origins read and written. Only In parameters change.
+func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
+	origin := map[*ir.Var]map[int]bool{}
+	for i, p := range fn.Params {
+		if _, ok := ir.AsTensorLike(p.Type()); ok {
+			origin[p] = map[int]bool{i: true}
+		}
+	}
+	of := func(e ir.Expr) map[int]bool {
+		if v, ok := ir.VarOf(e); ok {
+			return origin[v]
+		}
+		return nil
+	}
+	join := func(v *ir.Var, src map[int]bool) bool {
+		if len(src) == 0 {
+			return false
+		}
+		if origin[v] == nil {
+			origin[v] = map[int]bool{}
+		}
+		grew := false
+		for k := range src {
+			if !origin[v][k] {
+				origin[v][k] = true
+				grew = true
+			}
+		}
+		return grew
+	}
+	read, written := map[int]bool{}, map[int]bool{}
+	chans := map[int]channel{}
+	var mixErr error
+	// Aliases through loops need a fixpoint: iterate until nothing grows.
+	for iter := 0; iter < 8; iter++ {
+		grew := false
+		var yieldTo func(body ir.Stmt, rvs []*ir.Var, ias []*ir.IterArg)
+		yieldTo = func(body ir.Stmt, rvs []*ir.Var, ias []*ir.IterArg) {
+			stmts := ir.Flatten(body)
+			if len(stmts) == 0 {
+				return
+			}
+			if y, ok := stmts[len(stmts)-1].(*ir.YieldStmt); ok {
+				for i, v := range y.Values {
+					if i < len(rvs) && join(rvs[i], of(v)) {
+						grew = true
+					}
+					if i < len(ias) && join(&ias[i].Var, of(v)) {
+						grew = true
+					}
+				}
+			}
+		}
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			switch x := s.(type) {
+			case *ir.AssignStmt:
+				switch val := x.Value.(type) {
+				case *ir.Call:
+					if i := aliasArg(val); i >= 0 && i < len(val.Args) && join(x.Var, of(val.Args[i])) {
+						grew = true
+					}
+				default:
+					if join(x.Var, of(val)) {
+						grew = true
+					}
+				}
+			case *ir.ForStmt:
+				for i, ia := range x.IterArgs {
+					if join(&ia.Var, of(ia.Init)) {
+						grew = true
+					}
+					if i < len(x.ReturnVars) && join(x.ReturnVars[i], origin[&ia.Var]) {
+						grew = true
+					}
+				}
+				yieldTo(x.Body, x.ReturnVars, x.IterArgs)
+			case *ir.IfStmt:
+				yieldTo(x.Then, x.ReturnVars, nil)
+				yieldTo(x.Else, x.ReturnVars, nil)
+			}
+		})
+		if !grew {
+			break
+		}
+	}
+	ir.WalkStmt(fn.Body, func(e ir.Expr) {
+		c, ok := e.(*ir.Call)
+		if !ok || c.Op == nil {
+			return
+		}
+		eff := ir.CallEffects(c)
+		for i, a := range c.Args {
+			if i >= len(eff) {
+				break
+			}
+			for o := range of(a) {
+				if eff[i].Reads() {
+					read[o] = true
+				}
+				if eff[i].Writes() {
+					written[o] = true
+					ch := writeChannel(c)
+					if ch != noChannel {
+						if prev, ok := chans[o]; ok && prev != ch && mixErr == nil {
+							mixErr = fmt.Errorf("GM tensor '%s' mixes MTE3 and scalar stores in one InCore function", fn.Params[o].Name)
+						}
+						chans[o] = ch
+					}
+				}
+			}
+		}
+	}, nil)
+	if mixErr != nil {
+		return nil, mixErr
+	}
+	var g *ir.Function
+	for i := range fn.Params {
+		if fn.Direction(i) != ir.In || !written[i] {
+			continue
+		}
+		if g == nil {
+			g = fn.Clone()
+			for len(g.Dirs) < len(g.Params) {
+				g.Dirs = append(g.Dirs, ir.In)
+			}
+		}
+		if read[i] {
+			g.Dirs[i] = ir.InOut
+		} else {
+			g.Dirs[i] = ir.Out
+		}
+	}
+	if g == nil {
+		return fn, nil
+	}
+	return g, nil
+}
