@@ -26,15 +26,15 @@ type Property string
 
 // Properties the pipeline tracks.
 const (
-	SSAForm                    Property = "SSAForm"
-	TileOps                    Property = "TileOpsConverted"
-	CompositesLowered          Property = "CompositeOpsLowered"
-	TileMemoryInferred         Property = "TileMemorySpaceInferred"
-	MemRefsInitialized         Property = "MemRefsInitialized"
-	AddressesAllocated         Property = "MemoryAddressesAllocated"
-	CommGroupsCollected        Property = "CommGroupsCollected"
-	DistTensorCtxMaterialized  Property = "DistTensorCtxMaterialized"
-	CommFencesInserted         Property = "CommFencesInserted"
+	SSAForm                   Property = "SSAForm"
+	TileOps                   Property = "TileOpsConverted"
+	CompositesLowered         Property = "CompositeOpsLowered"
+	TileMemoryInferred        Property = "TileMemorySpaceInferred"
+	MemRefsInitialized        Property = "MemRefsInitialized"
+	AddressesAllocated        Property = "MemoryAddressesAllocated"
+	CommGroupsCollected       Property = "CommGroupsCollected"
+	DistTensorCtxMaterialized Property = "DistTensorCtxMaterialized"
+	CommFencesInserted        Property = "CommFencesInserted"
 )
 
 // PassFunc transforms a program into a new one. It must not mutate its input.
