@@ -340,7 +340,7 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) { c.wait(sig, []ir.Expr{src, ir.Int(0)}, i32(1), ir.WaitGe) })
 	zeros, full := zerosLike(shape), tuple(shape...)
 	acc0 := b.bind("acc", b.op("tile.load", []ir.Expr{target, zeros, full, full},
-		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}, {Key: "transpose", Value: false}}))
+		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
 	acc := b.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
 		return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
 			recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, zeros, full}, nil))
