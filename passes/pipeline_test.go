@@ -74,6 +74,11 @@ func TestPipelineStagesGolden(t *testing.T) {
 			_, err := pp.Run()
 			require.NoError(t, err)
 			golden(t, tp.name+".stages.py", stagesText(pp.Stages()))
+			// Every stage (MemRefs, window buffers, ctx parameters
+			// included) survives serialization.
+			for _, s := range pp.Stages() {
+				require.NoError(t, ir.RoundTripCheck(s.Program), "round trip after %s", s.Name)
+			}
 		})
 	}
 }

@@ -76,6 +76,7 @@ func TestDistributedOpsGolden(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	var lines []string
+	var stmts []ir.Stmt
 	for _, c := range cases {
 		covered[c.name] = true
 		call, err := ir.NewCall(c.name, c.args, c.kw, ir.Span{})
@@ -85,6 +86,7 @@ func TestDistributedOpsGolden(t *testing.T) {
 			s = &ir.AssignStmt{Var: ir.NewVar(c.bind, call.Type(), ir.Span{}), Value: call}
 		}
 		lines = append(lines, printer.Stmt(s))
+		stmts = append(stmts, s)
 	}
 	var missing []string
 	for _, d := range ir.Ops() {
@@ -119,6 +121,13 @@ func TestDistributedOpsGolden(t *testing.T) {
 	require.NotContains(t, got, "name=", "the alloc's name kwarg is never printed")
 	require.Contains(t, got, "pld.tile.remote_store(tile, data, peer, [0, 0])\n", "None_ is not stored on remote_store")
 	golden(t, "distributed_ops.golden", got)
+	// Every op of the golden survives serialization.
+	prog := ir.NewProgram("Ops")
+	f, err := ir.NewFunction("ops", ir.InCore, ir.LevelNone, ir.RoleNone, ir.Span{})
+	require.NoError(t, err)
+	f.Body = ir.Seq(stmts...)
+	require.NoError(t, prog.AddFunction(f))
+	roundTrip(t, prog)
 }
 
 // A host orchestrator of a program with comm groups starts with the
