@@ -107,6 +107,7 @@ var docIndex = map[string]docEntry{
 	"pl.Program.IR":             {Signature: "func (p *Program) IR() *ir.Program", Doc: "IR is the program's IR."},
 	"pl.Program.InCore":         {Signature: "func (p *Program) InCore(name string, body func(f *Func)) *Function", Doc: "InCore defines a kernel (PyPTO: @pl.function(type=pl.FunctionType.InCore))."},
 	"pl.Program.Orchestration":  {Signature: "func (p *Program) Orchestration(name string, body func(f *Func)) *Function", Doc: "Orchestration defines a per-device orchestration function."},
+	"pl.Program.Source":         {Signature: "func (p *Program) Source() string", Doc: "Source prints the program in PyPTO syntax with every variable under the\nname the cells gave it (no clash renaming), so it reads like the PyPTO\nsource of the same program."},
 	"pl.Program.String":         {Signature: "func (p *Program) String() string", Doc: "String prints the program in PyPTO syntax."},
 	"pl.Range":                  {Signature: "func Range(args ...any) *LoopRange", Doc: "Range is a sequential loop range. PyPTO: pl.range(stop) / pl.range(start, stop[, step])."},
 	"pl.Ranks":                  {Signature: "func Ranks(n int) RunOption", Doc: "Ranks runs on n simulated ranks. PyPTO: the device list of a run."},

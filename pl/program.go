@@ -26,6 +26,13 @@ func NewProgram(name string) *Program {
 // IR is the program's IR.
 func (p *Program) IR() *ir.Program { return p.st.Prog }
 
+// Source prints the program in PyPTO syntax with every variable under the
+// name the cells gave it (no clash renaming), so it reads like the PyPTO
+// source of the same program.
+func (p *Program) Source() string {
+	return printer.ProgramWith(p.st.Prog, printer.Options{SourceNames: true})
+}
+
 // String prints the program in PyPTO syntax.
 func (p *Program) String() string { return printer.Program(p.st.Prog) }
 

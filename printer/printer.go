@@ -25,6 +25,11 @@ type Options struct {
 	// ExplicitLayout prints implicit tile views in full and marks distributed
 	// types with their window buffer.
 	ExplicitLayout bool
+	// SourceNames prints every variable under the name it was given, as the
+	// program's source wrote it, instead of PyPTO's clash renaming (§8: a
+	// rebinding of data prints as data_1). Before ConvertToSSA the result
+	// reads like the Python source and means the same thing.
+	SourceNames bool
 }
 
 func (o Options) prefix() string {
@@ -190,7 +195,10 @@ func callees(f *ir.Function) []string {
 }
 
 func (p *printer) function(f *ir.Function, indent int, inClass bool) {
-	p.names = renameMap(f, p.dyn)
+	p.names = nil
+	if !p.o.SourceNames {
+		p.names = renameMap(f, p.dyn)
+	}
 	pre := p.o.prefix()
 	p.line(indent, decorator(f, pre))
 	var params []string

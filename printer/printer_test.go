@@ -243,3 +243,12 @@ func TestPrefix(t *testing.T) {
 	require.Contains(t, got, "pld.DistributedTensor[[1, 64], p.FP32]")
 	require.NotContains(t, got, "pl.")
 }
+
+// SourceNames keeps every variable's own name: the rebinding of data prints
+// as data, as the source wrote it.
+func TestSourceNames(t *testing.T) {
+	got := printer.ProgramWith(ringShift().IR(), printer.Options{SourceNames: true})
+	require.Contains(t, got, "        data: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(local, [0, 0], data)\n")
+	require.Contains(t, got, "pld.tile.remote_load(data, peer, [0, 0], [1, 64])")
+	require.NotContains(t, got, "data_1")
+}
