@@ -148,6 +148,8 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.slice: argument 'input': expected a tile, given pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{plain, Dims(2, 64)}, nil,
 			"cell[3]:7: tensor.view: argument 'shape': expected a shape of 256 elements (the input's), given [2, 64] with 128"},
+		{"tile.alloc", []Expr{plain}, Kwargs{{"memory_space", MemVec}},
+			"cell[3]:7: tile.alloc: argument 'size': expected an integer scalar, given pl.Tensor[[1, 256], pl.FP32]"},
 		{"system.fence", []Expr{plain}, nil,
 			"cell[3]:7: system.fence: expected 0 positional arguments (), given 1"},
 		{"system.cacheinvalid", []Expr{plain}, nil,
