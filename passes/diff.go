@@ -85,7 +85,7 @@ type diffOp struct {
 
 // maxEditDistance bounds the Myers search; beyond it the changed middle is
 // shown as one replacement, which keeps huge rewrites fast.
-const maxEditDistance = 3000
+const maxEditDistance = 1000
 
 // editScript trims the common prefix and suffix, then runs Myers on the rest.
 func editScript(a, b []string) []diffOp {
@@ -123,19 +123,24 @@ func editScript(a, b []string) []diffOp {
 }
 
 // myers computes a shortest edit script (Myers' O(ND) algorithm), so large
-// programs that change in a few places diff quickly.
+// programs that change in a few places diff quickly. Each step keeps only the
+// diagonals it can reach (k in [-d, d]), so the trace is O(D²), not O(D·N).
 func myers(a, b []string) []diffOp {
 	n, m := len(a), len(b)
+	if n-m > maxEditDistance || m-n > maxEditDistance {
+		return nil // at least |n-m| edits: over the bound before we start
+	}
 	max := n + m
 	off := max + 1
 	v := make([]int, 2*max+3)
+	// trace[d] holds v[off-d-1 .. off+d+1] as it was before step d.
 	var trace [][]int
 	done := false
 	for d := 0; d <= max && !done; d++ {
-		if d > maxEditDistance || d*len(v) > 20_000_000 {
+		if d > maxEditDistance {
 			return nil
 		}
-		trace = append(trace, append([]int(nil), v...))
+		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
@@ -159,14 +164,15 @@ func myers(a, b []string) []diffOp {
 	x, y := n, m
 	for d := len(trace) - 1; d >= 0; d-- {
 		vv := trace[d]
+		at := func(k int) int { return vv[k+d+1] } // v[off+k] before step d
 		k := x - y
 		var pk int
-		if k == -d || (k != d && vv[off+k-1] < vv[off+k+1]) {
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vv[off+pk]
+		px := at(pk)
 		py := px - pk
 		for x > px && y > py {
 			x--

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -351,10 +352,13 @@ func retypeFunction(fn *ir.Function, f func(v *ir.Var, t ir.Type) (ir.Type, bool
 }
 
 // namer hands out fresh names within one function.
-type namer struct{ used map[string]bool }
+type namer struct {
+	used map[string]bool
+	next map[string]int // the next suffix to try per base, so n names cost O(n)
+}
 
 func newNamer(fn *ir.Function) *namer {
-	n := &namer{used: map[string]bool{}}
+	n := &namer{used: map[string]bool{}, next: map[string]int{}}
 	for _, p := range fn.Params {
 		n.used[p.Name] = true
 	}
@@ -373,9 +377,11 @@ func newNamer(fn *ir.Function) *namer {
 // fresh returns base, or base_1, base_2, ... when base is taken.
 func (n *namer) fresh(base string) string {
 	name := base
-	for i := 1; n.used[name]; i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
+	i := max(n.next[base], 1)
+	for ; n.used[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
 	}
+	n.next[base] = i
 	n.used[name] = true
 	return name
 }

@@ -1,8 +1,8 @@
 package printer
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -77,6 +77,7 @@ func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
 	}
 	names := map[*ir.Var]string{}
 	used := map[string]bool{}
+	next := map[string]int{} // next suffix to try per name: n clashes cost O(n)
 	for _, v := range order {
 		if count[v.Name] == 1 {
 			used[v.Name] = true
@@ -87,14 +88,15 @@ func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
 			names[v] = v.Name
 			continue
 		}
-		for i := 0; ; i++ {
+		for i := next[v.Name]; ; i++ {
 			cand := v.Name
 			if i > 0 {
-				cand = fmt.Sprintf("%s_%d", v.Name, i)
+				cand = v.Name + "_" + strconv.Itoa(i)
 			}
 			if !used[cand] {
 				used[cand] = true
 				names[v] = cand
+				next[v.Name] = i + 1
 				break
 			}
 		}
