@@ -2,6 +2,7 @@ package pl_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
@@ -59,4 +60,30 @@ func ExampleFunc_For() {
 	//         right: pl.Scalar[pl.INT32] = (me + 1) % n
 	//         pld.system.notify(sig, right, [0, 0], pl.const(1, pl.INT32), op=0)
 	//         pld.system.wait(sig, [0, 0], pl.const(1, pl.INT32), cmp=1)
+}
+
+// Compile lowers a program through every pass; each stage says whether the
+// pass changed it, and the PTO-MLIR of the kernel comes out at the end.
+func ExampleCompile() {
+	prog := pl.NewProgram("Barrier")
+	prog.InCore("kernel", func(f *pl.Func) {
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(4, 1), pl.INT32))
+		f.Set(sig, pld.Barrier(sig))
+	})
+	c := pl.Compile(prog)
+	for _, s := range c.Stages()[1:] {
+		fmt.Println(s.Name, s.Changed)
+	}
+	fmt.Println(strings.Contains(c.PTO(), "pto.comm.tnotify"))
+	// Output:
+	// ConvertToSSA true
+	// ConvertTensorToTileOps false
+	// LowerCompositeOps true
+	// InferTileMemorySpace false
+	// InitMemRef true
+	// AllocateMemoryAddr false
+	// CollectCommGroups false
+	// MaterializeDistTensorCtx true
+	// InsertCommFence true
+	// true
 }

@@ -3,6 +3,7 @@
 //
 //	ptorepl                 interactive REPL (reads cells from stdin when it is not a terminal)
 //	ptorepl run FILE.go...  evaluate files as cells separated by "// %%" lines
+//	ptorepl compile FILE.go...  lower the program the files build to PTO-MLIR and a comm manifest
 //	ptorepl kernel FILE     the Jupyter kernel (ptorepl kernel install writes its kernelspec)
 //	ptorepl version         print the version
 package main
@@ -27,6 +28,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runFiles(args[1:], stdout, stderr)
+	case "compile":
+		return compileFiles(args[1:], stdout, stderr)
 	case "kernel":
 		return kernelMain(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
@@ -43,6 +46,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const usage = `usage:
   ptorepl                  interactive REPL on the embedded simulator
   ptorepl run FILE.go...   evaluate files as cells separated by "// %%" lines
+  ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...
+                           lower the last program the files build to PTO-MLIR
+                           and its comm manifest
   ptorepl kernel CONNECTION_FILE
                            run the Jupyter kernel
   ptorepl kernel install [--user] [--prefix DIR] [--name NAME]

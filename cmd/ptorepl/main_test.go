@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -45,4 +46,77 @@ func TestVersion(t *testing.T) {
 	var out bytes.Buffer
 	require.Equal(t, 0, run([]string{"version"}, nil, &out, &out))
 	require.True(t, strings.HasPrefix(out.String(), "ptorepl "))
+}
+
+// The quickstart of dsl.md typed cell by cell prints the program, its
+// stages, and runs to the documented sums.
+func TestQuickstartCellByCell(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"run", "testdata/quickstart.go"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	text := out.String()
+	require.Contains(t, text, "def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32]")
+	require.Contains(t, text, "compiled Quickstart: 9 passes")
+	require.Contains(t, text, "stage LowerCompositeOps false")
+	require.Contains(t, text, "stage InsertCommFence true")
+	require.Contains(t, text, "11 22 33 11 22 33\n")
+}
+
+// Pass stepping in a scripted session: :passes, :step, :diff, :stage,
+// :pto, :manifest and :run on the last program.
+func TestPassCommands(t *testing.T) {
+	src, err := os.ReadFile("testdata/quickstart.go")
+	require.NoError(t, err)
+	cells := splitScript(string(src))
+	// The cells up to the program's definition, then meta commands.
+	var script strings.Builder
+	for _, c := range cells {
+		script.WriteString(c)
+		if strings.Contains(c, "prog.Host(") {
+			break
+		}
+	}
+	script.WriteString(":passes\n:step\n:passes\n:step\n:diff 1\n:stage 0\n:stage InsertCommFence\n:pto\n:manifest\n:manifest -ranks 4\n:run -ranks 2\n:step\n:passes\n")
+	var out, errOut bytes.Buffer
+	code := run(nil, strings.NewReader(script.String()), &out, &errOut)
+	text := out.String()
+	require.Equal(t, 1, code, "the :manifest without ranks fails, so the session reports failure")
+	require.Contains(t, text, "   1 ConvertToSSA")
+	require.Contains(t, text, "[1] ConvertToSSA\n--- Input\n+++ ConvertToSSA\n")
+	require.Contains(t, text, ">  2 ConvertTensorToTileOps", ":passes marks the next pass")
+	require.Contains(t, text, "[2] ConvertTensorToTileOps: unchanged\n")
+	require.Contains(t, text, "+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):")
+	require.Contains(t, text, "# after Input\n")
+	require.Contains(t, text, "# after InsertCommFence\n")
+	require.Contains(t, text, "func.func @reduce_step(")
+	require.Contains(t, errOut.String(), "give the rank count")
+	require.Contains(t, text, `"nbytes": 16,`, "signal_buf is world_size * 4 bytes at 4 ranks")
+	require.Contains(t, text, "ran Quickstart on 2 ranks")
+	// :stage ran the pipeline to its end, so there is nothing left to step.
+	require.Contains(t, text, "every pass has run")
+}
+
+// ptorepl compile writes one .pto per kernel and the comm manifest.
+func TestCompileCommand(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	code := run([]string{"compile", "--out", dir, "--ranks", "4", "testdata/quickstart.go"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	require.Contains(t, out.String(), "wrote "+dir+"/reduce_step.pto\n")
+	data, err := os.ReadFile(dir + "/orchestration/comm_manifest.json")
+	require.NoError(t, err)
+	require.Contains(t, string(data), `"nbytes": 16`)
+
+	out.Reset()
+	code = run([]string{"compile", "--stages", "testdata/quickstart.go"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	require.Contains(t, out.String(), "# ==== ConvertTensorToTileOps: unchanged\n")
+	require.Contains(t, out.String(), "func.func @reduce_step(")
+
+	// Without ranks the world-size-dependent slot cannot be sized.
+	errOut.Reset()
+	code = run([]string{"compile", "--out", t.TempDir(), "testdata/quickstart.go"}, nil, &out, &errOut)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut.String(), "give the rank count")
+	require.Equal(t, 2, run([]string{"compile"}, nil, &out, &errOut))
 }

@@ -1,7 +1,199 @@
 package main
 
-// passCommands are the pass-stepping commands (:passes, :step, :stage,
-// :diff, :pto, :manifest, :run).
-func passCommands() map[string]metaCommand { return map[string]metaCommand{} }
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
 
-type stepper struct{}
+	"github.com/ptorepl/ptorepl/interp"
+)
+
+// passCommands are the pass-stepping commands. They act on the last program
+// the session built (or compiled, or ran).
+func passCommands() map[string]metaCommand {
+	return map[string]metaCommand{
+		"passes":   {help: "list the pass pipeline (a > marks the next pass of :step)", run: (*repl).cmdPasses},
+		"step":     {help: "run the next pass on the last program and print its diff", run: (*repl).cmdStep},
+		"stage":    {args: "N|Pass", help: "print the program after pass N (0 is the input) or the named pass", run: (*repl).cmdStage},
+		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
+		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
+		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
+		"run":      {args: "[-ranks N]", help: "run the last program on the simulator with random inputs", run: (*repl).cmdRun},
+	}
+}
+
+// stepper is the REPL's pass-stepping state: restarted whenever the last
+// program changes.
+type stepper = interp.Stepper
+
+// currentStepper returns the stepper for the session's last program.
+func (r *repl) currentStepper() (*stepper, error) {
+	p := r.s.LastProgram()
+	if p == nil {
+		return nil, fmt.Errorf("no program yet: build one with pl.NewProgram")
+	}
+	if r.stepper == nil || r.stepper.Program() != p {
+		r.stepper = interp.NewStepper(p)
+	}
+	return r.stepper, nil
+}
+
+func (r *repl) cmdPasses(string) error {
+	next := -1
+	if r.stepper != nil && r.stepper.Program() == r.s.LastProgram() {
+		next = len(r.stepper.Stages()) - 1
+	}
+	for i, p := range interp.Passes() {
+		mark := " "
+		if i == next {
+			mark = ">"
+		}
+		fmt.Fprintf(r.out, "%s %2d %-26s %s\n", mark, i+1, p.Name, p.Doc)
+	}
+	return nil
+}
+
+func (r *repl) cmdStep(string) error {
+	s, err := r.currentStepper()
+	if err != nil {
+		return err
+	}
+	st, ok, err := s.Step()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintln(r.out, "every pass has run (:stage N shows a stage, :pto the generated code)")
+		return nil
+	}
+	n := len(s.Stages()) - 1
+	if !st.Changed {
+		fmt.Fprintf(r.out, "[%d] %s: unchanged\n", n, st.Name)
+		return nil
+	}
+	fmt.Fprintf(r.out, "[%d] %s\n%s", n, st.Name, ensureNewline(st.Diff))
+	return nil
+}
+
+func (r *repl) cmdStage(arg string) error {
+	if arg == "" {
+		return fmt.Errorf(":stage needs a stage number or a pass name")
+	}
+	s, err := r.currentStepper()
+	if err != nil {
+		return err
+	}
+	st, err := s.Stage(arg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.out, "# after %s\n%s", st.Name, ensureNewline(st.Text))
+	return nil
+}
+
+func (r *repl) cmdDiff(arg string) error {
+	s, err := r.currentStepper()
+	if err != nil {
+		return err
+	}
+	if arg == "" {
+		stages := s.Stages()
+		if len(stages) < 2 {
+			return fmt.Errorf("no pass has run yet: :step runs the next one")
+		}
+		arg = fmt.Sprint(len(stages) - 1)
+	}
+	st, err := s.Stage(arg)
+	if err != nil {
+		return err
+	}
+	if !st.Changed || st.Diff == "" {
+		fmt.Fprintf(r.out, "%s changed nothing\n", st.Name)
+		return nil
+	}
+	fmt.Fprint(r.out, ensureNewline(st.Diff))
+	return nil
+}
+
+func (r *repl) cmdPTO(string) error {
+	p := r.s.LastProgram()
+	if p == nil {
+		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+	}
+	text, err := interp.PTOText(p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(r.out, ensureNewline(text))
+	return nil
+}
+
+// ranksFlag parses "-ranks N" (default def).
+func ranksFlag(cmd, arg string, def int) (int, error) {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := fs.Int("ranks", def, "rank count")
+	if err := fs.Parse(strings.Fields(arg)); err != nil {
+		return 0, fmt.Errorf(":%s: %v (usage: :%s -ranks N)", cmd, err, cmd)
+	}
+	if *n < 0 || (def > 0 && *n < 1) {
+		return 0, fmt.Errorf(":%s: -ranks must be at least 1", cmd)
+	}
+	return *n, nil
+}
+
+func (r *repl) cmdManifest(arg string) error {
+	n, err := ranksFlag("manifest", arg, 0)
+	if err != nil {
+		return err
+	}
+	p := r.s.LastProgram()
+	if p == nil {
+		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+	}
+	text, err := interp.ManifestText(p, n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(r.out, text)
+	return nil
+}
+
+func (r *repl) cmdRun(arg string) error {
+	n, err := ranksFlag("run", arg, 2)
+	if err != nil {
+		return err
+	}
+	p := r.s.LastProgram()
+	if p == nil {
+		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	r.interrupt = cancel
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.interrupt = nil
+		r.mu.Unlock()
+		cancel()
+	}()
+	args, names, res, err := interp.RunRandom(ctx, p, n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.out, "ran %s on %d ranks (%d ops)\n", p.Name, n, res.Ops)
+	for i, t := range args {
+		fmt.Fprintf(r.out, "%s = %s\n", names[i], t)
+	}
+	return nil
+}
+
+func ensureNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}

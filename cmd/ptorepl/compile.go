@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ptorepl/ptorepl/interp"
+)
+
+// compileFiles evaluates the files as cells (their output is not shown),
+// lowers the last program they build through the pipeline and writes the
+// PTO modules and the comm manifest to --out, or prints the PTO text.
+// --stages prints what every pass changed.
+func compileFiles(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory for <kernel>.pto files and orchestration/comm_manifest.json")
+	ranks := fs.Int("ranks", 0, "rank count, to resolve window sizes that depend on the world size")
+	stages := fs.Bool("stages", false, "print the diff of every pass that changed the program")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	r, err := newREPL(io.Discard, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	for _, name := range fs.Args() {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+			return 1
+		}
+		for _, cell := range splitScript(string(src)) {
+			if ok, _ := r.eval(cell); !ok {
+				fmt.Fprintf(stderr, "ptorepl: %s: stopped at the first failing cell\n", name)
+				return 1
+			}
+		}
+	}
+	p := r.s.LastProgram()
+	if p == nil {
+		fmt.Fprintln(stderr, "ptorepl compile: the files build no program (pl.NewProgram)")
+		return 1
+	}
+	if *stages {
+		s := interp.NewStepper(p)
+		for {
+			st, ok, err := s.Step()
+			if err != nil {
+				fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+				return 1
+			}
+			if !ok {
+				break
+			}
+			if st.Changed {
+				fmt.Fprintf(stdout, "# ==== %s\n%s", st.Name, ensureNewline(st.Diff))
+			} else {
+				fmt.Fprintf(stdout, "# ==== %s: unchanged\n", st.Name)
+			}
+		}
+	}
+	if *out == "" {
+		text, err := interp.PTOText(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, ensureNewline(text))
+		return 0
+	}
+	paths, err := interp.WriteCompiled(p, *out, *ranks)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+		return 1
+	}
+	for _, path := range paths {
+		fmt.Fprintln(stdout, "wrote", path)
+	}
+	return 0
+}

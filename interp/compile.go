@@ -1,0 +1,193 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/manifest"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/pto"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// Front-ends step programs through the pass pipeline with these helpers, so
+// the REPL's :step and the kernel's stage view behave the same.
+
+// PassInfo names one pass of the pipeline.
+type PassInfo struct {
+	Name string
+	Doc  string
+}
+
+// Passes lists the pipeline's passes in order.
+func Passes() []PassInfo {
+	var out []PassInfo
+	for _, p := range passes.Table() {
+		out = append(out, PassInfo{Name: p.Name, Doc: p.Doc})
+	}
+	return out
+}
+
+// Stepper walks one program through the pipeline a pass at a time.
+type Stepper struct {
+	prog *ir.Program
+	pp   *passes.Pipeline
+}
+
+// NewStepper starts stepping p.
+func NewStepper(p *ir.Program) *Stepper {
+	return &Stepper{prog: p, pp: passes.NewPipeline(p)}
+}
+
+// Program is the program being stepped (as it was given).
+func (s *Stepper) Program() *ir.Program { return s.prog }
+
+// Step runs the next pass; ok is false when every pass has run.
+func (s *Stepper) Step() (st passes.Stage, ok bool, err error) { return s.pp.Step() }
+
+// Stages lists the input and the stages produced so far.
+func (s *Stepper) Stages() []passes.Stage { return s.pp.Stages() }
+
+// Stage finds a stage by index (0 is the input) or by pass name, running
+// the pipeline as far as needed.
+func (s *Stepper) Stage(key string) (passes.Stage, error) {
+	for {
+		for i, st := range s.pp.Stages() {
+			if fmt.Sprint(i) == key || strings.EqualFold(st.Name, key) {
+				return st, nil
+			}
+		}
+		_, ok, err := s.pp.Step()
+		if err != nil {
+			return passes.Stage{}, err
+		}
+		if !ok {
+			return passes.Stage{}, fmt.Errorf("no stage %q: give 0..%d or a pass name (:passes lists them)", key, len(s.pp.Stages())-1)
+		}
+	}
+}
+
+// Lowered runs the rest of the pipeline and returns the final program.
+func (s *Stepper) Lowered() (*ir.Program, error) {
+	st, err := s.pp.Run()
+	return st.Program, err
+}
+
+// PTOText lowers p fully and returns the PTO-MLIR of its InCore functions.
+func PTOText(p *ir.Program) (string, error) {
+	low, err := NewStepper(p).Lowered()
+	if err != nil {
+		return "", err
+	}
+	mods, err := pto.Emit(low, pto.Options{})
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, m := range mods {
+		parts = append(parts, "// "+m.Function+".pto\n"+m.Text)
+	}
+	if len(parts) == 0 {
+		return "", fmt.Errorf("the program has no InCore function to generate PTO for")
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// ManifestText lowers p fully and returns its comm manifest; ranks resolves
+// sizes that depend on the world size (0: unknown).
+func ManifestText(p *ir.Program, ranks int) (string, error) {
+	low, err := NewStepper(p).Lowered()
+	if err != nil {
+		return "", err
+	}
+	m, err := manifest.FromProgram(low, ranks)
+	if err != nil {
+		return "", err
+	}
+	if m == nil {
+		return "", fmt.Errorf("the program has no comm groups, so no manifest")
+	}
+	return string(m.JSON()), nil
+}
+
+// RunRandom runs p on the simulator with seeded random inputs: In tensors
+// from tensor.Randn, Out tensors zeroed. Dynamic dimensions (NR) take the
+// rank count. It returns the host tensors after the run.
+func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor, []string, *runtime.Result, error) {
+	var host *ir.Function
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			host = f
+		}
+	}
+	if host == nil {
+		return nil, nil, nil, fmt.Errorf("the program has no host orchestrator to run")
+	}
+	var args []*tensor.Tensor
+	var names []string
+	for i, v := range host.Params {
+		shape, dt, ok := ir.ShapeOf(v.Type())
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("host parameter %s is %s: only tensors can be filled automatically", v.Name, v.Type())
+		}
+		dims := make([]int, len(shape))
+		for j, d := range shape {
+			if c, ok := ir.ConstValue(d); ok {
+				dims[j] = int(c)
+			} else {
+				dims[j] = ranks
+			}
+		}
+		t := tensor.Zeros(dt, dims...)
+		if host.Direction(i) != ir.Out {
+			t = tensor.Randn(int64(i+1), dims...)
+			if dt != ir.FP32 {
+				t = t.To(dt)
+			}
+		}
+		args = append(args, t)
+		names = append(names, v.Name)
+	}
+	res, err := runtime.NewSimulator().Run(ctx, p, args, runtime.RunOptions{Ranks: ranks})
+	return args, names, res, err
+}
+
+// WriteCompiled lowers p and writes one <function>.pto per InCore function
+// and, when p has comm groups, orchestration/comm_manifest.json under dir.
+func WriteCompiled(p *ir.Program, dir string, ranks int) ([]string, error) {
+	low, err := NewStepper(p).Lowered()
+	if err != nil {
+		return nil, err
+	}
+	mods, err := pto.Emit(low, pto.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, m := range mods {
+		path := filepath.Join(dir, m.Function+".pto")
+		if err := os.WriteFile(path, []byte(m.Text), 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, path)
+	}
+	man, err := manifest.FromProgram(low, ranks)
+	if err != nil {
+		return nil, fmt.Errorf("comm manifest: %w", err)
+	}
+	if man != nil {
+		if err := manifest.Write(dir, man); err != nil {
+			return nil, err
+		}
+		paths = append(paths, filepath.Join(dir, manifest.Path))
+	}
+	return paths, nil
+}

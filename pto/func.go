@@ -1,0 +1,237 @@
+package pto
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Ctx is the state of one function's emission, handed to every Emitter.
+type Ctx struct {
+	prog   *ir.Program
+	fn     *ir.Function
+	o      Options
+	mod    *moduleState
+	names  *namer
+	consts *consts
+
+	vals    map[*ir.Var]value   // scalar, tile and ctx values
+	tensors map[*ir.Var]*tensor // tensor aliases
+
+	prologue []*operation  // local views, after the constants
+	block    *[]*operation // where ops go now
+	yields   []*yieldTarget
+	results  []value // the function's results (scalars returned)
+}
+
+// Function is the function being emitted.
+func (c *Ctx) Function() *ir.Function { return c.fn }
+
+// Options are the emission options.
+func (c *Ctx) Options() Options { return c.o }
+
+// tensor is a tensor parameter that tensor variables alias: a pointer
+// argument with the parameter's shape, and for a DistributedTensor the ctx
+// parameter bound to it.
+type tensor struct {
+	name  string // the parameter's name: the hint of its views
+	ptr   value
+	dtype ir.DataType
+	elem  string
+	shape []ir.Expr
+	view  *ir.TensorView
+	dist  bool
+	ctx   *value
+	local *value // the local make_tensor_view, once made
+}
+
+func (c *Ctx) emit(o *operation) { *c.block = append(*c.block, o) }
+
+// fresh makes a result value named after hint (numeric when hint is "").
+func (c *Ctx) fresh(hint, typ string) value {
+	if hint == "" {
+		return value{ssa: c.names.temp(), typ: typ}
+	}
+	return value{ssa: c.names.named(hint), typ: typ}
+}
+
+// op emits an operation with one result and returns the result.
+func (c *Ctx) op(hint, typ, name string, operands []value, attrs []attr, custom string) value {
+	r := c.fresh(hint, typ)
+	c.emit(&operation{name: name, res: []value{r}, operands: operands, attrs: attrs, custom: custom})
+	return r
+}
+
+// stmtOp emits an operation without results.
+func (c *Ctx) stmtOp(name string, operands []value, attrs []attr, custom string) {
+	c.emit(&operation{name: name, operands: operands, attrs: attrs, custom: custom})
+}
+
+// errorf makes an error naming the function.
+func (c *Ctx) errorf(format string, args ...any) error {
+	return fmt.Errorf("pto: function %s: %s", c.fn.Name, fmt.Sprintf(format, args...))
+}
+
+// paramRole classifies parameters for the signature.
+func isTensorType(t ir.Type) bool {
+	_, ok := ir.AsTensorLike(t)
+	return ok
+}
+
+// emitFunc emits the func.func of fn.
+func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*operation, error) {
+	c := &Ctx{prog: p, fn: fn, o: o, mod: m, names: newNamer(),
+		vals: map[*ir.Var]value{}, tensors: map[*ir.Var]*tensor{}}
+	c.consts = newConsts(c.names)
+
+	// Signature: tensors first, then the other parameters in IR order, then
+	// dynamic dims of the tensor shapes as trailing index arguments.
+	var ordered []*ir.Var
+	for _, v := range fn.Params {
+		if isTensorType(v.Type()) {
+			ordered = append(ordered, v)
+		}
+	}
+	for _, v := range fn.Params {
+		if !isTensorType(v.Type()) {
+			ordered = append(ordered, v)
+		}
+	}
+	dyn := dynamicDims(fn)
+	isDyn := map[*ir.Var]bool{}
+	for _, v := range dyn {
+		isDyn[v] = true
+	}
+	ordered = append(ordered, dyn...)
+	var args []value
+	var dists []*tensor
+	var ctxs []value
+	for i, v := range ordered {
+		name := "%arg" + itoa(i)
+		c.names.reserve(name)
+		if isDyn[v] {
+			a := value{ssa: name, typ: "index"}
+			c.vals[v] = a
+			args = append(args, a)
+			continue
+		}
+		switch t := v.Type().(type) {
+		case *ir.TensorType, *ir.DistributedTensorType:
+			tl, _ := ir.AsTensorLike(t)
+			elem, err := elemType(tl.DType)
+			if err != nil {
+				return nil, c.errorf("parameter %s: %v", v.Name, err)
+			}
+			a := value{ssa: name, typ: ptrType(elem)}
+			tn := &tensor{name: v.Name, ptr: a, dtype: tl.DType, elem: elem, shape: tl.Shape, view: tl.View, dist: tl.Distributed}
+			c.tensors[v] = tn
+			if tn.dist {
+				dists = append(dists, tn)
+			}
+			args = append(args, a)
+		case *ir.CommCtxType:
+			a := value{ssa: name, typ: ctxType}
+			c.vals[v] = a
+			ctxs = append(ctxs, a)
+			args = append(args, a)
+		case *ir.ScalarType:
+			typ, err := scalarType(t.DType)
+			if err != nil {
+				return nil, c.errorf("parameter %s: %v", v.Name, err)
+			}
+			a := value{ssa: name, typ: typ}
+			c.vals[v] = a
+			args = append(args, a)
+		default:
+			return nil, c.errorf("parameter %s has type %s, which has no PTO-MLIR form", v.Name, v.Type())
+		}
+	}
+	if len(dists) > 0 && len(ctxs) != len(dists) {
+		if len(ctxs) == 0 {
+			return nil, c.errorf("%d DistributedTensor parameters but no CommCtx parameters: run MaterializeDistTensorCtx before PTO codegen", len(dists))
+		}
+		return nil, c.errorf("%d DistributedTensor parameters but %d CommCtx parameters (one each is needed): run MaterializeDistTensorCtx before PTO codegen", len(dists), len(ctxs))
+	}
+	for k, tn := range dists {
+		ctx := ctxs[k]
+		tn.ctx = &ctx
+	}
+
+	var body []*operation
+	c.block = &body
+	if err := c.stmt(fn.Body); err != nil {
+		return nil, err
+	}
+	if n := len(body); n == 0 || body[n-1].name != "func.return" {
+		c.emit(returnOp(nil))
+	}
+	ops := append(append(c.consts.ops(), c.prologue...), body...)
+
+	argTypes := make([]string, len(args))
+	params := make([]string, len(args))
+	for i, a := range args {
+		argTypes[i] = a.typ
+		params[i] = a.ssa + ": " + a.typ
+	}
+	resTypes := make([]string, len(c.results))
+	for i, r := range c.results {
+		resTypes[i] = r.typ
+	}
+	head := "func.func @" + fn.Name + "(" + strings.Join(params, ", ") + ")"
+	if len(resTypes) > 0 {
+		head += " -> (" + strings.Join(resTypes, ", ") + ")"
+	}
+	attrs := []attr{{"function_type", signature(argTypes, resTypes)}, {"sym_name", fmt.Sprintf("%q", fn.Name)}}
+	if kk := kernelKind(fn); kk != "" {
+		head += " attributes {pto.kernel_kind = " + kk + "}"
+		attrs = append(attrs, attr{"pto.kernel_kind", kk})
+	}
+	return &operation{name: "func.func", custom: head + " {", attrs: attrs,
+		regions: []*region{{args: args, ops: ops}}}, nil
+}
+
+func kernelKind(fn *ir.Function) string {
+	switch fn.Kind {
+	case ir.AIV:
+		return "#pto.kernel_kind<vector>"
+	case ir.AIC:
+		return "#pto.kernel_kind<cube>"
+	}
+	return ""
+}
+
+// dynamicDims lists the variables free in the tensor parameters' shapes
+// (pl.dynamic dims) that are not parameters themselves, in order of first use.
+func dynamicDims(fn *ir.Function) []*ir.Var {
+	isParam := map[*ir.Var]bool{}
+	for _, p := range fn.Params {
+		isParam[p] = true
+	}
+	seen := map[*ir.Var]bool{}
+	var out []*ir.Var
+	for _, p := range fn.Params {
+		tl, ok := ir.AsTensorLike(p.Type())
+		if !ok {
+			continue
+		}
+		for _, d := range tl.Shape {
+			ir.WalkExpr(d, func(e ir.Expr) {
+				if v, ok := e.(*ir.Var); ok && !isParam[v] && !seen[v] {
+					seen[v] = true
+					out = append(out, v)
+				}
+			})
+		}
+	}
+	return out
+}
+
+// returnOp is func.return of vals.
+func returnOp(vals []value) *operation {
+	custom := "return"
+	if len(vals) > 0 {
+		custom += " " + ssaList(vals) + " : " + typeList(vals)
+	}
+	return &operation{name: "func.return", operands: vals, custom: custom}
+}

@@ -1,0 +1,203 @@
+package pto
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Core tile ops: load/store between tensors and tiles, tile creation,
+// elementwise arithmetic, cast and padding.
+
+func init() {
+	Register("tile.load", emitTileLoad)
+	Register("tile.store", emitTileStore)
+	Register("tile.create", emitTileCreate)
+	Register("tile.alloc", func(*Ctx, *ir.Call, *ir.Var) error { return nil })
+	for op, inst := range elementwise {
+		Register(op, emitElementwise(inst, false))
+	}
+	for op, inst := range elementwiseScalar {
+		Register(op, emitElementwise(inst, true))
+	}
+	Register("tile.cast", emitTileCast)
+	Register("tile.fillpad", emitFillpad)
+	Register("tile.fillpad_inplace", emitFillpad)
+	Register("tile.set_validshape", emitSetValidShape)
+}
+
+// elementwise maps tile ops to PTO-ISA instructions (TADD, TSUB, ...).
+var elementwise = map[string]string{
+	"tile.add": "pto.tadd", "tile.sub": "pto.tsub", "tile.mul": "pto.tmul", "tile.div": "pto.tdiv",
+	"tile.maximum": "pto.tmax", "tile.minimum": "pto.tmin",
+}
+
+// elementwiseScalar maps the tile-scalar forms (TADDS, ...).
+var elementwiseScalar = map[string]string{
+	"tile.adds": "pto.tadds", "tile.subs": "pto.tsubs", "tile.muls": "pto.tmuls", "tile.divs": "pto.tdivs",
+}
+
+// tile.load(tensor, offsets, shapes[, valid_shape]) → pto.tload from a local
+// partition view whose sizes are the valid shape.
+func emitTileLoad(c *Ctx, call *ir.Call, res *ir.Var) error {
+	offs, err := tuple(call, 1)
+	if err != nil {
+		return err
+	}
+	sizes, err := tuple(call, 2)
+	if err != nil {
+		return err
+	}
+	if len(call.Args) > 3 {
+		if sizes, err = tuple(call, 3); err != nil {
+			return err
+		}
+	}
+	_, pv, err := c.localPartition(call.Args[0], offs, sizes)
+	if err != nil {
+		return err
+	}
+	t, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	c.insOuts("pto.tload", []value{pv}, []value{t}, nil)
+	return nil
+}
+
+// tile.store(tile, offsets, output_tensor[, shapes], atomic=) → pto.tstore
+// into a local partition view; the result rebinds the tensor.
+func emitTileStore(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, st, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	offs, err := tuple(call, 1)
+	if err != nil {
+		return err
+	}
+	sizes := padLeading(tileValidShape(st), len(offs))
+	if len(call.Args) > 3 {
+		if sizes, err = tuple(call, 3); err != nil {
+			return err
+		}
+	}
+	t, pv, err := c.localPartition(call.Args[2], offs, sizes)
+	if err != nil {
+		return err
+	}
+	var attrs []attr
+	if call.Kwargs.Int("atomic", 0) == int64(ir.AtomicAdd) {
+		if err := c.checkAtomic(t.dtype); err != nil {
+			return err
+		}
+		attrs = []attr{atomicAttr(true)}
+	}
+	c.insOuts("pto.tstore", []value{src}, []value{pv}, attrs)
+	if res != nil {
+		c.tensors[res] = t
+	}
+	return nil
+}
+
+// tile.create → pto.alloc_tile (a staging tile carries its address).
+func emitTileCreate(c *Ctx, _ *ir.Call, res *ir.Var) error {
+	_, err := c.allocTile(res)
+	return err
+}
+
+func emitElementwise(inst string, scalar bool) Emitter {
+	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		a, at, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		var b value
+		if scalar {
+			b, err = c.as(call.Args[1], at.DType, "")
+		} else {
+			b, _, err = c.tile(call.Args[1])
+		}
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts(inst, []value{a, b}, []value{r}, nil)
+		return nil
+	}
+}
+
+// cast modes 0..6 of tile.cast, as PTO round modes.
+var roundModes = []string{"none", "rint", "round", "floor", "ceil", "trunc", "odd"}
+
+// tile.cast → pto.tcvt with the rounding mode.
+func emitTileCast(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, _, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	mode := call.Kwargs.Int("mode", 0)
+	if mode < 0 || int(mode) >= len(roundModes) {
+		return fmt.Errorf("cast mode %d is not one of 0..6", mode)
+	}
+	r, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	c.insOuts("pto.tcvt", []value{src}, []value{r}, []attr{{"rmode", "#pto<round_mode " + roundModes[mode] + ">"}})
+	return nil
+}
+
+// tile.fillpad → pto.tfillpad into a new tile; tile.fillpad_inplace fills
+// its source in place and the result aliases it. PTO pads with the
+// destination tile_buf's pad; when that type does not carry the requested
+// pad_value, the padValue attribute says it.
+func emitFillpad(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, st, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	dst := src
+	dt := st
+	if call.Op.Name == "tile.fillpad" {
+		if dst, err = c.allocTile(res); err != nil {
+			return err
+		}
+		dt, _ = tileOf(res)
+	} else if res != nil {
+		c.vals[res] = src
+	}
+	var attrs []attr
+	if v, ok := call.Kwargs.Get("pad_value"); ok {
+		pad := v.(ir.PadValue)
+		have := ir.PadNull
+		if dt.View != nil {
+			have = dt.View.Pad
+		}
+		if pad != have {
+			attrs = []attr{{"padValue", "#pto<pad_value " + pad.Name() + ">"}}
+		}
+	}
+	c.insOuts("pto.tfillpad", []value{src}, []value{dst}, attrs)
+	return nil
+}
+
+// tile.set_validshape → a second tile handle at the source's address with
+// the new valid_row/valid_col.
+func emitSetValidShape(c *Ctx, call *ir.Call, res *ir.Var) error {
+	if _, _, err := c.tile(call.Args[0]); err != nil {
+		return err
+	}
+	rt, err := tileOf(res)
+	if err != nil {
+		return err
+	}
+	if _, ok := tileAddr(rt); !ok || c.o.NoAddresses {
+		return fmt.Errorf("%s needs the tile's address to re-view it (run InitMemRef and AllocateMemoryAddr; not available with NoAddresses)", res.Name)
+	}
+	_, err = c.allocTile(res)
+	return err
+}
