@@ -2,6 +2,7 @@ package pl
 
 import (
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,4 +233,48 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string
 		}
 	}
 	return "", nil
+}
+
+// HTML renders the stages as a collapsible list for notebooks: each pass
+// that changed the program opens to its diff (added lines green, removed
+// red), unchanged passes are folded into one line, and the PTO and the
+// manifest follow.
+func (c *Compiled) HTML() string {
+	var b strings.Builder
+	b.WriteString(`<div class="ptorepl-compiled"><style>.ptorepl-compiled pre{margin:0 0 0 1em;font-size:12px}` +
+		`.ptorepl-compiled .add{background:#e6ffec}.ptorepl-compiled .del{background:#ffebe9}.ptorepl-compiled .hunk{color:#6f42c1}` +
+		`.ptorepl-compiled summary{cursor:pointer;font-family:monospace}</style>`)
+	fmt.Fprintf(&b, "<b>%s</b>: %d passes<br>", html.EscapeString(c.input.IR().Name), len(c.stages)-1)
+	fmt.Fprintf(&b, "<details><summary>Input</summary><pre>%s</pre></details>", html.EscapeString(c.stages[0].Text))
+	for i, s := range c.stages[1:] {
+		if !s.Changed {
+			fmt.Fprintf(&b, `<div style="font-family:monospace;color:#888">%2d %s: unchanged</div>`, i+1, html.EscapeString(s.Name))
+			continue
+		}
+		fmt.Fprintf(&b, "<details><summary>%2d %s (+%d -%d)</summary><pre>", i+1, html.EscapeString(s.Name),
+			countLines(s.Diff, '+'), countLines(s.Diff, '-'))
+		for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
+			class := ""
+			switch {
+			case strings.HasPrefix(l, "@@"):
+				class = "hunk"
+			case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
+				class = "add"
+			case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
+				class = "del"
+			}
+			fmt.Fprintf(&b, `<span class="%s">%s</span>`+"\n", class, html.EscapeString(l))
+		}
+		b.WriteString("</pre></details>")
+	}
+	if text, err := c.PTOText(); err == nil {
+		fmt.Fprintf(&b, "<details><summary>PTO-MLIR</summary><pre>%s</pre></details>", html.EscapeString(text))
+	} else {
+		fmt.Fprintf(&b, "<div>PTO codegen: %s</div>", html.EscapeString(err.Error()))
+	}
+	if text, err := c.ManifestText(); err == nil && text != "" {
+		fmt.Fprintf(&b, "<details><summary>comm manifest</summary><pre>%s</pre></details>", html.EscapeString(text))
+	}
+	b.WriteString("</div>")
+	return b.String()
 }

@@ -75,3 +75,15 @@ func TestCompileErrors(t *testing.T) {
 }
 
 func pldAlloc(n int) pl.Expr { return pld.AllocWindowBuffer(n) }
+
+// The notebook rendering: one collapsible block per changed pass with its
+// diff, unchanged passes folded, PTO and manifest at the end.
+func TestCompiledHTML(t *testing.T) {
+	h := pl.Compile(quickstart(), pl.Ranks(2)).HTML()
+	require.Contains(t, h, "<details><summary> 1 ConvertToSSA (+")
+	require.Contains(t, h, `2 ConvertTensorToTileOps: unchanged</div>`)
+	require.Contains(t, h, `<span class="add">+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):</span>`)
+	require.Contains(t, h, "<summary>PTO-MLIR</summary>")
+	require.Contains(t, h, "<summary>comm manifest</summary>")
+	require.NotContains(t, h, "<script")
+}
