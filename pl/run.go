@@ -2,9 +2,11 @@ package pl
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"time"
 
+	"github.com/ptorepl/ptorepl/display"
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
@@ -94,4 +96,29 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "%s: %s", f.Kind, f.Message)
 	}
 	return b.String()
+}
+
+// HTML renders the findings as a list (notebooks show reports this way).
+func (r *Report) HTML() string {
+	if len(r.Findings) == 0 {
+		return "<p>no protocol findings</p>"
+	}
+	var b strings.Builder
+	b.WriteString("<ul class=\"ptorepl-report\">")
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "<li><b>%s</b>: %s</li>", html.EscapeString(f.Kind), html.EscapeString(f.Message))
+	}
+	b.WriteString("</ul>")
+	return b.String()
+}
+
+// String summarises the run.
+func (r *RunResult) String() string {
+	return fmt.Sprintf("run on %d ranks: %d ops, %s\n%s", r.res.Ranks, r.res.Ops, r.res.Elapsed, r.Report())
+}
+
+// HTML shows the run as a swimlane of its timeline (one lane per rank,
+// notify → wait arrows, RMA spans) above the protocol report.
+func (r *RunResult) HTML() string {
+	return display.Swimlane(r.res.Timeline) + r.Report().HTML()
 }

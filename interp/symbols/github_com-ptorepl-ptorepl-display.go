@@ -22,6 +22,7 @@ func init() {
 		"SVG":             reflect.ValueOf(display.SVG),
 		"SetPublisher":    reflect.ValueOf(display.SetPublisher),
 		"Show":            reflect.ValueOf(display.Show),
+		"Swimlane":        reflect.ValueOf(display.Swimlane),
 		"Text":            reflect.ValueOf(display.Text),
 
 		// type definitions
