@@ -8,6 +8,7 @@ import (
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/pto"
 )
 
 // manyOps builds a kernel of n distributed ops: blocks of remote_load,
@@ -33,14 +34,18 @@ func manyOps(n int) *ir.Program {
 	return prog.IR()
 }
 
-// BenchmarkPipeline runs every pass on kernels of 1k and 10k distributed ops;
-// ns/dist-op should stay flat from 1k to 10k (linear passes).
+// BenchmarkPipeline runs every pass and PTO codegen on kernels of 1k and 10k
+// distributed ops; ns/dist-op should stay flat from 1k to 10k (linear).
 func BenchmarkPipeline(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		p := manyOps(n)
 		b.Run(fmt.Sprintf("ops=%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := passes.NewPipeline(p).Run(); err != nil {
+				st, err := passes.NewPipeline(p).Run()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := pto.Emit(st.Program, pto.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

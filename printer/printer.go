@@ -94,7 +94,7 @@ func ProgramWith(prog *ir.Program, o Options) string {
 		fmt.Fprintf(&p.b, "from pypto import language as %s\n", pre)
 	}
 	p.b.WriteString("\n")
-	dyn := dynamicVars(prog)
+	dyn := p.dynList
 	for _, v := range dyn {
 		fmt.Fprintf(&p.b, "%s = %s.dynamic(%q)\n", v.Name, pre, v.Name)
 	}
@@ -119,6 +119,9 @@ type printer struct {
 	fmt   *ir.Formatter
 	names map[*ir.Var]string
 	dyn   map[*ir.Var]bool
+	// dynList is dyn in declaration order (computed once: it walks the
+	// whole program).
+	dynList []*ir.Var
 	// funcIndent is the indent of the function body being printed: a yield
 	// there prints as return.
 	funcIndent int
@@ -127,7 +130,8 @@ type printer struct {
 func newPrinter(o Options, prog *ir.Program) *printer {
 	p := &printer{o: o, prog: prog, dyn: map[*ir.Var]bool{}}
 	if prog != nil {
-		for _, v := range dynamicVars(prog) {
+		p.dynList = dynamicVars(prog)
+		for _, v := range p.dynList {
 			p.dyn[v] = true
 		}
 	}

@@ -386,3 +386,31 @@ func scalarKernel() (*ir.Program, *ir.Function) {
 func init() {
 	goldenCases = append(goldenCases, goldenCase{"scalars", scalarKernel, Options{}})
 }
+
+// tensorLoopKernel stores row by row through a tensor-typed iter_arg (no SSA
+// value: it aliases y), then returns a store. Both tensors use their own
+// pl.dynamic("NR"), which is one symbol: one trailing index argument.
+func tensorLoopKernel() (*ir.Program, *ir.Function) {
+	nr1, nr2 := newVar("NR", scalarT(ir.INDEX)), newVar("NR", scalarT(ir.INDEX))
+	x := newVar("x", &ir.TensorType{Shape: []ir.Expr{nr1, ir.Int(16)}, DType: ir.FP32})
+	y := newVar("y", &ir.TensorType{Shape: []ir.Expr{nr2, ir.Int(16)}, DType: ir.FP32})
+	i := newVar("i", scalarT(ir.INDEX))
+	yIter := ir.NewIterArg("y_iter", y.Type(), y, ir.Span{})
+	yNext := newVar("y_next", y.Type())
+	yRV := newVar("y_rv", y.Type())
+	row := newVar("row", tileT(ir.FP32, 0, 1, 16))
+	last := newVar("last", tileT(ir.FP32, 64, 1, 16))
+	loop := &ir.ForStmt{LoopVar: i, Start: ir.Int(0), Stop: nr1, Step: ir.Int(1),
+		IterArgs: []*ir.IterArg{yIter}, ReturnVars: []*ir.Var{yRV},
+		Body: ir.Seq(
+			assign(row, call("tile.load", args(x, ir.Tuple(i, ir.Int(0)), ir.Dims(1, 16)), kw("target_memory", ir.MemVec))),
+			assign(yNext, call("tile.store", args(row, ir.Tuple(i, ir.Int(0)), yIter), nil)),
+			&ir.YieldStmt{Values: []ir.Expr{yNext}})}
+	return kernel("tensor_loop", []*ir.Var{x, y}, loop,
+		assign(last, call("tile.load", args(x, ir.Dims(0, 0), ir.Dims(1, 16)), kw("target_memory", ir.MemVec))),
+		&ir.ReturnStmt{Values: []ir.Expr{call("tile.store", args(last, ir.Dims(0, 0), yRV), nil)}})
+}
+
+func init() {
+	goldenCases = append(goldenCases, goldenCase{"tensor_loop", tensorLoopKernel, Options{}})
+}

@@ -55,8 +55,13 @@
 //     `pto.tadd ins(%a, %b : T, T) outs(%r : T)`. tile.cast → pto.tcvt with an
 //     rmode attribute; tile.fillpad(_inplace) → pto.tfillpad (in place for the
 //     _inplace form: the result aliases its source).
-//   - tile.set_validshape allocates a second tile handle at the source tile's
-//     address with the new valid_row/valid_col; it needs an address.
+//   - pto.alloc_tile carries valid_row/valid_col operands only for a dynamic
+//     valid dim, whose type then says v_row=?/v_col=?; static valid dims are
+//     printed in the type alone. The tile_buf type is a function of the IR
+//     tile type, so iter_args, yields and results of one IR type agree.
+//   - tile.set_validshape allocates a second tile handle at its MemRef's
+//     address (InitMemRef gives it the source's) with the new valid dims; it
+//     needs an address.
 //   - tile.alloc emits nothing: addresses reach PTO through the tiles' MemRefs.
 //   - FloorDiv on integers is arith.floordivsi (divui when unsigned); FloorMod
 //     is arith.remsi (remui), which equals Python's % for the non-negative

@@ -73,7 +73,7 @@ func (c *Ctx) errorf(format string, args ...any) error {
 	return fmt.Errorf("pto: function %s: %s", c.fn.Name, fmt.Sprintf(format, args...))
 }
 
-// paramRole classifies parameters for the signature.
+// isTensorType reports whether t is a TensorType or DistributedTensorType.
 func isTensorType(t ir.Type) bool {
 	_, ok := ir.AsTensorLike(t)
 	return ok
@@ -98,7 +98,7 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 			ordered = append(ordered, v)
 		}
 	}
-	dyn := dynamicDims(fn)
+	dyn, dynAlias := dynamicDims(fn)
 	isDyn := map[*ir.Var]bool{}
 	for _, v := range dyn {
 		isDyn[v] = true
@@ -146,6 +146,9 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 		default:
 			return nil, c.errorf("parameter %s has type %s, which has no PTO-MLIR form", v.Name, v.Type())
 		}
+	}
+	for v, first := range dynAlias {
+		c.vals[v] = c.vals[first]
 	}
 	if len(dists) > 0 && len(ctxs) != len(dists) {
 		if len(ctxs) == 0 {
@@ -202,14 +205,17 @@ func kernelKind(fn *ir.Function) string {
 }
 
 // dynamicDims lists the variables free in the tensor parameters' shapes
-// (pl.dynamic dims) that are not parameters themselves, in order of first use.
-func dynamicDims(fn *ir.Function) []*ir.Var {
+// (pl.dynamic dims) that are not parameters themselves, in order of first
+// use, one per name (pl.dynamic("NR") twice is one symbol); alias maps the
+// other variables of a name to the listed one.
+func dynamicDims(fn *ir.Function) (out []*ir.Var, alias map[*ir.Var]*ir.Var) {
 	isParam := map[*ir.Var]bool{}
 	for _, p := range fn.Params {
 		isParam[p] = true
 	}
 	seen := map[*ir.Var]bool{}
-	var out []*ir.Var
+	byName := map[string]*ir.Var{}
+	alias = map[*ir.Var]*ir.Var{}
 	for _, p := range fn.Params {
 		tl, ok := ir.AsTensorLike(p.Type())
 		if !ok {
@@ -217,14 +223,21 @@ func dynamicDims(fn *ir.Function) []*ir.Var {
 		}
 		for _, d := range tl.Shape {
 			ir.WalkExpr(d, func(e ir.Expr) {
-				if v, ok := e.(*ir.Var); ok && !isParam[v] && !seen[v] {
-					seen[v] = true
-					out = append(out, v)
+				v, ok := e.(*ir.Var)
+				if !ok || isParam[v] || seen[v] {
+					return
 				}
+				seen[v] = true
+				if first, ok := byName[v.Name]; ok {
+					alias[v] = first
+					return
+				}
+				byName[v.Name] = v
+				out = append(out, v)
 			})
 		}
 	}
-	return out
+	return out, alias
 }
 
 // returnOp is func.return of vals.

@@ -47,8 +47,6 @@ type operation struct {
 	blank bool
 }
 
-func (o *operation) result() value { return o.res[0] }
-
 // resultNames is the "%r" / "%r:2" defining text, or "".
 func (o *operation) resultNames() string {
 	switch len(o.res) {

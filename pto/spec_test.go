@@ -396,3 +396,12 @@ func TestControlFlow(t *testing.T) {
 	require.Contains(t, text, "pto.tfillpad ins(%chunk : ")
 	require.Equal(t, 1, strings.Count(text, "\n    return\n"), "one return ends the kernel")
 }
+
+func TestTensorIterArgsAndReturnedStore(t *testing.T) {
+	text := emit(t, tensorLoopKernel, Options{})
+	header := theLine(t, text, "func.func @tensor_loop(")
+	require.Contains(t, header, "(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: index)", "one index argument for NR")
+	require.Contains(t, text, "scf.for %i = %c0_index to %arg2 step %c1_index {", "a tensor iter_arg is not carried")
+	require.Equal(t, 2, strings.Count(text, "pto.tstore"), "the store in the return is emitted")
+	require.Equal(t, 1, strings.Count(text, "%y_view = "), "iter_arg and return var alias y's view")
+}

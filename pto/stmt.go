@@ -2,6 +2,7 @@ package pto
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -13,11 +14,11 @@ import (
 // iter_args or an if's return variables. Tensor-typed targets carry no SSA
 // value; their yields must alias the tensor the target aliases.
 type yieldTarget struct {
-	what    string     // "for" or "if", for messages
-	targets []*ir.Var  // the iter-arg or return variables
-	tensors []*tensor  // per target: the tensor it aliases (nil when carried)
-	yielded []*tensor  // per target: the tensor a yield passed (if results)
-	types   []string   // per target: the carried MLIR type ("" for tensors)
+	what    string    // "for" or "if", for messages
+	targets []*ir.Var // the iter-arg or return variables
+	tensors []*tensor // per target: the tensor it aliases (nil when carried)
+	yielded []*tensor // per target: the tensor a yield passed (if results)
+	types   []string  // per target: the carried MLIR type ("" for tensors)
 	done    bool
 }
 
@@ -129,6 +130,11 @@ func (c *Ctx) ret(vals []ir.Expr) error {
 	var out []value
 	for _, e := range vals {
 		if isTensorType(e.Type()) {
+			// Outputs are written through their pointers; a store in the
+			// return (`return pl.store(t, offs, out)`) still runs.
+			if _, err := c.tensorExpr(e); err != nil {
+				return c.errorf("return: %v", err)
+			}
 			continue
 		}
 		v, err := c.value(e)
@@ -140,6 +146,24 @@ func (c *Ctx) ret(vals []ir.Expr) error {
 	c.results = out
 	c.emit(returnOp(out))
 	return nil
+}
+
+// tensorExpr is the tensor a tensor-valued expression aliases, emitting it
+// first when it is a call (a store's result rebinds its destination).
+func (c *Ctx) tensorExpr(e ir.Expr) (*tensor, error) {
+	call, ok := e.(*ir.Call)
+	if !ok {
+		return c.tensorOf(e)
+	}
+	tmp := ir.NewVar(call.Name(), call.Type(), call.Pos)
+	if err := c.call(call, tmp); err != nil {
+		return nil, err
+	}
+	t, ok := c.tensors[tmp]
+	if !ok {
+		return nil, fmt.Errorf("%s does not give a tensor", call.Name())
+	}
+	return t, nil
 }
 
 // tensorOf is the tensor an expression aliases.
@@ -186,7 +210,7 @@ func (c *Ctx) forStmt(s *ir.ForStmt) error {
 		v := &ia.Var
 		yt.targets = append(yt.targets, v)
 		if isTensorType(v.Type()) {
-			t, err := c.tensorOf(ia.Init)
+			t, err := c.tensorExpr(ia.Init)
 			if err != nil {
 				return c.errorf("iter_arg %s: %v", v.Name, err)
 			}
@@ -243,7 +267,7 @@ func (c *Ctx) forStmt(s *ir.ForStmt) error {
 		for i, a := range blockArgs[1:] {
 			pairs[i] = a.ssa + " = " + inits[i].ssa
 		}
-		head += " iter_args(" + joinStr(pairs) + ") -> (" + typeList(inits) + ")"
+		head += " iter_args(" + strings.Join(pairs, ", ") + ") -> (" + typeList(inits) + ")"
 	}
 	c.emit(&operation{name: "scf.for", res: res,
 		operands: append([]value{lb, ub, step}, inits...),
@@ -355,7 +379,7 @@ func (c *Ctx) yield(s *ir.YieldStmt) error {
 	for i, e := range s.Values {
 		tgt := yt.targets[i]
 		if yt.types[i] == "" {
-			t, err := c.tensorOf(e)
+			t, err := c.tensorExpr(e)
 			if err != nil {
 				return c.errorf("yield to %s: %v", tgt.Name, err)
 			}
@@ -403,15 +427,4 @@ func (c *Ctx) convert(e ir.Expr, t ir.Type, hint string) (value, error) {
 		return value{}, fmt.Errorf("%s has type %s where %s is expected", ir.Describe(e), v.typ, want)
 	}
 	return v, nil
-}
-
-func joinStr(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out
 }

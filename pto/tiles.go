@@ -138,7 +138,8 @@ func (c *Ctx) checkAtomic(dt ir.DataType) error {
 	return nil
 }
 
-// padWithOnes prefixes a 2-D extent with rank-2 leading ones.
+// padLeading fits an extent to rank dims: leading ones are added, or
+// surplus leading dims (which must be ones) dropped.
 func padLeading(dims []ir.Expr, rank int) []ir.Expr {
 	if len(dims) >= rank {
 		return dims[len(dims)-rank:]

@@ -18,13 +18,14 @@ func (c *Ctx) dimValue(d ir.Expr) (value, int64, bool, error) {
 	return v, 0, false, err
 }
 
-// mulIndex multiplies two index dims, folding static ones.
+// dim is an index value with its static value, if known.
 type dim struct {
 	v      value
 	n      int64
 	static bool
 }
 
+// mulDim multiplies two dims, folding static ones.
 func (c *Ctx) mulDim(a, b dim) dim {
 	if a.static && b.static {
 		return dim{c.cIndex(a.n * b.n), a.n * b.n, true}
@@ -226,7 +227,8 @@ func (c *Ctx) partitionView(t *tensor, view value, offsets, sizes []ir.Expr, hin
 		[]attr{segments(1, len(offs), len(szs))}, custom), nil
 }
 
-// localPartition is a partition view of a tensor's local view, named <var>_local_pview.
+// localPartition is a partition view of a tensor's local view, named
+// <param>_local_pview after the parameter the tensor aliases.
 func (c *Ctx) localPartition(e ir.Expr, offsets, sizes []ir.Expr) (*tensor, value, error) {
 	t, err := c.tensorOf(e)
 	if err != nil {
@@ -236,11 +238,11 @@ func (c *Ctx) localPartition(e ir.Expr, offsets, sizes []ir.Expr) (*tensor, valu
 	if err != nil {
 		return nil, value{}, err
 	}
-	pv, err := c.partitionView(t, view, offsets, sizes, varName(e, t)+"_local")
+	pv, err := c.partitionView(t, view, offsets, sizes, t.name+"_local")
 	return t, pv, err
 }
 
-// peerPartition is a partition view of peer's copy, named <var>_peer_pview.
+// peerPartition is a partition view of peer's copy, named <param>_peer_pview.
 func (c *Ctx) peerPartition(e, peer ir.Expr, offsets, sizes []ir.Expr) (*tensor, value, error) {
 	t, err := c.tensorOf(e)
 	if err != nil {
@@ -250,12 +252,9 @@ func (c *Ctx) peerPartition(e, peer ir.Expr, offsets, sizes []ir.Expr) (*tensor,
 	if err != nil {
 		return nil, value{}, err
 	}
-	pv, err := c.partitionView(t, view, offsets, sizes, varName(e, t)+"_peer")
+	pv, err := c.partitionView(t, view, offsets, sizes, t.name+"_peer")
 	return t, pv, err
 }
-
-// varName is the name hint of a tensor operand: the parameter's name.
-func varName(_ ir.Expr, t *tensor) string { return t.name }
 
 // zeros is a tuple of INDEX zeros.
 func zeros(n int) []ir.Expr {

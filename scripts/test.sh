@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests use: real Jupyter clients for the kernel tests
-# and notebooks, ipykernel as the start-up peer.
-apt_packages=(python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel)
+# and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
+# generic form of every emitted PTO module.
+apt_packages=(python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
