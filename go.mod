@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/chzyer/readline v1.5.1
+	github.com/creack/pty v1.1.24
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/stretchr/testify v1.12.1
 	github.com/traefik/yaegi v0.16.1
