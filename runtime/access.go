@@ -17,6 +17,16 @@ func (x *Exec) local() int {
 	return x.rank
 }
 
+// whoView is who(c) with v's element layout, for observers (only built
+// when one is attached).
+func (x *Exec) whoView(c *ir.Call, v *view) Origin {
+	o := x.who(c)
+	if x.s.opts.Observer != nil {
+		o.View = &ViewLayout{ElemBytes: v.dt.Bytes(), Shape: append([]int(nil), v.shape...), Strides: append([]int(nil), v.strides...), Offset: v.off}
+	}
+	return o
+}
+
 // readBytes gathers the view's elements (row-major) as raw bytes.
 func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
 	segs := v.segments()
@@ -35,7 +45,7 @@ func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
 	if x.rank < 0 {
 		return nil, fmt.Errorf("the host cannot read window memory directly (%s)", v)
 	}
-	return out, x.s.win.Read(x.rank, rank, v.win, segs, out, x.who(c))
+	return out, x.s.win.Read(x.rank, rank, v.win, segs, out, x.whoView(c, v))
 }
 
 // writeBytes scatters raw bytes (row-major) over the view.
@@ -54,7 +64,7 @@ func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
 	if x.rank < 0 {
 		return fmt.Errorf("the host cannot write window memory directly (%s)", v)
 	}
-	return x.s.win.Write(x.rank, rank, v.win, segs, b, x.who(c))
+	return x.s.win.Write(x.rank, rank, v.win, segs, b, x.whoView(c, v))
 }
 
 // readView returns the view's elements as values.
@@ -75,7 +85,7 @@ func (x *Exec) writeView(v *view, rank int, vals []float64, add bool, c *ir.Call
 			if x.rank < 0 {
 				return fmt.Errorf("the host cannot write window memory directly (%s)", v)
 			}
-			return x.s.win.Accumulate(x.rank, rank, v.win, v.segments(), v.dt, vals, x.who(c))
+			return x.s.win.Accumulate(x.rank, rank, v.win, v.segments(), v.dt, vals, x.whoView(c, v))
 		}
 		cur, err := x.readView(v, rank, c)
 		if err != nil {

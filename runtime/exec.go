@@ -172,6 +172,11 @@ func (s *sim) join() {
 	}
 	s.wmu.Unlock()
 	s.sched.addLive(1)
+	s.win.observe(func(o Observer) {
+		if j, ok := o.(JoinObserver); ok {
+			j.Joined()
+		}
+	})
 }
 
 // runTask runs one dispatched function on rank r; a panic comes back as an

@@ -52,6 +52,31 @@ type ByteRange struct{ Lo, Hi int }
 type Origin struct {
 	Call *ir.Call // the op (its Pos is the cell line that built it); nil for host-side copies
 	Func string   // the function it runs in
+	// View is the element layout of the window view a memory access went
+	// through, so tools can name a byte range by element indices
+	// (data[0, 0:64]). It is nil for signal ops and when no observer is
+	// attached.
+	View *ViewLayout
+}
+
+// ViewLayout is the element layout of a window view: element [i0, i1, ...]
+// of the view lies at byte ElemBytes·(Offset + Σ ik·Strides[k]) of the
+// window buffer. Strides are those of the window view the program built
+// (row-major), so a sub-view keeps its parent's strides.
+type ViewLayout struct {
+	ElemBytes int
+	Shape     []int // the accessed view's shape
+	Strides   []int // in elements
+	Offset    int   // element offset of the view's [0, ...]
+}
+
+// JoinObserver is an Observer that also wants to know when the host
+// orchestrator joined every rank (it does before any host op that is not
+// pure dispatch bookkeeping): everything any rank did before Joined happens
+// before everything dispatched after it.
+type JoinObserver interface {
+	Observer
+	Joined()
 }
 
 // Access is one window-memory access.
@@ -110,6 +135,7 @@ type WaitResult struct {
 	Value     int32 // the cell value the wait saw
 	Satisfied bool  // always true for a wait; comm_test may return false
 	Observed  int   // notifies of the cell applied before it returned
+	Cond      Cond  // the condition waited for (or tested)
 }
 
 // RunEnd closes a run.

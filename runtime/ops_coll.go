@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -174,6 +175,9 @@ func (k *coll) reduce(v *view) ([]float64, error) {
 	if !ok {
 		return nil, fmt.Errorf("op must be ReduceOp.Sum, Max, Min or Prod, got %d", k.c.Kwargs.Int("op", 0))
 	}
+	if op := k.c.Kwargs.Int("op", 0); v.dt == ir.FP32 && (op == int64(ir.ReduceSum) || op == int64(ir.ReduceProd)) {
+		return k.reduceFP32(v, op == int64(ir.ReduceProd))
+	}
 	acc, err := k.x.readView(v, k.x.rank, k.c)
 	if err != nil {
 		return nil, err
@@ -191,6 +195,44 @@ func (k *coll) reduce(v *view) ([]float64, error) {
 		}
 	}
 	return acc, nil
+}
+
+// reduceFP32 is reduce for FP32 Sum and Prod, accumulating in float32
+// straight from each peer's window bytes. One float32 add or multiply equals
+// the float64 operation rounded once to FP32, so results are bit-identical to
+// the general path; it just skips the per-element float64 slices.
+func (k *coll) reduceFP32(v *view, prod bool) ([]float64, error) {
+	mine, err := k.x.readBytes(v, k.x.rank, k.c)
+	if err != nil {
+		return nil, err
+	}
+	acc := make([]float32, len(mine)/4)
+	for i := range acc {
+		acc[i] = math.Float32frombits(binary.LittleEndian.Uint32(mine[4*i:]))
+	}
+	for p := range k.dom {
+		if p == k.me {
+			continue
+		}
+		b, err := k.x.readBytes(v, k.dom[p], k.c)
+		if err != nil {
+			return nil, err
+		}
+		if prod {
+			for i := range acc {
+				acc[i] *= math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+			}
+		} else {
+			for i := range acc {
+				acc[i] += math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+			}
+		}
+	}
+	out := make([]float64, len(acc))
+	for i, x := range acc {
+		out[i] = float64(x)
+	}
+	return out, nil
 }
 
 func allreduce(k *coll, a []any) (any, error) {

@@ -444,7 +444,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		}
 		v := getI32(b, cell.Offset)
 		if cond.Holds(v) {
-			w.observeWait(m, buf, cell, who, v, true)
+			w.observeWait(m, buf, cell, cond, who, v, true)
 			return nil
 		}
 		info := &BlockedRank{Rank: rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Func: who.Func}
@@ -464,7 +464,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	}
 }
 
-func (w *simWindows) observeWait(m *rankMem, buf *WindowBuf, cell Cell, who Origin, v int32, ok bool) {
+func (w *simWindows) observeWait(m *rankMem, buf *WindowBuf, cell Cell, cond Cond, who Origin, v int32, ok bool) {
 	if w.obs == nil {
 		return
 	}
@@ -473,7 +473,7 @@ func (w *simWindows) observeWait(m *rankMem, buf *WindowBuf, cell Cell, who Orig
 		n = cs.count
 	}
 	w.observe(func(o Observer) {
-		o.Wait(WaitResult{Rank: cell.Rank, Origin: who, Cell: cell, Value: v, Satisfied: ok, Observed: n})
+		o.Wait(WaitResult{Rank: cell.Rank, Origin: who, Cell: cell, Value: v, Satisfied: ok, Observed: n, Cond: cond})
 	})
 }
 
@@ -489,7 +489,7 @@ func (w *simWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	cell.Rank, cell.Buffer = rank, buf.Name
 	v := getI32(b, cell.Offset)
 	ok := cond.Holds(v)
-	w.observeWait(m, buf, cell, who, v, ok)
+	w.observeWait(m, buf, cell, cond, who, v, ok)
 	return ok, nil
 }
 
