@@ -165,6 +165,12 @@ func addConst(e ir.Expr, k int64) ir.Expr {
 	if v, ok := ir.ConstValue(e); ok {
 		return ir.Int(v + k)
 	}
+	switch {
+	case k == 0:
+		return e
+	case k < 0:
+		return bin(ir.OpSub, e, ir.Int(-k))
+	}
 	return bin(ir.OpAdd, e, ir.Int(k))
 }
 
@@ -250,8 +256,10 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if len(c.Args) < 2 {
 		return nil, fmt.Errorf("a signal-less allreduce is only allowed on the host (SynthesizeAllReduceSignals)")
 	}
-	if mode := c.Kwargs.String("mode", "mesh"); mode != "mesh" {
-		return nil, fmt.Errorf("mode %q is not lowered yet; use mode=\"mesh\"", mode)
+	if mode := c.Kwargs.String("mode", "mesh"); mode == "ring" {
+		return lowerAllReduceRing(b, c)
+	} else if mode != "mesh" {
+		return nil, fmt.Errorf("unknown mode %q (mesh or ring)", mode)
 	}
 	if n := c.Kwargs.Int("core_num", 1); n != 1 {
 		return nil, fmt.Errorf("mesh allreduce needs core_num=1, got %d", n)
@@ -459,5 +467,90 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 	b.creditBarrier(cc, sig, i32(2))
 	b.do(b.op("tile.store", []ir.Expr{acc, off, target}, nil))
 	b.epilogue(cc, sig, ir.Int(2))
+	return target, nil
+}
+
+// lowerAllReduceRing is the ring allreduce (mode="ring", passes.md §4.2):
+// NR-1 reduce-scatter rounds then NR-1 allgather rounds, each on its own row
+// of a [2(NR-1), NR] signal. In round s rank me combines segment me-s of its
+// own target with its left neighbour's partial sum of that segment
+// (reduce-scatter), or copies segment me-s+1 from its left neighbour, which
+// already holds it complete (allgather). Each sub-chunk of a round is
+// bracketed by two barriers on the round's row — every rank notifies every
+// peer, expecting 2k+1 before the read and 2k+2 before the store — so no
+// rank overwrites a segment a peer still reads. The epilogue takes every
+// row's credits back. NR must be static and divide the row length.
+func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
+	target, sig := c.Args[0], c.Args[1]
+	rows, cols, dt, err := targetDims(c.Op.Name, target)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := ir.ConstValue(rows); !ok || r != 1 {
+		return nil, fmt.Errorf("ring mode lowers a [1, SIZE] target, got %s rows", ir.DefaultFormat.Expr(rows))
+	}
+	sigShape, _, _ := ir.ShapeOf(sig.Type())
+	dims, ok := ir.StaticDims(sigShape)
+	if !ok || len(dims) != 2 || dims[1] < 2 || dims[0] != 2*(dims[1]-1) {
+		return nil, fmt.Errorf("ring mode needs a static signal of shape [2(NR-1), NR], got %s", ir.ShapeString(sigShape))
+	}
+	nr := dims[1]
+	if cols%nr != 0 {
+		return nil, fmt.Errorf("ring mode needs SIZE (%d) divisible by NR (%d)", cols, nr)
+	}
+	seg := cols / nr
+	C := min(seg, chunkElems(seg, dt))
+	if seg%C != 0 {
+		return nil, fmt.Errorf("ring mode needs the segment (%d elements) to be a multiple of the %d-element chunk", seg, C)
+	}
+	chunks := seg / C
+	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	if err != nil {
+		return nil, err
+	}
+	cc := b.prologue(target)
+	me := b.bind("me_idx", cast(cc.me, ir.INDEX))
+	left := b.bind("left", bin(ir.OpFloorMod, bin(ir.OpAdd, me, ir.Int(nr-1)), ir.Int(nr)))
+	rowBarrier := func(d *lowering, row, g ir.Expr) {
+		d.forPeers(cc, "peer", func(e *lowering, peer *ir.Var) {
+			e.notify(sig, peer, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
+		})
+		d.forPeers(cc, "src", func(e *lowering, src *ir.Var) {
+			e.wait(sig, []ir.Expr{row, src}, g, ir.WaitGe)
+		})
+	}
+	full := tuple(ir.Int(1), ir.Int(C))
+	vec := ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}
+	round := func(name string, firstRow int64, segOf func(s ir.Expr) ir.Expr, reduce bool) {
+		b.forRange(name, ir.Int(1), ir.Int(nr), ir.Int(1), func(d *lowering, s *ir.Var) {
+			row := d.bind("row", addConst(s, firstRow-1))
+			idx := d.bind("seg", segOf(s))
+			d.forRange("k", ir.Int(0), ir.Int(chunks), ir.Int(1), func(e *lowering, k *ir.Var) {
+				off := tuple(ir.Int(0), bin(ir.OpAdd, bin(ir.OpMul, idx, ir.Int(seg)), bin(ir.OpMul, k, ir.Int(C))))
+				twoK := bin(ir.OpMul, k, ir.Int(2))
+				rowBarrier(e, row, cast(addConst(twoK, 1), ir.INT32))
+				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, left, off, full}, nil))
+				out := ir.Expr(recv)
+				if reduce {
+					own := e.bind("own", e.op("tile.load", []ir.Expr{target, off, full, full}, vec))
+					out = e.bind("acc", e.op(opName, []ir.Expr{own, recv}, nil))
+				}
+				rowBarrier(e, row, cast(addConst(twoK, 2), ir.INT32))
+				e.do(e.op("tile.store", []ir.Expr{out, off, target}, nil))
+			})
+		})
+	}
+	mod := func(e ir.Expr) ir.Expr { return bin(ir.OpFloorMod, e, ir.Int(nr)) }
+	// Reduce-scatter: after round s, rank me holds the sum of segment me-s
+	// over ranks me-s .. me.
+	round("rs", 0, func(s ir.Expr) ir.Expr { return mod(bin(ir.OpAdd, bin(ir.OpSub, me, s), ir.Int(nr))) }, true)
+	// Allgather: rank me starts with segment me+1 complete and copies
+	// segment me-s+1 from its left neighbour in round s.
+	round("ag", nr-1, func(s ir.Expr) ir.Expr { return mod(bin(ir.OpAdd, bin(ir.OpSub, me, s), ir.Int(nr+1))) }, false)
+	b.forRange("row", ir.Int(0), ir.Int(2*(nr-1)), ir.Int(1), func(d *lowering, row *ir.Var) {
+		d.forPeers(cc, "src", func(e *lowering, src *ir.Var) {
+			e.notify(sig, cc.me, []ir.Expr{row, src}, i32(-2*chunks), ir.NotifyAtomicAdd)
+		})
+	})
 	return target, nil
 }

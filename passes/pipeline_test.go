@@ -125,14 +125,17 @@ func TestLoweredProgramsRunLikeTheInput(t *testing.T) {
 						rows = n
 					}
 					w := 16
-					if tp.name == "quickstart" {
-						rows, w = 1, 256
+					yRows := n
+					switch tp.name {
+					case "quickstart":
+						rows, w, yRows = 1, 256, 1
+					case "allreduce_ring":
+						w, yRows = 64, 1
+					case "allreduce_ring_chunked":
+						w, yRows = 3*8192, 1
 					}
 					x := tensor.Randn(int64(7*n+len(tp.name)), n, rows, w)
-					yShape := []int{n, n, w}
-					if tp.name == "quickstart" {
-						yShape = []int{n, 1, w}
-					}
+					yShape := []int{n, yRows, w}
 					return []*tensor.Tensor{x, tensor.Zeros(ir.FP32, yShape...)}
 				}
 				a, b := args(), args()

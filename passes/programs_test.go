@@ -106,6 +106,8 @@ func testPrograms() []testProgram {
 			})
 		}},
 		{"put_get", 1, 0, func(int) *pl.Program { return putGet() }},
+		{"allreduce_ring", 1, 4, func(n int) *pl.Program { return ringAllReduce(n, 64) }},
+		{"allreduce_ring_chunked", 1, 3, func(n int) *pl.Program { return ringAllReduce(n, 3*8192) }},
 	}
 }
 
@@ -196,6 +198,35 @@ func putGet() *pl.Program {
 			data := f.Let("data", pld.Window(db, pl.Dims(1, cols), pl.FP32))
 			sig := f.Let("signal", pld.Window(sb, pl.Dims(pld.WorldSize(), 1), pl.INT32))
 			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r), data, sig))
+		})
+	})
+	return prog
+}
+
+// ringAllReduce: an allreduce in ring mode of a [1, size] FP32 target, with
+// the ring's [2(NR-1), NR] signal.
+func ringAllReduce(n, size int) *pl.Program {
+	prog := pl.NewProgram("RingAllReduce")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, size), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, size), pl.FP32))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), pl.FP32))
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(2*(n-1), n), pl.INT32))
+		t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
+		f.Set(data, pld.AllReduce(data, sig, pld.Mode("ring")))
+		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(size*4))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(2*(n-1)*n*4))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
+				f.Let("data", pld.Window(db, pl.Dims(1, size), pl.FP32)),
+				f.Let("signal", pld.Window(sb, pl.Dims(2*(n-1), n), pl.INT32))))
 		})
 	})
 	return prog
