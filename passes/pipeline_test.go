@@ -133,9 +133,17 @@ func TestLoweredProgramsRunLikeTheInput(t *testing.T) {
 						w, yRows = 64, 1
 					case "allreduce_ring_chunked":
 						w, yRows = 3*8192, 1
+					case "allreduce_chunked":
+						w, yRows = 10000, 1
+					case "allreduce_fp16_chunked":
+						w, yRows = 9000, 1
 					}
 					x := tensor.Randn(int64(7*n+len(tp.name)), n, rows, w)
 					yShape := []int{n, yRows, w}
+					if strings.Contains(tp.name, "fp16") {
+						x = x.To(ir.FP16)
+						return []*tensor.Tensor{x, tensor.Zeros(ir.FP16, yShape...)}
+					}
 					return []*tensor.Tensor{x, tensor.Zeros(ir.FP32, yShape...)}
 				}
 				a, b := args(), args()

@@ -106,6 +106,8 @@ func testPrograms() []testProgram {
 			})
 		}},
 		{"put_get", 1, 0, func(int) *pl.Program { return putGet() }},
+		{"allreduce_chunked", 1, 3, func(n int) *pl.Program { return meshAllReduce(n, 10000, pl.FP32) }},
+		{"allreduce_fp16_chunked", 1, 2, func(n int) *pl.Program { return meshAllReduce(n, 9000, pl.FP16) }},
 		{"allreduce_ring", 1, 4, func(n int) *pl.Program { return ringAllReduce(n, 64) }},
 		{"allreduce_ring_chunked", 1, 3, func(n int) *pl.Program { return ringAllReduce(n, 3*8192) }},
 	}
@@ -227,6 +229,35 @@ func ringAllReduce(n, size int) *pl.Program {
 			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
 				f.Let("data", pld.Window(db, pl.Dims(1, size), pl.FP32)),
 				f.Let("signal", pld.Window(sb, pl.Dims(2*(n-1), n), pl.INT32))))
+		})
+	})
+	return prog
+}
+
+// meshAllReduce: a mesh allreduce of a [1, size] target in dtype dt, large
+// enough to be cut into several chunks (the last one partial).
+func meshAllReduce(n, size int, dt pl.DataType) *pl.Program {
+	prog := pl.NewProgram("MeshAllReduce")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, size), dt))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, size), dt))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), dt))
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(n, 1), pl.INT32))
+		t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
+		f.Set(data, pld.AllReduce(data, sig))
+		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), dt))
+		y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), dt))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(size*dt.Bytes()))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(n*4))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
+				f.Let("data", pld.Window(db, pl.Dims(1, size), dt)),
+				f.Let("signal", pld.Window(sb, pl.Dims(n, 1), pl.INT32))))
 		})
 	})
 	return prog
