@@ -3,14 +3,11 @@ package interp
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/manifest"
 	"github.com/ptorepl/ptorepl/passes"
-	"github.com/ptorepl/ptorepl/pto"
+	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 )
@@ -80,39 +77,29 @@ func (s *Stepper) Lowered() (*ir.Program, error) {
 
 // PTOText lowers p fully and returns the PTO-MLIR of its InCore functions.
 func PTOText(p *ir.Program) (string, error) {
-	low, err := NewStepper(p).Lowered()
+	c, err := pl.CompileIR(p)
 	if err != nil {
 		return "", err
 	}
-	mods, err := pto.Emit(low, pto.Options{})
-	if err != nil {
-		return "", err
+	text, err := c.PTOText()
+	if err == nil && text == "" {
+		err = fmt.Errorf("the program has no InCore function to generate PTO for")
 	}
-	var parts []string
-	for _, m := range mods {
-		parts = append(parts, "// "+m.Function+".pto\n"+m.Text)
-	}
-	if len(parts) == 0 {
-		return "", fmt.Errorf("the program has no InCore function to generate PTO for")
-	}
-	return strings.Join(parts, "\n"), nil
+	return text, err
 }
 
 // ManifestText lowers p fully and returns its comm manifest; ranks resolves
 // sizes that depend on the world size (0: unknown).
 func ManifestText(p *ir.Program, ranks int) (string, error) {
-	low, err := NewStepper(p).Lowered()
+	c, err := pl.CompileIR(p, pl.Ranks(ranks))
 	if err != nil {
 		return "", err
 	}
-	m, err := manifest.FromProgram(low, ranks)
-	if err != nil {
-		return "", err
+	text, err := c.ManifestText()
+	if err == nil && text == "" {
+		err = fmt.Errorf("the program has no comm groups, so no manifest")
 	}
-	if m == nil {
-		return "", fmt.Errorf("the program has no comm groups, so no manifest")
-	}
-	return string(m.JSON()), nil
+	return text, err
 }
 
 // RunRandom runs p on the simulator with seeded random inputs: In tensors
@@ -160,34 +147,9 @@ func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor,
 // WriteCompiled lowers p and writes one <function>.pto per InCore function
 // and, when p has comm groups, orchestration/comm_manifest.json under dir.
 func WriteCompiled(p *ir.Program, dir string, ranks int) ([]string, error) {
-	low, err := NewStepper(p).Lowered()
+	c, err := pl.CompileIR(p, pl.Ranks(ranks))
 	if err != nil {
 		return nil, err
 	}
-	mods, err := pto.Emit(low, pto.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, m := range mods {
-		path := filepath.Join(dir, m.Function+".pto")
-		if err := os.WriteFile(path, []byte(m.Text), 0o644); err != nil {
-			return nil, err
-		}
-		paths = append(paths, path)
-	}
-	man, err := manifest.FromProgram(low, ranks)
-	if err != nil {
-		return nil, fmt.Errorf("comm manifest: %w", err)
-	}
-	if man != nil {
-		if err := manifest.Write(dir, man); err != nil {
-			return nil, err
-		}
-		paths = append(paths, filepath.Join(dir, manifest.Path))
-	}
-	return paths, nil
+	return c.WriteTo(dir)
 }

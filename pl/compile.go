@@ -31,7 +31,7 @@ func (s Stage) Program() *ir.Program { return s.program }
 // Compiled is a program lowered through the whole pass pipeline. PyPTO:
 // ir.compile(program).
 type Compiled struct {
-	input   *Program
+	input   *ir.Program
 	stages  []Stage
 	modules []pto.Module
 	ptoErr  error
@@ -59,13 +59,19 @@ func TryCompile(prog *Program, opts ...CompileOption) (*Compiled, error) {
 		return nil, fmt.Errorf("pl.Compile: the program is nil")
 	}
 	dsl.NoteProgram(prog.IR())
-	c := &Compiled{input: prog}
+	return CompileIR(prog.IR(), opts...)
+}
+
+// CompileIR compiles a program given as IR (the REPL's last program, a
+// deserialized file).
+func CompileIR(p *ir.Program, opts ...CompileOption) (*Compiled, error) {
+	c := &Compiled{input: p}
 	for _, o := range opts {
 		if o.ranks > 0 {
 			c.ranks = o.ranks
 		}
 	}
-	pp := passes.NewPipeline(prog.IR())
+	pp := passes.NewPipeline(p)
 	if _, err := pp.Run(); err != nil {
 		return nil, fmt.Errorf("pl.Compile: %w", err)
 	}
@@ -171,7 +177,7 @@ func (c *Compiled) WriteTo(dir string) ([]string, error) {
 // String lists the stages, marking the passes that changed the program.
 func (c *Compiled) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "compiled %s: %d passes\n", c.input.IR().Name, len(c.stages)-1)
+	fmt.Fprintf(&b, "compiled %s: %d passes\n", c.input.Name, len(c.stages)-1)
 	for i, s := range c.stages[1:] {
 		mark := "unchanged"
 		if s.Changed {
@@ -244,7 +250,7 @@ func (c *Compiled) HTML() string {
 	b.WriteString(`<div class="ptorepl-compiled"><style>.ptorepl-compiled pre{margin:0 0 0 1em;font-size:12px}` +
 		`.ptorepl-compiled .add{background:#e6ffec}.ptorepl-compiled .del{background:#ffebe9}.ptorepl-compiled .hunk{color:#6f42c1}` +
 		`.ptorepl-compiled summary{cursor:pointer;font-family:monospace}</style>`)
-	fmt.Fprintf(&b, "<b>%s</b>: %d passes<br>", html.EscapeString(c.input.IR().Name), len(c.stages)-1)
+	fmt.Fprintf(&b, "<b>%s</b>: %d passes<br>", html.EscapeString(c.input.Name), len(c.stages)-1)
 	fmt.Fprintf(&b, "<details><summary>Input</summary><pre>%s</pre></details>", html.EscapeString(c.stages[0].Text))
 	for i, s := range c.stages[1:] {
 		if !s.Changed {

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
-	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/verify"
 	"github.com/stretchr/testify/require"
@@ -14,70 +14,9 @@ import (
 
 const SIZE = 256
 
-// quickstart builds PyPTO's two-rank allreduce quickstart exactly as the DSL
+// quickstart is PyPTO's two-rank allreduce quickstart exactly as the DSL
 // contract writes it, cell by cell.
-func quickstart() *pl.Program {
-	NR := pl.Dynamic("NR")
-	prog := pl.NewProgram("Quickstart")
-
-	reduceStep := prog.InCore("reduce_step", func(f *pl.Func) {
-		inp := f.In("inp", pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-		out := f.Out("out", pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, SIZE), pl.FP32))
-		signal := f.InOut("signal", pld.DistributedTensor(pl.Dims(NR, 1), pl.INT32))
-		f.Returns(pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-
-		ctx := f.Let("ctx", pld.GetCommCtx(data))
-		me := f.Let("my_rank", pld.Rank(ctx))
-		n := f.Let("nranks", pld.NRanks(ctx))
-
-		local := f.Let("local", pl.Load(inp, pl.Dims(0, 0), pl.Dims(1, SIZE)))
-		f.Set(data, pl.Store(local, pl.Dims(0, 0), data))
-
-		f.For("peer", pl.Range(n), func(peer pl.Expr) {
-			f.If(pl.Ne(peer, me), func() {
-				f.Do(pld.Notify(signal, peer, pl.Dims(me, 0), 1, pld.AtomicAdd))
-			})
-		})
-		f.For("src", pl.Range(n), func(src pl.Expr) {
-			f.If(pl.Ne(src, me), func() {
-				f.Do(pld.Wait(signal, pl.Dims(src, 0), 1, pld.Ge))
-			})
-		})
-		acc := f.Let("acc", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, SIZE)))
-		f.For("peer", pl.Range(n), func(peer pl.Expr) {
-			f.If(pl.Ne(peer, me), func() {
-				t := f.Let("peer_tile", pld.RemoteLoad(data, peer, pl.Dims(0, 0), pl.Dims(1, SIZE)))
-				f.Set(acc, pl.Add(acc, t))
-			})
-		})
-		f.Return(pl.Store(acc, pl.Dims(0, 0), out))
-	})
-
-	chipOrch := prog.Orchestration("chip_orch", func(f *pl.Func) {
-		inp := f.In("inp", pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-		out := f.Out("out", pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, SIZE), pl.FP32))
-		signal := f.InOut("signal", pld.DistributedTensor(pl.Dims(NR, 1), pl.INT32))
-		f.Returns(pl.Tensor(pl.Dims(1, SIZE), pl.FP32))
-		f.Return(f.Call(reduceStep, inp, out, data, signal))
-	})
-
-	prog.Host("orchestrator", func(f *pl.Func) {
-		inputs := f.In("inputs", pl.Tensor(pl.Dims(NR, 1, SIZE), pl.FP32))
-		outputs := f.Out("outputs", pl.Tensor(pl.Dims(NR, 1, SIZE), pl.FP32))
-		f.Returns(pl.Tensor(pl.Dims(NR, 1, SIZE), pl.FP32))
-		dataBuf := f.Let("data_buf", pld.AllocWindowBuffer(SIZE*pl.FP32.Bytes()))
-		sigBuf := f.Let("signal_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), pl.INT32.Bytes())))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			data := f.Let("data", pld.Window(dataBuf, pl.Dims(1, SIZE), pl.FP32))
-			signal := f.Let("signal", pld.Window(sigBuf, pl.Dims(pld.WorldSize(), 1), pl.INT32))
-			f.Do(f.Dispatch(chipOrch, r, pl.Index(inputs, r), pl.Index(outputs, r), data, signal))
-		})
-		f.Return(outputs)
-	})
-	return prog
-}
+func quickstart() *pl.Program { return testprogs.Quickstart() }
 
 // The lines the foundation issue requires of the printed quickstart, in its
 // source-names form (Program.Source).

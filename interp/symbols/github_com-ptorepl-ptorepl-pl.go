@@ -24,6 +24,7 @@ func init() {
 		"CommTest":      reflect.ValueOf(pl.CommTest),
 		"CommWait":      reflect.ValueOf(pl.CommWait),
 		"Compile":       reflect.ValueOf(pl.Compile),
+		"CompileIR":     reflect.ValueOf(pl.CompileIR),
 		"Const":         reflect.ValueOf(pl.Const),
 		"Create":        reflect.ValueOf(pl.Create),
 		"CreateTile":    reflect.ValueOf(pl.CreateTile),
