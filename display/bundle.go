@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // Bundle renders v as a MIME bundle: always text/plain, plus text/html for
@@ -24,6 +26,13 @@ func Bundle(v any) Data {
 	}
 	if h, ok := v.(interface{ HTML() string }); ok {
 		d["text/html"] = h.HTML()
+		// 2-D tensors also come as a heatmap (bounded, so a huge tensor
+		// does not stall the cell).
+		if t, ok := v.(*tensor.Tensor); ok && t.Dim() == 2 && t.Numel() <= 1<<20 {
+			if png, err := HeatmapPNG(t, 480); err == nil {
+				d["image/png"] = base64.StdEncoding.EncodeToString(png)
+			}
+		}
 		return d
 	}
 	switch v.(type) {

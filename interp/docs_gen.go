@@ -12,6 +12,7 @@ var docIndex = map[string]docEntry{
 	"display.Handle.ID":         {Signature: "func (h *Handle) ID() string", Doc: "ID is the Jupyter display_id."},
 	"display.Handle.Show":       {Signature: "func (h *Handle) Show(v any)", Doc: "Show displays v in this handle's place."},
 	"display.Handle.Text":       {Signature: "func (h *Handle) Text(s string)", Doc: "Text displays text in this handle's place."},
+	"display.HeatmapPNG":        {Signature: "func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error)", Doc: "HeatmapPNG renders a 2-D tensor as a heatmap PNG (gonum/plot, Moreland's\ndiverging palette), width px wide."},
 	"display.HighlightPython":   {Signature: "func HighlightPython(src string) string", Doc: "HighlightPython renders printed PyPTO as HTML with light syntax colouring."},
 	"display.JSON":              {Signature: "func JSON(v any)", Doc: "JSON displays a value as JSON (shown as a tree by JupyterLab)."},
 	"display.Markdown":          {Signature: "func Markdown(md string)", Doc: "Markdown displays Markdown."},

@@ -13,6 +13,7 @@ func init() {
 		"Bundle":          reflect.ValueOf(display.Bundle),
 		"Clear":           reflect.ValueOf(display.Clear),
 		"HTML":            reflect.ValueOf(display.HTML),
+		"HeatmapPNG":      reflect.ValueOf(display.HeatmapPNG),
 		"HighlightPython": reflect.ValueOf(display.HighlightPython),
 		"JSON":            reflect.ValueOf(display.JSON),
 		"Markdown":        reflect.ValueOf(display.Markdown),
