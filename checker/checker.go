@@ -1,0 +1,364 @@
+package checker
+
+import (
+	"errors"
+	"sort"
+	"sync"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
+)
+
+// Checker is a runtime.Observer that checks one run. Attach a fresh one per
+// run (runtime.RunOptions.Observer) and read Report once the run returned.
+// The runtime serialises observer calls; Checker also locks, so Report may
+// be called from another goroutine.
+type Checker struct {
+	mu    sync.Mutex
+	world int
+	vc    []clock // per rank
+	// mem is the shadow of window memory: per (rank copy, buffer) an
+	// interval map of the accesses that may still race.
+	mem   map[memKey]*shadow
+	cells map[cellKey]*cellTrack
+	order []*cellTrack // cells in first-touch order
+	named map[string]*cellTrack
+
+	races     map[raceKey]*raceAgg
+	raceOrder []*raceAgg
+	found     []Finding // non-race findings in discovery order
+	seen      map[string]bool
+	dropped   int // findings beyond maxFindings
+
+	maxFindings int
+	ended       bool
+	endErr      error
+	signals     []runtime.SignalCell
+	report      *Report
+}
+
+// New returns a checker for a run on ranks ranks (grown on demand if the
+// run turns out larger).
+func New(ranks int) *Checker {
+	c := &Checker{
+		mem:         map[memKey]*shadow{},
+		cells:       map[cellKey]*cellTrack{},
+		named:       map[string]*cellTrack{},
+		races:       map[raceKey]*raceAgg{},
+		seen:        map[string]bool{},
+		maxFindings: 200,
+	}
+	c.grow(ranks - 1)
+	return c
+}
+
+// Attach puts a new checker on o (replacing any observer) and returns it.
+func Attach(o *runtime.RunOptions) *Checker {
+	n := o.Ranks
+	if n <= 0 {
+		n = 2
+	}
+	c := New(n)
+	o.Observer = c
+	return c
+}
+
+var _ runtime.JoinObserver = (*Checker)(nil)
+
+// clock is a vector clock: entry r is the latest epoch of rank r known.
+type clock []uint32
+
+func (c clock) join(o clock) {
+	for i, v := range o {
+		if i < len(c) && v > c[i] {
+			c[i] = v
+		}
+	}
+}
+
+// grow makes room for rank r.
+func (c *Checker) grow(r int) {
+	if r < c.world {
+		return
+	}
+	n := r + 1
+	for i := range c.vc {
+		nc := make(clock, n)
+		copy(nc, c.vc[i])
+		c.vc[i] = nc
+	}
+	for i := c.world; i < n; i++ {
+		v := make(clock, n)
+		v[i] = 1 // epoch 0 would look "already seen" by everyone
+		c.vc = append(c.vc, v)
+	}
+	for _, ct := range c.order {
+		if len(ct.clock) < n {
+			nc := make(clock, n)
+			copy(nc, ct.clock)
+			ct.clock = nc
+		}
+	}
+	c.world = n
+}
+
+// hb reports whether an event of rank r at epoch e happens before the
+// current point of the rank whose clock is vc.
+func hb(r int, e uint32, vc clock) bool { return r < len(vc) && vc[r] >= e }
+
+// --- window accesses
+
+type memKey struct {
+	rank   int
+	buffer string
+}
+
+// access is one recorded access (a notify counts as an atomic write of its
+// 4-byte cell).
+type access struct {
+	rank, target int
+	kind         runtime.AccessKind
+	origin       runtime.Origin
+	buffer       string
+	cell         string // the cell's name, for notifies
+	epoch        uint32
+}
+
+// Access records a window access and reports the races it completes.
+func (c *Checker) Access(a runtime.Access) {
+	if a.Rank < 0 || a.Target < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.grow(max(a.Rank, a.Target))
+	ac := &access{rank: a.Rank, target: a.Target, kind: a.Kind, origin: a.Origin, buffer: a.Buffer, epoch: c.vc[a.Rank][a.Rank]}
+	c.record(ac, a.Ranges)
+}
+
+func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
+	k := memKey{ac.target, ac.buffer}
+	sh := c.mem[k]
+	if sh == nil {
+		sh = &shadow{}
+		c.mem[k] = sh
+	}
+	vc := c.vc[ac.rank]
+	var conflicts map[*access][]runtime.ByteRange
+	var firsts []*access
+	for _, r := range ranges {
+		if r.Hi <= r.Lo {
+			continue
+		}
+		sh.apply(ac, r.Lo, r.Hi, vc, func(p *access, lo, hi int) {
+			if conflicts == nil {
+				conflicts = map[*access][]runtime.ByteRange{}
+			}
+			if _, ok := conflicts[p]; !ok {
+				firsts = append(firsts, p)
+			}
+			conflicts[p] = addRange(conflicts[p], lo, hi)
+		})
+	}
+	for _, p := range firsts {
+		c.race(p, ac, conflicts[p])
+	}
+}
+
+// addRange appends [lo, hi), merging with the last range when adjacent.
+func addRange(rs []runtime.ByteRange, lo, hi int) []runtime.ByteRange {
+	if n := len(rs); n > 0 && rs[n-1].Hi == lo {
+		rs[n-1].Hi = hi
+		return rs
+	}
+	return append(rs, runtime.ByteRange{Lo: lo, Hi: hi})
+}
+
+// conflicting reports whether kinds a and b conflict (one writes, and they
+// are not both atomic adds).
+func conflicting(a, b runtime.AccessKind) bool {
+	if a == runtime.Read && b == runtime.Read {
+		return false
+	}
+	if a == runtime.Atomic && b == runtime.Atomic {
+		return false
+	}
+	return true
+}
+
+// --- races, aggregated per pair of ops
+
+type raceKey struct {
+	first, second *ir.Call
+	fk, sk        runtime.AccessKind
+	buffer        string
+	fcell, scell  string
+}
+
+type raceAgg struct {
+	first, second *access
+	ranges        []runtime.ByteRange // of the first pair
+	pairs         map[[3]int]bool     // (first rank, second rank, target)
+	pairOrder     [][3]int
+}
+
+func (c *Checker) race(p, cur *access, rs []runtime.ByteRange) {
+	// Ranks run the same kernels, so source order says which side the
+	// programmer meant to come first; it picks the advice, and both
+	// observed orders of one pair of ops make one finding. Ops in different
+	// functions put the write first (stage, then read).
+	if sourceBefore(cur.origin, p.origin) || (!sourceBefore(p.origin, cur.origin) && p.kind == runtime.Read && cur.kind != runtime.Read) {
+		p, cur = cur, p // without a source order, the producer comes first
+	}
+	k := raceKey{p.origin.Call, cur.origin.Call, p.kind, cur.kind, cur.buffer, p.cell, cur.cell}
+	agg := c.races[k]
+	if agg == nil {
+		if len(c.raceOrder)+len(c.found) >= c.maxFindings {
+			c.dropped++
+			return
+		}
+		agg = &raceAgg{first: p, second: cur, ranges: rs, pairs: map[[3]int]bool{}}
+		c.races[k] = agg
+		c.raceOrder = append(c.raceOrder, agg)
+	}
+	pr := [3]int{p.rank, cur.rank, cur.target}
+	if !agg.pairs[pr] {
+		agg.pairs[pr] = true
+		agg.pairOrder = append(agg.pairOrder, pr)
+	}
+}
+
+// --- signals
+
+type cellKey struct {
+	rank   int
+	buffer string
+	off    int
+}
+
+// Notify records a notify: an atomic write of the cell, a release of the
+// notifier's clock into it, and the hygiene checks.
+func (c *Checker) Notify(n runtime.Notification) {
+	if n.Rank < 0 || n.Cell.Rank < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.grow(max(n.Rank, n.Cell.Rank))
+	ct := c.cell(n.Cell)
+	vc := c.vc[n.Rank]
+	ac := &access{rank: n.Rank, target: n.Cell.Rank, kind: runtime.Atomic, origin: n.Origin, buffer: n.Cell.Buffer, cell: ct.name, epoch: vc[n.Rank]}
+	c.record(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
+	c.checkMixed(ct, ac, n.Kind)
+	c.checkOvertaken(ct, n)
+	ct.notify(n)
+	ct.clock.join(vc)
+	vc[n.Rank]++
+}
+
+// Wait records a wait that returned (or a comm_test): a satisfied one
+// acquires the clocks the cell's notifies released.
+func (c *Checker) Wait(w runtime.WaitResult) {
+	if w.Rank < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.grow(w.Rank)
+	if !w.Satisfied {
+		return
+	}
+	ct := c.cell(w.Cell)
+	vc := c.vc[w.Rank]
+	vc.join(ct.clock)
+	if opName(w.Origin) == "tile.comm_test" {
+		return // a test does not block: it can neither pass early nor be overtaken
+	}
+	c.checkStale(ct, w)
+	ct.lastWait = &waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, origin: w.Origin}
+	ct.waits++
+	ct.addHist(histEntry{wait: true, rank: w.Rank, new: w.Value, cond: w.Cond.String(), origin: w.Origin})
+}
+
+// Joined orders everything before the host's join before everything after.
+func (c *Checker) Joined() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	all := make(clock, c.world)
+	for _, v := range c.vc {
+		all.join(v)
+	}
+	for r, v := range c.vc {
+		copy(v, all)
+		v[r]++
+	}
+}
+
+// End closes the run: hygiene findings and the deadlock explanation.
+func (c *Checker) End(e runtime.RunEnd) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+	c.endErr = e.Err
+	c.signals = e.Signals
+	c.report = nil
+}
+
+// Report returns the findings so far (all of them once the run ended).
+func (c *Checker) Report() *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.report != nil {
+		return c.report
+	}
+	r := &Report{Ranks: c.world}
+	for _, agg := range c.raceOrder {
+		r.Findings = append(r.Findings, raceFinding(agg))
+	}
+	r.Findings = append(r.Findings, c.found...)
+	if c.ended {
+		var dl *runtime.DeadlockError
+		if errors.As(c.endErr, &dl) {
+			r.Findings = append([]Finding{c.deadlockFinding(dl)}, r.Findings...)
+		}
+		r.Findings = append(r.Findings, c.hygiene()...)
+	}
+	r.Dropped = c.dropped
+	sortFindings(r.Findings)
+	if c.ended {
+		c.report = r
+	}
+	return r
+}
+
+// sortFindings orders findings by severity, keeping discovery order within one.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity < fs[j].Severity })
+}
+
+// note adds a non-race finding once per key (later repeats are dropped).
+func (c *Checker) note(key string, f Finding) {
+	if c.seen[key] {
+		return
+	}
+	if len(c.raceOrder)+len(c.found) >= c.maxFindings {
+		c.dropped++
+		return
+	}
+	f.key = key
+	c.found = append(c.found, f)
+	c.seen[key] = true
+}
+
+// sourceBefore reports whether op a comes before op b in the source of one
+// function (same file, earlier line or column).
+func sourceBefore(a, b runtime.Origin) bool {
+	if a.Call == nil || b.Call == nil || a.Call == b.Call || a.Func != b.Func {
+		return false
+	}
+	pa, pb := a.Call.Pos, b.Call.Pos
+	if !pa.Known() || !pb.Known() || pa.File != pb.File {
+		return false
+	}
+	return pa.Line < pb.Line || (pa.Line == pb.Line && pa.Col < pb.Col)
+}

@@ -1,0 +1,282 @@
+package checker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// Options configure a checked run.
+type Options struct {
+	// Ranks is the world size (default 2).
+	Ranks int
+	// Seed perturbs the simulator's schedule (runtime.RunOptions.Seed).
+	Seed int64
+	// Watchdog bounds the run's wall-clock time (the runtime's default: 30s).
+	Watchdog time.Duration
+	// MaxEvents is runtime.RunOptions.MaxEvents (timeline size).
+	MaxEvents int
+	// Device runs the program (nil: the embedded simulator). Only devices
+	// that call the runtime Observer give race findings.
+	Device runtime.Device
+	// Disabled runs without the checker: no observer is attached, and the
+	// report holds only what the result shows (cells left non-zero, Set and
+	// AtomicAdd on one cell) and a deadlock's explanation.
+	Disabled bool
+}
+
+func (o Options) runOptions() runtime.RunOptions {
+	n := o.Ranks
+	if n <= 0 {
+		n = 2
+	}
+	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents}
+}
+
+func (o Options) device() runtime.Device {
+	if o.Device != nil {
+		return o.Device
+	}
+	return runtime.NewSimulator()
+}
+
+// Run runs p on o.Ranks ranks with the checker attached. It returns the
+// run's result (nil when the run failed), the report (never nil) and the
+// run's error; a deadlock comes back as a *DeadlockError carrying the
+// explanation (errors.As also finds the *runtime.DeadlockError in it).
+func Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o Options) (*runtime.Result, *Report, error) {
+	exe, err := o.device().Load(p)
+	if err != nil {
+		return nil, &Report{Ranks: o.runOptions().Ranks, Disabled: o.Disabled}, err
+	}
+	return runExe(ctx, exe, args, o)
+}
+
+func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, o Options) (*runtime.Result, *Report, error) {
+	ro := o.runOptions()
+	if o.Disabled {
+		res, err := exe.Run(ctx, args, ro)
+		rep := &Report{Ranks: ro.Ranks, Disabled: true}
+		if res != nil {
+			rep.Findings = Hygiene(res.Signals)
+		}
+		var dl *runtime.DeadlockError
+		if errors.As(err, &dl) {
+			expl := ExplainDeadlock(dl, nil, ro.Ranks)
+			msg, det, _ := strings.Cut(expl, "\n  ")
+			rep.Findings = append([]Finding{{Kind: KindDeadlock, Severity: Error, Message: msg, Details: strings.Split(det, "\n  "), key: "deadlock|" + deadlockKey(dl)}}, rep.Findings...)
+			err = &DeadlockError{Deadlock: dl, Explanation: expl, cause: err}
+		}
+		return res, rep, err
+	}
+	c := New(ro.Ranks)
+	ro.Observer = c
+	res, err := exe.Run(ctx, args, ro)
+	rep := c.Report()
+	var dl *runtime.DeadlockError
+	if errors.As(err, &dl) {
+		f := rep.Of(KindDeadlock)
+		expl := ""
+		if len(f) > 0 {
+			expl = f[0].Message + "\n  " + strings.Join(f[0].Details, "\n  ")
+		} else {
+			expl = ExplainDeadlock(dl, nil, ro.Ranks)
+		}
+		err = &DeadlockError{Deadlock: dl, Explanation: expl, cause: err}
+	}
+	return res, rep, err
+}
+
+// Hygiene lists the end-of-run signal findings visible in a result's
+// signal cells alone: cells written by both Set and AtomicAdd (a warning:
+// without the checker their order is unknown) and cells left non-zero.
+func Hygiene(sigs []runtime.SignalCell) []Finding {
+	var mixed []string
+	for _, s := range sigs {
+		if s.SetBy["Set"] && s.SetBy["AtomicAdd"] {
+			mixed = append(mixed, fmt.Sprintf("%s on rank %d", cellName(s.Buffer, s.Offset, s.ByteOffset), s.Rank))
+		}
+	}
+	var out []Finding
+	if len(mixed) > 0 {
+		out = append(out, Finding{Kind: KindMixedSetAdd, Severity: Warning,
+			Message: fmt.Sprintf("%s written by both Set and AtomicAdd: a Set that lands after a peer's add loses it. Prefer AtomicAdd throughout (run with the checker to see whether the two can overlap).",
+				plural(len(mixed), "signal cell", "signal cells")),
+			Details: limit(mixed, 8)})
+	}
+	return append(out, nonZero(sigs)...)
+}
+
+// --- schedule exploration
+
+// Schedule is one explored run.
+type Schedule struct {
+	Seed    int64
+	Err     error // the run's error (a *DeadlockError for a deadlock)
+	Report  *Report
+	Elapsed time.Duration
+}
+
+// Failed reports whether the run failed or the checker found an error.
+func (s *Schedule) Failed() bool { return s.Err != nil || s.Report.HasErrors() }
+
+// Deadlocked reports whether the run deadlocked.
+func (s *Schedule) Deadlocked() bool {
+	var dl *runtime.DeadlockError
+	return errors.As(s.Err, &dl)
+}
+
+// Exploration is the outcome of running one program under several seeded
+// schedules.
+type Exploration struct {
+	Ranks     int
+	Tried     int
+	Schedules []Schedule
+	// Report merges the findings of every schedule (each once, with the seed
+	// of the first schedule that showed it).
+	Report *Report
+}
+
+// Failed returns the schedules that failed.
+func (e *Exploration) Failed() []Schedule {
+	var out []Schedule
+	for _, s := range e.Schedules {
+		if s.Failed() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// FirstDeadlock returns the first schedule that deadlocked, or nil.
+func (e *Exploration) FirstDeadlock() *Schedule {
+	for i := range e.Schedules {
+		if e.Schedules[i].Deadlocked() {
+			return &e.Schedules[i]
+		}
+	}
+	return nil
+}
+
+// String summarises the exploration: schedules tried, which failed and how,
+// then the merged findings.
+func (e *Exploration) String() string {
+	var b strings.Builder
+	failed := e.Failed()
+	fmt.Fprintf(&b, "explored %d schedules on %d ranks: %d failed", e.Tried, e.Ranks, len(failed))
+	dead := 0
+	for _, s := range e.Schedules {
+		if s.Deadlocked() {
+			dead++
+		}
+	}
+	if dead > 0 {
+		fmt.Fprintf(&b, ", %d deadlocked", dead)
+	}
+	if len(failed) > 0 {
+		var seeds []string
+		for _, s := range failed {
+			seeds = append(seeds, fmt.Sprint(s.Seed))
+		}
+		fmt.Fprintf(&b, " (seeds %s)", strings.Join(limit(seeds, 16), ", "))
+		s := failed[0]
+		if d := e.FirstDeadlock(); d != nil {
+			s = *d
+		}
+		how := "checker errors"
+		if s.Err != nil {
+			how = strings.SplitN(s.Err.Error(), "\n", 2)[0]
+		}
+		fmt.Fprintf(&b, "; reproduce with Seed: %d — %s", s.Seed, how)
+	}
+	b.WriteString("\n")
+	b.WriteString(e.Report.String())
+	return b.String()
+}
+
+// Explore runs p under K seeded schedules (seeds 1..K) on ranks ranks with
+// the checker attached; dev nil means the simulator. args is called before
+// every run for fresh host tensors. A schedule that fails (deadlock, run
+// error, checker error) is listed with its seed: passing that seed as
+// Options.Seed (runtime.RunOptions.Seed) replays the same perturbation. The
+// error is for a program that cannot run at all or a cancelled context.
+func Explore(ctx context.Context, dev runtime.Device, p *ir.Program, args func() []*tensor.Tensor, ranks, K int) (*Exploration, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if dev == nil {
+		dev = runtime.NewSimulator()
+	}
+	if ranks <= 0 {
+		ranks = 2
+	}
+	exe, err := dev.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	e := &Exploration{Ranks: ranks, Report: &Report{Ranks: ranks}}
+	seen := map[string]bool{}
+	for seed := int64(1); seed <= int64(K); seed++ {
+		if err := ctx.Err(); err != nil {
+			return e, err
+		}
+		var a []*tensor.Tensor
+		if args != nil {
+			a = args()
+		}
+		start := time.Now()
+		_, rep, err := runExe(ctx, exe, a, Options{Ranks: ranks, Seed: seed, Watchdog: 20 * time.Second, MaxEvents: -1})
+		if ctx.Err() != nil {
+			return e, ctx.Err()
+		}
+		s := Schedule{Seed: seed, Err: err, Report: rep, Elapsed: time.Since(start)}
+		e.Schedules = append(e.Schedules, s)
+		e.Tried++
+		for _, f := range rep.Findings {
+			key := f.key
+			if key == "" {
+				key = string(f.Kind) + "|" + f.Message
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			f.Seed = seed
+			e.Report.Findings = append(e.Report.Findings, f)
+		}
+		var dl *runtime.DeadlockError
+		if err != nil && !errors.As(err, &dl) {
+			key := "run-error|" + err.Error()
+			if !seen[key] {
+				seen[key] = true
+				e.Report.Findings = append(e.Report.Findings, Finding{Kind: KindRunError, Severity: Error, Seed: seed,
+					Message: "the run failed under this schedule: " + strings.SplitN(err.Error(), "\n", 2)[0]})
+			}
+		}
+	}
+	sortFindings(e.Report.Findings)
+	return e, nil
+}
+
+// deadlockKey identifies a deadlock by where ranks block (not the values),
+// so exploration lists each distinct deadlock once.
+func deadlockKey(dl *runtime.DeadlockError) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, b := range dl.Blocked {
+		p := fmt.Sprintf("%s@%s", b.Op, b.Pos)
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}

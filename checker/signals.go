@@ -1,0 +1,364 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/runtime"
+)
+
+// cellTrack is what the checker knows about one signal cell (one rank's copy).
+type cellTrack struct {
+	key   cellKey
+	name  string // signal_buf[1, 0]
+	clock clock  // join of every notifier's clock so far
+
+	hist    []histEntry // notifies and returned waits, in order (capped)
+	dropped int
+
+	// Stale-reuse analysis: the notifies from seq base on, the value the
+	// first base notifies produce, and the notifies the last wait needed.
+	notes   []noteEntry
+	base    int
+	baseVal int32
+	need    int
+	waits   int
+	noStale bool // too many notifies without a wait: analysis off
+
+	lastWait *waitRec
+	sets     []*access // the latest Set of each rank
+	adds     []*access // the latest AtomicAdd of each rank
+	setBy    map[runtime.NotifyKind]*access
+	mixed    bool // a concurrent Set/AtomicAdd was reported
+}
+
+type noteEntry struct {
+	rank  int
+	kind  runtime.NotifyKind
+	value int32
+}
+
+type histEntry struct {
+	wait            bool
+	rank            int
+	kind            runtime.NotifyKind
+	value, old, new int32
+	cond            string // for waits
+	origin          runtime.Origin
+}
+
+type waitRec struct {
+	rank    int
+	epoch   uint32
+	cond    runtime.Cond
+	value   int32
+	origin  runtime.Origin
+	flagged bool
+}
+
+const maxHist = 64
+
+func (c *Checker) cell(cl runtime.Cell) *cellTrack {
+	k := cellKey{cl.Rank, cl.Buffer, cl.Offset}
+	ct := c.cells[k]
+	if ct == nil {
+		ct = &cellTrack{key: k, name: cl.String(), clock: make(clock, c.world), setBy: map[runtime.NotifyKind]*access{}}
+		c.cells[k] = ct
+		c.order = append(c.order, ct)
+		c.named[namedKey(cl.Rank, ct.name)] = ct
+	}
+	return ct
+}
+
+func namedKey(rank int, name string) string { return fmt.Sprintf("%d|%s", rank, name) }
+
+func (ct *cellTrack) addHist(h histEntry) {
+	if len(ct.hist) >= maxHist {
+		ct.dropped++
+		return
+	}
+	ct.hist = append(ct.hist, h)
+}
+
+// maxNotes bounds the notifies kept for the stale-reuse analysis of a cell
+// nobody waits on; past it the cell is no longer analysed.
+const maxNotes = 1 << 14
+
+func (ct *cellTrack) notify(n runtime.Notification) {
+	if !ct.noStale {
+		ct.notes = append(ct.notes, noteEntry{n.Rank, n.Kind, n.Value})
+		if len(ct.notes) > maxNotes {
+			ct.notes, ct.noStale = nil, true
+		}
+	}
+	ct.addHist(histEntry{rank: n.Rank, kind: n.Kind, value: n.Value, old: n.Old, new: n.New, origin: n.Origin})
+}
+
+func apply(v int32, n noteEntry) int32 {
+	if n.kind == runtime.NotifySet {
+		return n.value
+	}
+	return v + n.value
+}
+
+// valueAt is the cell's value if only the first m notifies had landed, plus
+// the waiter's own notifies among those up to k (it issued them before
+// waiting, so they are there whatever the timing).
+func (ct *cellTrack) valueAt(m, k, waiter int) int32 {
+	v := ct.baseVal
+	for i := ct.base; i < k && i-ct.base < len(ct.notes); i++ {
+		n := ct.notes[i-ct.base]
+		if i < m || n.rank == waiter {
+			v = apply(v, n)
+		}
+	}
+	return v
+}
+
+// checkStale flags a wait that the notifies an earlier wait on the cell
+// needed already satisfy: it synchronises with nothing new, so a barrier
+// built from it passes at once (a reused Ge 1 cell).
+func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult) {
+	k := w.Observed
+	if ct.noStale || k > ct.base+len(ct.notes) || k < ct.need {
+		return // notifies we did not see: no analysis
+	}
+	found := -1
+	for m := ct.need; m <= k; m++ {
+		if w.Cond.Holds(ct.valueAt(m, k, w.Rank)) {
+			found = m
+			break
+		}
+	}
+	if found < 0 {
+		found = k
+	}
+	if ct.waits > 0 && found == ct.need && ct.lastWait != nil {
+		prev := ct.lastWait
+		key := fmt.Sprintf("stale|%p|%p", w.Origin.Call, prev.origin.Call)
+		c.note(key, Finding{
+			Kind:     KindStaleSignal,
+			Severity: Error,
+			Message: fmt.Sprintf("rank %d's wait for %s %s passes on credits an earlier wait on the same cell (%s) already consumed, so it waits for nobody: "+
+				"wait for a higher count (the credit barrier waits for >= 1, then >= 2, ...), subtract the credits after each barrier, or use a fresh signal.",
+				w.Rank, ct.name, w.Cond, opAt(prev.origin)),
+			Details: []string{
+				fmt.Sprintf("this wait:    rank %d %s, saw %d", w.Rank, opAt(w.Origin), w.Value),
+				fmt.Sprintf("earlier wait: rank %d %s for %s, saw %d", prev.rank, opAt(prev.origin), prev.cond, prev.value),
+				"cell history: " + ct.historyLine(),
+			},
+		})
+	}
+	// Trim what no later wait can need.
+	if found > ct.base {
+		v := ct.baseVal
+		for i := ct.base; i < found; i++ {
+			v = apply(v, ct.notes[i-ct.base])
+		}
+		ct.notes = append([]noteEntry(nil), ct.notes[found-ct.base:]...)
+		ct.base, ct.baseVal = found, v
+	}
+	ct.need = found
+}
+
+// checkOvertaken flags a notify that, had it landed before a satisfied
+// wait polled, would have made the wait fail, when nothing orders the
+// notify after that wait: with a faster notifier the waiter misses its
+// moment (pitfall 1, the Eq wait overtaken by a fast peer).
+func (c *Checker) checkOvertaken(ct *cellTrack, n runtime.Notification) {
+	lw := ct.lastWait
+	if lw == nil || lw.flagged || n.Rank == lw.rank {
+		return
+	}
+	early := apply(lw.value, noteEntry{n.Rank, n.Kind, n.Value}) // what the wait would have seen
+	if lw.cond.Holds(early) || hb(lw.rank, lw.epoch, c.vc[n.Rank]) {
+		return
+	}
+	lw.flagged = true
+	advice := "use a Ge wait (pld.Ge): a credit counter only grows until it is reset, so >= cannot be overtaken."
+	if lw.cond.Cmp != "eq" {
+		advice = "change the cell only after the waiter is known to have passed (it notifies you), or give each phase its own cell."
+	}
+	key := fmt.Sprintf("overtaken|%p|%p", lw.origin.Call, n.Origin.Call)
+	c.note(key, Finding{
+		Kind:     KindOvertaken,
+		Severity: Error,
+		Message: fmt.Sprintf("rank %d's wait for %s %s can be overtaken: rank %d's next notify (%s %d) is not ordered after the wait, "+
+			"so if rank %d is fast it lands first, rank %d reads %d instead of %d and the wait never returns; %s",
+			lw.rank, ct.name, lw.cond, n.Rank, n.Kind, n.Value, n.Rank, lw.rank, early, lw.value, advice),
+		Details: []string{
+			fmt.Sprintf("the wait:   rank %d %s for %s, saw %d", lw.rank, opAt(lw.origin), lw.cond, lw.value),
+			fmt.Sprintf("the notify: rank %d %s, %s %d (%d → %d in this run)", n.Rank, opAt(n.Origin), n.Kind, n.Value, n.Old, n.New),
+		},
+	})
+}
+
+// checkMixed flags a Set and an AtomicAdd of one cell that happens-before
+// does not order: the Set can overwrite credits the add already gave.
+func (c *Checker) checkMixed(ct *cellTrack, ac *access, kind runtime.NotifyKind) {
+	vc := c.vc[ac.rank]
+	others := ct.adds
+	if kind == runtime.NotifyAtomicAdd {
+		others = ct.sets
+	}
+	for _, p := range others {
+		if p.rank == ac.rank || hb(p.rank, p.epoch, vc) {
+			continue
+		}
+		ct.mixed = true
+		set, add := ac, p
+		if kind == runtime.NotifyAtomicAdd {
+			set, add = p, ac
+		}
+		key := fmt.Sprintf("mixed|%p|%p", set.origin.Call, add.origin.Call)
+		c.note(key, Finding{
+			Kind:     KindMixedSetAdd,
+			Severity: Error,
+			Message: fmt.Sprintf("%s on rank %d is written with Set by rank %d and with AtomicAdd by rank %d, and nothing orders the two: "+
+				"the Set can overwrite credits the add already gave, losing an arrival (a later wait hangs). Use AtomicAdd only on a shared cell.",
+				ct.name, ct.key.rank, set.rank, add.rank),
+			Details: []string{
+				fmt.Sprintf("Set:       rank %d %s", set.rank, opAt(set.origin)),
+				fmt.Sprintf("AtomicAdd: rank %d %s", add.rank, opAt(add.origin)),
+			},
+		})
+		break
+	}
+	if _, ok := ct.setBy[kind]; !ok {
+		ct.setBy[kind] = ac
+	}
+	if kind == runtime.NotifySet {
+		ct.sets = replaceRank(ct.sets, ac)
+	} else {
+		ct.adds = replaceRank(ct.adds, ac)
+	}
+}
+
+// historyLine renders the cell's value sequence: 0 → 1 (rank 1 AtomicAdd 1
+// at f.go:12) → 2 (...), with the waits that returned in between.
+func (ct *cellTrack) historyLine() string {
+	var b strings.Builder
+	if len(ct.hist) == 0 {
+		return "never notified"
+	}
+	start := int32(0)
+	for _, h := range ct.hist {
+		if !h.wait {
+			start = h.old
+			break
+		}
+	}
+	fmt.Fprintf(&b, "%d", start)
+	for _, h := range ct.hist {
+		if h.wait {
+			fmt.Fprintf(&b, " [rank %d's wait for %s returned]", h.rank, h.cond)
+			continue
+		}
+		fmt.Fprintf(&b, " → %d (rank %d %s %d%s)", h.new, h.rank, h.kind, h.value, atPos(h.origin))
+	}
+	if ct.dropped > 0 {
+		fmt.Fprintf(&b, " … %d more", ct.dropped)
+	}
+	return b.String()
+}
+
+// hygiene lists end-of-run signal findings: cells Set and AtomicAdd wrote
+// (in order, so only a warning), and cells left non-zero (a note).
+func (c *Checker) hygiene() []Finding {
+	var out []Finding
+	type group struct {
+		buffer string
+		cells  []string
+	}
+	mixed := map[string]*group{}
+	var mixedOrder []string
+	for _, ct := range c.order {
+		if ct.mixed || ct.setBy[runtime.NotifySet] == nil || ct.setBy[runtime.NotifyAtomicAdd] == nil {
+			continue
+		}
+		g := mixed[ct.key.buffer]
+		if g == nil {
+			g = &group{buffer: ct.key.buffer}
+			mixed[ct.key.buffer] = g
+			mixedOrder = append(mixedOrder, ct.key.buffer)
+		}
+		g.cells = append(g.cells, fmt.Sprintf("%s on rank %d (Set %s, AtomicAdd %s)", ct.name, ct.key.rank,
+			opAt(ct.setBy[runtime.NotifySet].origin), opAt(ct.setBy[runtime.NotifyAtomicAdd].origin)))
+	}
+	for _, b := range mixedOrder {
+		g := mixed[b]
+		out = append(out, Finding{
+			key:      "mixed-ordered|" + b,
+			Kind:     KindMixedSetAdd,
+			Severity: Warning,
+			Message: fmt.Sprintf("%s written by both Set and AtomicAdd in %s: safe here only because one rank writes each cell in order; "+
+				"a Set that lands after a peer's add loses it. Prefer AtomicAdd throughout.", plural(len(g.cells), "signal cell", "signal cells"), b),
+			Details: limit(g.cells, 8),
+		})
+	}
+	out = append(out, nonZero(c.signals)...)
+	return out
+}
+
+// nonZero groups cells left non-zero by buffer.
+func nonZero(sigs []runtime.SignalCell) []Finding {
+	var out []Finding
+	byBuf := map[string][]string{}
+	var order []string
+	vals := map[string]map[int64]bool{}
+	for _, s := range sigs {
+		if s.Value == 0 {
+			continue
+		}
+		if _, ok := byBuf[s.Buffer]; !ok {
+			order = append(order, s.Buffer)
+			vals[s.Buffer] = map[int64]bool{}
+		}
+		byBuf[s.Buffer] = append(byBuf[s.Buffer], fmt.Sprintf("%s = %d on rank %d", cellName(s.Buffer, s.Offset, s.ByteOffset), s.Value, s.Rank))
+		vals[s.Buffer][s.Value] = true
+	}
+	for _, b := range order {
+		var vs []int64
+		for v := range vals[b] {
+			vs = append(vs, v)
+		}
+		sort.Slice(vs, func(i, j int) bool { return vs[i] < vs[j] })
+		hint := "subtract the credits when done (notify yourself with -n) or allocate a fresh signal per call"
+		out = append(out, Finding{
+			key:      "left|" + b,
+			Kind:     KindSignalLeft,
+			Severity: Note,
+			Message: fmt.Sprintf("%s of %s left non-zero at the end of the run (values %v): fine for a single-shot signal, but a later call on it would pass its waits early; %s.",
+				plural(len(byBuf[b]), "cell", "cells"), b, vs, hint),
+			Details: limit(byBuf[b], 8),
+		})
+	}
+	return out
+}
+
+// cellName prints a cell like runtime.Cell.String.
+func cellName(buf string, idx []int, off int) string {
+	if idx == nil {
+		return fmt.Sprintf("%s[+%d]", buf, off)
+	}
+	parts := make([]string, len(idx))
+	for i, x := range idx {
+		parts[i] = fmt.Sprint(x)
+	}
+	return buf + "[" + strings.Join(parts, ", ") + "]"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func limit(l []string, n int) []string {
+	if len(l) <= n {
+		return l
+	}
+	return append(append([]string(nil), l[:n]...), fmt.Sprintf("… and %d more", len(l)-n))
+}
