@@ -201,11 +201,7 @@ func countLines(diff string, sign byte) int {
 // Run executes the lowered program on the default device, like pl.Run does
 // for the program as written.
 func (c *Compiled) Run(ranks RunOption, args ...*tensor.Tensor) (*RunResult, error) {
-	res, err := Device.Run(dsl.Context(), c.Final(), args, runtime.RunOptions{Ranks: ranks.ranks, Watchdog: ranks.watchdog})
-	if err != nil {
-		return nil, err
-	}
-	return &RunResult{res: res}, nil
+	return runIR(c.Final(), ranks, args)
 }
 
 // Differential runs every stage that changed the program on copies of args

@@ -27,7 +27,7 @@ func TestQuickstartRuns(t *testing.T) {
 			}
 		}
 		// The hand barrier leaves its credits: the checker says so.
-		require.Contains(t, res.Report().String(), "stale-signal")
+		require.Contains(t, res.Report().String(), "signal-left-non-zero")
 	}
 }
 
