@@ -50,19 +50,19 @@ func hostArgs(t *testing.T, p *ir.Program, n int) []*tensor.Tensor {
 // as written, at P = 2, 3 and 4.
 func TestExamplesDifferential(t *testing.T) {
 	progs := map[string]func() *pl.Program{
-		"01_hello_rank":         func() *pl.Program { return testprogs.RankProgram(false) },
-		"02_programming_model":  func() *pl.Program { return testprogs.RankProgram(true) },
-		"03_window_buffer":      testprogs.WindowProgram,
-		"04_barrier_hand":       testprogs.BarrierHandProgram,
-		"04_barrier_builtin":    testprogs.BarrierBuiltinProgram,
-		"quickstart_3":          func() *pl.Program { return testprogs.QuickstartSized(3) },
-		"quickstart_256":        func() *pl.Program { return testprogs.QuickstartSized(256) },
-		"tag_handshake_set":     func() *pl.Program { return testprogs.TagProgram(true) },
-		"tag_handshake_add":     func() *pl.Program { return testprogs.TagProgram(false) },
-		"05_ring_put":           func() *pl.Program { return testprogs.RingProgram("put") },
-		"06_ring_get":           func() *pl.Program { return testprogs.RingProgram("get") },
-		"07_ring_remote_store":  func() *pl.Program { return testprogs.RingProgram("store") },
-		"07_ring_remote_load":   func() *pl.Program { return testprogs.RingProgram("load") },
+		"01_hello_rank":        func() *pl.Program { return testprogs.RankProgram(false) },
+		"02_programming_model": func() *pl.Program { return testprogs.RankProgram(true) },
+		"03_window_buffer":     testprogs.WindowProgram,
+		"04_barrier_hand":      testprogs.BarrierHandProgram,
+		"04_barrier_builtin":   testprogs.BarrierBuiltinProgram,
+		"quickstart_3":         func() *pl.Program { return testprogs.QuickstartSized(3) },
+		"quickstart_256":       func() *pl.Program { return testprogs.QuickstartSized(256) },
+		"tag_handshake_set":    func() *pl.Program { return testprogs.TagProgram(true) },
+		"tag_handshake_add":    func() *pl.Program { return testprogs.TagProgram(false) },
+		"05_ring_put":          func() *pl.Program { return testprogs.RingProgram("put") },
+		"06_ring_get":          func() *pl.Program { return testprogs.RingProgram("get") },
+		"07_ring_remote_store": func() *pl.Program { return testprogs.RingProgram("store") },
+		"07_ring_remote_load":  func() *pl.Program { return testprogs.RingProgram("load") },
 	}
 	sim := runtime.NewSimulator()
 	for name, build := range progs {
