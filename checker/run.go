@@ -26,6 +26,10 @@ type Options struct {
 	// Device runs the program (nil: the embedded simulator). Only devices
 	// that call the runtime Observer give race findings.
 	Device runtime.Device
+	// Progress, when set, is called every ProgressEvery while the run goes
+	// (runtime.RunOptions.Progress), so front-ends can show long runs.
+	Progress      func(runtime.ProgressInfo)
+	ProgressEvery time.Duration
 	// Disabled runs without the checker: no observer is attached, and the
 	// report holds only what the result shows (cells left non-zero, Set and
 	// AtomicAdd on one cell) and a deadlock's explanation.
@@ -37,7 +41,8 @@ func (o Options) runOptions() runtime.RunOptions {
 	if n <= 0 {
 		n = 2
 	}
-	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents}
+	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery}
 }
 
 func (o Options) device() runtime.Device {

@@ -40,6 +40,14 @@ func SetPublisher(p Publisher) Publisher {
 	return old
 }
 
+// Active reports whether a front-end (the Jupyter kernel) receives
+// displays; on a terminal there is none.
+func Active() bool {
+	pubMu.Lock()
+	defer pubMu.Unlock()
+	return pub != nil
+}
+
 func publish(d Data, id string, update bool) {
 	pubMu.Lock()
 	p := pub

@@ -2,6 +2,7 @@ package pl
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ptorepl/ptorepl/checker"
@@ -17,6 +18,7 @@ type RunOption struct {
 	ranks     int
 	watchdog  time.Duration
 	unchecked bool
+	progress  time.Duration
 }
 
 // Ranks runs on n simulated ranks. PyPTO: the device list of a run.
@@ -29,6 +31,11 @@ func (o RunOption) Watchdog(d time.Duration) RunOption { o.watchdog = d; return 
 // Unchecked runs without the protocol checker (no race or overtaken-wait
 // findings; signal hygiene and deadlock explanations remain). It is faster.
 func (o RunOption) Unchecked() RunOption { o.unchecked = true; return o }
+
+// ShowProgressAfter shows a run's progress in the notebook (an updating
+// line: ranks done, ops executed) once it has lasted d; the default is
+// 300ms, so quick runs show nothing.
+func (o RunOption) ShowProgressAfter(d time.Duration) RunOption { o.progress = d; return o }
 
 // Device is where pl.Run executes; the embedded simulator by default.
 var Device runtime.Device = runtime.NewSimulator()
@@ -67,12 +74,55 @@ func Run(prog *Program, ranks RunOption, args ...*tensor.Tensor) (*RunResult, er
 }
 
 func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error) {
-	res, rep, err := checker.Run(dsl.Context(), p, args, checker.Options{Ranks: o.ranks, Watchdog: o.watchdog,
-		Device: Device, Disabled: o.unchecked})
+	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: Device, Disabled: o.unchecked}
+	pr := newProgressLine(o.progress)
+	if pr != nil {
+		co.Progress, co.ProgressEvery = pr.update, pr.every
+	}
+	res, rep, err := checker.Run(dsl.Context(), p, args, co)
+	pr.finish(res, err)
 	if err != nil {
 		return nil, err
 	}
 	return &RunResult{res: res, report: rep}, nil
+}
+
+// progressLine streams a long run's progress to the notebook through one
+// updatable display.
+type progressLine struct {
+	after, every time.Duration
+	h            *display.Handle
+	shown        bool
+}
+
+func newProgressLine(after time.Duration) *progressLine {
+	if !display.Active() {
+		return nil // a terminal: the REPL shows nothing while a cell runs
+	}
+	if after <= 0 {
+		after = 300 * time.Millisecond
+	}
+	return &progressLine{after: after, every: min(after, 250*time.Millisecond), h: display.NewHandle()}
+}
+
+func (p *progressLine) update(pi runtime.ProgressInfo) {
+	if pi.Elapsed < p.after {
+		return
+	}
+	p.shown = true
+	p.h.Text(fmt.Sprintf("running on %d ranks: %d/%d ranks done, %d/%d tasks, %d ops, %s",
+		pi.Ranks, pi.RanksDone, pi.Ranks, pi.TasksDone, pi.Tasks, pi.Ops, pi.Elapsed.Round(time.Millisecond)))
+}
+
+func (p *progressLine) finish(res *runtime.Result, err error) {
+	if p == nil || !p.shown {
+		return
+	}
+	if err != nil {
+		p.h.Text("run stopped: " + strings.SplitN(err.Error(), "\n", 2)[0])
+		return
+	}
+	p.h.Text(fmt.Sprintf("finished on %d ranks: %d ops in %s", res.Ranks, res.Ops, res.Elapsed.Round(time.Millisecond)))
 }
 
 // String summarises the run.

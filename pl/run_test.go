@@ -3,7 +3,10 @@ package pl_test
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ptorepl/ptorepl/display"
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/stretchr/testify/require"
@@ -37,4 +40,42 @@ func TestRunErrors(t *testing.T) {
 	_, err = pl.Run(quickstart(), pl.Ranks(2), tensor.Zeros(pl.INT32, 2, 1, SIZE), tensor.Zeros(pl.FP32, 2, 1, SIZE))
 	require.ErrorContains(t, err, "expected dtype pl.FP32")
 	require.False(t, strings.Contains(err.Error(), "goroutine"))
+}
+
+type recordingPublisher struct {
+	texts   []string
+	ids     []string
+	updates []bool
+}
+
+func (p *recordingPublisher) Display(d display.Data, id string, update bool) {
+	p.texts = append(p.texts, d["text/plain"])
+	p.ids = append(p.ids, id)
+	p.updates = append(p.updates, update)
+}
+func (p *recordingPublisher) Clear(bool) {}
+
+// In a notebook, a run that lasts streams its progress into one updating
+// display and ends it with a summary; on a terminal nothing is shown.
+func TestRunStreamsProgress(t *testing.T) {
+	rec := &recordingPublisher{}
+	old := display.SetPublisher(rec)
+	defer display.SetPublisher(old)
+	in := tensor.Randn(1, 2, 1, SIZE)
+	out := tensor.Zeros(ir.FP32, 2, 1, SIZE)
+	_, err := pl.Run(quickstart(), pl.Ranks(2).ShowProgressAfter(time.Nanosecond), in, out)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(rec.texts), 2)
+	require.Contains(t, rec.texts[0], "running on 2 ranks:")
+	require.False(t, rec.updates[0], "the first progress line is a new display")
+	last := len(rec.texts) - 1
+	require.True(t, rec.updates[last], "later lines update it in place")
+	require.Equal(t, rec.ids[0], rec.ids[last])
+	require.Regexp(t, `^finished on 2 ranks: \d+ ops in `, rec.texts[last])
+
+	// A quick run under the default threshold shows nothing.
+	rec.texts = nil
+	_, err = pl.Run(quickstart(), pl.Ranks(2), in, out)
+	require.NoError(t, err)
+	require.Empty(t, rec.texts)
 }

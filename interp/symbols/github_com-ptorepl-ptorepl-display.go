@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/ptorepl/ptorepl/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Active":          reflect.ValueOf(display.Active),
 		"Bundle":          reflect.ValueOf(display.Bundle),
 		"Clear":           reflect.ValueOf(display.Clear),
 		"HTML":            reflect.ValueOf(display.HTML),
