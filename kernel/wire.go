@@ -40,6 +40,21 @@ func ReadConnectionFile(path string) (*ConnectionInfo, error) {
 	if ci.Transport == "" {
 		ci.Transport = "tcp"
 	}
+	if ci.Transport == "tcp" {
+		// No address means loopback, as ipykernel does: never every interface.
+		if ci.IP == "" {
+			ci.IP = "127.0.0.1"
+		}
+		for _, p := range []struct {
+			name string
+			port int
+		}{{"shell_port", ci.ShellPort}, {"control_port", ci.ControlPort}, {"stdin_port", ci.StdinPort}, {"iopub_port", ci.IOPubPort}, {"hb_port", ci.HBPort}} {
+			// Port 0 would bind a random port that no client could learn.
+			if p.port <= 0 || p.port > 65535 {
+				return nil, fmt.Errorf("connection file %s: %s must be a port in 1..65535, got %d", path, p.name, p.port)
+			}
+		}
+	}
 	if ci.SignatureScheme != "" && ci.SignatureScheme != "hmac-sha256" {
 		return nil, fmt.Errorf("connection file %s: unsupported signature scheme %q", path, ci.SignatureScheme)
 	}

@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the tests use: real Jupyter clients for the kernel tests
 # and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
-# generic form of every emitted PTO module.
-apt_packages=(python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools)
+# generic form of every emitted PTO module, and Jupyter Notebook with headless
+# Chromium for the browser test.
+apt_packages=(python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -30,6 +31,9 @@ echo "== go vet"
 go vet ./...
 
 echo "== go test"
+# Tests that produce artifacts (the browser test's screenshot) write them here.
+export PTOREPL_TEST_ARTIFACTS="${PTOREPL_TEST_ARTIFACTS:-$PWD/test-artifacts}"
+mkdir -p "$PTOREPL_TEST_ARTIFACTS"
 go test -count=1 ./...
 
 echo "== fuzz (short)"

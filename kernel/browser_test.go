@@ -1,0 +1,337 @@
+package kernel_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const (
+	chromiumPath        = "/usr/bin/chromium"
+	jupyterNotebookPath = "/usr/bin/jupyter-notebook"
+	// browserBudget bounds everything after the build: the notebook server
+	// starting, Chromium loading the page, the kernel starting and the cell
+	// running. Each step also has its own, shorter, limit.
+	browserBudget = 120 * time.Second
+)
+
+// notebookState is what the page's Jupyter object says about the notebook,
+// its kernel and the first code cell.
+type notebookState struct {
+	Loaded         bool     `json:"loaded"`
+	KernelName     string   `json:"kernelName"`
+	Implementation string   `json:"implementation"`
+	Connected      bool     `json:"connected"`
+	Indicator      string   `json:"indicator"`
+	DisplayName    string   `json:"displayName"`
+	Prompt         string   `json:"prompt"`
+	Output         string   `json:"output"`
+	OutputTypes    []string `json:"outputTypes"`
+	Errors         []string `json:"errors"`
+}
+
+func (s notebookState) kernelIdle() bool {
+	return strings.Contains(s.Indicator, "kernel_idle_icon")
+}
+
+const notebookStateJS = `(() => {
+	const nb = window.Jupyter && Jupyter.notebook;
+	const k = nb && nb.kernel;
+	const cell = nb && nb.get_cells ? nb.get_cells().find(c => c.cell_type === "code") : null;
+	const ind = document.querySelector("#kernel_indicator_icon");
+	const name = document.querySelector("#kernel_indicator .kernel_indicator_name");
+	const outs = cell && cell.output_area ? cell.output_area.outputs : [];
+	return {
+		loaded: !!(nb && nb._fully_loaded),
+		kernelName: k ? String(k.name || "") : "",
+		implementation: k && k.info_reply ? String(k.info_reply.implementation || "") : "",
+		connected: !!(k && k.is_connected && k.is_connected()),
+		indicator: ind ? ind.className : "",
+		displayName: name ? name.textContent.trim() : "",
+		prompt: cell ? cell.element.find(".input_prompt").text().replace(/\u00a0/g, " ").trim() : "",
+		output: cell && cell.output_area ? cell.output_area.element[0].innerText : "",
+		outputTypes: outs.map(o => o.output_type),
+		errors: outs.filter(o => o.output_type === "error" || o.name === "stderr")
+			.map(o => o.output_type === "error" ? o.ename + ": " + o.evalue : o.text),
+	};
+})()`
+
+// artifactDir is $PTOREPL_TEST_ARTIFACTS if set, else a temporary directory.
+func artifactDir(t *testing.T) string {
+	if d := os.Getenv("PTOREPL_TEST_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatalf("PTOREPL_TEST_ARTIFACTS: %v", err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// TestNotebookInBrowser serves a notebook whose kernelspec is the installed
+// ptorepl kernel with Debian's Jupyter Notebook (classic UI) on localhost,
+// opens it in headless Chromium, waits for the kernel to be ready, runs the
+// code cell with Shift+Enter as a person would, and checks that the page
+// shows the program printed in PyPTO syntax, with no error output. It saves
+// a screenshot of the page (notebook_in_browser.png) as a test artifact.
+func TestNotebookInBrowser(t *testing.T) {
+	for _, p := range []string{chromiumPath, jupyterNotebookPath, jupyterPython} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s is missing: the test command (scripts/test.sh) installs Debian's chromium and jupyter-notebook packages", p)
+		}
+	}
+	bin, env := buildKernelBinary(t, "ptorepl")
+	artifacts := artifactDir(t)
+	root := t.TempDir()
+	nbDir := filepath.Join(root, "notebooks")
+	if err := os.MkdirAll(nbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := os.ReadFile("testdata/browser_demo.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(nbDir, "demo.ipynb"), nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), browserBudget)
+	defer cancel()
+	start := time.Now()
+
+	// The notebook server, on a free loopback port, with its own config and
+	// runtime directories and a random token.
+	port := freePorts(t, "127.0.0.1", 1)[0]
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		t.Fatal(err)
+	}
+	token := hex.EncodeToString(tok)
+	serverLog := filepath.Join(root, "notebook-server.log")
+	logf, err := os.Create(serverLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	server := exec.Command(jupyterNotebookPath, "--no-browser", "--allow-root", "--ip=127.0.0.1",
+		"--port="+strconv.Itoa(port), "--port-retries=0", "--notebook-dir="+nbDir, "--NotebookApp.password=")
+	server.Env = append(env, "JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"), "JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"),
+		"JUPYTER_TOKEN="+token, "IPYTHONDIR="+filepath.Join(root, "ipython"), "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	server.Stdout, server.Stderr = logf, logf
+	server.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := server.Start(); err != nil {
+		t.Fatalf("starting %s: %v", jupyterNotebookPath, err)
+	}
+	serverDone := make(chan struct{})
+	go func() {
+		_ = server.Wait()
+		close(serverDone)
+	}()
+	readLog := func(path string) string {
+		b, _ := os.ReadFile(path)
+		if len(b) > 8000 {
+			b = append([]byte("...\n"), b[len(b)-8000:]...)
+		}
+		return string(b)
+	}
+	t.Cleanup(func() { stopNotebookServer(t, server, serverDone, bin) })
+
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/status", nil)
+		req.Header.Set("Authorization", "token "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case <-serverDone:
+			t.Fatalf("the notebook server exited before serving; its log:\n%s", readLog(serverLog))
+		case <-ctx.Done():
+			t.Fatalf("the notebook server did not answer on %s within %v; its log:\n%s", base, browserBudget, readLog(serverLog))
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	t.Logf("notebook server up after %v", time.Since(start).Round(time.Millisecond))
+
+	// Headless Chromium, driven over the DevTools protocol.
+	browserLog := &lockedBuffer{}
+	profile := filepath.Join(root, "chromium-profile")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", "new"),
+		chromedp.NoSandbox, // needed as root
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 960),
+		chromedp.UserDataDir(profile),
+		chromedp.CombinedOutput(browserLog),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	cdpLog := &lockedBuffer{}
+	logTo := func(format string, args ...any) { fmt.Fprintf(cdpLog, format+"\n", args...) }
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx, chromedp.WithLogf(logTo), chromedp.WithErrorf(logTo))
+	defer cancelBrowser()
+	// The first Run starts Chromium and ties its life to bctx (bounded by the
+	// overall budget), so later steps can use shorter derived contexts.
+	if err := chromedp.Run(bctx); err != nil {
+		t.Fatalf("starting %s: %v\n%s", chromiumPath, err, browserLog)
+	}
+	t.Logf("chromium up after %v", time.Since(start).Round(time.Millisecond))
+
+	screenshot := func(name string) string {
+		var png []byte
+		sctx, c := context.WithTimeout(bctx, 20*time.Second)
+		defer c()
+		if err := chromedp.Run(sctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+			return ""
+		}
+		path := filepath.Join(artifacts, name)
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+			return ""
+		}
+		t.Logf("screenshot: %s", path)
+		return path
+	}
+	fail := func(format string, args ...any) {
+		t.Helper()
+		screenshot("notebook_in_browser_failure.png")
+		t.Fatalf("%s (after %v)\n--- notebook server log:\n%s\n--- chromium output:\n%s\n--- devtools log:\n%s",
+			fmt.Sprintf(format, args...), time.Since(start).Round(time.Millisecond), readLog(serverLog), browserLog, cdpLog)
+	}
+	state := func() (notebookState, error) {
+		var s notebookState
+		ectx, c := context.WithTimeout(bctx, 10*time.Second)
+		defer c()
+		err := chromedp.Run(ectx, chromedp.Evaluate(notebookStateJS, &s))
+		return s, err
+	}
+	// waitFor polls the notebook's state until ok holds, for at most limit
+	// (and never past the overall budget).
+	waitFor := func(what string, limit time.Duration, ok func(notebookState) bool) notebookState {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		var s notebookState
+		var err error
+		for {
+			s, err = state()
+			if err == nil && ok(s) {
+				t.Logf("%s after %v", what, time.Since(start).Round(time.Millisecond))
+				return s
+			}
+			if err == nil && len(s.Errors) > 0 {
+				fail("the cell failed while waiting for %s: %q (state %+v)", what, s.Errors, s)
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				fail("timed out waiting for %s; last state %+v, last error %v", what, s, err)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
+
+	url := fmt.Sprintf("%s/notebooks/demo.ipynb?token=%s", base, token)
+	nctx, cancelNav := context.WithTimeout(bctx, 60*time.Second)
+	err = chromedp.Run(nctx, chromedp.Navigate(url))
+	cancelNav()
+	if err != nil {
+		fail("Chromium could not open %s/notebooks/demo.ipynb: %v", base, err)
+	}
+	ready := waitFor("kernel ready", 60*time.Second, func(s notebookState) bool {
+		return s.Loaded && s.Connected && s.Implementation != "" && s.kernelIdle()
+	})
+	if ready.KernelName != "ptorepl" || ready.Implementation != "ptorepl" || ready.DisplayName != "Go (ptorepl)" {
+		fail("the notebook runs kernel %q (implementation %q, shown as %q), want the ptorepl kernelspec", ready.KernelName, ready.Implementation, ready.DisplayName)
+	}
+
+	// Click into the code cell and press Shift+Enter.
+	rctx, cancelRun := context.WithTimeout(bctx, 30*time.Second)
+	err = chromedp.Run(rctx,
+		chromedp.Click(`.code_cell .CodeMirror`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(input.ModifierShift)),
+	)
+	cancelRun()
+	if err != nil {
+		fail("clicking the code cell and pressing Shift+Enter: %v", err)
+	}
+	done := waitFor("cell output", 60*time.Second, func(s notebookState) bool {
+		return s.Prompt == "In [1]:" && s.kernelIdle() && strings.Contains(s.Output, "class Demo:")
+	})
+	for _, want := range []string{"# pypto.program: Demo", "@pl.program", "class Demo:", "def ring(",
+		"me: pl.Scalar[pl.INT32] = pld.system.rank(ctx)"} {
+		if !strings.Contains(done.Output, want) {
+			fail("the cell's output lacks %q; it is:\n%s", want, done.Output)
+		}
+	}
+	if len(done.OutputTypes) != 1 || done.OutputTypes[0] != "execute_result" {
+		fail("want exactly one execute_result output, got %q", done.OutputTypes)
+	}
+	if screenshot("notebook_in_browser.png") == "" {
+		t.Error("could not save the screenshot")
+	}
+}
+
+// stopNotebookServer stops the server as Ctrl-C would (SIGTERM shuts its
+// kernels down), then makes sure no ptorepl kernel from bin outlives it.
+func stopNotebookServer(t *testing.T, server *exec.Cmd, done <-chan struct{}, bin string) {
+	_ = server.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Errorf("the notebook server did not stop within 20 s of SIGTERM; killing its process group")
+		_ = syscall.Kill(-server.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	// The kernel runs in a session of its own (jupyter_client starts it so);
+	// it must end with the server that started it.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		pids := processesOf(bin)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("ptorepl kernel process(es) %v still running 15 s after the notebook server stopped; killing them", pids)
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// processesOf lists the processes running the executable bin.
+func processesOf(bin string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err == nil && strings.TrimSuffix(exe, " (deleted)") == bin {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
