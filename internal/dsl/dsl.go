@@ -80,26 +80,25 @@ var internalPrefixes = []string{
 // Caller returns the position of the first frame outside the DSL: the user's
 // call. Inside the interpreter it returns the location the session set.
 func Caller() ir.Span {
-	pcs := make([]uintptr, 32)
-	n := runtime.Callers(2, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		fr, more := frames.Next()
-		name := fr.Function
-		if strings.HasPrefix(name, "github.com/traefik/yaegi") {
-			break
-		}
-		internal := false
-		for _, p := range internalPrefixes {
-			if strings.HasPrefix(name, p) {
-				internal = true
-				break
+	// While a session evaluates a cell, every DSL call comes from the cell
+	// (only pl and pld build IR) and the session keeps the current line, so
+	// there is no need to unwind the interpreter's stack.
+	locMu.Lock()
+	file, line := locFile, locLine
+	locMu.Unlock()
+	if line > 0 {
+		return ir.Span{File: file, Line: line}
+	}
+	// Most calls decide within a few frames (the DSL, reflect, then either
+	// user code or the interpreter), so look at 8 first: unwinding the
+	// interpreter's deep stack is most of a DSL call's cost in a cell.
+	for _, depth := range []int{8, 64} {
+		pcs := make([]uintptr, depth)
+		n := runtime.Callers(2, pcs)
+		if span, decided := scanFrames(pcs[:n]); decided || n < depth {
+			if span.Known() {
+				return span
 			}
-		}
-		if !internal && name != "" {
-			return ir.Span{File: shortFile(fr.File), Line: fr.Line}
-		}
-		if !more {
 			break
 		}
 	}
@@ -109,6 +108,33 @@ func Caller() ir.Span {
 		return ir.Span{File: locFile, Line: locLine}
 	}
 	return ir.Span{}
+}
+
+// scanFrames finds the user's frame: the first outside the DSL. decided is
+// false when the frames ran out first; an interpreter frame means the call
+// came from a cell (a zero span: the session's location applies).
+func scanFrames(pcs []uintptr) (span ir.Span, decided bool) {
+	frames := runtime.CallersFrames(pcs)
+	for {
+		fr, more := frames.Next()
+		name := fr.Function
+		if strings.HasPrefix(name, "github.com/traefik/yaegi") {
+			return ir.Span{}, true
+		}
+		internal := false
+		for _, p := range internalPrefixes {
+			if strings.HasPrefix(name, p) {
+				internal = true
+				break
+			}
+		}
+		if !internal && name != "" {
+			return ir.Span{File: shortFile(fr.File), Line: fr.Line}, true
+		}
+		if !more {
+			return ir.Span{}, false
+		}
+	}
 }
 
 func shortFile(path string) string {
