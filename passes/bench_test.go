@@ -35,21 +35,33 @@ func manyOps(n int) *ir.Program {
 }
 
 // BenchmarkPipeline runs every pass and PTO codegen on kernels of 1k and 10k
-// distributed ops; ns/dist-op should stay flat from 1k to 10k (linear).
+// distributed ops, bare (passes.Lower, what a compile costs) and
+// instrumented (every stage printed and diffed, what pl.Compile and :step
+// show); ns/dist-op should stay flat from 1k to 10k (linear).
 func BenchmarkPipeline(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		p := manyOps(n)
-		b.Run(fmt.Sprintf("ops=%d", n), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				st, err := passes.NewPipeline(p).Run()
-				if err != nil {
-					b.Fatal(err)
+		for _, mode := range []string{"bare", "stages"} {
+			b.Run(fmt.Sprintf("ops=%d/%s", n, mode), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					var low *ir.Program
+					var err error
+					if mode == "bare" {
+						low, err = passes.Lower(p)
+					} else {
+						var st passes.Stage
+						st, err = passes.NewPipeline(p).Run()
+						low = st.Program
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := pto.Emit(low, pto.Options{}); err != nil {
+						b.Fatal(err)
+					}
 				}
-				if _, err := pto.Emit(st.Program, pto.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/dist-op")
-		})
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/dist-op")
+			})
+		}
 	}
 }

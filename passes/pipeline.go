@@ -253,3 +253,16 @@ func RunUntil(p *ir.Program, name string) (*ir.Program, error) {
 	}
 	return nil, fmt.Errorf("no pass named %q", name)
 }
+
+// Lower runs every pass of the table with no instrumentation (no printing,
+// diffs or hooks): what a compiler driver does when nobody watches the
+// stages.
+func Lower(p *ir.Program) (*ir.Program, error) {
+	for _, ps := range Table() {
+		var err error
+		if p, err = runPass(ps, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", ps.Name, err)
+		}
+	}
+	return p, nil
+}

@@ -406,3 +406,24 @@ func printCall(c *ir.Call) string {
 	}
 	return c.Name() + "(" + strings.Join(args, ", ") + ")"
 }
+
+// Lower (no instrumentation) gives the program the instrumented pipeline's
+// last stage holds.
+func TestLowerMatchesPipeline(t *testing.T) {
+	p := testProgramsByName(t, "allreduce_sum").build(2).IR()
+	low, err := passes.Lower(p)
+	require.NoError(t, err)
+	st, err := passes.NewPipeline(p).Run()
+	require.NoError(t, err)
+	require.Equal(t, printProgram(st.Program), printProgram(low))
+}
+
+func testProgramsByName(t *testing.T, name string) testProgram {
+	for _, tp := range testPrograms() {
+		if tp.name == name {
+			return tp
+		}
+	}
+	t.Fatalf("no test program %s", name)
+	return testProgram{}
+}
