@@ -9,6 +9,7 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/stretchr/testify/require"
@@ -88,5 +89,60 @@ func TestExamplesDifferential(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// loopback1301 is seed #1301's loopback kernel: tile.comm_* ops on slots of
+// a plain [1, 8] INT32 signal tensor, run by one rank.
+func loopback1301(body func(f *pl.Func, slot func(i int) pl.Expr)) *pl.Program {
+	prog := pl.NewProgram("Loopback")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 8), pl.INT32))
+		body(f, func(i int) pl.Expr {
+			return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i)))
+		})
+	})
+	prog.Host("host", func(f *pl.Func) {
+		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 1, 8), pl.INT32))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(sig, r)))
+		})
+	})
+	return prog
+}
+
+// Seed #1301's three loopback cases give 8, 7 and 1 as written and after
+// every pass.
+func TestSeed1301LoopbackDifferential(t *testing.T) {
+	cases := []struct {
+		name string
+		slot int
+		want float64
+		body func(f *pl.Func, slot func(int) pl.Expr)
+	}{
+		{"atomic_add 5 on slot 3", 3, 8, func(f *pl.Func, slot func(int) pl.Expr) { f.Do(pl.CommNotify(slot(3), 5, "atomic_add")) }},
+		{"ge 1 on slot 7", 7, 7, func(f *pl.Func, slot func(int) pl.Expr) { f.Do(pl.CommWait(slot(7), 1, "ge")) }},
+		{"+1 then ge 1 on slot 0", 0, 1, func(f *pl.Func, slot func(int) pl.Expr) {
+			s := slot(0)
+			f.Do(pl.CommNotify(s, 1, "atomic_add"))
+			f.Do(pl.CommWait(s, 1, "ge"))
+		}},
+	}
+	sim := runtime.NewSimulator()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pp := passes.NewPipeline(loopback1301(c.body).IR(), verifyHook())
+			_, err := pp.Run()
+			require.NoError(t, err)
+			for _, st := range pp.Stages() {
+				if st.Name != "Input" && !st.Changed {
+					continue
+				}
+				sig := tensor.FromInt32([]int32{0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 8)
+				_, err := sim.Run(context.Background(), st.Program, []*tensor.Tensor{sig}, runtime.RunOptions{Ranks: 1})
+				require.NoError(t, err, st.Name)
+				require.Equal(t, c.want, sig.At(0, 0, c.slot), "after %s", st.Name)
+			}
+		})
 	}
 }
