@@ -27,25 +27,30 @@ func (x *Exec) whoView(c *ir.Call, v *view) Origin {
 	return o
 }
 
-// readBytes gathers the view's elements (row-major) as raw bytes.
-func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
+// readInto gathers the view's elements (row-major) as raw bytes into dst,
+// which holds exactly that many bytes.
+func (x *Exec) readInto(v *view, rank int, dst []byte, c *ir.Call) error {
 	segs := v.segments()
-	n := numel(v.shape) * v.dt.Bytes()
-	out := make([]byte, n)
 	if v.win == nil {
 		k := 0
 		for _, s := range segs {
 			if s.Off < 0 || s.Off+s.Len > len(v.host) {
-				return nil, fmt.Errorf("read of bytes [%d, %d) outside a %d-byte tensor", s.Off, s.Off+s.Len, len(v.host))
+				return fmt.Errorf("read of bytes [%d, %d) outside a %d-byte tensor", s.Off, s.Off+s.Len, len(v.host))
 			}
-			k += copy(out[k:], v.host[s.Off:s.Off+s.Len])
+			k += copy(dst[k:], v.host[s.Off:s.Off+s.Len])
 		}
-		return out, nil
+		return nil
 	}
 	if x.rank < 0 {
-		return nil, fmt.Errorf("the host cannot read window memory directly (%s)", v)
+		return fmt.Errorf("the host cannot read window memory directly (%s)", v)
 	}
-	return out, x.s.win.Read(x.rank, rank, v.win, segs, out, x.whoView(c, v))
+	return x.s.win.Read(x.rank, rank, v.win, segs, dst, x.whoView(c, v))
+}
+
+// readBytes gathers the view's elements (row-major) as raw bytes.
+func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
+	out := make([]byte, numel(v.shape)*v.dt.Bytes())
+	return out, x.readInto(v, rank, out, c)
 }
 
 // writeBytes scatters raw bytes (row-major) over the view.
@@ -65,6 +70,26 @@ func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
 		return fmt.Errorf("the host cannot write window memory directly (%s)", v)
 	}
 	return x.s.win.Write(x.rank, rank, v.win, segs, b, x.whoView(c, v))
+}
+
+// hostRun is the bytes of a rank-local view that is one dense run, so a
+// transfer can read or write them in place; ok is false for window views,
+// strided views and views that do not fit (the general path reports those).
+func hostRun(v *view) (b []byte, ok bool) {
+	if v.win != nil || !v.contiguous() {
+		return nil, false
+	}
+	sz := v.dt.Bytes()
+	lo, hi := v.off*sz, (v.off+numel(v.shape))*sz
+	if lo < 0 || hi > len(v.host) {
+		return nil, false
+	}
+	return v.host[lo:hi], true
+}
+
+// region is a window view's bytes on rank, for the Windows API.
+func (x *Exec) region(v *view, rank int, c *ir.Call) Region {
+	return Region{Rank: rank, Buf: v.win, Segs: v.segments(), Who: x.whoView(c, v)}
 }
 
 // readView returns the view's elements as values.
@@ -102,18 +127,36 @@ func (x *Exec) writeView(v *view, rank int, vals []float64, add bool, c *ir.Call
 }
 
 // copyView copies src (on srcRank) over dst (on dstRank), element for
-// element in row-major order; same dtype copies move bytes.
+// element in row-major order. Same-dtype copies move bytes once: window to
+// window through Windows.Copy, and to or from a dense local run in place.
 func (x *Exec) copyView(dst *view, dstRank int, src *view, srcRank int, add bool, c *ir.Call) error {
 	if numel(dst.shape) != numel(src.shape) {
 		return fmt.Errorf("the regions differ in size: %v and %v", dst.shape, src.shape)
 	}
-	if dst.dt == src.dt && !add {
-		b, err := x.readBytes(src, srcRank, c)
-		if err != nil {
-			return err
+	if dst.dt != src.dt || add {
+		return x.convertView(dst, dstRank, src, srcRank, add, c)
+	}
+	if dst.win != nil && src.win != nil {
+		if x.rank < 0 {
+			return fmt.Errorf("the host cannot read window memory directly (%s)", src)
 		}
+		return x.s.win.Copy(x.rank, x.region(dst, dstRank, c), x.region(src, srcRank, c))
+	}
+	if b, ok := hostRun(dst); ok && src.win != nil {
+		return x.readInto(src, srcRank, b, c)
+	}
+	if b, ok := hostRun(src); ok && dst.win != nil {
 		return x.writeBytes(dst, dstRank, b, c)
 	}
+	b, err := x.readBytes(src, srcRank, c)
+	if err != nil {
+		return err
+	}
+	return x.writeBytes(dst, dstRank, b, c)
+}
+
+// convertView is copyView through values: a dtype conversion or an add.
+func (x *Exec) convertView(dst *view, dstRank int, src *view, srcRank int, add bool, c *ir.Call) error {
 	vals, err := x.readView(src, srcRank, c)
 	if err != nil {
 		return err
@@ -126,10 +169,27 @@ func (x *Exec) copyView(dst *view, dstRank int, src *view, srcRank int, add bool
 	return x.writeView(dst, dstRank, vals, add, c)
 }
 
+// readTile fills t's elements (as many as v has, row-major) from v on rank;
+// an FP32 tile on a little-endian machine receives the bytes in place.
+func (x *Exec) readTile(v *view, rank int, t *Tile, c *ir.Call) error {
+	if t.DType == ir.FP32 && nativeLE {
+		return x.readInto(v, rank, f32Bytes(t.f32), c)
+	}
+	b, err := x.readBytes(v, rank, c)
+	if err != nil {
+		return err
+	}
+	if t.DType == ir.FP32 {
+		getF32(t.f32, b)
+	} else {
+		decode(v.dt, b, t.Data)
+	}
+	return nil
+}
+
 // loadTile reads shape at offs of v (on rank) into a new tile; valid, when
 // given, limits what is read (the rest is zero padding).
 func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call) (*Tile, error) {
-	t := newTile(v.dt, shape)
 	ext := shape
 	if valid != nil {
 		if len(valid) != len(shape) {
@@ -139,9 +199,11 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 		for i := range shape {
 			ext[i] = max(0, min(valid[i], shape[i]))
 		}
-		if !equalInts(ext, shape) {
-			t.Valid = ext
-		}
+	}
+	full := equalInts(ext, shape)
+	t := x.newTile(v.dt, shape, !full) // a partial load leaves zero padding
+	if !full {
+		t.Valid = ext
 	}
 	if numel(ext) == 0 {
 		return t, nil
@@ -150,45 +212,68 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := x.readView(sub, rank, c)
-	if err != nil {
+	if t.Valid == nil {
+		return t, x.readTile(sub, rank, t, c)
+	}
+	part := x.newTile(v.dt, ext, false)
+	if err := x.readTile(sub, rank, part, c); err != nil {
 		return nil, err
 	}
-	t.scatterValid(ext, vals)
+	scatterValid(t.Data, t.Shape, ext, part.Data)
+	scatterValid(t.f32, t.Shape, ext, part.f32)
 	return t, nil
 }
 
-// scatterValid places row-major values of extent ext at the top-left of t.
-func (t *Tile) scatterValid(ext []int, vals []float64) {
-	if equalInts(ext, t.Shape) {
-		copy(t.Data, vals)
+// scatterValid places row-major elements of extent ext at the top-left of
+// dst (row-major, of shape).
+func scatterValid[T any](dst []T, shape, ext []int, src []T) {
+	if len(src) == 0 {
 		return
 	}
-	st := rowMajor(t.Shape)
+	st := rowMajor(shape)
 	each(ext, func(k int, idx []int) {
 		o := 0
 		for i, x := range idx {
 			o += x * st[i]
 		}
-		t.Data[o] = vals[k]
+		dst[o] = src[k]
 	})
 }
 
-// gatherValid returns the values of the top-left ext region of t.
-func (t *Tile) gatherValid(ext []int) []float64 {
-	if equalInts(ext, t.Shape) {
-		return t.Data
+// gatherValid returns the elements of the top-left ext region of src
+// (row-major, of shape): src itself when that is all of it.
+func gatherValid[T any](src []T, shape, ext []int) []T {
+	if len(src) == 0 || equalInts(ext, shape) {
+		return src
 	}
-	st := rowMajor(t.Shape)
-	out := make([]float64, numel(ext))
+	st := rowMajor(shape)
+	out := make([]T, numel(ext))
 	each(ext, func(k int, idx []int) {
 		o := 0
 		for i, x := range idx {
 			o += x * st[i]
 		}
-		out[k] = t.Data[o]
+		out[k] = src[o]
 	})
 	return out
+}
+
+// validBytes is t's ext region in the dtype's memory layout. For an FP32
+// tile on a little-endian machine it may share t's memory: read only.
+func (t *Tile) validBytes(ext []int) []byte {
+	if t.DType != ir.FP32 {
+		vals := gatherValid(t.Data, t.Shape, ext)
+		b := make([]byte, len(vals)*t.DType.Bytes())
+		encode(t.DType, vals, b)
+		return b
+	}
+	f := gatherValid(t.f32, t.Shape, ext)
+	if nativeLE {
+		return f32Bytes(f)
+	}
+	b := make([]byte, 4*len(f))
+	putF32(b, f)
+	return b
 }
 
 // storeTile writes t's valid region into v at offs (on rank).
@@ -204,7 +289,10 @@ func (x *Exec) storeTile(t *Tile, v *view, rank int, offs []int, add bool, c *ir
 	if err != nil {
 		return err
 	}
-	return x.writeView(sub, rank, t.gatherValid(ext), add, c)
+	if add {
+		return x.writeView(sub, rank, gatherValid(t.values(), t.Shape, ext), true, c)
+	}
+	return x.writeBytes(sub, rank, t.validBytes(ext), c)
 }
 
 // trimLeadingOnes drops leading unit dims of a shape with more dims than n.
@@ -276,7 +364,7 @@ func intsArg(v any, what string) ([]int, error) {
 func (x *Exec) valuesOf(v any, c *ir.Call, what string) ([]float64, []int, ir.DataType, *Tile, error) {
 	switch v := v.(type) {
 	case *Tile:
-		return v.Data, v.Shape, v.DType, v, nil
+		return v.values(), v.Shape, v.DType, v, nil
 	case *view:
 		vals, err := x.readView(v, x.local(), c)
 		return vals, v.shape, v.dt, nil, err

@@ -260,6 +260,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	err = s.runHost(l.host, args)
 	doneProgress()
 	sigs := s.win.signals()
+	s.win.release() // every rank has stopped: recycle window memory for the next run
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape

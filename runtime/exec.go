@@ -41,6 +41,56 @@ type rankCtx struct {
 	lane     *lane
 	ev       *Event // the event being recorded
 	deferred []deferredWait
+	// tileMem is pooled memory lent to the running task's large tiles,
+	// recycled when the task ends: tiles are on-chip values that never
+	// outlive their task (its results are dropped, and ranks exchange
+	// data only through windows), and reusing the memory spares every
+	// load of a large tile a fresh allocation and its page faults.
+	// tileBytes is its total, capped at maxTileMem: past that (a long loop
+	// loading tile after tile) tiles get ordinary memory the GC can reclaim
+	// before the task ends.
+	tileMem   [][]byte
+	tileBytes int
+}
+
+// maxTileMem bounds the pooled tile memory one task holds.
+const maxTileMem = 64 << 20
+
+// allocF32 returns n float32s for a tile of the running task, zeroed when
+// zero is set (otherwise the caller overwrites all of them).
+func (x *Exec) allocF32(n int, zero bool) []float32 {
+	if x.rank < 0 || 4*n < minPooled || x.rc.tileBytes+4*n > maxTileMem {
+		return make([]float32, n)
+	}
+	b := getBuf(4 * n)
+	f, ok := asF32(b)
+	if !ok {
+		putBuf(b)
+		return make([]float32, n)
+	}
+	if zero {
+		clear(f)
+	}
+	x.rc.tileMem = append(x.rc.tileMem, b)
+	x.rc.tileBytes += len(b)
+	return f
+}
+
+// newTile is newTile with the running task's memory for FP32 elements.
+func (x *Exec) newTile(dt ir.DataType, shape []int, zero bool) *Tile {
+	if dt != ir.FP32 {
+		return newTile(dt, shape)
+	}
+	return &Tile{DType: dt, Shape: append([]int(nil), shape...), f32: x.allocF32(numel(shape), zero)}
+}
+
+// releaseTiles recycles the memory of the task's tiles once it ended.
+func (rc *rankCtx) releaseTiles() {
+	for i, b := range rc.tileMem {
+		putBuf(b)
+		rc.tileMem[i] = nil
+	}
+	rc.tileMem, rc.tileBytes = rc.tileMem[:0], 0
 }
 
 type deferredWait struct {
@@ -183,6 +233,7 @@ func (s *sim) join() {
 // error naming the op and its position.
 func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 	x := &Exec{s: s, rank: r, fn: t.fn, rc: rc}
+	defer rc.releaseTiles()
 	defer func() {
 		if p := recover(); p != nil {
 			err = rc.panicErr(r, p)

@@ -1,9 +1,7 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -161,78 +159,43 @@ func (k *coll) epilogue(n int32) error {
 	return nil
 }
 
-var reducers = map[int64]func(a, b float64) float64{
-	int64(ir.ReduceSum): func(a, b float64) float64 { return a + b },
-	1:                   math.Max,
-	2:                   math.Min,
-	3:                   func(a, b float64) float64 { return a * b },
-}
-
-// reduceInto reads view v from every rank of the domain and reduces it in
-// v's dtype, starting from my own copy.
-func (k *coll) reduce(v *view) ([]float64, error) {
-	red, ok := reducers[k.c.Kwargs.Int("op", 0)]
-	if !ok {
-		return nil, fmt.Errorf("op must be ReduceOp.Sum, Max, Min or Prod, got %d", k.c.Kwargs.Int("op", 0))
+// reduce folds view v over the domain, in v's dtype: my own copy first,
+// then each peer's in domain order, through Windows.Reduce so that no
+// peer's window is copied out. The result is in v's byte layout, in a
+// pooled buffer the caller hands back with putBuf.
+func (k *coll) reduce(v *view) ([]byte, error) {
+	op := ir.ReduceOp(k.c.Kwargs.Int("op", 0))
+	if _, ok := reduceOps[op]; !ok {
+		return nil, fmt.Errorf("op must be ReduceOp.Sum, Max, Min or Prod, got %d", op)
 	}
-	if op := k.c.Kwargs.Int("op", 0); v.dt == ir.FP32 && (op == int64(ir.ReduceSum) || op == int64(ir.ReduceProd)) {
-		return k.reduceFP32(v, op == int64(ir.ReduceProd))
+	ranks := make([]int, 0, len(k.dom))
+	ranks = append(ranks, k.x.rank)
+	for p, r := range k.dom {
+		if p != k.me {
+			ranks = append(ranks, r)
+		}
 	}
-	acc, err := k.x.readView(v, k.x.rank, k.c)
-	if err != nil {
+	acc := getBuf(numel(v.shape) * v.dt.Bytes())
+	if err := k.x.s.win.Reduce(k.x.rank, ranks, v.win, v.segments(), v.dt, op, acc, k.x.whoView(k.c, v)); err != nil {
+		putBuf(acc)
 		return nil, err
-	}
-	for p := range k.dom {
-		if p == k.me {
-			continue
-		}
-		other, err := k.x.readView(v, k.dom[p], k.c)
-		if err != nil {
-			return nil, err
-		}
-		for i := range acc {
-			acc[i] = round(red(acc[i], other[i]), v.dt)
-		}
 	}
 	return acc, nil
 }
 
-// reduceFP32 is reduce for FP32 Sum and Prod, accumulating in float32
-// straight from each peer's window bytes. One float32 add or multiply equals
-// the float64 operation rounded once to FP32, so results are bit-identical to
-// the general path; it just skips the per-element float64 slices.
-func (k *coll) reduceFP32(v *view, prod bool) ([]float64, error) {
-	mine, err := k.x.readBytes(v, k.x.rank, k.c)
+// reduceAndWrite is the body of allreduce and reduce_scatter on v: reduce,
+// wait until nobody reads my v any more, write the result over it.
+func (k *coll) reduceAndWrite(v *view) error {
+	acc, err := k.reduce(v)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	acc := make([]float32, len(mine)/4)
-	for i := range acc {
-		acc[i] = math.Float32frombits(binary.LittleEndian.Uint32(mine[4*i:]))
+	if err := k.barrier(2); err != nil { // nobody still reads my target
+		putBuf(acc)
+		return err
 	}
-	for p := range k.dom {
-		if p == k.me {
-			continue
-		}
-		b, err := k.x.readBytes(v, k.dom[p], k.c)
-		if err != nil {
-			return nil, err
-		}
-		if prod {
-			for i := range acc {
-				acc[i] *= math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-			}
-		} else {
-			for i := range acc {
-				acc[i] += math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-			}
-		}
-	}
-	out := make([]float64, len(acc))
-	for i, x := range acc {
-		out[i] = float64(x)
-	}
-	return out, nil
+	x := k.x
+	return x.s.win.WriteOwned(x.rank, x.rank, v.win, v.segments(), acc, x.whoView(k.c, v))
 }
 
 func allreduce(k *coll, a []any) (any, error) {
@@ -246,14 +209,7 @@ func allreduce(k *coll, a []any) (any, error) {
 	if err := k.barrier(1); err != nil { // everyone staged
 		return nil, err
 	}
-	acc, err := k.reduce(t)
-	if err != nil {
-		return nil, err
-	}
-	if err := k.barrier(2); err != nil { // nobody still reads my target
-		return nil, err
-	}
-	if err := k.x.writeView(t, k.x.rank, acc, false, k.c); err != nil {
+	if err := k.reduceAndWrite(t); err != nil {
 		return nil, err
 	}
 	return t, k.epilogue(2)
@@ -294,14 +250,7 @@ func reduceScatter(k *coll, a []any) (any, error) {
 	if err := k.barrier(1); err != nil {
 		return nil, err
 	}
-	acc, err := k.reduce(row)
-	if err != nil {
-		return nil, err
-	}
-	if err := k.barrier(2); err != nil {
-		return nil, err
-	}
-	if err := k.x.writeView(row, k.x.rank, acc, false, k.c); err != nil {
+	if err := k.reduceAndWrite(row); err != nil {
 		return nil, err
 	}
 	return t, k.epilogue(2)

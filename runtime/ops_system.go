@@ -156,19 +156,13 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	}
 	if t, ok := a[0].(*Tile); ok {
 		// A tile slice is a copy: tiles are values.
-		tv := &view{dt: t.DType, shape: t.Shape, strides: rowMajor(t.Shape), host: make([]byte, len(t.Data)*t.DType.Bytes())}
-		encode(t.DType, t.Data, tv.host)
+		tv := &view{dt: t.DType, shape: t.Shape, strides: rowMajor(t.Shape), host: t.bytes()}
 		sub, err := tv.sub(offs, shape)
 		if err != nil {
 			return nil, err
 		}
-		vals, err := x.readView(sub, x.local(), c)
-		if err != nil {
-			return nil, err
-		}
 		out := newTile(t.DType, dropDims(sub.shape, drop))
-		copy(out.Data, vals)
-		return out, nil
+		return out, x.readTile(sub, x.local(), out, c)
 	}
 	v, err := viewArg(a[0], "input")
 	if err != nil {

@@ -57,7 +57,7 @@ func init() {
 				for i := range ext {
 					ext[i] = min(ext[i], shapes[i])
 				}
-				t = &Tile{DType: t.DType, Shape: t.Shape, Valid: ext, Data: t.Data}
+				t = t.withValid(ext)
 			}
 		}
 		// The result is the output tensor (the rebind idiom).
@@ -144,7 +144,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return scalarOf(t.Data[k], t.DType), nil
+		return scalarOf(t.at(k), t.DType), nil
 	})
 	Register("tile.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
@@ -159,13 +159,13 @@ func init() {
 		if err != nil {
 			return nil, fmt.Errorf("value: %w", err)
 		}
-		t.Data[k] = round(v, t.DType)
+		t.set(k, v)
 		return t, nil
 	})
 	for _, k := range []string{"tile", "tensor"} {
 		Register(k+".cast", castOp)
 		for name, fn := range elementwise {
-			Register(k+"."+name, elementwiseOp(fn))
+			Register(k+"."+name, elementwiseOp(name, fn))
 		}
 	}
 	Register("tile.fillpad", fillpadOp(false))
@@ -189,7 +189,7 @@ func init() {
 		if r < 0 || cl < 0 || int(r) > t.Shape[0] || int(cl) > t.Shape[1] {
 			return nil, fmt.Errorf("valid shape [%d, %d] is outside the tile %v", r, cl, t.Shape)
 		}
-		return &Tile{DType: t.DType, Shape: t.Shape, Valid: []int{int(r), int(cl)}, Data: t.Data}, nil
+		return t.withValid([]int{int(r), int(cl)}), nil
 	})
 }
 
@@ -232,8 +232,11 @@ var elementwise = map[string]func(a, b float64) float64{
 // elementwiseOp computes lhs <op> rhs (a tile/tensor, or a scalar for the
 // "s" forms) in lhs's dtype. The tile form yields a tile, the tensor form a
 // rank-private tensor.
-func elementwiseOp(fn func(a, b float64) float64) OpFunc {
+func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.elementwiseF32OK(name, a) {
+			return x.elementwiseF32(name, c, a)
+		}
 		l, shape, dt, lt, err := x.valuesOf(a[0], c, "lhs")
 		if err != nil {
 			return nil, err
@@ -270,6 +273,97 @@ func elementwiseOp(fn func(a, b float64) float64) OpFunc {
 	}
 }
 
+// elementwiseF32OK reports whether elementwiseF32 computes the op exactly
+// as the generic path would: lhs FP32, rhs an FP32 tile or tensor of the
+// same size or a single element, or a scalar FP32 represents exactly (a
+// float64 scalar that FP32 cannot hold must take part unrounded). It reads
+// nothing, so the generic path can still run without a second read.
+func (x *Exec) elementwiseF32OK(name string, a []any) bool {
+	if _, ok := elementwiseF32Names[name]; !ok || len(a) < 2 {
+		return false
+	}
+	n, ok := f32Size(a[0])
+	if !ok {
+		return false
+	}
+	if m, isF32 := f32Size(a[1]); isF32 {
+		return m == n || m == 1
+	}
+	switch a[1].(type) {
+	case *Tile, *view:
+		return false
+	}
+	s, err := toFloat(a[1])
+	return err == nil && float64(float32(s)) == s
+}
+
+// elementwiseF32Names maps the ops elementwiseF32 knows to binaryF32's names.
+var elementwiseF32Names = map[string]string{
+	"add": "add", "adds": "add", "sub": "sub", "subs": "sub",
+	"mul": "mul", "muls": "mul", "div": "div", "divs": "div",
+	"maximum": "maximum", "minimum": "minimum",
+}
+
+// f32Size is the element count of an FP32 tile or tensor operand.
+func f32Size(v any) (int, bool) {
+	switch v := v.(type) {
+	case *Tile:
+		return v.size(), v.DType == ir.FP32
+	case *view:
+		return numel(v.shape), v.dt == ir.FP32
+	}
+	return 0, false
+}
+
+// elementwiseF32 is elementwiseOp on float32 (see elementwiseF32OK).
+func (x *Exec) elementwiseF32(name string, c *ir.Call, a []any) (any, error) {
+	l, err := x.f32Values(a[0], c)
+	if err != nil {
+		return nil, err
+	}
+	out := x.allocF32(len(l), false)
+	op := elementwiseF32Names[name]
+	if _, isOperand := f32Size(a[1]); isOperand {
+		r, err := x.f32Values(a[1], c)
+		if err != nil {
+			return nil, err
+		}
+		binaryF32(op, out, l, r)
+	} else {
+		s, _ := toFloat(a[1]) // elementwiseF32OK checked it
+		scalarF32(op, out, l, float32(s))
+	}
+	var shape []int
+	var like *Tile
+	switch v := a[0].(type) {
+	case *Tile:
+		shape, like = v.Shape, v
+	case *view:
+		shape = v.shape
+	}
+	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+		v := localView(ir.FP32, shape)
+		putF32(v.host, out)
+		return v, nil
+	}
+	t := &Tile{DType: ir.FP32, Shape: append([]int(nil), shape...), f32: out}
+	if like != nil && like.Valid != nil {
+		t.Valid = append([]int(nil), like.Valid...)
+	}
+	return t, nil
+}
+
+// f32Values is an FP32 operand's elements: a tile's own (read only), or a
+// tensor's read from this rank.
+func (x *Exec) f32Values(v any, c *ir.Call) ([]float32, error) {
+	if t, ok := v.(*Tile); ok {
+		return t.f32, nil
+	}
+	tv := v.(*view)
+	t := x.newTile(ir.FP32, tv.shape, false)
+	return t.f32, x.readTile(tv, x.local(), t, c)
+}
+
 // result wraps computed values as a tile (tile.* ops) or a rank-private
 // tensor (tensor.* ops); a tile result keeps like's valid region.
 func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, like *Tile) any {
@@ -278,7 +372,7 @@ func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, l
 		encode(dt, vals, v.host)
 		return v
 	}
-	t := &Tile{DType: dt, Shape: append([]int(nil), shape...), Data: vals}
+	t := tileOf(dt, shape, vals)
 	if like != nil && like.Valid != nil {
 		t.Valid = append([]int(nil), like.Valid...)
 	}
@@ -347,11 +441,11 @@ func fillpadOp(inplace bool) OpFunc {
 		}
 		out := t
 		if !inplace {
-			out = &Tile{DType: t.DType, Shape: t.Shape, Data: append([]float64(nil), t.Data...)}
+			out = t.clone()
 		}
 		ext := t.validShape()
 		st := rowMajor(t.Shape)
-		inValid := make([]bool, len(t.Data))
+		inValid := make([]bool, t.size())
 		each(ext, func(_ int, idx []int) {
 			o := 0
 			for i, v := range idx {
@@ -359,8 +453,13 @@ func fillpadOp(inplace bool) OpFunc {
 			}
 			inValid[o] = true
 		})
-		for i := range out.Data {
-			if !inValid[i] {
+		for i := range inValid {
+			if inValid[i] {
+				continue
+			}
+			if out.DType == ir.FP32 {
+				out.f32[i] = float32(pad) // ±MaxFloat32 or 0: exact
+			} else {
 				out.Data[i] = pad
 			}
 		}

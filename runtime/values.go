@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/x448/float16"
@@ -13,7 +14,7 @@ import (
 //
 //	int64, float64, bool   scalars (integers of every width are int64)
 //	[]any                  a tuple (shapes, offsets)
-//	*Tile                  an on-chip tile: rank-private float64 values
+//	*Tile                  an on-chip tile: rank-private values (float32 or float64)
 //	*view                  a tensor view: host/rank-local bytes or a window
 //	*WindowBuf             a window allocation (pld.alloc_window_buffer)
 //	commCtx                a comm context (pld.get_comm_ctx)
@@ -21,15 +22,101 @@ import (
 
 // Tile is a tile value: row-major elements already rounded to the dtype,
 // with a valid region (PyPTO's valid_shape) inside the physical shape.
+//
+// FP32 tiles hold float32 elements (f32), every other dtype float64 (Data).
+// float32 holds exactly the values FP32 rounding produces, and it lets FP32
+// tiles load and store as plain byte copies and compute without widening.
+// Tiles that share storage (a set_validshape result and its source) see
+// each other's tile.write, as before.
 type Tile struct {
 	DType ir.DataType
 	Shape []int
-	Valid []int // nil: the whole tile
-	Data  []float64
+	Valid []int     // nil: the whole tile
+	Data  []float64 // the elements, unless DType is FP32
+	f32   []float32 // the elements of an FP32 tile
 }
 
 func newTile(dt ir.DataType, shape []int) *Tile {
-	return &Tile{DType: dt, Shape: append([]int(nil), shape...), Data: make([]float64, numel(shape))}
+	t := &Tile{DType: dt, Shape: append([]int(nil), shape...)}
+	if dt == ir.FP32 {
+		t.f32 = make([]float32, numel(shape))
+	} else {
+		t.Data = make([]float64, numel(shape))
+	}
+	return t
+}
+
+// tileOf makes a tile of shape from row-major values already rounded to dt.
+func tileOf(dt ir.DataType, shape []int, vals []float64) *Tile {
+	if dt != ir.FP32 {
+		return &Tile{DType: dt, Shape: append([]int(nil), shape...), Data: vals}
+	}
+	t := newTile(dt, shape)
+	for i, v := range vals {
+		t.f32[i] = float32(v)
+	}
+	return t
+}
+
+// size is the number of elements in the physical shape.
+func (t *Tile) size() int {
+	if t.DType == ir.FP32 {
+		return len(t.f32)
+	}
+	return len(t.Data)
+}
+
+// at is element k (row-major in the physical shape).
+func (t *Tile) at(k int) float64 {
+	if t.DType == ir.FP32 {
+		return float64(t.f32[k])
+	}
+	return t.Data[k]
+}
+
+// set stores v, rounded to the dtype, as element k.
+func (t *Tile) set(k int, v float64) {
+	if t.DType == ir.FP32 {
+		t.f32[k] = float32(v)
+		return
+	}
+	t.Data[k] = round(v, t.DType)
+}
+
+// values returns the elements as float64: Data itself (not to be modified)
+// or, for FP32, a widened copy.
+func (t *Tile) values() []float64 {
+	if t.DType != ir.FP32 {
+		return t.Data
+	}
+	out := make([]float64, len(t.f32))
+	for i, v := range t.f32 {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// withValid is t with another valid region, sharing t's elements.
+func (t *Tile) withValid(valid []int) *Tile {
+	u := *t
+	u.Valid = valid
+	return &u
+}
+
+// clone is a copy of t with its own elements and the whole tile valid.
+func (t *Tile) clone() *Tile {
+	return &Tile{DType: t.DType, Shape: t.Shape, Data: slices.Clone(t.Data), f32: slices.Clone(t.f32)}
+}
+
+// bytes is a copy of the elements in the dtype's memory layout.
+func (t *Tile) bytes() []byte {
+	b := make([]byte, t.size()*t.DType.Bytes())
+	if t.DType == ir.FP32 {
+		putF32(b, t.f32)
+	} else {
+		encode(t.DType, t.Data, b)
+	}
+	return b
 }
 
 // validShape is the tile's valid extent.

@@ -3,6 +3,8 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +30,21 @@ type Windows interface {
 	Write(from, rank int, buf *WindowBuf, segs []Segment, src []byte, who Origin) error
 	// Accumulate atomically adds vals (elements of dt, in segment order).
 	Accumulate(from, rank int, buf *WindowBuf, segs []Segment, dt ir.DataType, vals []float64, who Origin) error
+	// Reduce folds the same segments of buf on each of ranks, in order,
+	// into acc (elements of dt in the window's byte layout): acc becomes
+	// ranks[0]'s elements, then acc[i] = op(acc[i], element i of the next
+	// rank) rounded to dt, and so on. Each rank's copy is read as by Read
+	// (observers see one read per rank, in order), but nothing is copied
+	// out of it first (on MPI: gets from every rank, reduced as they arrive).
+	Reduce(from int, ranks []int, buf *WindowBuf, segs []Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who Origin) error
+	// WriteOwned is Write for a src the caller hands over and never uses
+	// again: an implementation may adopt it as the memory itself instead
+	// of copying it (the in-process one does when segs cover the buffer).
+	WriteOwned(from, rank int, buf *WindowBuf, segs []Segment, src []byte, who Origin) error
+	// Copy copies src's bytes over dst's (the same number of bytes, in
+	// segment order): a Read of src and a Write of dst without staging the
+	// bytes through the caller (on MPI: a get or put between windows).
+	Copy(from int, dst, src Region) error
 	// Notify applies a Set or AtomicAdd of v to an INT32 cell of rank.
 	Notify(from, rank int, buf *WindowBuf, cell Cell, kind NotifyKind, v int32, who Origin) error
 	// Wait blocks until rank's cell satisfies cond (only the owner waits).
@@ -47,6 +64,15 @@ type WindowBuf struct {
 
 // Segment is a contiguous byte run of a window buffer.
 type Segment struct{ Off, Len int }
+
+// Region is the segments of one rank's copy of a window buffer, with the op
+// touching it (for observers).
+type Region struct {
+	Rank int
+	Buf  *WindowBuf
+	Segs []Segment
+	Who  Origin
+}
 
 // Cond is a wait condition on an INT32 cell: Cmp is one of eq, ne, gt, ge,
 // lt, le. Unsigned compares as uint32 (defer_wait: -1 satisfies anything).
@@ -198,9 +224,11 @@ type cellState struct {
 	setBy   map[string]bool
 }
 
-// rankMem is one rank's window memory, behind its own lock.
+// rankMem is one rank's window memory, behind its own lock. Reads of data
+// share the lock (every rank reads every peer at once in a mesh
+// collective); writes, notifies and waits hold it alone.
 type rankMem struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	cond    *sync.Cond
 	bufs    [][]byte // by WindowBuf.id; nil when the rank is outside the buffer's domain
 	waiting int
@@ -263,25 +291,67 @@ func (w *simWindows) Alloc(name string, size int, domain []int) (*WindowBuf, err
 			m.bufs = append(m.bufs, nil)
 		}
 		if domain == nil || in[r] {
-			m.bufs[b.id] = make([]byte, size) // zero-initialised per host call
+			m.bufs[b.id] = getZeroBuf(size) // zero-initialised per host call
 		}
 		m.mu.Unlock()
 	}
 	return b, nil
 }
 
+// release returns every rank's window memory to the buffer pool once the
+// run is over (no rank runs any more; nothing else holds window memory).
+func (w *simWindows) release() {
+	for _, m := range w.ranks {
+		m.mu.Lock()
+		for i, b := range m.bufs {
+			putBuf(b)
+			m.bufs[i] = nil
+		}
+		m.mu.Unlock()
+	}
+}
+
 // mem returns rank's copy of buf, locked; the caller unlocks m.mu.
 func (w *simWindows) mem(rank int, buf *WindowBuf) (*rankMem, []byte, error) {
-	if rank < 0 || rank >= len(w.ranks) {
-		return nil, nil, fmt.Errorf("rank %d is outside the world of %d ranks", rank, len(w.ranks))
+	m, err := w.rankMem(rank)
+	if err != nil {
+		return nil, nil, err
 	}
-	m := w.ranks[rank]
 	m.mu.Lock()
-	if buf.id >= len(m.bufs) || m.bufs[buf.id] == nil {
+	b, err := m.buf(rank, buf)
+	if err != nil {
 		m.mu.Unlock()
-		return nil, nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
 	}
-	return m, m.bufs[buf.id], nil
+	return m, b, err
+}
+
+// rmem is mem read-locked; the caller read-unlocks m.mu.
+func (w *simWindows) rmem(rank int, buf *WindowBuf) (*rankMem, []byte, error) {
+	m, err := w.rankMem(rank)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.mu.RLock()
+	b, err := m.buf(rank, buf)
+	if err != nil {
+		m.mu.RUnlock()
+	}
+	return m, b, err
+}
+
+func (w *simWindows) rankMem(rank int) (*rankMem, error) {
+	if rank < 0 || rank >= len(w.ranks) {
+		return nil, fmt.Errorf("rank %d is outside the world of %d ranks", rank, len(w.ranks))
+	}
+	return w.ranks[rank], nil
+}
+
+// buf is the rank's copy of buf; m.mu is held.
+func (m *rankMem) buf(rank int, buf *WindowBuf) ([]byte, error) {
+	if buf.id >= len(m.bufs) || m.bufs[buf.id] == nil {
+		return nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
+	}
+	return m.bufs[buf.id], nil
 }
 
 func checkSegs(buf *WindowBuf, segs []Segment) error {
@@ -315,11 +385,11 @@ func (w *simWindows) Read(from, rank int, buf *WindowBuf, segs []Segment, dst []
 	if err := checkSegs(buf, segs); err != nil {
 		return err
 	}
-	m, b, err := w.mem(rank, buf)
+	m, b, err := w.rmem(rank, buf)
 	if err != nil {
 		return err
 	}
-	defer m.mu.Unlock()
+	defer m.mu.RUnlock()
 	k := 0
 	for _, s := range segs {
 		k += copy(dst[k:], b[s.Off:s.Off+s.Len])
@@ -350,6 +420,31 @@ func (w *simWindows) Write(from, rank int, buf *WindowBuf, segs []Segment, src [
 	return nil
 }
 
+// WriteOwned adopts src (a buffer from getBuf) as rank's copy of buf when
+// the segments are the whole buffer, recycling the old memory: a collective
+// then installs its result without copying it. Otherwise it writes src and
+// recycles it.
+func (w *simWindows) WriteOwned(from, rank int, buf *WindowBuf, segs []Segment, src []byte, who Origin) error {
+	whole := len(segs) == 1 && segs[0] == Segment{0, buf.Size} && len(src) == buf.Size
+	if !whole {
+		err := w.Write(from, rank, buf, segs, src, who)
+		putBuf(src)
+		return err
+	}
+	m, old, err := w.mem(rank, buf)
+	if err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	m.bufs[buf.id] = src
+	putBuf(old) // readers only ever use window memory under the lock
+	w.changedLocked(rank, m)
+	w.observe(func(o Observer) {
+		o.Access(Access{Rank: from, Target: rank, Origin: who, Buffer: buf.Name, Ranges: ranges(segs), Kind: Write})
+	})
+	return nil
+}
+
 func (w *simWindows) Accumulate(from, rank int, buf *WindowBuf, segs []Segment, dt ir.DataType, vals []float64, who Origin) error {
 	if err := checkSegs(buf, segs); err != nil {
 		return err
@@ -363,12 +458,7 @@ func (w *simWindows) Accumulate(from, rank int, buf *WindowBuf, segs []Segment, 
 	k := 0
 	for _, s := range segs {
 		n := s.Len / sz
-		cur := make([]float64, n)
-		decode(dt, b[s.Off:], cur)
-		for i := range cur {
-			cur[i] = round(cur[i]+vals[k+i], dt)
-		}
-		encode(dt, cur, b[s.Off:])
+		accumulate(dt, b[s.Off:s.Off+s.Len], vals[k:k+n])
 		k += n
 	}
 	w.changedLocked(rank, m)
@@ -376,6 +466,265 @@ func (w *simWindows) Accumulate(from, rank int, buf *WindowBuf, segs []Segment, 
 		o.Access(Access{Rank: from, Target: rank, Origin: who, Buffer: buf.Name, Ranges: ranges(segs), Kind: Atomic})
 	})
 	return nil
+}
+
+// reduceChunk is how many bytes of acc Reduce completes before moving on:
+// large enough to stream well, small enough that the ranks sharing a core
+// fold the same chunks at about the same time, while they are in cache,
+// and that the read locks are held only briefly.
+const reduceChunk = 256 << 10
+
+// Reduce works chunk by chunk: each chunk of acc is folded over every rank
+// at once under their read locks, and each rank's whole read is reported
+// with the last chunk, in rank order, as the Reads it replaces were.
+func (w *simWindows) Reduce(from int, ranks []int, buf *WindowBuf, segs []Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who Origin) error {
+	if err := checkSegs(buf, segs); err != nil {
+		return err
+	}
+	if _, ok := reduceOps[op]; !ok {
+		return fmt.Errorf("unknown reduction %d", op)
+	}
+	if n := segsLen(segs); n != len(acc) {
+		return fmt.Errorf("reduce of %d bytes of window buffer %s into a %d-byte accumulator", n, buf.Name, len(acc))
+	}
+	if len(ranks) == 0 {
+		return fmt.Errorf("reduce of window buffer %s over no ranks", buf.Name)
+	}
+	for _, r := range ranks { // every rank has a copy, before any is read
+		m, _, err := w.rmem(r, buf)
+		if err != nil {
+			return err
+		}
+		m.mu.RUnlock()
+	}
+	chunks := chunkSegs(segs, reduceChunk)
+	if len(chunks) == 0 {
+		chunks = [][]Segment{nil} // an empty region is still one read per rank
+	}
+	f := &fold{ranks: ranks, lockOrder: sortedUnique(ranks), srcs: make([][]byte, len(ranks)), buf: buf, dt: dt, op: op}
+	k := 0 // acc offset of the chunk
+	for c, chunk := range chunks {
+		n := segsLen(chunk)
+		var whole *Region // with the last chunk, each rank's read is reported
+		if c == len(chunks)-1 {
+			whole = &Region{Buf: buf, Segs: segs, Who: who}
+		}
+		w.foldChunk(from, f, chunk, acc[k:k+n], whole)
+		k += n
+		// Let the other ranks on this core fold the same chunk while the
+		// sources are still in cache, rather than each streaming all of them.
+		runtime.Gosched()
+	}
+	return nil
+}
+
+// fold is what the chunks of one Reduce share.
+type fold struct {
+	ranks     []int // in fold order
+	lockOrder []int // the same ranks, increasing, without repeats
+	srcs      [][]byte
+	buf       *WindowBuf
+	dt        ir.DataType
+	op        ir.ReduceOp
+}
+
+// foldChunk sets acc to the chunk's segments folded over f.ranks, holding
+// every rank's read lock (taken in rank order, as Copy takes its two, so
+// that no two lockers wait on each other) for one pass over acc. whole, if
+// set, is the read to report for each rank, in order, before unlocking.
+func (w *simWindows) foldChunk(from int, f *fold, chunk []Segment, acc []byte, whole *Region) {
+	for _, r := range f.lockOrder {
+		w.ranks[r].mu.RLock()
+	}
+	defer w.runlockAll(f.lockOrder)
+	k := 0
+	for _, s := range chunk {
+		for i, r := range f.ranks {
+			f.srcs[i] = w.ranks[r].bufs[f.buf.id][s.Off : s.Off+s.Len]
+		}
+		foldBytes(f.dt, f.op, acc[k:k+s.Len], f.srcs[0], f.srcs[1:])
+		k += s.Len
+	}
+	if whole != nil {
+		for _, r := range f.ranks {
+			whole.Rank = r
+			w.observeAccess(from, *whole, Read)
+		}
+	}
+}
+
+func (w *simWindows) runlockAll(ranks []int) {
+	for _, r := range ranks {
+		w.ranks[r].mu.RUnlock()
+	}
+}
+
+// sortedUnique is ranks in increasing order without repeats (a rank's
+// read lock must not be taken twice by one locker).
+func sortedUnique(ranks []int) []int {
+	out := slices.Clone(ranks)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// chunkSegs splits segs (in order) into runs of about size bytes: long
+// segments are cut, short ones grouped.
+func chunkSegs(segs []Segment, size int) [][]Segment {
+	var out [][]Segment
+	var cur []Segment
+	n := 0
+	for _, s := range segs {
+		for s.Len > 0 {
+			take := min(s.Len, size-n)
+			cur = append(cur, Segment{s.Off, take})
+			n += take
+			s.Off, s.Len = s.Off+take, s.Len-take
+			if n == size {
+				out = append(out, cur)
+				cur, n = nil, 0
+			}
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func (w *simWindows) Copy(from int, dst, src Region) error {
+	if err := checkSegs(src.Buf, src.Segs); err != nil {
+		return err
+	}
+	if err := checkSegs(dst.Buf, dst.Segs); err != nil {
+		return err
+	}
+	if ns, nd := segsLen(src.Segs), segsLen(dst.Segs); ns != nd {
+		return fmt.Errorf("copy of %d bytes of window buffer %s over %d bytes of %s", ns, src.Buf.Name, nd, dst.Buf.Name)
+	}
+	sb, db, unlock, err := w.lockPair(dst, src)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, dataSegs := sb, src.Segs
+	if src.Rank == dst.Rank && src.Buf == dst.Buf && overlaps(src.Segs, dst.Segs) {
+		// Snapshot the source first, as a Read then a Write would.
+		tmp := make([]byte, segsLen(src.Segs))
+		copySegs(tmp, []Segment{{0, len(tmp)}}, sb, src.Segs)
+		data, dataSegs = tmp, []Segment{{0, len(tmp)}}
+	}
+	copySegs(db, dst.Segs, data, dataSegs)
+	w.changedLocked(dst.Rank, w.ranks[dst.Rank])
+	w.observeAccess(from, src, Read)
+	w.observeAccess(from, dst, Write)
+	return nil
+}
+
+// lockPair locks src's rank for reading and dst's for writing (one write
+// lock when they are the same rank), in rank order so that two copies in
+// opposite directions cannot deadlock.
+func (w *simWindows) lockPair(dst, src Region) (sb, db []byte, unlock func(), err error) {
+	ms, err := w.rankMem(src.Rank)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	md, err := w.rankMem(dst.Rank)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ms == md {
+		md.mu.Lock()
+		unlock = md.mu.Unlock
+	} else if src.Rank < dst.Rank {
+		ms.mu.RLock()
+		md.mu.Lock()
+		unlock = func() { md.mu.Unlock(); ms.mu.RUnlock() }
+	} else {
+		md.mu.Lock()
+		ms.mu.RLock()
+		unlock = func() { ms.mu.RUnlock(); md.mu.Unlock() }
+	}
+	if sb, err = ms.buf(src.Rank, src.Buf); err == nil {
+		db, err = md.buf(dst.Rank, dst.Buf)
+	}
+	if err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
+	return sb, db, unlock, nil
+}
+
+func (w *simWindows) observeAccess(from int, r Region, kind AccessKind) {
+	w.observe(func(o Observer) {
+		o.Access(Access{Rank: from, Target: r.Rank, Origin: r.Who, Buffer: r.Buf.Name, Ranges: ranges(r.Segs), Kind: kind})
+	})
+}
+
+func segsLen(segs []Segment) int {
+	n := 0
+	for _, s := range segs {
+		n += s.Len
+	}
+	return n
+}
+
+// overlaps reports whether the byte spans of a and b intersect.
+func overlaps(a, b []Segment) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Off < y.Off+y.Len && y.Off < x.Off+x.Len {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// copySegs copies the bytes of src's segments, in order, over dst's.
+func copySegs(db []byte, dst []Segment, sb []byte, src []Segment) {
+	var d, s Segment
+	for {
+		if d.Len == 0 {
+			if len(dst) == 0 {
+				return
+			}
+			d, dst = dst[0], dst[1:]
+		}
+		if s.Len == 0 {
+			if len(src) == 0 {
+				return
+			}
+			s, src = src[0], src[1:]
+		}
+		n := copy(db[d.Off:d.Off+d.Len], sb[s.Off:s.Off+s.Len])
+		d.Off, d.Len = d.Off+n, d.Len-n
+		s.Off, s.Len = s.Off+n, s.Len-n
+	}
+}
+
+// accumulate adds vals to the dt elements of b (b[i] = round(b[i] + vals[i])),
+// in float32 directly for FP32 and through fixed-size float64 chunks
+// otherwise, so an atomic store allocates nothing.
+func accumulate(dt ir.DataType, b []byte, vals []float64) {
+	if dt == ir.FP32 {
+		if f, ok := asF32(b); ok {
+			for i := range f {
+				f[i] = float32(float64(f[i]) + vals[i])
+			}
+			return
+		}
+	}
+	sz := dt.Bytes()
+	var cur [256]float64
+	for len(vals) > 0 {
+		n := min(len(vals), len(cur))
+		decode(dt, b[:n*sz], cur[:n])
+		for i := range n {
+			cur[i] = round(cur[i]+vals[i], dt)
+		}
+		encode(dt, cur[:n], b[:n*sz])
+		b, vals = b[n*sz:], vals[n:]
+	}
 }
 
 func getI32(b []byte, off int) int32 {
