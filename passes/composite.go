@@ -479,7 +479,9 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 // bracketed by two barriers on the round's row — every rank notifies every
 // peer, expecting 2k+1 before the read and 2k+2 before the store — so no
 // rank overwrites a segment a peer still reads. The epilogue takes every
-// row's credits back. NR must be static and divide the row length.
+// row's credits back. NR must be static and divide the row length; a
+// segment longer than one chunk is cut into sub-chunks, the last possibly
+// partial (valid shapes).
 func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	target, sig := c.Args[0], c.Args[1]
 	rows, cols, dt, err := targetDims(c.Op.Name, target)
@@ -500,10 +502,7 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	}
 	seg := cols / nr
 	C := min(seg, chunkElems(seg, dt))
-	if seg%C != 0 {
-		return nil, fmt.Errorf("ring mode needs the segment (%d elements) to be a multiple of the %d-element chunk", seg, C)
-	}
-	chunks := seg / C
+	chunks := (seg + C - 1) / C
 	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
 	if err != nil {
 		return nil, err
@@ -527,12 +526,19 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 			idx := d.bind("seg", segOf(s))
 			d.forRange("k", ir.Int(0), ir.Int(chunks), ir.Int(1), func(e *lowering, k *ir.Var) {
 				off := tuple(ir.Int(0), bin(ir.OpAdd, bin(ir.OpMul, idx, ir.Int(seg)), bin(ir.OpMul, k, ir.Int(C))))
+				// The segment's last sub-chunk may be partial: its tiles keep
+				// the static chunk shape with a smaller valid shape.
+				var valid ir.Expr = ir.Int(C)
+				if seg%C != 0 {
+					valid = e.bind("v", bin(ir.OpMin, ir.Int(C), bin(ir.OpSub, ir.Int(seg), bin(ir.OpMul, k, ir.Int(C)))))
+				}
+				vshape := tuple(ir.Int(1), valid)
 				twoK := bin(ir.OpMul, k, ir.Int(2))
 				rowBarrier(e, row, cast(addConst(twoK, 1), ir.INT32))
-				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, left, off, full}, nil))
+				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, left, off, full, vshape}, nil))
 				out := ir.Expr(recv)
 				if reduce {
-					own := e.bind("own", e.op("tile.load", []ir.Expr{target, off, full, full}, vec))
+					own := e.bind("own", e.op("tile.load", []ir.Expr{target, off, full, vshape}, vec))
 					out = e.bind("acc", e.op(opName, []ir.Expr{own, recv}, nil))
 				}
 				rowBarrier(e, row, cast(addConst(twoK, 2), ir.INT32))

@@ -48,7 +48,7 @@ func hostArgs(t *testing.T, p *ir.Program, n int) []*tensor.Tensor {
 
 // The upstream model examples (01–07, the quickstart at two sizes, the tag
 // handshakes) give the same host tensors after every pass that changes them
-// as written, at P = 2, 3 and 4.
+// as written, at P = 2, 3, 4 and 8.
 func TestExamplesDifferential(t *testing.T) {
 	progs := map[string]func() *pl.Program{
 		"01_hello_rank":        func() *pl.Program { return testprogs.RankProgram(false) },
@@ -67,7 +67,7 @@ func TestExamplesDifferential(t *testing.T) {
 	}
 	sim := runtime.NewSimulator()
 	for name, build := range progs {
-		for _, n := range []int{2, 3, 4} {
+		for _, n := range []int{2, 3, 4, 8} {
 			t.Run(fmt.Sprintf("%s/P=%d", name, n), func(t *testing.T) {
 				in := build().IR()
 				pp := passes.NewPipeline(in, verifyHook())

@@ -109,7 +109,7 @@ func testPrograms() []testProgram {
 		{"put_get", 1, 0, func(int) *pl.Program { return putGet() }},
 		{"allreduce_chunked", 1, 3, func(n int) *pl.Program { return meshAllReduce(n, 10000, pl.FP32) }},
 		{"allreduce_fp16_chunked", 1, 2, func(n int) *pl.Program { return meshAllReduce(n, 9000, pl.FP16) }},
-		{"allreduce_ring", 1, 4, func(n int) *pl.Program { return ringAllReduce(n, 64) }},
+		{"allreduce_ring", 1, 4, func(n int) *pl.Program { return ringAllReduce(n, 96) }},
 		{"allreduce_ring_chunked", 1, 3, func(n int) *pl.Program { return ringAllReduce(n, 3*8192) }},
 	}
 }

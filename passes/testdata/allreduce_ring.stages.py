@@ -5,20 +5,20 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
-        staged: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data_1: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        data_2: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.allreduce(data_1, signal, op=0, mode='ring', core_num=1)
-        out: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(data_2, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y_1: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
+        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data_1: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data_2: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.allreduce(data_1, signal, op=0, mode='ring', core_num=1)
+        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data_2, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y_1: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== ConvertToSSA
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -26,20 +26,20 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
-        staged: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.allreduce(data__ssa_v0, signal, op=0, mode='ring', core_num=1)
-        out: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
+        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.allreduce(data__ssa_v0, signal, op=0, mode='ring', core_num=1)
+        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== ConvertTensorToTileOps: unchanged
 
 # ==== LowerCompositeOps
@@ -49,9 +49,9 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
-        staged: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
+        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -68,16 +68,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -88,29 +88,29 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== InferTileMemorySpace
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -118,9 +118,9 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
-        staged: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
+        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -137,16 +137,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -157,29 +157,29 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== InitMemRef
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -187,15 +187,15 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_4, -1, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_0", 0, 384)], y: pl.Out[pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_1", 0, 384)]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_2", 0, 384)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, -1, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -212,16 +212,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, -1, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, -1, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, -1, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -232,29 +232,29 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, -1, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_9, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, -1, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -262,15 +262,15 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_0", 0, 384)], y: pl.Out[pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_1", 0, 384)]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_2", 0, 384)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -287,16 +287,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -307,29 +307,29 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_9, 512, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== CollectCommGroups
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -337,15 +337,15 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_0", 0, 384)], y: pl.Out[pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_1", 0, 384)]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_2", 0, 384)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]]):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -362,16 +362,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -382,30 +382,30 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_9, 512, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== MaterializeDistTensorCtx
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -413,15 +413,15 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_0", 0, 384)], y: pl.Out[pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_1", 0, 384)]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_2", 0, 384)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtxType = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -438,16 +438,16 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_1 in pl.range(nranks_idx):
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
             seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
@@ -458,32 +458,32 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
                 for src_3 in pl.range(nranks_idx):
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_9, 512, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
             data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -491,16 +491,16 @@ import pypto.language as pl
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        pl.system.cacheinvalid(data, [1, 64], [0, 0])
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_0", 0, 384)], y: pl.Out[pl.Tensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_1", 0, 384)]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32, pl.MemRef("mem_ddr_2", 0, 384)]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32, pl.MemRef("mem_ddr_3", 0, 96)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+        mem_vec_4: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        pl.system.cacheinvalid(data, [1, 96], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtxType = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -519,9 +519,9 @@ class RingAllReduce:
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 16 + k * 16], [1, 16])
-                own: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 16 + k * 16], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.add(own, recv)
+                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
+                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
                     if peer_1 != my_rank:
                         pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
@@ -529,8 +529,8 @@ class RingAllReduce:
                     if src_1 != my_rank:
                         pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(acc, [0, seg * 16 + k * 16], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 64], [0, 0])
+                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
+                pl.system.cacheinvalid(data__ssa_v0, [1, 96], [0, 0])
                 pl.system.fence()
         for ag in pl.range(1, 4):
             row_1: pl.Scalar[pl.INDEX] = ag + 2
@@ -543,7 +543,7 @@ class RingAllReduce:
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 16 + k_1 * 16], [1, 16])
+                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -551,24 +551,24 @@ class RingAllReduce:
                     if src_3 != my_rank:
                         pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(recv_1, [0, seg_1 * 16 + k_1 * 16], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 64], [0, 0])
+                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
+                pl.system.cacheinvalid(data__ssa_v0, [1, 96], [0, 0])
                 pl.system.fence()
         for row_2 in pl.range(6):
             for src_4 in pl.range(nranks_idx):
                 if src_4 != my_rank:
                     pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 64], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_9, 512, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 64], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 64], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(256)
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
         for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
             data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
-            self.kernel(pl.tensor.slice(x, [1, 1, 64], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 64], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

@@ -68,7 +68,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -88,7 +88,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -137,7 +137,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -157,7 +157,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -212,7 +212,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -232,7 +232,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -287,7 +287,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -307,7 +307,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -362,7 +362,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -382,7 +382,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -438,7 +438,7 @@ class RingAllReduce:
                 for src in pl.range(nranks_idx):
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -458,7 +458,7 @@ class RingAllReduce:
                 for src_2 in pl.range(nranks_idx):
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
@@ -519,7 +519,7 @@ class RingAllReduce:
                     if src != my_rank:
                         pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096])
+                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
                 own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
                 acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
                 for peer_1 in pl.range(nranks_idx):
@@ -543,7 +543,7 @@ class RingAllReduce:
                     if src_2 != my_rank:
                         pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
                         pl.system.cacheinvalid()
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096])
+                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
                 for peer_3 in pl.range(nranks_idx):
                     if peer_3 != my_rank:
                         pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
