@@ -16,8 +16,17 @@ import (
 // Bundle renders v as a MIME bundle: always text/plain, plus text/html for
 // IR (highlighted PyPTO), and for any value with an HTML() string method
 // (tensors, compile results, run reports, timelines).
-func Bundle(v any) Data {
-	d := Data{"text/plain": PlainText(v)}
+func Bundle(v any) (d Data) {
+	d = Data{"text/plain": PlainText(v)}
+	if isNilPointer(v) {
+		return d
+	}
+	// A value's own HTML or MIME method must not take the session down.
+	defer func() {
+		if r := recover(); r != nil {
+			d = Data{"text/plain": d["text/plain"]}
+		}
+	}()
 	if m, ok := v.(interface{ MIME() map[string]string }); ok {
 		for k, x := range m.MIME() {
 			d[k] = x
@@ -44,7 +53,16 @@ func Bundle(v any) Data {
 
 // PlainText is the text/plain form of a value: IR in PyPTO's printed syntax,
 // tensors like torch, anything else as Go prints it.
-func PlainText(v any) string {
+func PlainText(v any) (text string) {
+	if isNilPointer(v) {
+		return "nil"
+	}
+	// A value whose String method panics is shown as such, not as a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			text = fmt.Sprintf("<%T: printing it failed: %v>", v, r)
+		}
+	}()
 	switch x := v.(type) {
 	case nil:
 		return "nil"
@@ -68,6 +86,13 @@ func PlainText(v any) string {
 		return rv.Type().String()
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// isNilPointer reports a typed nil pointer (a result a failing call left
+// nil): its methods would dereference it.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 var pyToken = regexp.MustCompile(`(#[^\n]*)|('[^'\n]*'|"[^"\n]*")|(@[\w.]+)|\b(def|class|return|for|in|if|else|elif|import|as|with|pass|True|False|None)\b|\b(\d+(?:\.\d+)?)\b`)

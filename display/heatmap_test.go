@@ -45,3 +45,21 @@ func TestTensorHeatmap(t *testing.T) {
 	_, err = display.HeatmapPNG(tensor.Zeros(ir.FP32, 4), 100)
 	require.ErrorContains(t, err, "2-D")
 }
+
+type panicky struct{}
+
+func (panicky) String() string { panic("boom") }
+func (panicky) HTML() string   { panic("boom") }
+
+// Displaying never crashes the session: a typed nil pointer (what a failing
+// call returns next to its error) shows as nil, and a value whose String or
+// HTML method panics shows a note instead.
+func TestDisplayNeverPanics(t *testing.T) {
+	var nilTensor *tensor.Tensor
+	require.Equal(t, "nil", display.PlainText(nilTensor))
+	require.Equal(t, display.Data{"text/plain": "nil"}, display.Bundle(nilTensor))
+	require.Equal(t, "<display_test.panicky: printing it failed: boom>", display.PlainText(panicky{}))
+	d := display.Bundle(panicky{})
+	require.Equal(t, "<display_test.panicky: printing it failed: boom>", d["text/plain"])
+	require.NotContains(t, d, "text/html")
+}

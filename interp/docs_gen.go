@@ -4,7 +4,7 @@ package interp
 
 var docIndex = map[string]docEntry{
 	"display.Active":                 {Signature: "func Active() bool", Doc: "Active reports whether a front-end (the Jupyter kernel) receives\ndisplays; on a terminal there is none."},
-	"display.Bundle":                 {Signature: "func Bundle(v any) Data", Doc: "Bundle renders v as a MIME bundle: always text/plain, plus text/html for\nIR (highlighted PyPTO), and for any value with an HTML() string method\n(tensors, compile results, run reports, timelines)."},
+	"display.Bundle":                 {Signature: "func Bundle(v any) (d Data)", Doc: "Bundle renders v as a MIME bundle: always text/plain, plus text/html for\nIR (highlighted PyPTO), and for any value with an HTML() string method\n(tensors, compile results, run reports, timelines)."},
 	"display.Clear":                  {Signature: "func Clear(wait bool)", Doc: "Clear clears the cell's output; with wait, only when new output arrives."},
 	"display.Data":                   {Signature: "type Data map[string]string", Doc: "Data is a MIME bundle: MIME type → content (text, or base64 for images)."},
 	"display.HTML":                   {Signature: "func HTML(html string)", Doc: "HTML displays an HTML fragment."},
@@ -19,7 +19,7 @@ var docIndex = map[string]docEntry{
 	"display.Markdown":               {Signature: "func Markdown(md string)", Doc: "Markdown displays Markdown."},
 	"display.NewHandle":              {Signature: "func NewHandle() *Handle", Doc: "NewHandle makes an updatable display; nothing is shown until its first update."},
 	"display.PNG":                    {Signature: "func PNG(png []byte)", Doc: "PNG displays PNG image bytes."},
-	"display.PlainText":              {Signature: "func PlainText(v any) string", Doc: "PlainText is the text/plain form of a value: IR in PyPTO's printed syntax,\ntensors like torch, anything else as Go prints it."},
+	"display.PlainText":              {Signature: "func PlainText(v any) (text string)", Doc: "PlainText is the text/plain form of a value: IR in PyPTO's printed syntax,\ntensors like torch, anything else as Go prints it."},
 	"display.Publisher":              {Signature: "type Publisher interface {\n\tDisplay(data Data, displayID string, update bool)\n\tClear(wait bool)\n}", Doc: "Publisher receives what cells display. The kernel installs one per\nsession; displayID is non-empty for updatable displays, and update tells\nan update of an existing display from a new one."},
 	"display.SVG":                    {Signature: "func SVG(svg string)", Doc: "SVG displays an SVG image."},
 	"display.SetPublisher":           {Signature: "func SetPublisher(p Publisher) Publisher", Doc: "SetPublisher installs p (nil restores terminal output) and returns the previous one."},

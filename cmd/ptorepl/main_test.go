@@ -120,3 +120,31 @@ func TestCompileCommand(t *testing.T) {
 	require.Contains(t, errOut.String(), "give the rank count")
 	require.Equal(t, 2, run([]string{"compile"}, nil, &out, &errOut))
 }
+
+// Bad input gives a clear error and the session goes on: a failing run
+// shown as a trailing expression (its result is a nil pointer), a program a
+// pass rejects, and meta-command misuse.
+func TestBadInputIsReportedNotCrashed(t *testing.T) {
+	script := `prog := pl.NewProgram("P")
+prog.InCore("k", func(f *pl.Func) {
+	x := f.In("x", pl.Tensor(pl.Dims(pl.Dynamic("N"), 4), pl.FP32))
+	f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(pl.Dynamic("N"), 4)))
+})
+pl.Run(prog, pl.Ranks(2), tensor.Zeros(pl.FP32, 1))
+pl.Compile(prog)
+:stage 99
+:manifest -ranks x
+1 + 1
+`
+	var out, errOut bytes.Buffer
+	code := run(nil, strings.NewReader(script), &out, &errOut)
+	require.Equal(t, 1, code)
+	require.Contains(t, out.String(), "nil\n", "the failed run's nil result prints as nil")
+	require.Contains(t, out.String(), "has no host orchestrator")
+	require.Contains(t, errOut.String(), "error: cell[4]:1: pl.Compile: InitMemRef: function k: tile t has shape [N, 4]: on-chip tiles need a static shape")
+	require.NotContains(t, errOut.String(), "panic")
+	require.NotContains(t, errOut.String(), "goroutine")
+	require.Contains(t, errOut.String(), "\nerror: InitMemRef: function k:", ":stage reports where the pipeline stopped")
+	require.Contains(t, errOut.String(), `invalid value "x" for flag -ranks`)
+	require.True(t, strings.HasSuffix(out.String(), "2\n"), "the session still evaluates cells")
+}

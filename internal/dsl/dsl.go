@@ -21,7 +21,11 @@ import (
 type Error struct {
 	Msg string
 	Pos ir.Span
+	Err error // the error raised, when it came from below the DSL (a pass, a run)
 }
+
+// Unwrap gives errors.As/Is the raised error.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Pos.Known() {
@@ -42,10 +46,15 @@ func Raise(err error) {
 	if te, ok := err.(*ir.TypeError); ok {
 		panic(te.WithPos(Caller()))
 	}
-	if de, ok := err.(*Error); ok && !de.Pos.Known() {
-		de.Pos = Caller()
+	if de, ok := err.(*Error); ok {
+		if !de.Pos.Known() {
+			de.Pos = Caller()
+		}
+		panic(de)
 	}
-	panic(err)
+	// Any other error (a pass rejecting the program, say) is raised as a
+	// DSL error at the call, so a cell shows it as an error, not a crash.
+	panic(&Error{Msg: err.Error(), Pos: Caller(), Err: err})
 }
 
 var (
