@@ -3,7 +3,6 @@ package kernel_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -14,24 +13,16 @@ import (
 // (a python3 earlier on PATH may not).
 const jupyterPython = "/usr/bin/python3"
 
-// buildAndInstall builds ptorepl and installs a kernelspec into a private
-// JUPYTER_DATA_DIR; it returns the environment to run Jupyter clients in.
+// buildAndInstall builds ptorepl and installs a kernelspec named
+// ptorepl-test into a private JUPYTER_DATA_DIR; it returns the environment
+// to run Jupyter clients in.
 func buildAndInstall(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat(jupyterPython); err != nil {
 		t.Fatalf("%s is missing: the test command installs Debian's Jupyter packages", jupyterPython)
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "ptorepl")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/ptorepl").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	data := filepath.Join(dir, "jupyter")
-	env := append(os.Environ(), "JUPYTER_DATA_DIR="+data, "PTOREPL_KERNEL_NAME=ptorepl-test", "PTOREPL_HISTORY="+filepath.Join(dir, "hist"))
-	cmd := exec.Command(bin, "kernel", "install", "--user", "--name", "ptorepl-test")
-	cmd.Env = env
-	out, err = cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return env
+	_, env := buildKernelBinary(t, "ptorepl-test")
+	return append(env, "PTOREPL_KERNEL_NAME=ptorepl-test")
 }
 
 // TestJupyterKernelConformance runs jupyter_kernel_test's 12 tests; all must

@@ -42,7 +42,8 @@ func timeToPrompt(b *testing.B, cmd *exec.Cmd, prompt string) time.Duration {
 
 // BenchmarkStartup: launch to first prompt for the ptorepl REPL and, in the
 // same run, for IPython — the shell ipykernel runs (Debian's
-// python3-ipykernel brings it). ns/op is the time to the prompt.
+// python3-ipykernel brings it). ns/op is the time to the prompt. The
+// kernel-to-kernel comparison with ipykernel is kernel.BenchmarkKernelStartup.
 func BenchmarkStartup(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "ptorepl")
