@@ -42,26 +42,24 @@ func opName(o runtime.Origin) string {
 	return o.Call.Name()
 }
 
-// viewArg is which argument of an op names the window an access of the
-// given kind touches (-1: unknown).
-func viewArg(op string, k runtime.AccessKind) int {
-	write := k != runtime.Read
-	switch op {
-	case "tile.load", "tensor.read", "tile.read", "pld.tile.remote_load", "tensor.write", "tile.write",
-		"pld.tensor.allreduce", "pld.tensor.broadcast", "pld.tensor.reduce_scatter":
-		return 0
-	case "tile.store":
-		return 2
-	case "pld.tile.remote_store", "pld.tensor.remote_store", "pld.tensor.allgather", "pld.tensor.all_to_all":
-		if write {
-			return 1
+// viewArg is which argument of a call names the window an access of the
+// given kind touches (-1: unknown): the first tensor argument the op's
+// registry effects say it reads (for a read) or writes (otherwise), signal
+// cells aside.
+func viewArg(c *ir.Call, k runtime.AccessKind) int {
+	if c.Op == nil {
+		return -1
+	}
+	for i, eff := range ir.CallEffects(c) {
+		if c.Op.ArgSpecAt(i).Signal {
+			continue
 		}
-		return 0
-	case "pld.tensor.put", "pld.tensor.get", "pld.tile.put", "pld.tile.get":
-		if write {
-			return 0
+		if _, ok := ir.AsTensorLike(c.Args[i].Type()); !ok {
+			continue
 		}
-		return 2
+		if (k == runtime.Read && eff.Reads()) || (k != runtime.Read && eff.Writes()) {
+			return i
+		}
 	}
 	return -1
 }
@@ -73,7 +71,7 @@ func viewName(a *access) string {
 		return a.buffer
 	}
 	if c := a.origin.Call; c != nil {
-		if i := viewArg(opName(a.origin), a.kind); i >= 0 && i < len(c.Args) {
+		if i := viewArg(c, a.kind); i >= 0 && i < len(c.Args) {
 			if v, ok := c.Args[i].(*ir.Var); ok && v.Name != "" {
 				return v.Name
 			}

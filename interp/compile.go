@@ -106,39 +106,9 @@ func ManifestText(p *ir.Program, ranks int) (string, error) {
 // from tensor.Randn, Out tensors zeroed. Dynamic dimensions (NR) take the
 // rank count. It returns the host tensors after the run.
 func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor, []string, *runtime.Result, error) {
-	var host *ir.Function
-	for _, f := range p.Functions {
-		if f.IsHostOrchestrator() {
-			host = f
-		}
-	}
-	if host == nil {
-		return nil, nil, nil, fmt.Errorf("the program has no host orchestrator to run")
-	}
-	var args []*tensor.Tensor
-	var names []string
-	for i, v := range host.Params {
-		shape, dt, ok := ir.ShapeOf(v.Type())
-		if !ok {
-			return nil, nil, nil, fmt.Errorf("host parameter %s is %s: only tensors can be filled automatically", v.Name, v.Type())
-		}
-		dims := make([]int, len(shape))
-		for j, d := range shape {
-			if c, ok := ir.ConstValue(d); ok {
-				dims[j] = int(c)
-			} else {
-				dims[j] = ranks
-			}
-		}
-		t := tensor.Zeros(dt, dims...)
-		if host.Direction(i) != ir.Out {
-			t = tensor.Randn(int64(i+1), dims...)
-			if dt != ir.FP32 {
-				t = t.To(dt)
-			}
-		}
-		args = append(args, t)
-		names = append(names, v.Name)
+	args, names, err := runtime.HostArgs(p, ranks, 1)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	res, err := runtime.NewSimulator().Run(ctx, p, args, runtime.RunOptions{Ranks: ranks})
 	return args, names, res, err

@@ -11,6 +11,13 @@ import (
 type ArgSpec struct {
 	Name   string
 	Effect Effect // the default effect on this argument (Read for most)
+	// Peer marks an argument the op addresses on the peer rank (a put's
+	// dst, a get's src, a remote store's target): its effect lands in, or
+	// comes from, another rank's window.
+	Peer bool
+	// Signal marks a signal cell: its accesses are synchronisation, ordered
+	// by the signal protocol itself, not window data.
+	Signal bool
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.
@@ -65,6 +72,19 @@ type OpDef struct {
 	// one per call. Default: names starting "pld." print bare, others as "pl.<name>".
 	PrintName string
 	PrintAs   func(c *Call) string
+	// ResultAlias names the argument whose storage the result is: a store
+	// rebinds its output tensor, a collective its target, an in-place tile
+	// op its tile. Empty when the result is a new value.
+	ResultAlias string
+	// StoreUnit is the unit the op writes global memory through, "dma"
+	// (MTE3) or "scalar"; a kernel must not mix the two on one tensor.
+	StoreUnit string
+	// Acquire marks an op after which a rank must see what peers published
+	// before it (a signal wait): the caches need invalidating.
+	Acquire bool
+	// TileForm names the tile op ConvertTensorToTileOps lowers this tensor
+	// op to.
+	TileForm string
 
 	mu     sync.RWMutex
 	facets map[string]any
@@ -118,6 +138,28 @@ func (d *OpDef) calleeWith(prefix string, c *Call) string {
 		return prefix + name[2:]
 	}
 	return name
+}
+
+// AliasedArg is the index of the ResultAlias argument, or -1.
+func (d *OpDef) AliasedArg() int {
+	if d == nil || d.ResultAlias == "" {
+		return -1
+	}
+	for i, a := range d.Args {
+		if a.Name == d.ResultAlias {
+			return i
+		}
+	}
+	return -1
+}
+
+// ArgSpecAt is the spec of positional argument i (a zero spec past the
+// declared ones).
+func (d *OpDef) ArgSpecAt(i int) ArgSpec {
+	if d != nil && i >= 0 && i < len(d.Args) {
+		return d.Args[i]
+	}
+	return ArgSpec{}
 }
 
 // ArgName names positional argument i for messages.

@@ -42,7 +42,7 @@ func init() {
 	RegisterOp(&OpDef{
 		Name: "tile.comm_notify", Category: "CrossCoreOp",
 		Doc:    "Notify a (remote) signal slot: op='atomic_add' adds value, op='set' stores it (TNOTIFY).",
-		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite, Signal: true}, {Name: "value"}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwString, Required: true}},
 		Effects: func(args []Expr, kw Kwargs) []Effect {
 			out := make([]Effect, len(args))
@@ -65,7 +65,7 @@ func init() {
 	RegisterOp(&OpDef{
 		Name: "tile.comm_wait", Category: "CrossCoreOp",
 		Doc:    "Block until the local signal slot compares true against cmp_value (TWAIT).",
-		Args:   []ArgSpec{{Name: "signal"}, {Name: "cmp_value"}},
+		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			if err := checkCommSignal(c); err != nil {
@@ -80,7 +80,7 @@ func init() {
 	RegisterOp(&OpDef{
 		Name: "tile.comm_test", Category: "CrossCoreOp",
 		Doc:    "Test, without blocking, whether the local signal slot compares true against cmp_value (TTEST).",
-		Args:   []ArgSpec{{Name: "signal"}, {Name: "cmp_value"}},
+		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			if err := checkCommSignal(c); err != nil {

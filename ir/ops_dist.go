@@ -97,7 +97,7 @@ func registerSignalOps() {
 	RegisterOp(&OpDef{
 		Name: "pld.system.notify", Category: distCategory,
 		Doc:    "Update one signal cell on peer: op=AtomicAdd adds value, op=Set stores it.",
-		Args:   []ArgSpec{{Name: "target"}, {Name: "peer"}, {Name: "offsets"}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "target", Peer: true, Signal: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "value"}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
 		Effects: func(args []Expr, kw Kwargs) []Effect {
 			out := make([]Effect, len(args))
@@ -129,9 +129,9 @@ func registerSignalOps() {
 	for _, name := range []string{"pld.system.wait", "pld.system.defer_wait"} {
 		deferred := name == "pld.system.defer_wait"
 		RegisterOp(&OpDef{
-			Name: name, Category: distCategory,
+			Name: name, Category: distCategory, Acquire: !deferred,
 			Doc:    "Block until this rank's signal cell compares true against expected (cmp=Eq or Ge).",
-			Args:   []ArgSpec{{Name: "signal"}, {Name: "offsets"}, {Name: "expected"}},
+			Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "offsets"}, {Name: "expected"}},
 			Kwargs: []KwargSpec{{Name: "cmp", Kind: KwInt, Required: true}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				s, err := signalCell(c, 0, 1)
@@ -169,7 +169,7 @@ func registerRMAOps() {
 	RegisterOp(&OpDef{
 		Name: "pld.tile.remote_load", Category: distCategory,
 		Doc:     "Load a tile of shape at offsets from peer's copy of a window tensor.",
-		Args:    []ArgSpec{{Name: "target"}, {Name: "peer"}, {Name: "offsets"}, {Name: "shape"}, {Name: "valid_shape"}},
+		Args:    []ArgSpec{{Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 4, MaxArgs: 5,
 		Kwargs: []KwargSpec{{Name: "allow_physical_tail_padding", Kind: KwBool, Hidden: true}},
 		PrintAs: func(c *Call) string {
@@ -271,9 +271,9 @@ func registerRMAOps() {
 		return Unknown, nil
 	}
 	RegisterOp(&OpDef{
-		Name: "pld.tile.remote_store", Category: distCategory,
+		Name: "pld.tile.remote_store", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into peer's copy of a window tensor at offsets (atomic=Add accumulates).",
-		Args:    []ArgSpec{{Name: "src_tile"}, {Name: "target"}, {Name: "peer"}, {Name: "offsets"}},
+		Args:    []ArgSpec{{Name: "src_tile"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(1),
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -292,9 +292,9 @@ func registerRMAOps() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.remote_store", Category: distCategory,
+		Name: "pld.tensor.remote_store", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a tensor-level value into peer's copy of a window tensor (lowered to the tile form).",
-		Args:    []ArgSpec{{Name: "src"}, {Name: "target"}, {Name: "peer"}, {Name: "offsets"}},
+		Args:    []ArgSpec{{Name: "src"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(1),
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -456,9 +456,9 @@ func checkStageFits(c *DeduceCtx, shape []Expr) error {
 
 func registerPutGet() {
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.put", Category: distCategory,
+		Name: "pld.tensor.put", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy local src into peer's window tensor dst (full or region form; atomic=Add accumulates).",
-		Args:    []ArgSpec{{Name: "dst"}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
+		Args:    []ArgSpec{{Name: "dst", Peer: true}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
 		Kwargs:  append([]KwargSpec{{Name: "atomic", Kind: KwAtomic, Required: true}}, putGetKwargs...),
 		Effects: atomicDestEffects(0),
@@ -477,9 +477,9 @@ func registerPutGet() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.get", Category: distCategory,
+		Name: "pld.tensor.get", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy peer's window tensor src into local dst (full or region form).",
-		Args:    []ArgSpec{{Name: "dst", Effect: Write}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
+		Args:    []ArgSpec{{Name: "dst", Effect: Write}, {Name: "peer"}, {Name: "src", Peer: true}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
 		Kwargs:  putGetKwargs,
 		Effects: staticEffects(map[int]Effect{0: Write}),
@@ -525,20 +525,25 @@ func registerPutGet() {
 			return Unknown, nil
 		}
 	}
-	stageArgs := []ArgSpec{{Name: "dst"}, {Name: "peer"}, {Name: "src"}, {Name: "stage"}, {Name: "stage_pong"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}}
+	// stageArgs are put's and get's tile-form arguments; the peer side is
+	// dst for a put, src for a get.
+	stageArgs := func(peerDst bool) []ArgSpec {
+		return []ArgSpec{{Name: "dst", Peer: peerDst}, {Name: "peer"}, {Name: "src", Peer: !peerDst}, {Name: "stage"}, {Name: "stage_pong"},
+			{Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}}
+	}
 	RegisterOp(&OpDef{
-		Name: "pld.tile.put", Category: distCategory,
+		Name: "pld.tile.put", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Tile-level put through a Vec staging tile (ping/pong when pipelined); made by ConvertTensorToTileOps.",
-		Args:    stageArgs,
+		Args:    stageArgs(true),
 		MinArgs: 4, MaxArgs: 8,
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(0),
 		Deduce:  tileForm(0, 2),
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tile.get", Category: distCategory,
+		Name: "pld.tile.get", Category: distCategory, StoreUnit: "dma",
 		Doc:     "Tile-level get through a Vec staging tile; made by ConvertTensorToTileOps.",
-		Args:    stageArgs,
+		Args:    stageArgs(false),
 		MinArgs: 4, MaxArgs: 8,
 		Effects: staticEffects(map[int]Effect{0: Write}),
 		Deduce:  tileForm(2, 0),
@@ -548,7 +553,7 @@ func registerPutGet() {
 func registerCollectives() {
 	rw01 := staticEffects(map[int]Effect{0: ReadWrite, 1: ReadWrite})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.allreduce", Category: distCategory,
+		Name: "pld.tensor.allreduce", Category: distCategory, ResultAlias: "target",
 		Doc:     "Reduce target across all ranks in place (op=Sum/Max/Min/Prod, mode 'mesh' or 'ring'), synchronising through signal.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		MinArgs: 1, MaxArgs: 2,
@@ -582,7 +587,7 @@ func registerCollectives() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.barrier", Category: distCategory,
+		Name: "pld.tensor.barrier", Category: distCategory, ResultAlias: "signal",
 		Doc:     "Block until every rank has reached the barrier on signal.",
 		Args:    []ArgSpec{{Name: "signal", Effect: ReadWrite}},
 		Effects: staticEffects(map[int]Effect{0: ReadWrite}),
@@ -594,7 +599,7 @@ func registerCollectives() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.broadcast", Category: distCategory,
+		Name: "pld.tensor.broadcast", Category: distCategory, ResultAlias: "target",
 		Doc:     "Copy root's target to every rank.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		Kwargs:  []KwargSpec{{Name: "root", Kind: KwInt, Required: true}},
@@ -613,7 +618,7 @@ func registerCollectives() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.reduce_scatter", Category: distCategory,
+		Name: "pld.tensor.reduce_scatter", Category: distCategory, ResultAlias: "target",
 		Doc:     "Reduce row r of target across ranks onto rank r (op=Sum).",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
@@ -685,21 +690,21 @@ func registerCollectives() {
 	}
 	wTarget := staticEffects(map[int]Effect{0: Read, 1: Write, 2: ReadWrite})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.allgather", Category: distCategory,
+		Name: "pld.tensor.allgather", Category: distCategory, ResultAlias: "target",
 		Doc:     "Gather every rank's [1, SIZE] input into row r of target [NR, SIZE].",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}},
 		Effects: wTarget,
 		Deduce:  gatherLike(false),
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.all_to_all", Category: distCategory,
+		Name: "pld.tensor.all_to_all", Category: distCategory, ResultAlias: "target",
 		Doc:     "Exchange rows: target[src, :] receives input_src[me, :].",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}},
 		Effects: wTarget,
 		Deduce:  gatherLike(true),
 	})
 	RegisterOp(&OpDef{
-		Name: "pld.tensor.all_to_all_v", Category: distCategory,
+		Name: "pld.tensor.all_to_all_v", Category: distCategory, ResultAlias: "target",
 		Doc:     "Variable-size all-to-all: send_counts rows go to each rank; recv_counts says what arrived.",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}, {Name: "send_counts"}, {Name: "recv_counts", Effect: Write}},
 		Effects: staticEffects(map[int]Effect{1: Write, 2: ReadWrite, 4: Write}),

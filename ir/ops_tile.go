@@ -50,7 +50,7 @@ func init() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "tile.store", Category: "TileOp",
+		Name: "tile.store", Category: "TileOp", ResultAlias: "output_tensor", StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
 		Args:    []ArgSpec{{Name: "tile"}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
 		MinArgs: 3, MaxArgs: 4,
@@ -163,7 +163,7 @@ func registerReadWrite() {
 			},
 		})
 		RegisterOp(&OpDef{
-			Name: kind + ".write", Category: "ScalarOp",
+			Name: kind + ".write", Category: "ScalarOp", ResultAlias: kind, StoreUnit: "scalar",
 			Doc:  "Write value at indices; the result rebinds the " + kind + ".",
 			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices"}, {Name: "value"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -246,7 +246,7 @@ func registerElementwise() {
 			},
 		})
 		RegisterOp(&OpDef{
-			Name: "tensor." + op.name, Category: "TensorOp", Doc: op.doc,
+			Name: "tensor." + op.name, Category: "TensorOp", Doc: op.doc, TileForm: "tile." + op.name,
 			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
@@ -272,8 +272,12 @@ func registerElementwise() {
 	}
 	for _, kind := range []string{"tile", "tensor"} {
 		isTile := kind == "tile"
+		tileForm := ""
+		if !isTile {
+			tileForm = "tile.cast"
+		}
 		RegisterOp(&OpDef{
-			Name: kind + ".cast", Category: "TileOp",
+			Name: kind + ".cast", Category: "TileOp", TileForm: tileForm,
 			Doc:    "Convert elements to target_type (mode selects rounding).",
 			Args:   []ArgSpec{{Name: kind}},
 			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt}},
@@ -311,7 +315,7 @@ func registerElementwise() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "tile.fillpad_inplace", Category: "TileOp",
+		Name: "tile.fillpad_inplace", Category: "TileOp", ResultAlias: "tile",
 		Doc:    "Fill a tile's invalid region with pad_value, in place.",
 		Args:   []ArgSpec{{Name: "tile", Effect: ReadWrite}},
 		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
@@ -323,7 +327,7 @@ func registerElementwise() {
 		},
 	})
 	RegisterOp(&OpDef{
-		Name: "tile.set_validshape", Category: "TileOp",
+		Name: "tile.set_validshape", Category: "TileOp", ResultAlias: "tile",
 		Doc:  "The same tile with a new valid shape [valid_rows, valid_cols].",
 		Args: []ArgSpec{{Name: "tile"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -350,7 +354,7 @@ func registerViews() {
 	for _, kind := range []string{"tensor", "tile"} {
 		isTile := kind == "tile"
 		RegisterOp(&OpDef{
-			Name: kind + ".slice", Category: "ViewOp",
+			Name: kind + ".slice", Category: "ViewOp", ResultAlias: "input",
 			Doc:     "A view of shape at offset; drop_dims removes unit dimensions (x[r]).",
 			Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "offset"}, {Name: "valid_shape"}, {Name: "drop_dims"}},
 			MinArgs: 3, MaxArgs: 5,
@@ -406,7 +410,7 @@ func registerViews() {
 		})
 	}
 	RegisterOp(&OpDef{
-		Name: "tensor.view", Category: "ViewOp",
+		Name: "tensor.view", Category: "ViewOp", ResultAlias: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 1, MaxArgs: 3,

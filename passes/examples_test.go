@@ -15,34 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// hostArgs makes seeded inputs for p's host orchestrator: In tensors random,
-// Out tensors zero, dynamic dimensions equal to the rank count.
+// hostArgs makes seeded inputs for p's host orchestrator (runtime.HostArgs).
 func hostArgs(t *testing.T, p *ir.Program, n int) []*tensor.Tensor {
 	t.Helper()
-	var host *ir.Function
-	for _, f := range p.Functions {
-		if f.IsHostOrchestrator() {
-			host = f
-		}
-	}
-	require.NotNil(t, host)
-	var args []*tensor.Tensor
-	for i, v := range host.Params {
-		shape, dt, ok := ir.ShapeOf(v.Type())
-		require.True(t, ok, "host parameter %s", v.Name)
-		dims := make([]int, len(shape))
-		for j, d := range shape {
-			dims[j] = n
-			if c, ok := ir.ConstValue(d); ok {
-				dims[j] = int(c)
-			}
-		}
-		a := tensor.Zeros(dt, dims...)
-		if host.Direction(i) != ir.Out {
-			a = tensor.Randn(int64(7*i+n), dims...).To(dt)
-		}
-		args = append(args, a)
-	}
+	args, _, err := runtime.HostArgs(p, n, int64(n))
+	require.NoError(t, err)
 	return args
 }
 

@@ -34,7 +34,11 @@ func InsertCommFence(p *ir.Program) (*ir.Program, error) {
 	})
 }
 
-// fenceAfter returns the markers statement s needs after it.
+// fenceAfter returns the markers statement s needs after it, from the
+// registry: which arguments a call writes (effects), whether it writes them
+// on a peer (ArgSpec.Peer), whether they are signal cells (ArgSpec.Signal,
+// ordered by the signal protocol: a notify needs nothing), and whether the
+// op acquires what peers published (OpDef.Acquire).
 func fenceAfter(s ir.Stmt) []ir.Expr {
 	c := callOf(s)
 	if c == nil {
@@ -46,25 +50,25 @@ func fenceAfter(s ir.Stmt) []ir.Expr {
 	if c.Fn != nil {
 		return []ir.Expr{invalidAll(), fence()}
 	}
-	var target ir.Expr
-	switch c.Name() {
-	case "tile.store":
-		target = c.Args[2]
-	case "tensor.write", "pld.tile.get":
-		target = c.Args[0]
-	case "pld.tile.remote_store", "pld.tile.put":
-		return []ir.Expr{fence()}
-	case "pld.system.wait":
+	if c.Op.Acquire {
 		return []ir.Expr{invalidAll()}
-	default:
-		return nil
 	}
-	dt, ok := target.Type().(*ir.DistributedTensorType)
-	if !ok {
-		return nil // a plain tensor is not window memory
+	for i, eff := range ir.CallEffects(c) {
+		spec := c.Op.ArgSpecAt(i)
+		if !eff.Writes() || spec.Signal {
+			continue
+		}
+		dt, ok := c.Args[i].Type().(*ir.DistributedTensorType)
+		if !ok {
+			continue // a plain tensor is not window memory
+		}
+		if spec.Peer {
+			return []ir.Expr{fence()} // codegen invalidates the peer region itself
+		}
+		region := ir.MustCall("system.cacheinvalid", []ir.Expr{c.Args[i], tuple(dt.Shape...), zerosLike(dt.Shape)}, nil, pos)
+		return []ir.Expr{region, fence()}
 	}
-	region := ir.MustCall("system.cacheinvalid", []ir.Expr{target, tuple(dt.Shape...), zerosLike(dt.Shape)}, nil, pos)
-	return []ir.Expr{region, fence()}
+	return nil
 }
 
 // sameMarker reports whether s is already the marker e.
@@ -105,19 +109,15 @@ func fenceBlock(s ir.Stmt) (ir.Stmt, bool) {
 		}
 		out = append(out, st)
 		markers := fenceAfter(st)
-		// Skip markers that already follow (a second run of the pass).
+		// Keep the markers that already follow (a second run of the pass)
+		// and add only the missing ones.
 		j := 0
 		for j < len(markers) && i+1+j < len(stmts) && sameMarker(stmts[i+1+j], markers[j]) {
+			out = append(out, stmts[i+1+j])
 			j++
 		}
-		if j == len(markers) {
-			for k := 0; k < j; k++ {
-				out = append(out, stmts[i+1+k])
-			}
-			i += j
-			continue
-		}
-		for _, m := range markers {
+		i += j
+		for _, m := range markers[j:] {
 			out = append(out, eval(m))
 			changed = true
 		}

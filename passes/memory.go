@@ -77,9 +77,6 @@ func byteSize(shape []ir.Expr, dt ir.DataType) (uint64, bool) {
 	return uint64(n) * uint64(dt.Bytes()), true
 }
 
-// inPlaceArg is the argument whose storage an on-chip op's result reuses.
-var inPlaceArg = map[string]int{"tile.fillpad_inplace": 0, "tile.set_validshape": 0}
-
 func initMemRef(fn *ir.Function) (*ir.Function, error) {
 	counter := 0
 	memOf := map[*ir.Var]*ir.MemRef{}
@@ -111,7 +108,7 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 		}
 		switch x := a.Value.(type) {
 		case *ir.Call:
-			if i, ok := inPlaceArg[x.Name()]; ok && i < len(x.Args) {
+			if i := x.Op.AliasedArg(); i >= 0 && i < len(x.Args) {
 				if src, ok := ir.VarOf(x.Args[i]); ok {
 					alias[a.Var] = src
 				}

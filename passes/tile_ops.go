@@ -14,7 +14,8 @@ import (
 //     put forwards atomic, get forwards nothing;
 //   - pld.tensor.remote_store becomes pld.tile.remote_store, a GM source first
 //     loaded into Vec as <name>_vec;
-//   - elementwise tensor ops (tensor.add, ...) become tile ops on Vec tiles;
+//   - tensor ops with a tile form in the registry (tensor.add, tensor.cast,
+//     ...) become that tile op on Vec tiles;
 //   - In parameters are upgraded to Out/InOut from the registry's argument
 //     effects (ops.md §d), which is how allreduce's target and signal become
 //     InOut before LowerCompositeOps ever sees them.
@@ -29,14 +30,6 @@ func ConvertTensorToTileOps(p *ir.Program) (*ir.Program, error) {
 		}
 		return upgradeDirections(g)
 	})
-}
-
-// tensorElementwise maps tensor ops to the tile op that replaces them.
-var tensorElementwise = map[string]string{
-	"tensor.add": "tile.add", "tensor.sub": "tile.sub", "tensor.mul": "tile.mul", "tensor.div": "tile.div",
-	"tensor.maximum": "tile.maximum", "tensor.minimum": "tile.minimum",
-	"tensor.adds": "tile.adds", "tensor.subs": "tile.subs", "tensor.muls": "tile.muls", "tensor.divs": "tile.divs",
-	"tensor.cast": "tile.cast",
 }
 
 type tileConv struct {
@@ -137,7 +130,7 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	case "pld.tensor.remote_store":
 		return t.remoteStore(c)
 	}
-	if tileOp, ok := tensorElementwise[c.Op.Name]; ok {
+	if tileOp := c.Op.TileForm; tileOp != "" {
 		if a, ok := s.(*ir.AssignStmt); ok {
 			return t.elementwise(a, c, tileOp)
 		}
@@ -297,40 +290,9 @@ func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
 }
 
 // channel is how an op writes GM: DMA (MTE3) or the scalar unit.
-type channel int
-
-const (
-	noChannel channel = iota
-	dmaChannel
-	scalarChannel
-)
-
-func writeChannel(c *ir.Call) channel {
-	switch c.Op.Name {
-	case "tensor.write":
-		return scalarChannel
-	case "tile.store", "pld.tile.put", "pld.tensor.put", "pld.tile.remote_store", "pld.tensor.remote_store", "pld.tile.get", "pld.tensor.get":
-		return dmaChannel
-	}
-	return noChannel
-}
-
-// aliasArg is the argument whose storage an op's result reuses (-1: none).
-func aliasArg(c *ir.Call) int {
-	if c.Op == nil {
-		return -1
-	}
-	switch c.Op.Name {
-	case "tile.store":
-		return 2
-	case "pld.tensor.allreduce", "pld.tensor.barrier", "pld.tensor.broadcast", "pld.tensor.reduce_scatter",
-		"tensor.write", "tensor.view", "tensor.slice":
-		return 0
-	case "pld.tensor.allgather", "pld.tensor.all_to_all", "pld.tensor.all_to_all_v":
-		return 1
-	}
-	return -1
-}
+// aliasArg is the argument whose storage an op's result reuses (-1: none),
+// from the op's registry entry.
+func aliasArg(c *ir.Call) int { return c.Op.AliasedArg() }
 
 // upgradeDirections is UpgradeWrittenTensorParamDirections: every tensor
 // parameter is an alias origin; aliases flow through assignments, views,
@@ -366,7 +328,7 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 		return grew
 	}
 	read, written := map[int]bool{}, map[int]bool{}
-	chans := map[int]channel{}
+	units := map[int]string{} // per parameter: the unit that stores to it
 	var mixErr error
 	// Aliases through loops need a fixpoint: iterate until nothing grows.
 	for iter := 0; iter < 8; iter++ {
@@ -436,12 +398,11 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 				}
 				if eff[i].Writes() {
 					written[o] = true
-					ch := writeChannel(c)
-					if ch != noChannel {
-						if prev, ok := chans[o]; ok && prev != ch && mixErr == nil {
+					if u := c.Op.StoreUnit; u != "" {
+						if prev, ok := units[o]; ok && prev != u && mixErr == nil {
 							mixErr = fmt.Errorf("GM tensor '%s' mixes MTE3 and scalar stores in one InCore function", fn.Params[o].Name)
 						}
-						chans[o] = ch
+						units[o] = u
 					}
 				}
 			}
