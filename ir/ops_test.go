@@ -293,3 +293,24 @@ func TestEveryOpDocumented(t *testing.T) {
 		require.False(t, strings.HasSuffix(d.Name, "."), d.Name)
 	}
 }
+
+// The registry's cross-references hold: a ResultAlias names a declared
+// argument, a TileForm names a registered tile op, a StoreUnit is known.
+func TestRegistryPropertiesConsistent(t *testing.T) {
+	for _, d := range Ops() {
+		if d.ResultAlias != "" {
+			require.GreaterOrEqual(t, d.AliasedArg(), 0, "%s: ResultAlias %q is not an argument", d.Name, d.ResultAlias)
+		}
+		if d.TileForm != "" {
+			tf, ok := LookupOp(d.TileForm)
+			require.True(t, ok, "%s: TileForm %s is not registered", d.Name, d.TileForm)
+			require.Equal(t, len(d.Args), len(tf.Args), "%s and its tile form take the same arguments", d.Name)
+		}
+		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
+	}
+	require.Equal(t, 2, MustOp("tile.store").AliasedArg())
+	require.True(t, MustOp("pld.tile.put").Args[0].Peer)
+	require.True(t, MustOp("pld.tile.get").Args[2].Peer)
+	require.False(t, MustOp("pld.tile.get").Args[0].Peer)
+	require.True(t, MustOp("pld.system.wait").Acquire)
+}
