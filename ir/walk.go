@@ -83,3 +83,17 @@ func Children(e Expr) []Expr {
 	}
 	return nil
 }
+
+// StmtCall is the call a statement evaluates — the value of an assignment or
+// an expression statement — or nil.
+func StmtCall(s Stmt) *Call {
+	switch x := s.(type) {
+	case *AssignStmt:
+		c, _ := x.Value.(*Call)
+		return c
+	case *EvalStmt:
+		c, _ := x.Expr.(*Call)
+		return c
+	}
+	return nil
+}

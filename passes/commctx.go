@@ -74,7 +74,7 @@ func materializeCtx(fn *ir.Function, dtParams map[string][]int) (*ir.Function, e
 				}
 			}
 		}
-		call := callOf(s)
+		call := ir.StmtCall(s)
 		if r, ok := s.(*ir.ReturnStmt); ok && len(r.Values) == 1 {
 			call, _ = r.Values[0].(*ir.Call)
 		}

@@ -58,7 +58,7 @@ func lowerComposites(p *ir.Program, rules map[string]compositeRule) (*ir.Program
 		}
 		names := newNamer(fn)
 		body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
-			c := callOf(s)
+			c := ir.StmtCall(s)
 			if c == nil || c.Op == nil {
 				if r, ok := s.(*ir.ReturnStmt); ok && len(r.Values) == 1 {
 					if rc, ok := r.Values[0].(*ir.Call); ok && rc.Op != nil && rules[rc.Op.Name] != nil {
@@ -80,12 +80,7 @@ func lowerComposites(p *ir.Program, rules map[string]compositeRule) (*ir.Program
 		if err != nil {
 			return nil, err
 		}
-		if body == fn.Body {
-			return fn, nil
-		}
-		g := fn.Clone()
-		g.Body = body
-		return g, nil
+		return withBody(fn, body), nil
 	})
 }
 

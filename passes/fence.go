@@ -24,13 +24,8 @@ func InsertCommFence(p *ir.Program) (*ir.Program, error) {
 		if fn.Kind != ir.InCore {
 			return fn, nil
 		}
-		body, changed := fenceBlock(fn.Body)
-		if !changed {
-			return fn, nil
-		}
-		g := fn.Clone()
-		g.Body = body
-		return g, nil
+		body, _ := fenceBlock(fn.Body)
+		return withBody(fn, body), nil
 	})
 }
 
@@ -40,7 +35,7 @@ func InsertCommFence(p *ir.Program) (*ir.Program, error) {
 // ordered by the signal protocol: a notify needs nothing), and whether the
 // op acquires what peers published (OpDef.Acquire).
 func fenceAfter(s ir.Stmt) []ir.Expr {
-	c := callOf(s)
+	c := ir.StmtCall(s)
 	if c == nil {
 		return nil
 	}

@@ -423,16 +423,12 @@ func assign(v *ir.Var, e ir.Expr) *ir.AssignStmt {
 
 func eval(e ir.Expr) *ir.EvalStmt { return &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: e.Span()}, Expr: e} }
 
-func callOf(s ir.Stmt) *ir.Call {
-	switch x := s.(type) {
-	case *ir.AssignStmt:
-		c, _ := x.Value.(*ir.Call)
-		return c
-	case *ir.EvalStmt:
-		c, _ := x.Expr.(*ir.Call)
-		return c
+// withBody is fn with body, or fn itself when the body did not change.
+func withBody(fn *ir.Function, body ir.Stmt) *ir.Function {
+	if body == fn.Body {
+		return fn
 	}
-	return nil
+	g := fn.Clone()
+	g.Body = body
+	return g
 }
-
-func isOp(c *ir.Call, name string) bool { return c != nil && c.Op != nil && c.Op.Name == name }

@@ -373,7 +373,7 @@ func TestInsertCommFence(t *testing.T) {
 	p = run(t, p, "InsertCommFence")
 	var names []string
 	for _, s := range ir.Flatten(p.Function("kernel").Body) {
-		if c := stmtCall(s); c != nil {
+		if c := ir.StmtCall(s); c != nil {
 			names = append(names, printCall(c))
 		}
 	}
@@ -382,18 +382,6 @@ func TestInsertCommFence(t *testing.T) {
 		"system.cacheinvalid(win, [1, 8], [0, 0])", "system.fence()",
 		"pld.system.notify", "pld.system.wait", "system.cacheinvalid()", "tile.store",
 	}, names)
-}
-
-func stmtCall(s ir.Stmt) *ir.Call {
-	switch x := s.(type) {
-	case *ir.AssignStmt:
-		c, _ := x.Value.(*ir.Call)
-		return c
-	case *ir.EvalStmt:
-		c, _ := x.Expr.(*ir.Call)
-		return c
-	}
-	return nil
 }
 
 func printCall(c *ir.Call) string {

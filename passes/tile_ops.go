@@ -52,12 +52,7 @@ func convertTileOps(fn *ir.Function) (*ir.Function, error) {
 	if err != nil {
 		return nil, err
 	}
-	if body == fn.Body {
-		return fn, nil
-	}
-	g := fn.Clone()
-	g.Body = body
-	return g, nil
+	return withBody(fn, body), nil
 }
 
 // transferShape is the transfer shape of a put/get: the region's shape tuple,
@@ -120,7 +115,7 @@ func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Sp
 
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	t.bridged = map[*ir.Var]ir.Expr{}
-	c := callOf(s)
+	c := ir.StmtCall(s)
 	if c == nil || c.Op == nil {
 		return t.fixUses(s)
 	}
@@ -161,7 +156,7 @@ func (t *tileConv) fixUses(s ir.Stmt) ([]ir.Stmt, error) {
 }
 
 func describeStmt(s ir.Stmt) string {
-	if c := callOf(s); c != nil {
+	if c := ir.StmtCall(s); c != nil {
 		return c.Name()
 	}
 	if _, ok := s.(*ir.ReturnStmt); ok {
