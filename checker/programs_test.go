@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
@@ -201,37 +202,10 @@ func deadlockProgram(kind string) *pl.Program {
 // collProgram wraps one kernel body over x [xRows, S] → y [NR, S] with a
 // data window [NR, S] and an [NR, 1] signal; staticN > 0 fixes NR.
 func collProgram(name string, xRows, staticN int, body func(f *pl.Func, x, data, sig pl.Expr)) *pl.Program {
-	var NR any = pl.Dynamic("NR")
-	var WS any = pld.WorldSize()
-	if staticN > 0 {
-		NR, WS = staticN, staticN
-	}
-	prog := pl.NewProgram(name)
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(xRows, S), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(NR, S), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(NR, S), pl.FP32))
-		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(NR, 1), pl.INT32))
-		body(f, x, data, sig)
-		f.Set(y, pl.Store(f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(NR, S))), pl.Dims(0, 0), y))
-	})
-	prog.Host("host", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(NR, xRows, S), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(NR, NR, S), pl.FP32))
-		db := f.Let("data_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), S*4)))
-		gb := f.Let("signal_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), 4)))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
-				f.Let("data", pld.Window(db, pl.Dims(WS, S), pl.FP32)),
-				f.Let("signal", pld.Window(gb, pl.Dims(WS, 1), pl.INT32))))
-		})
-	})
-	return prog
+	return testprogs.Collective(name, xRows, staticN, body)
 }
 
-func stage(f *pl.Func, x, data pl.Expr, rows int) {
-	f.Set(data, pl.Store(f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(rows, S))), pl.Dims(0, 0), data))
-}
+func stage(f *pl.Func, x, data pl.Expr, rows int) { testprogs.StageRows(f, x, data, rows) }
 
 // collective is one named collective program for n ranks with its x rows.
 type collective struct {

@@ -11,42 +11,16 @@ import (
 // remote_store kernels. Each is a complete host → device program, so the
 // simulator can run it before and after the pipeline.
 
-const cols = 16
+const cols = testprogs.CollectiveCols
 
 // collective wraps a kernel body over x [xRows, cols] → y [NR, cols] with a
 // data window [NR, cols] and a [NR, 1] signal, for staticN ranks.
 func collective(name string, xRows, staticN int, body func(f *pl.Func, x, data, sig pl.Expr)) *pl.Program {
-	// Tiles are static on chip, so the rank count is fixed per program.
-	var nr, ws any = staticN, staticN
-	prog := pl.NewProgram(name)
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(xRows, cols), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(nr, cols), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(nr, cols), pl.FP32))
-		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(nr, 1), pl.INT32))
-		body(f, x, data, sig)
-		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(nr, cols)))
-		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
-	})
-	prog.Host("host", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(nr, xRows, cols), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(nr, nr, cols), pl.FP32))
-		db := f.Let("data_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), cols*4)))
-		sb := f.Let("signal_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), 4)))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			data := f.Let("data", pld.Window(db, pl.Dims(ws, cols), pl.FP32))
-			sig := f.Let("signal", pld.Window(sb, pl.Dims(ws, 1), pl.INT32))
-			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r), data, sig))
-		})
-	})
-	return prog
+	return testprogs.Collective(name, xRows, staticN, body)
 }
 
 // stageRows stores the rank's x rows into the top of the data window.
-func stageRows(f *pl.Func, x, data pl.Expr, rows int) {
-	t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(rows, cols)))
-	f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
-}
+func stageRows(f *pl.Func, x, data pl.Expr, rows int) { testprogs.StageRows(f, x, data, rows) }
 
 type testProgram struct {
 	name    string
