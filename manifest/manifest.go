@@ -79,47 +79,15 @@ func FromProgram(p *ir.Program, ranks int) (*Manifest, error) {
 
 // evalSize folds a window size expression. world_size is ranks when known.
 func evalSize(e ir.Expr, ranks int) (int64, error) {
-	switch x := e.(type) {
-	case *ir.ConstInt:
-		return x.Value, nil
-	case *ir.Call:
-		if x.Name() == "pld.system.world_size" {
+	return ir.FoldInt(e, func(x ir.Expr) (int64, error) {
+		if c, ok := x.(*ir.Call); ok && c.Name() == "pld.system.world_size" {
 			if ranks <= 0 {
 				return 0, fmt.Errorf("the size depends on pld.system.world_size(); give the rank count to resolve it")
 			}
 			return int64(ranks), nil
 		}
-	case *ir.BinaryExpr:
-		a, err := evalSize(x.Left, ranks)
-		if err != nil {
-			return 0, err
-		}
-		b, err := evalSize(x.Right, ranks)
-		if err != nil {
-			return 0, err
-		}
-		switch x.Op {
-		case ir.OpAdd:
-			return a + b, nil
-		case ir.OpSub:
-			return a - b, nil
-		case ir.OpMul:
-			return a * b, nil
-		case ir.OpFloorDiv, ir.OpFloorMod:
-			if b == 0 {
-				return 0, fmt.Errorf("division by zero in the size")
-			}
-			if x.Op == ir.OpFloorDiv {
-				return a / b, nil
-			}
-			return a % b, nil
-		case ir.OpMin:
-			return min(a, b), nil
-		case ir.OpMax:
-			return max(a, b), nil
-		}
-	}
-	return 0, fmt.Errorf("dynamic WindowBuffer size is not supported yet (%s); declare size as a literal int (bytes)", ir.DefaultFormat.Expr(e))
+		return 0, fmt.Errorf("dynamic WindowBuffer size is not supported yet (%s); declare size as a literal int (bytes)", ir.DefaultFormat.Expr(e))
+	})
 }
 
 // JSON is the manifest as upstream writes it: 2-space indentation, sorted

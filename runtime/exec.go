@@ -849,39 +849,19 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 	return v, err
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 func intBinary(op ir.BinaryOp, a, b int64) (any, error) {
+	if v, ok, err := ir.IntArith(op, a, b); ok {
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
 	switch op {
-	case ir.OpAdd:
-		return a + b, nil
-	case ir.OpSub:
-		return a - b, nil
-	case ir.OpMul:
-		return a * b, nil
-	case ir.OpFloorDiv, ir.OpFloorMod:
-		if b == 0 {
-			return nil, fmt.Errorf("integer division by zero")
-		}
-		if op == ir.OpFloorDiv {
-			return floorDiv(a, b), nil
-		}
-		return a - floorDiv(a, b)*b, nil
 	case ir.OpFloatDiv:
 		if b == 0 {
 			return nil, fmt.Errorf("division by zero")
 		}
 		return float64(a) / float64(b), nil
-	case ir.OpMin:
-		return min(a, b), nil
-	case ir.OpMax:
-		return max(a, b), nil
 	case ir.OpPow:
 		return int64(math.Pow(float64(a), float64(b))), nil
 	case ir.OpEq:
