@@ -9,7 +9,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
-	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/stretchr/testify/require"
@@ -69,25 +68,6 @@ func TestExamplesDifferential(t *testing.T) {
 	}
 }
 
-// loopback1301 is seed #1301's loopback kernel: tile.comm_* ops on slots of
-// a plain [1, 8] INT32 signal tensor, run by one rank.
-func loopback1301(body func(f *pl.Func, slot func(i int) pl.Expr)) *pl.Program {
-	prog := pl.NewProgram("Loopback")
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 8), pl.INT32))
-		body(f, func(i int) pl.Expr {
-			return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i)))
-		})
-	})
-	prog.Host("host", func(f *pl.Func) {
-		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 1, 8), pl.INT32))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(sig, r)))
-		})
-	})
-	return prog
-}
-
 // Seed #1301's three loopback cases give 8, 7 and 1 as written and after
 // every pass.
 func TestSeed1301LoopbackDifferential(t *testing.T) {
@@ -108,7 +88,8 @@ func TestSeed1301LoopbackDifferential(t *testing.T) {
 	sim := runtime.NewSimulator()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pp := passes.NewPipeline(loopback1301(c.body).IR(), verifyHook())
+			loop := testprogs.Loopback1301(func(f *pl.Func, _ pl.Expr, slot func(int) pl.Expr) { c.body(f, slot) })
+			pp := passes.NewPipeline(loop.IR(), verifyHook())
 			_, err := pp.Run()
 			require.NoError(t, err)
 			for _, st := range pp.Stages() {

@@ -389,20 +389,7 @@ func loopback(body func(f *pl.Func, slot func(i int) pl.Expr)) *pl.Program {
 }
 
 func loopbackWin(body func(f *pl.Func, sig pl.Expr, slot func(i int) pl.Expr)) *pl.Program {
-	prog := pl.NewProgram("Loopback")
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 8), pl.INT32))
-		body(f, sig, func(i int) pl.Expr {
-			return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i)))
-		})
-	})
-	prog.Host("host", func(f *pl.Func) {
-		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 1, 8), pl.INT32))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(sig, r)))
-		})
-	})
-	return prog
+	return testprogs.Loopback1301(body)
 }
 
 func TestSeed1301Loopback(t *testing.T) {

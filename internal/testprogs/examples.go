@@ -1,6 +1,8 @@
 package testprogs
 
 import (
+	"fmt"
+
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
@@ -289,6 +291,25 @@ func TagProgram(set bool) *pl.Program {
 		buf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
 			f.Do(f.Dispatch(orch, r, pl.Index(y, r), f.Let("signal", pld.Window(buf, pl.Dims(1, 1), pl.INT32))))
+		})
+	})
+	return prog
+}
+
+// Loopback1301 is seed #1301's loopback kernel: tile.comm_* ops on slots of a
+// plain [1, 8] INT32 signal tensor; body gets the signal and a slot maker.
+func Loopback1301(body func(f *pl.Func, sig pl.Expr, slot func(i int) pl.Expr)) *pl.Program {
+	prog := pl.NewProgram("Loopback")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 8), pl.INT32))
+		body(f, sig, func(i int) pl.Expr {
+			return f.Let(fmt.Sprintf("slot%d", i), pl.Slice(sig, pl.Dims(1, 1), pl.Dims(0, i)))
+		})
+	})
+	prog.Host("host", func(f *pl.Func) {
+		sig := f.InOut("signal", pl.Tensor(pl.Dims(1, 1, 8), pl.INT32))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(sig, r)))
 		})
 	})
 	return prog
