@@ -2,6 +2,7 @@ package printer_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,6 +157,18 @@ func TestTypesGolden(t *testing.T) {
 		b.WriteString(ty.TypeName() + "\n    " + printer.Type(ty) + "\n    " + printer.TypeWith(ty, printer.Options{ExplicitLayout: true}) + "\n")
 	}
 	golden(t, "types.golden", strings.TrimSuffix(b.String(), "\n"))
+
+	// Every type of the golden survives serialization, as a parameter type.
+	prog := ir.NewProgram("Types")
+	f, err := ir.NewFunction("types", ir.Opaque, ir.LevelNone, ir.RoleNone, ir.Span{})
+	require.NoError(t, err)
+	for i, ty := range types {
+		f.Params = append(f.Params, ir.NewVar(fmt.Sprintf("p%d", i), ty, ir.Span{}))
+		f.Dirs = append(f.Dirs, ir.In)
+	}
+	f.Body = ir.Seq()
+	require.NoError(t, prog.AddFunction(f))
+	roundTrip(t, prog)
 }
 
 func roundTrip(t *testing.T, p *ir.Program) {
