@@ -23,10 +23,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// strictListenIssues makes the former known issues below (an empty ip, port
-// 0) fail if they come back; the kernel handles both now.
-const strictListenIssues = true
-
 // procSocket is one socket a process holds, read from /proc.
 type procSocket struct {
 	proto string // tcp, tcp6, udp, udp6, raw, raw6
@@ -341,8 +337,8 @@ func TestKernelListensOnlyOnConnectionAddress(t *testing.T) {
 
 	// Connection files that once made the kernel listen where no client
 	// expected: an empty ip (every interface) and port 0 (a random port
-	// written nowhere). The kernel now defaults the ip to loopback and rejects
-	// port 0; strictListenIssues makes any regression fail.
+	// written nowhere). The kernel now defaults the ip to loopback and
+	// rejects port 0; either coming back fails here.
 	for _, tc := range []struct {
 		name, issue string
 		key         string
@@ -351,7 +347,7 @@ func TestKernelListensOnlyOnConnectionAddress(t *testing.T) {
 		{"ip empty", `"ip": "" (or no "ip" key) listens on every interface instead of failing or defaulting to 127.0.0.1`, "ip", ""},
 		{"port 0", `a port of 0 binds a random port that is written nowhere, so no client can reach that socket`, "hb_port", 0},
 	} {
-		t.Run("known issue/"+tc.name, func(t *testing.T) {
+		t.Run("former issue/"+tc.name, func(t *testing.T) {
 			ports := freePorts(t, "127.0.0.1", 5)
 			c := connFile("127.0.0.1", ports)
 			c[tc.key] = tc.value
@@ -382,12 +378,8 @@ func TestKernelListensOnlyOnConnectionAddress(t *testing.T) {
 				t.Logf("accepted, listening on the declared loopback ports only: fine")
 				return
 			}
-			msg := fmt.Sprintf("KNOWN ISSUE: %s; listening: %s", tc.issue, strings.Join(bad, ", "))
-			if strictListenIssues {
-				t.Error(msg)
-			} else {
-				t.Log(msg)
-			}
+			msg := fmt.Sprintf("regression: %s; listening: %s", tc.issue, strings.Join(bad, ", "))
+			t.Error(msg)
 		})
 	}
 }
