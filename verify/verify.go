@@ -42,13 +42,20 @@ type Diagnostic struct {
 	Function string
 	Message  string
 	Pos      ir.Span
+	// Warning marks a finding about a program that still compiles and runs
+	// (upstream's Warning severity), such as ParamDirectionsSound's.
+	Warning bool
 }
 
 func (d Diagnostic) String() string {
-	if !d.Pos.Known() {
-		return fmt.Sprintf("function %s [%s %d]: %s", d.Function, d.Rule, d.Code, d.Message)
+	tag := fmt.Sprintf("[%s %d]", d.Rule, d.Code)
+	if d.Warning {
+		tag = "warning [" + d.Rule + "]"
 	}
-	return fmt.Sprintf("%s: function %s [%s %d]: %s", d.Pos, d.Function, d.Rule, d.Code, d.Message)
+	if !d.Pos.Known() {
+		return fmt.Sprintf("function %s %s: %s", d.Function, tag, d.Message)
+	}
+	return fmt.Sprintf("%s: function %s %s: %s", d.Pos, d.Function, tag, d.Message)
 }
 
 // Options selects which properties to check.
