@@ -201,3 +201,8 @@ func bufferRoots(f *ir.Function) map[*ir.Var]map[*ir.Var]bool {
 	}
 	return roots
 }
+
+// PostPipeline runs the checks that belong on a fully lowered program and
+// report without rejecting it (upstream's PostPipeline diagnostics): today
+// ParamDirectionsSound. Front-ends show these after the last pass.
+func PostPipeline(p *ir.Program) []Diagnostic { return ParamDirectionsSound(p) }
