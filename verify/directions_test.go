@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
@@ -151,4 +152,31 @@ func TestParamDirectionsAfterPipeline(t *testing.T) {
 	diags := verify.ParamDirectionsSound(lowered)
 	require.Len(t, diags, 1)
 	require.Contains(t, diags[0].Message, "parameter 'signal' of function 'kernel' is declared In but is written by 'pld.system.notify'")
+}
+
+// The over-triggering guard upstream ran on its corpus: every example
+// program of the project, lowered, draws no warning.
+func TestParamDirectionsSilentOnExamples(t *testing.T) {
+	progs := map[string]*pl.Program{
+		"quickstart":      testprogs.Quickstart(),
+		"rank":            testprogs.RankProgram(false),
+		"rank model":      testprogs.RankProgram(true),
+		"window":          testprogs.WindowProgram(),
+		"barrier by hand": testprogs.BarrierHandProgram(),
+		"barrier builtin": testprogs.BarrierBuiltinProgram(),
+		"ring put":        testprogs.RingProgram("put"),
+		"ring get":        testprogs.RingProgram("get"),
+		"ring load":       testprogs.RingProgram("load"),
+		"ring store":      testprogs.RingProgram("store"),
+		"tags set":        testprogs.TagProgram(true),
+		"tags add":        testprogs.TagProgram(false),
+	}
+	for name, p := range progs {
+		t.Run(name, func(t *testing.T) {
+			require.Empty(t, verify.ParamDirectionsSound(p.IR()), "as written")
+			lowered, err := passes.Lower(p.IR())
+			require.NoError(t, err)
+			require.Empty(t, verify.PostPipeline(lowered), "lowered")
+		})
+	}
 }
