@@ -1,6 +1,7 @@
 // Package printer writes ptorepl IR in PyPTO's Python syntax, byte for byte as
 // PyPTO's IRPythonPrinter prints it in raw (unformatted) mode: the program
-// header, dynamic-dimension declarations, decorators with derived level and
+// header (with the pld import whenever the body spells pld., so a printed
+// program is self-contained Python), dynamic-dimension declarations, decorators with derived level and
 // role, signatures with pl.Out/pl.InOut, every statement form, name-clash
 // renaming, and the comm-domain comment of host orchestrators.
 //

@@ -3,6 +3,9 @@
 // used after their definition, single assignment once a program is in SSA
 // form, call types that agree with their op's deducer, and For/If yields that
 // match their return_vars (including the window-buffer identity rule, code 110).
+// PostPipeline adds the checks that warn about a lowered program without
+// rejecting it: ParamDirectionsSound, a parameter declared In that its own
+// body writes.
 //
 // The verifier never panics on malformed IR; passes run it after every stage in
 // tests.
