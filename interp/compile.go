@@ -10,6 +10,7 @@ import (
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/verify"
 )
 
 // Front-ends step programs through the pass pipeline with these helpers, so
@@ -69,6 +70,19 @@ func (s *Stepper) Stage(key string) (passes.Stage, error) {
 	}
 }
 
+// Warnings are the post-pipeline verifier's findings on the lowered program
+// (ParamDirectionsSound), one line each; nil until every pass has run.
+func (s *Stepper) Warnings() []string {
+	if !s.pp.Done() || len(s.pp.Stages()) != len(s.pp.Passes())+1 {
+		return nil
+	}
+	var out []string
+	for _, d := range verify.PostPipeline(s.pp.Current().Program) {
+		out = append(out, d.String())
+	}
+	return out
+}
+
 // Lowered runs the rest of the pipeline and returns the final program.
 func (s *Stepper) Lowered() (*ir.Program, error) {
 	st, err := s.pp.Run()
@@ -122,4 +136,18 @@ func WriteCompiled(p *ir.Program, dir string, ranks int) ([]string, error) {
 		return nil, err
 	}
 	return c.WriteTo(dir)
+}
+
+// Warnings lowers p and returns the post-pipeline verifier's warnings, one
+// line each.
+func Warnings(p *ir.Program) ([]string, error) {
+	lowered, err := passes.Lower(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range verify.PostPipeline(lowered) {
+		out = append(out, d.String())
+	}
+	return out, nil
 }

@@ -53,6 +53,7 @@ var docIndex = map[string]docEntry{
 	"pl.Compiled.Stage":              {Signature: "func (c *Compiled) Stage(name string) (Stage, bool)", Doc: "Stage returns the stage after the named pass (or \"Input\")."},
 	"pl.Compiled.Stages":             {Signature: "func (c *Compiled) Stages() []Stage", Doc: "Stages lists the input and the program after every pass, in order."},
 	"pl.Compiled.String":             {Signature: "func (c *Compiled) String() string", Doc: "String lists the stages, marking the passes that changed the program."},
+	"pl.Compiled.Warnings":           {Signature: "func (c *Compiled) Warnings() []string", Doc: "Warnings lists what the verifier reports on the lowered program without\nrejecting it: a parameter declared In that its function writes\n(ParamDirectionsSound), one line each."},
 	"pl.Compiled.WriteTo":            {Signature: "func (c *Compiled) WriteTo(dir string) ([]string, error)", Doc: "WriteTo writes one <function>.pto file per InCore function and, when the\nprogram has comm groups, orchestration/comm_manifest.json under dir; it\nreturns the paths written."},
 	"pl.Const":                       {Signature: "func Const(v any, dt DataType) Expr", Doc: "Const is a constant of an explicit type. PyPTO: pl.const(1, pl.INT32)."},
 	"pl.Create":                      {Signature: "func Create(shape any, dt DataType) Expr", Doc: "Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape, dtype=dt)."},

@@ -652,7 +652,8 @@ func (r *reader) typ(m json.RawMessage) (Type, error) {
 		return MemRefT, nil
 	case "WindowBufferType":
 		return WindowBufT, nil
-	case "CommCtxType":
+	case "CommCtxType", "CommCtx":
+		// The wrapper name upstream prints since #2487 reads as the same type.
 		return CommCtxT, nil
 	case "ScalarType":
 		dt, err := readDType(o, r)

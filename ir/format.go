@@ -94,7 +94,7 @@ func (f *Formatter) Type(t Type) string {
 	case *WindowBufferType:
 		return "pld.WindowBufferType"
 	case *CommCtxType:
-		return "pld.CommCtxType"
+		return "pld.CommCtx"
 	}
 	return fmt.Sprintf("<%T>", t)
 }

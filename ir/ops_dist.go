@@ -70,7 +70,7 @@ func init() {
 			Args: []ArgSpec{{Name: "ctx"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				if _, ok := c.Args[0].Type().(*CommCtxType); !ok {
-					return nil, c.Fail(0, "a pld.CommCtxType (output of pld.system.get_comm_ctx)", c.Args[0])
+					return nil, c.Fail(0, "a pld.CommCtx (output of pld.system.get_comm_ctx)", c.Args[0])
 				}
 				return Scalar(INT32), nil
 			},

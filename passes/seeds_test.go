@@ -349,7 +349,7 @@ func TestMaterializeDistTensorCtx(t *testing.T) {
 	require.IsType(t, &ir.CommCtxType{}, fn.Params[4].Type())
 	require.Equal(t, ir.In, fn.Direction(4))
 	text := printProgram(p)
-	require.Regexp(t, `data_ctx: pld.CommCtxType = pld.system.get_comm_ctx\(data\)\n\s+signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx\(signal\)`, text)
+	require.Regexp(t, `data_ctx: pld.CommCtx = pld.system.get_comm_ctx\(data\)\n\s+signal_ctx: pld.CommCtx = pld.system.get_comm_ctx\(signal\)`, text)
 	require.Contains(t, text, "data, signal, 0, data_ctx, signal_ctx, device=r)")
 }
 

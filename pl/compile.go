@@ -14,6 +14,7 @@ import (
 	"github.com/ptorepl/ptorepl/pto"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/verify"
 )
 
 // Stage is the program after one pass of the pipeline (or the input).
@@ -36,6 +37,9 @@ type Compiled struct {
 	modules []pto.Module
 	ptoErr  error
 	ranks   int
+	// warnings are the post-pipeline verifier's findings on the lowered
+	// program (upstream's PostPipeline diagnostics).
+	warnings []string
 }
 
 // CompileOption configures pl.Compile; pl.Ranks(n) is one (it resolves
@@ -79,8 +83,16 @@ func CompileIR(p *ir.Program, opts ...CompileOption) (*Compiled, error) {
 		c.stages = append(c.stages, Stage{Name: s.Name, Text: s.Text, Changed: s.Changed, Diff: s.Diff, program: s.Program})
 	}
 	c.modules, c.ptoErr = pto.Emit(c.Final(), pto.Options{})
+	for _, d := range verify.PostPipeline(c.Final()) {
+		c.warnings = append(c.warnings, d.String())
+	}
 	return c, nil
 }
+
+// Warnings lists what the verifier reports on the lowered program without
+// rejecting it: a parameter declared In that its function writes
+// (ParamDirectionsSound), one line each.
+func (c *Compiled) Warnings() []string { return append([]string(nil), c.warnings...) }
 
 // Stages lists the input and the program after every pass, in order.
 func (c *Compiled) Stages() []Stage { return append([]Stage(nil), c.stages...) }
@@ -185,6 +197,9 @@ func (c *Compiled) String() string {
 		}
 		fmt.Fprintf(&b, "  %2d %-26s %s\n", i+1, s.Name, mark)
 	}
+	for _, w := range c.warnings {
+		fmt.Fprintf(&b, "%s\n", w)
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -247,6 +262,9 @@ func (c *Compiled) HTML() string {
 		`.ptorepl-compiled .add{background:#e6ffec}.ptorepl-compiled .del{background:#ffebe9}.ptorepl-compiled .hunk{color:#6f42c1}` +
 		`.ptorepl-compiled summary{cursor:pointer;font-family:monospace}</style>`)
 	fmt.Fprintf(&b, "<b>%s</b>: %d passes<br>", html.EscapeString(c.input.Name), len(c.stages)-1)
+	for _, w := range c.warnings {
+		fmt.Fprintf(&b, `<div class="warning" style="font-family:monospace;color:#9a6700">%s</div>`, html.EscapeString(w))
+	}
 	fmt.Fprintf(&b, "<details><summary>Input</summary><pre>%s</pre></details>", html.EscapeString(c.stages[0].Text))
 	for i, s := range c.stages[1:] {
 		if !s.Changed {

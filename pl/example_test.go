@@ -49,12 +49,13 @@ func ExampleFunc_For() {
 	// Output:
 	// # pypto.program: Ring
 	// import pypto.language as pl
+	// import pypto.language.distributed as pld
 	//
 	// @pl.program
 	// class Ring:
 	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
 	//     def ring(sig: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]]):
-	//         ctx: pld.CommCtxType = pld.system.get_comm_ctx(sig)
+	//         ctx: pld.CommCtx = pld.system.get_comm_ctx(sig)
 	//         me: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
 	//         n: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
 	//         right: pl.Scalar[pl.INT32] = (me + 1) % n

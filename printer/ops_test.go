@@ -102,7 +102,7 @@ func TestDistributedOpsGolden(t *testing.T) {
 		"data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(1024)",
 		"data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(data_buf, [1, 64], dtype=pl.FP32)",
 		"ws: pl.Scalar[pl.INT64] = pld.system.world_size()",
-		"ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)",
+		"ctx: pld.CommCtx = pld.system.get_comm_ctx(data)",
 		"pld.system.notify(signal, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)",
 		"pld.system.wait(signal, [peer, 0], pl.const(1, pl.INT32), cmp=1)",
 		"pld.tile._remote_load_with_physical_tail_padding(data, peer, [0, 0], [1, 64], [1, 40])",

@@ -1,6 +1,7 @@
 // Package printer writes ptorepl IR in PyPTO's Python syntax, byte for byte as
 // PyPTO's IRPythonPrinter prints it in raw (unformatted) mode: the program
-// header, dynamic-dimension declarations, decorators with derived level and
+// header (with the pld import whenever the body spells pld., so a printed
+// program is self-contained Python), dynamic-dimension declarations, decorators with derived level and
 // role, signatures with pl.Out/pl.InOut, every statement form, name-clash
 // renaming, and the comm-domain comment of host orchestrators.
 //
@@ -87,13 +88,6 @@ func ProgramWith(prog *ir.Program, o Options) string {
 		name = "Program"
 	}
 	pre := o.prefix()
-	fmt.Fprintf(&p.b, "# pypto.program: %s\n", name)
-	if pre == "pl" {
-		p.b.WriteString("import pypto.language as pl\n")
-	} else {
-		fmt.Fprintf(&p.b, "from pypto import language as %s\n", pre)
-	}
-	p.b.WriteString("\n")
 	dyn := p.dynList
 	for _, v := range dyn {
 		fmt.Fprintf(&p.b, "%s = %s.dynamic(%q)\n", v.Name, pre, v.Name)
@@ -109,7 +103,24 @@ func ProgramWith(prog *ir.Program, o Options) string {
 	for _, f := range funcs {
 		p.function(f, 1, true)
 	}
-	return strings.TrimSuffix(p.b.String(), "\n")
+	// The header comes last because its imports depend on the body (#2487):
+	// every distributed spelling is hard-coded as "pld." whatever the prefix,
+	// so the body needs the pld import exactly when the text contains "pld.".
+	// With it a printed program is self-contained Python.
+	body := p.b.String()
+	var h strings.Builder
+	fmt.Fprintf(&h, "# pypto.program: %s\n", name)
+	if pre == "pl" {
+		h.WriteString("import pypto.language as pl\n")
+	} else {
+		fmt.Fprintf(&h, "from pypto import language as %s\n", pre)
+	}
+	if strings.Contains(body, "pld.") {
+		h.WriteString("import pypto.language.distributed as pld\n")
+	}
+	h.WriteString("\n")
+	h.WriteString(body)
+	return strings.TrimSuffix(h.String(), "\n")
 }
 
 type printer struct {

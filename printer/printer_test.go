@@ -217,12 +217,13 @@ func ringShift() *pl.Program {
 // The complete example of printer.md §10, byte for byte.
 const ringShiftText = `# pypto.program: RingShift
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingShift:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def shift_kernel(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], data: pld.DistributedTensor[[1, 64], pl.FP32], signal: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[pl.INT32]) -> pl.Tensor[[1, 64], pl.FP32]:
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
@@ -249,9 +250,10 @@ func TestRingShiftExample(t *testing.T) {
 }
 
 // Other prefixes change the import line and every pl. spelling, but not pld.
+// (nor its import).
 func TestPrefix(t *testing.T) {
 	got := printer.ProgramWith(ringShift().IR(), printer.Options{Prefix: "p"})
-	require.True(t, strings.HasPrefix(got, "# pypto.program: RingShift\nfrom pypto import language as p\n\n@p.program\n"))
+	require.True(t, strings.HasPrefix(got, "# pypto.program: RingShift\nfrom pypto import language as p\nimport pypto.language.distributed as pld\n\n@p.program\n"))
 	require.Contains(t, got, "x: p.Tensor[[1, 64], p.FP32]")
 	require.Contains(t, got, "pld.DistributedTensor[[1, 64], p.FP32]")
 	require.NotContains(t, got, "pl.")
@@ -264,4 +266,65 @@ func TestSourceNames(t *testing.T) {
 	require.Contains(t, got, "        data: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(local, [0, 0], data)\n")
 	require.Contains(t, got, "pld.tile.remote_load(data, peer, [0, 0], [1, 64])")
 	require.NotContains(t, got, "data_1")
+}
+
+// The header imports pld exactly when the printed body spells "pld." (#2487),
+// so every printed program loads as plain Python.
+func TestDistributedImport(t *testing.T) {
+	const pldImport = "import pypto.language.distributed as pld\n"
+	local := pl.NewProgram("Local")
+	local.InCore("add", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		f.Set(y, pl.Store(f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 64))), pl.Dims(0, 0), y))
+	})
+	// A distributed type in the signature alone is enough.
+	sigOnly := pl.NewProgram("SigOnly")
+	sigOnly.InCore("k", func(f *pl.Func) {
+		f.In("data", pld.DistributedTensor(pl.Dims(1, 64), pl.FP32))
+	})
+	cases := []struct {
+		name string
+		prog *ir.Program
+		o    printer.Options
+		want string // the header up to and including the blank line
+	}{
+		{"no pld", local.IR(), printer.Options{}, "# pypto.program: Local\nimport pypto.language as pl\n\n"},
+		{"pld in a signature", sigOnly.IR(), printer.Options{}, "# pypto.program: SigOnly\nimport pypto.language as pl\n" + pldImport + "\n"},
+		{"pld in the body", ringShift().IR(), printer.Options{}, "# pypto.program: RingShift\nimport pypto.language as pl\n" + pldImport + "\n"},
+		{"other prefix", ringShift().IR(), printer.Options{Prefix: "p"}, "# pypto.program: RingShift\nfrom pypto import language as p\n" + pldImport + "\n"},
+		{"other prefix, no pld", local.IR(), printer.Options{Prefix: "p"}, "# pypto.program: Local\nfrom pypto import language as p\n\n"},
+		{"empty program", ir.NewProgram(""), printer.Options{}, "# pypto.program: Program\nimport pypto.language as pl\n\n@pl.program\nclass Program:\n    pass"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := printer.ProgramWith(c.prog, c.o)
+			require.True(t, strings.HasPrefix(got, c.want), "header:\n%s", got)
+			require.Equal(t, strings.Contains(got, pldImport), strings.Contains(strings.TrimPrefix(got, c.want), "pld."))
+		})
+	}
+}
+
+// The comm context prints under its wrapper name pld.CommCtx (#2487), and
+// the reader takes both the IR type name and the wrapper name.
+func TestCommCtxSpellings(t *testing.T) {
+	require.Equal(t, "pld.CommCtx", printer.Type(ir.CommCtxT))
+	got := ringShift().String()
+	require.Contains(t, got, "ctx: pld.CommCtx = pld.system.get_comm_ctx(data)")
+	require.NotContains(t, got, "CommCtxType")
+
+	prog := ir.NewProgram("Ctx")
+	f, err := ir.NewFunction("k", ir.InCore, ir.LevelNone, ir.RoleNone, ir.Span{})
+	require.NoError(t, err)
+	f.Params, f.Dirs, f.Body = []*ir.Var{ir.NewVar("ctx", ir.CommCtxT, ir.Span{})}, []ir.ParamDirection{ir.In}, ir.Seq()
+	require.NoError(t, prog.AddFunction(f))
+	data, err := ir.MarshalProgram(prog)
+	require.NoError(t, err)
+	const oldKind, newKind = `"type_kind": "CommCtxType"`, `"type_kind": "CommCtx"`
+	require.Contains(t, string(data), oldKind)
+	for _, spelling := range []string{oldKind, newKind} {
+		back, err := ir.UnmarshalProgram([]byte(strings.ReplaceAll(string(data), oldKind, spelling)))
+		require.NoError(t, err, spelling)
+		require.IsType(t, &ir.CommCtxType{}, back.Functions[0].Params[0].Type(), spelling)
+	}
 }

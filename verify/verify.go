@@ -3,6 +3,9 @@
 // used after their definition, single assignment once a program is in SSA
 // form, call types that agree with their op's deducer, and For/If yields that
 // match their return_vars (including the window-buffer identity rule, code 110).
+// PostPipeline adds the checks that warn about a lowered program without
+// rejecting it: ParamDirectionsSound, a parameter declared In that its own
+// body writes.
 //
 // The verifier never panics on malformed IR; passes run it after every stage in
 // tests.
@@ -42,13 +45,20 @@ type Diagnostic struct {
 	Function string
 	Message  string
 	Pos      ir.Span
+	// Warning marks a finding about a program that still compiles and runs
+	// (upstream's Warning severity), such as ParamDirectionsSound's.
+	Warning bool
 }
 
 func (d Diagnostic) String() string {
-	if !d.Pos.Known() {
-		return fmt.Sprintf("function %s [%s %d]: %s", d.Function, d.Rule, d.Code, d.Message)
+	tag := fmt.Sprintf("[%s %d]", d.Rule, d.Code)
+	if d.Warning {
+		tag = "warning [" + d.Rule + "]"
 	}
-	return fmt.Sprintf("%s: function %s [%s %d]: %s", d.Pos, d.Function, d.Rule, d.Code, d.Message)
+	if !d.Pos.Known() {
+		return fmt.Sprintf("function %s %s: %s", d.Function, tag, d.Message)
+	}
+	return fmt.Sprintf("%s: function %s %s: %s", d.Pos, d.Function, tag, d.Message)
 }
 
 // Options selects which properties to check.

@@ -71,6 +71,12 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// The post-pipeline verifier's warnings go to stderr, whatever the
+	// output; a pipeline error is reported by the steps below.
+	warnings, _ := interp.Warnings(p)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "ptorepl compile: %s\n", w)
+	}
 	if *out == "" {
 		text, err := interp.PTOText(p)
 		if err != nil {

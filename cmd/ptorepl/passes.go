@@ -71,10 +71,20 @@ func (r *repl) cmdStep(string) error {
 	n := len(s.Stages()) - 1
 	if !st.Changed {
 		fmt.Fprintf(r.out, "[%d] %s: unchanged\n", n, st.Name)
+		r.printWarnings(s)
 		return nil
 	}
 	fmt.Fprintf(r.out, "[%d] %s\n%s", n, st.Name, ensureNewline(st.Diff))
+	r.printWarnings(s)
 	return nil
+}
+
+// printWarnings shows the post-pipeline verifier's warnings once the last
+// pass has run.
+func (r *repl) printWarnings(s *stepper) {
+	for _, w := range s.Warnings() {
+		fmt.Fprintln(r.out, w)
+	}
 }
 
 func (r *repl) cmdStage(arg string) error {

@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
@@ -20,6 +21,7 @@ class AllToAll:
 # ==== ConvertToSSA
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
@@ -41,12 +43,13 @@ class AllToAll:
 # ==== LowerCompositeOps
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]]):
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -78,6 +81,7 @@ class AllToAll:
 # ==== InitMemRef
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
@@ -85,7 +89,7 @@ class AllToAll:
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -115,6 +119,7 @@ class AllToAll:
 # ==== AllocateMemoryAddr
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
@@ -122,7 +127,7 @@ class AllToAll:
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -152,6 +157,7 @@ class AllToAll:
 # ==== CollectCommGroups
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
@@ -159,7 +165,7 @@ class AllToAll:
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -190,14 +196,15 @@ class AllToAll:
 # ==== MaterializeDistTensorCtx
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -224,20 +231,21 @@ class AllToAll:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: AllToAll
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -266,6 +274,6 @@ class AllToAll:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

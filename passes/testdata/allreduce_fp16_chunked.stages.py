@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -22,6 +23,7 @@ class MeshAllReduce:
 # ==== ConvertToSSA
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -45,6 +47,7 @@ class MeshAllReduce:
 # ==== LowerCompositeOps
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -52,7 +55,7 @@ class MeshAllReduce:
     def kernel(x: pl.Tensor[[1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -100,6 +103,7 @@ class MeshAllReduce:
 # ==== InferTileMemorySpace
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -107,7 +111,7 @@ class MeshAllReduce:
     def kernel(x: pl.Tensor[[1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -155,6 +159,7 @@ class MeshAllReduce:
 # ==== InitMemRef
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -170,7 +175,7 @@ class MeshAllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, -1, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -218,6 +223,7 @@ class MeshAllReduce:
 # ==== AllocateMemoryAddr
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -233,7 +239,7 @@ class MeshAllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -281,6 +287,7 @@ class MeshAllReduce:
 # ==== CollectCommGroups
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
@@ -296,7 +303,7 @@ class MeshAllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -345,11 +352,12 @@ class MeshAllReduce:
 # ==== MaterializeDistTensorCtx
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 18000)], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 18000)], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
@@ -360,7 +368,7 @@ class MeshAllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -405,17 +413,18 @@ class MeshAllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: MeshAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class MeshAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 18000)], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 18000)], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
@@ -428,7 +437,7 @@ class MeshAllReduce:
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 9000], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -477,6 +486,6 @@ class MeshAllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

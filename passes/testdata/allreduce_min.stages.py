@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -22,6 +23,7 @@ class AllReduce:
 # ==== ConvertToSSA
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -45,6 +47,7 @@ class AllReduce:
 # ==== LowerCompositeOps
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -52,7 +55,7 @@ class AllReduce:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -99,6 +102,7 @@ class AllReduce:
 # ==== InferTileMemorySpace
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -106,7 +110,7 @@ class AllReduce:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -153,6 +157,7 @@ class AllReduce:
 # ==== InitMemRef
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -168,7 +173,7 @@ class AllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -215,6 +220,7 @@ class AllReduce:
 # ==== AllocateMemoryAddr
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -230,7 +236,7 @@ class AllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -277,6 +283,7 @@ class AllReduce:
 # ==== CollectCommGroups
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
@@ -292,7 +299,7 @@ class AllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -340,11 +347,12 @@ class AllReduce:
 # ==== MaterializeDistTensorCtx
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -355,7 +363,7 @@ class AllReduce:
         mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -399,17 +407,18 @@ class AllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: AllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -422,7 +431,7 @@ class AllReduce:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -470,6 +479,6 @@ class AllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -22,6 +23,7 @@ class RingAllReduce:
 # ==== ConvertToSSA
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -45,6 +47,7 @@ class RingAllReduce:
 # ==== LowerCompositeOps
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -52,7 +55,7 @@ class RingAllReduce:
     def kernel(x: pl.Tensor[[1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32]]):
         staged: pl.Tile[[1, 24576], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -114,6 +117,7 @@ class RingAllReduce:
 # ==== InferTileMemorySpace
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -121,7 +125,7 @@ class RingAllReduce:
     def kernel(x: pl.Tensor[[1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32]]):
         staged: pl.Tile[[1, 24576], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -183,6 +187,7 @@ class RingAllReduce:
 # ==== InitMemRef
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -196,7 +201,7 @@ class RingAllReduce:
         mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, -1, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -258,6 +263,7 @@ class RingAllReduce:
 # ==== AllocateMemoryAddr
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -271,7 +277,7 @@ class RingAllReduce:
         mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -333,6 +339,7 @@ class RingAllReduce:
 # ==== CollectCommGroups
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
@@ -346,7 +353,7 @@ class RingAllReduce:
         mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -409,11 +416,12 @@ class RingAllReduce:
 # ==== MaterializeDistTensorCtx
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_0", 0, 98304)], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_1", 0, 98304)]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_2", 0, 98304)]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32, pl.MemRef("mem_ddr_3", 0, 48)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_0", 0, 98304)], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_1", 0, 98304)]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_2", 0, 98304)]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32, pl.MemRef("mem_ddr_3", 0, 48)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
@@ -422,7 +430,7 @@ class RingAllReduce:
         mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -481,17 +489,18 @@ class RingAllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: RingAllReduce
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class RingAllReduce:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_0", 0, 98304)], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_1", 0, 98304)]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_2", 0, 98304)]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32, pl.MemRef("mem_ddr_3", 0, 48)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_0", 0, 98304)], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_1", 0, 98304)]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32, pl.MemRef("mem_ddr_2", 0, 98304)]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32, pl.MemRef("mem_ddr_3", 0, 48)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
@@ -502,7 +511,7 @@ class RingAllReduce:
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 24576], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -569,6 +578,6 @@ class RingAllReduce:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

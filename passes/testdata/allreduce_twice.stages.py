@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -23,6 +24,7 @@ class AllReduceTwice:
 # ==== ConvertToSSA
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -47,6 +49,7 @@ class AllReduceTwice:
 # ==== LowerCompositeOps
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -54,7 +57,7 @@ class AllReduceTwice:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -88,7 +91,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v1)
+        ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -135,6 +138,7 @@ class AllReduceTwice:
 # ==== InferTileMemorySpace
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -142,7 +146,7 @@ class AllReduceTwice:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -176,7 +180,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v1)
+        ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -223,6 +227,7 @@ class AllReduceTwice:
 # ==== InitMemRef
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -244,7 +249,7 @@ class AllReduceTwice:
         mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -278,7 +283,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v1)
+        ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -325,6 +330,7 @@ class AllReduceTwice:
 # ==== AllocateMemoryAddr
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -346,7 +352,7 @@ class AllReduceTwice:
         mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -380,7 +386,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v1)
+        ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -427,6 +433,7 @@ class AllReduceTwice:
 # ==== CollectCommGroups
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
@@ -448,7 +455,7 @@ class AllReduceTwice:
         mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -482,7 +489,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v1)
+        ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -530,11 +537,12 @@ class AllReduceTwice:
 # ==== MaterializeDistTensorCtx
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -551,7 +559,7 @@ class AllReduceTwice:
         mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -585,7 +593,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = data_ctx
+        ctx_1: pld.CommCtx = data_ctx
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -629,17 +637,18 @@ class AllReduceTwice:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: AllReduceTwice
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class AllReduceTwice:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -658,7 +667,7 @@ class AllReduceTwice:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -696,7 +705,7 @@ class AllReduceTwice:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        ctx_1: pld.CommCtxType = data_ctx
+        ctx_1: pld.CommCtx = data_ctx
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
         my_rank_1: pl.Scalar[pl.INT32] = pld.system.rank(ctx_1)
@@ -744,6 +753,6 @@ class AllReduceTwice:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -22,6 +23,7 @@ class Barrier:
 # ==== ConvertToSSA
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -45,6 +47,7 @@ class Barrier:
 # ==== LowerCompositeOps
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -52,7 +55,7 @@ class Barrier:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -81,6 +84,7 @@ class Barrier:
 # ==== InitMemRef
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -90,7 +94,7 @@ class Barrier:
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -117,6 +121,7 @@ class Barrier:
 # ==== AllocateMemoryAddr
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -126,7 +131,7 @@ class Barrier:
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -153,6 +158,7 @@ class Barrier:
 # ==== CollectCommGroups
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
@@ -162,7 +168,7 @@ class Barrier:
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -190,16 +196,17 @@ class Barrier:
 # ==== MaterializeDistTensorCtx
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = signal_ctx
+        ctx: pld.CommCtx = signal_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -223,24 +230,25 @@ class Barrier:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: Barrier
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = signal_ctx
+        ctx: pld.CommCtx = signal_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -265,6 +273,6 @@ class Barrier:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

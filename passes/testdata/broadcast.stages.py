@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -22,6 +23,7 @@ class Broadcast:
 # ==== ConvertToSSA
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -45,6 +47,7 @@ class Broadcast:
 # ==== LowerCompositeOps
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -52,7 +55,7 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
         staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -83,6 +86,7 @@ class Broadcast:
 # ==== InitMemRef
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -93,7 +97,7 @@ class Broadcast:
         mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -122,6 +126,7 @@ class Broadcast:
 # ==== AllocateMemoryAddr
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -132,7 +137,7 @@ class Broadcast:
         mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -161,6 +166,7 @@ class Broadcast:
 # ==== CollectCommGroups
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
@@ -171,7 +177,7 @@ class Broadcast:
         mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -201,17 +207,18 @@ class Broadcast:
 # ==== MaterializeDistTensorCtx
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -237,17 +244,18 @@ class Broadcast:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: Broadcast
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
@@ -255,7 +263,7 @@ class Broadcast:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -284,6 +292,6 @@ class Broadcast:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

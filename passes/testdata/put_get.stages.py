@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -12,7 +13,7 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -35,6 +36,7 @@ class PutGet:
 # ==== ConvertTensorToTileOps
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -46,7 +48,7 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -73,6 +75,7 @@ class PutGet:
 # ==== InitMemRef
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -86,7 +89,7 @@ class PutGet:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -109,6 +112,7 @@ class PutGet:
 # ==== AllocateMemoryAddr
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -122,7 +126,7 @@ class PutGet:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -145,6 +149,7 @@ class PutGet:
 # ==== CollectCommGroups
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -158,7 +163,7 @@ class PutGet:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -182,6 +187,7 @@ class PutGet:
 # ==== MaterializeDistTensorCtx
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -192,10 +198,10 @@ NR = pl.dynamic("NR")
 @pl.program
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -215,12 +221,13 @@ class PutGet:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: PutGet
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
@@ -231,10 +238,10 @@ NR = pl.dynamic("NR")
 @pl.program
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         right: pl.Scalar[pl.INT32] = (my_rank + 1) % nranks
@@ -256,6 +263,6 @@ class PutGet:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)

@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -8,7 +9,7 @@ NR = pl.dynamic("NR")
 class Quickstart:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]) -> pl.Tensor[[1, 256], pl.FP32]:
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -40,6 +41,7 @@ class Quickstart:
 # ==== ConvertToSSA
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -47,7 +49,7 @@ NR = pl.dynamic("NR")
 class Quickstart:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]) -> pl.Tensor[[1, 256], pl.FP32]:
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -87,6 +89,7 @@ class Quickstart:
 # ==== InferTileMemorySpace
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -94,7 +97,7 @@ NR = pl.dynamic("NR")
 class Quickstart:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]) -> pl.Tensor[[1, 256], pl.FP32]:
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -130,6 +133,7 @@ class Quickstart:
 # ==== InitMemRef
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -144,7 +148,7 @@ class Quickstart:
         mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_3, -1, 1024), pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -180,6 +184,7 @@ class Quickstart:
 # ==== AllocateMemoryAddr
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -194,7 +199,7 @@ class Quickstart:
         mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_3, 0, 1024), pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -230,6 +235,7 @@ class Quickstart:
 # ==== CollectCommGroups
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
@@ -244,7 +250,7 @@ class Quickstart:
         mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_3, 0, 1024), pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -281,13 +287,14 @@ class Quickstart:
 # ==== MaterializeDistTensorCtx
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
 @pl.program
 class Quickstart:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], out: pl.Out[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_2", 0, 1024)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType) -> pl.Tensor[[1, 256], pl.FP32]:
+    def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], out: pl.Out[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_2", 0, 1024)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx) -> pl.Tensor[[1, 256], pl.FP32]:
         mem_vec_3: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
@@ -295,7 +302,7 @@ class Quickstart:
         mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_3, 0, 1024), pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -317,7 +324,7 @@ class Quickstart:
             acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         return pl.tile.store(acc__rv_v4, [0, 0], out)
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def chip_orch(self, inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType) -> pl.Tensor[[1, 256], pl.FP32]:
+    def chip_orch(self, inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx) -> pl.Tensor[[1, 256], pl.FP32]:
         return self.reduce_step(inp, out, data, signal, data_ctx, signal_ctx)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def orchestrator(self, inputs: pl.Tensor[[NR, 1, 256], pl.FP32], outputs: pl.Out[pl.Tensor[[NR, 1, 256], pl.FP32]]) -> pl.Tensor[[NR, 1, 256], pl.FP32]:
@@ -327,20 +334,21 @@ class Quickstart:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 256], pl.FP32] = pld.tensor.window(data_buf, [1, 256], dtype=pl.FP32)
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.chip_orch(pl.tensor.slice(inputs, [1, 1, 256], [r, 0, 0], [], [0]), pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
         return outputs
 # ==== InsertCommFence
 # pypto.program: Quickstart
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
 
 @pl.program
 class Quickstart:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], out: pl.Out[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_2", 0, 1024)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType) -> pl.Tensor[[1, 256], pl.FP32]:
+    def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], out: pl.Out[pl.Tensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32, pl.MemRef("mem_ddr_2", 0, 1024)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx) -> pl.Tensor[[1, 256], pl.FP32]:
         mem_vec_3: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
@@ -348,7 +356,7 @@ class Quickstart:
         mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         local: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_3, 0, 1024), pl.Mem.Vec] = pl.tile.load(inp, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
@@ -373,7 +381,7 @@ class Quickstart:
             acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         return pl.tile.store(acc__rv_v4, [0, 0], out)
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def chip_orch(self, inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType) -> pl.Tensor[[1, 256], pl.FP32]:
+    def chip_orch(self, inp: pl.Tensor[[1, 256], pl.FP32], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 256], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx) -> pl.Tensor[[1, 256], pl.FP32]:
         return self.reduce_step(inp, out, data, signal, data_ctx, signal_ctx)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def orchestrator(self, inputs: pl.Tensor[[NR, 1, 256], pl.FP32], outputs: pl.Out[pl.Tensor[[NR, 1, 256], pl.FP32]]) -> pl.Tensor[[NR, 1, 256], pl.FP32]:
@@ -383,7 +391,7 @@ class Quickstart:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[1, 256], pl.FP32] = pld.tensor.window(data_buf, [1, 256], dtype=pl.FP32)
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.chip_orch(pl.tensor.slice(inputs, [1, 1, 256], [r, 0, 0], [], [0]), pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
         return outputs

@@ -1,6 +1,7 @@
 # ==== Input
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -22,6 +23,7 @@ class ReduceScatter:
 # ==== ConvertToSSA
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -45,6 +47,7 @@ class ReduceScatter:
 # ==== LowerCompositeOps
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -52,7 +55,7 @@ class ReduceScatter:
     def kernel(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]]):
         staged: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -95,6 +98,7 @@ class ReduceScatter:
 # ==== InferTileMemorySpace
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -102,7 +106,7 @@ class ReduceScatter:
     def kernel(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]]):
         staged: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -145,6 +149,7 @@ class ReduceScatter:
 # ==== InitMemRef
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -160,7 +165,7 @@ class ReduceScatter:
         mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -203,6 +208,7 @@ class ReduceScatter:
 # ==== AllocateMemoryAddr
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -218,7 +224,7 @@ class ReduceScatter:
         mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -261,6 +267,7 @@ class ReduceScatter:
 # ==== CollectCommGroups
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
@@ -276,7 +283,7 @@ class ReduceScatter:
         mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = pld.system.get_comm_ctx(data__ssa_v0)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -320,11 +327,12 @@ class ReduceScatter:
 # ==== MaterializeDistTensorCtx
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -335,7 +343,7 @@ class ReduceScatter:
         mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -375,17 +383,18 @@ class ReduceScatter:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: ReduceScatter
 import pypto.language as pl
+import pypto.language.distributed as pld
 
 @pl.program
 class ReduceScatter:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtxType, signal_ctx: pld.CommCtxType):
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -398,7 +407,7 @@ class ReduceScatter:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [4, 16], [0, 0])
         pl.system.fence()
-        ctx: pld.CommCtxType = data_ctx
+        ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
@@ -442,6 +451,6 @@ class ReduceScatter:
         for r in pl.range(pld.system.world_size()):
             data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            data_ctx: pld.CommCtxType = pld.system.get_comm_ctx(data)
-            signal_ctx: pld.CommCtxType = pld.system.get_comm_ctx(signal)
+            data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
+            signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
