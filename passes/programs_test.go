@@ -126,7 +126,9 @@ func putGet() *pl.Program {
 
 // ringAllReduce: an allreduce in ring mode of a [1, size] FP32 target, with
 // the ring's [2(NR-1), NR] signal.
-func ringAllReduce(n, size int) *pl.Program { return ringAllReduceOf(n, size, pl.FP32, pld.Sum, "ring") }
+func ringAllReduce(n, size int) *pl.Program {
+	return ringAllReduceOf(n, size, pl.FP32, pld.Sum, "ring")
+}
 
 // ringAllReduceOf is ringAllReduce for any dtype, reduction and mode (a mesh
 // allreduce gets the mesh's [NR, 1] signal).
