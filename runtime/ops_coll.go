@@ -28,6 +28,56 @@ func init() {
 	Register("pld.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
 		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
 	})
+
+	// The host builtins LowerHostTensorCollectives emits: each is one
+	// device's part of a host collective, queued on that device like a
+	// dispatch; the device runs the collective's native body.
+	Register("builtin.tensor.allreduce", hostBuiltin(collective(1, allreduce)))
+	Register("builtin.tensor.allreduce_ring", hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
+		t, err := winArg(a[0], "target")
+		if err != nil {
+			return nil, err
+		}
+		return t, k.ring(t)
+	})))
+	Register("builtin.tensor.barrier", hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
+		if err := k.barrier(1); err != nil {
+			return nil, err
+		}
+		return k.sigV, k.epilogue(1)
+	})))
+	Register("builtin.tensor.broadcast", hostBuiltin(collective(1, broadcast)))
+	Register("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
+	Register("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
+	Register("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+}
+
+// hostBuiltin queues a builtin's device body on the device its device=
+// attribute names.
+func hostBuiltin(device OpFunc) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rank >= 0 {
+			return nil, fmt.Errorf("%s is a host builtin: only the host orchestrator dispatches it (with device=)", c.Name())
+		}
+		dev := c.Device()
+		if dev == nil {
+			return nil, fmt.Errorf("%s needs device=", c.Name())
+		}
+		v, err := x.expr(dev)
+		if err != nil {
+			return nil, err
+		}
+		r, err := toInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("device=: %w", err)
+		}
+		if r < 0 || int(r) >= x.s.world {
+			return nil, fmt.Errorf("device=%d is outside the world of %d ranks", r, x.s.world)
+		}
+		x.s.ops.Add(1)
+		x.s.dispatch(int(r), task{op: device, call: c, args: a})
+		return nil, nil
+	}
 }
 
 // coll is one rank's view of a collective call.
