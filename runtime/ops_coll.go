@@ -32,24 +32,33 @@ func init() {
 	// The host builtins LowerHostTensorCollectives emits: each is one
 	// device's part of a host collective, queued on that device like a
 	// dispatch; the device runs the collective's native body.
-	Register("builtin.tensor.allreduce", hostBuiltin(collective(1, allreduce)))
-	Register("builtin.tensor.allreduce_ring", hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
+	registerBuiltin("builtin.tensor.allreduce", hostBuiltin(collective(1, allreduce)))
+	registerBuiltin("builtin.tensor.allreduce_ring", hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
 		t, err := winArg(a[0], "target")
 		if err != nil {
 			return nil, err
 		}
 		return t, k.ring(t)
 	})))
-	Register("builtin.tensor.barrier", hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
+	registerBuiltin("builtin.tensor.barrier", hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
 		if err := k.barrier(1); err != nil {
 			return nil, err
 		}
 		return k.sigV, k.epilogue(1)
 	})))
-	Register("builtin.tensor.broadcast", hostBuiltin(collective(1, broadcast)))
-	Register("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
-	Register("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
-	Register("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+	registerBuiltin("builtin.tensor.broadcast", hostBuiltin(collective(1, broadcast)))
+	registerBuiltin("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
+	registerBuiltin("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
+	registerBuiltin("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+}
+
+// hostDispatchFacet marks an op the host runs as a device dispatch: like
+// a device= call, it does not first join the devices' queued work.
+const hostDispatchFacet = "sim.host_dispatch"
+
+func registerBuiltin(op string, fn OpFunc) {
+	Register(op, fn)
+	ir.MustOp(op).SetFacet(hostDispatchFacet, true)
 }
 
 // hostBuiltin queues a builtin's device body on the device its device=
