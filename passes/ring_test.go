@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/checker"
+	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
@@ -110,4 +112,34 @@ func TestRingBoundaries(t *testing.T) {
 		b = append(b, fmt.Sprint(runtime.RingBoundary(ir.FP32, 100, 4, i)), fmt.Sprint(runtime.RingBoundary(ir.FP16, 77, 4, i)))
 	}
 	require.Equal(t, "0 0 25 32 50 48 75 64 100 77", strings.Join(b, " "))
+}
+
+// The protocol checker finds no race, deadlock risk or signal misuse in the
+// ring (native and lowered, mode ring and mesh) or the host rail at P = 2,
+// 3, 4, 8.
+func TestRingAndHostRailRunClean(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 8} {
+		progs := map[string]*ir.Program{"host rail": testprogs.HostAllReduceLoop(3).IR()}
+		for _, op := range []ir.ReduceOp{pld.Sum, pld.Max} {
+			for _, mode := range []string{"ring", "mesh"} {
+				progs[fmt.Sprintf("%s %s", mode, op)] = ringAllReduceOf(n, 100, pl.FP32, op, mode).IR()
+			}
+		}
+		for name, in := range progs {
+			lowered, err := passes.Lower(in)
+			require.NoError(t, err)
+			for form, p := range map[string]*ir.Program{"native": in, "lowered": lowered} {
+				t.Run(fmt.Sprintf("%s/%s/P=%d", name, form, n), func(t *testing.T) {
+					size := 100
+					if name == "host rail" {
+						size = testprogs.CollectiveCols
+					}
+					args := []*tensor.Tensor{tensor.Randn(int64(n), n, 1, size), tensor.Zeros(pl.FP32, n, 1, size)}
+					_, rep, err := checker.Run(context.Background(), p, args, checker.Options{Ranks: n})
+					require.NoError(t, err)
+					require.True(t, rep.Clean(), "%s", rep)
+				})
+			}
+		}
+	}
 }
