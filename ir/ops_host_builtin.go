@@ -43,6 +43,7 @@ func registerHostBuiltins() {
 		{"reduce_scatter", []string{"target", "signal"}, []KwargSpec{op, dt}},
 		{"allgather", []string{"input", "target", "signal"}, []KwargSpec{dt}},
 		{"all_to_all", []string{"input", "target", "signal"}, []KwargSpec{dt}},
+		{"all_to_all_v", []string{"input", "target", "signal", "send_counts", "recv_counts"}, []KwargSpec{dt}},
 	}
 	defer MustOp("pld.tensor.allreduce").SetFacet(hostBuiltinFacet, func(c *Call) string {
 		if c.Kwargs.String("mode", "mesh") == "ring" {
@@ -57,6 +58,12 @@ func registerHostBuiltins() {
 		}
 		name := "builtin.tensor." + s.coll
 		nargs := len(s.args)
+		sigArg := 0
+		for i, a := range s.args {
+			if a == "signal" {
+				sigArg = i
+			}
+		}
 		RegisterOp(&OpDef{
 			Name: name, Category: distCategory, PrintName: name,
 			Doc:    "Host builtin: one device's part of a host pld.tensor." + s.coll + " (made by LowerHostTensorCollectives; device= names the device).",
@@ -68,7 +75,7 @@ func registerHostBuiltins() {
 						return nil, err
 					}
 				}
-				if _, err := int32Signal(c, nargs-1); err != nil {
+				if _, err := int32Signal(c, sigArg); err != nil {
 					return nil, err
 				}
 				if c.Kwargs.Has("op") {

@@ -39,6 +39,8 @@ func hostBuiltinDeducerCases() []struct {
 			"cell[3]:7: builtin.tensor.allgather: argument 'input': expected a pld.DistributedTensor (window-bound), given pl.Tensor[[1, 256], pl.FP32]"},
 		{"builtin.tensor.all_to_all", []Expr{data, data, sig}, nil,
 			"cell[3]:7: builtin.tensor.all_to_all: kwarg 'dtype': expected a value (required), given nothing"},
+		{"builtin.tensor.all_to_all_v", []Expr{data, data, data, sig, sig}, Kwargs{{"dtype", FP32}},
+			"cell[3]:7: builtin.tensor.all_to_all_v: argument 'signal': expected a signal with INT32 element type, given pld.DistributedTensor[[1, 256], pl.FP32]"},
 	}
 }
 

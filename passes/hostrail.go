@@ -378,18 +378,27 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 				walkErr = fmt.Errorf("pld.tensor.all_to_all_v at %s is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is single-use and cannot reuse a signal across dynamic invocations (same restriction LowerCompositeOps enforces on the InCore path via CheckAllReduceLoopUse)", call.Pos)
 				return
 			}
-			sig := allocOf(call.Args[len(call.Args)-1])
-			if sig == nil {
-				walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its signal is not a view of a window buffer allocated in this function", call.Name(), call.Pos)
-				return
+			// The signal (and all_to_all_v's recv_counts) inherit the data
+			// buffer's devices; a barrier has only its signal.
+			var data *ir.Expr
+			if i := call.Op.AliasedArg(); i >= 0 && i < len(call.Args) && call.Op.Args[i].Name != "signal" {
+				data = &call.Args[i]
 			}
-			cs := consumer{signal: sig, pos: call.Pos}
-			if len(call.Args) == 1 {
-				cs.barrier = true
-			} else if i := call.Op.AliasedArg(); i >= 0 {
-				cs.data = allocOf(call.Args[i])
+			for i, spec := range call.Op.Args {
+				if (spec.Name != "signal" && spec.Name != "recv_counts") || i >= len(call.Args) {
+					continue
+				}
+				sig := allocOf(call.Args[i])
+				if sig == nil {
+					walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its %s is not a view of a window buffer allocated in this function", call.Name(), call.Pos, spec.Name)
+					return
+				}
+				cs := consumer{signal: sig, pos: call.Pos, barrier: data == nil}
+				if data != nil {
+					cs.data = allocOf(*data)
+				}
+				consumers = append(consumers, cs)
 			}
-			consumers = append(consumers, cs)
 			return
 		}
 		if call.Fn == nil || call.Device() == nil {

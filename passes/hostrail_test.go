@@ -225,8 +225,38 @@ func TestHostRailErrors(t *testing.T) {
 			require.Contains(t, err.Error(), tc.want)
 		})
 	}
+	// all_to_all_v's single-use signal cannot sit in a host loop.
+	a2avProg := pl.NewProgram("AllToAllV")
+	k2 := a2avProg.InCore("kernel", func(f *pl.Func) {
+		f.InOut("data", pld.DistributedTensor(pl.Dims(1, 16), pl.FP32))
+		f.Do(pld.Notify(f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32)), 0, pl.Dims(0, 0), 0, pld.AtomicAdd))
+	})
+	a2avProg.Host("host", func(f *pl.Func) {
+		small := func(name string) pl.Expr {
+			return f.Let(name, pld.Window(f.Let(name+"_buf", pld.AllocWindowBuffer(4)), pl.Dims(1, 1), pl.INT32))
+		}
+		in, tgt := win(f, "input"), win(f, "target")
+		sig, sc, rc := small("signal"), small("send_counts"), small("recv_counts")
+		for _, pair := range [][2]pl.Expr{{in, sig}, {tgt, sc}, {tgt, rc}} {
+			f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) { f.Do(f.Dispatch(k2, r, pair[0], pair[1])) })
+		}
+		f.For("i", pl.Range(2), func(pl.Expr) {
+			f.Do(ir.MustCall("pld.tensor.all_to_all_v", []ir.Expr{in.(ir.Expr), tgt.(ir.Expr), sig.(ir.Expr), sc.(ir.Expr), rc.(ir.Expr)}, nil, ir.Span{}))
+		})
+	})
+	a2av := a2avProg.IR()
+	_, err := passes.Lower(a2av)
+	require.ErrorContains(t, err, "pld.tensor.all_to_all_v at  is not supported inside a for/while loop in a HOST orchestrator")
+	// Two allocations of one name in one domain.
+	dup := withHostStmt(hostProg(func(f *pl.Func, k *pl.Function) {
+		d, s := win(f, "data"), sigWin(f, "signal")
+		dispatchAll(f, k, d, s)
+	}), func(d, s ir.Expr) ir.Stmt { return nil })
+	dup = renameAlloc(dup, "signal_buf", "data_buf")
+	_, err = passes.MaterializeCommDomainScopes(dup) // ConvertToSSA would version the name
+	require.ErrorContains(t, err, "MaterializeCommDomainScopes: duplicate allocation name 'data_buf' within the same comm domain")
 	// The aliasing message names both operands and the buffer.
-	_, err := passes.Lower(cases[9].prog())
+	_, err = passes.Lower(cases[9].prog())
 	require.ErrorContains(t, err, "all window operands of a HOST collective must resolve to pairwise distinct WindowBuffer allocations, but 'target' and 'signal' are both views of data_buf")
 	// Without MaterializeCommDomainScopes a host collective's windows are
 	// not materialized.
@@ -257,7 +287,11 @@ func withHostStmt(p *ir.Program, mk func(data, signal ir.Expr) ir.Stmt) *ir.Prog
 			}
 		})
 		g := *fn
-		g.Body = ir.Seq(append(ir.Flatten(fn.Body), mk(views[0], views[1]))...)
+		stmts := ir.Flatten(fn.Body)
+		if st := mk(views[0], views[1]); st != nil {
+			stmts = append(stmts, st)
+		}
+		g.Body = ir.Seq(stmts...)
 		q.Functions[i] = &g
 	}
 	return q
@@ -287,4 +321,19 @@ func TestSeedCommGroupsTable(t *testing.T) {
 	st, err := passes.NewPipelineWith(testprogs.HostAllReduceLoop(3).IR(), passes.SeedCommGroupsTable()).Run()
 	require.NoError(t, err)
 	require.Contains(t, st.Text, "pld.tensor.allreduce(data__iter_v1, op=0, mode='mesh', core_num=1)")
+}
+
+// renameAlloc gives the host's allocation bound to from the buffer name to
+// (its variable keeps its name): two buffers of one name, which the DSL
+// cannot write.
+func renameAlloc(p *ir.Program, from, to string) *ir.Program {
+	q := p.Clone()
+	for _, fn := range q.Functions {
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok && a.Var.Name == from {
+				a.Var.Name = to
+			}
+		})
+	}
+	return q
 }

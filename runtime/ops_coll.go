@@ -50,6 +50,9 @@ func init() {
 	registerBuiltin("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
 	registerBuiltin("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
 	registerBuiltin("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+	registerBuiltin("builtin.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
+	})
 }
 
 // hostDispatchFacet marks an op the host runs as a device dispatch: like
