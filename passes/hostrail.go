@@ -457,7 +457,7 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		if !w.used {
 			return nil, nil, fmt.Errorf("MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer '%s' is not consumed by any chip_orch dispatch, at %s", name, w.pos)
 		}
-		wb := ir.NewWindowBuffer(w.ptr, w.size, false, false, w.pos)
+		wb := ir.NewWindowBuffer(w.ptr, sizeExpr(w.size, lin), false, false, w.pos)
 		wbOf[w.ptr] = wb
 		var devs []int64
 		if !w.all {
@@ -497,6 +497,24 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		return &c, true
 	})
 	return g, groups, nil
+}
+
+// sizeExpr is a window size with host variables bound to
+// pld.system.world_size() replaced by the call, so the size (a synthesized
+// signal's world_size * core_num * 4) folds wherever the rank count is known.
+func sizeExpr(e ir.Expr, lin *lineage) ir.Expr {
+	m := map[*ir.Var]ir.Expr{}
+	ir.WalkExpr(e, func(x ir.Expr) {
+		if v, ok := x.(*ir.Var); ok {
+			if c, ok := lin.def[v].(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+				m[v] = c
+			}
+		}
+	})
+	if len(m) == 0 {
+		return e
+	}
+	return substVars(e, m)
 }
 
 // LowerHostTensorCollectives turns each host collective into one builtin

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/manifest"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
@@ -39,13 +40,26 @@ func TestHostAllReduceInLoop(t *testing.T) {
 	for _, s := range pp.Stages() {
 		require.NoError(t, ir.RoundTripCheck(s.Program), "round trip after %s", s.Name)
 	}
+	// The synthesized buffer's size folds once the rank count is known:
+	// world_size * core_num * 4 bytes.
+	m, err := manifest.FromProgram(pp.Current().Program, 4)
+	require.NoError(t, err)
+	require.Equal(t, "__allreduce_signal_buf_0", m.CommGroups[0].Slots[0].Name)
+	require.EqualValues(t, 16, m.CommGroups[0].Slots[0].NBytes)
 
 	sim := runtime.NewSimulator()
-	for _, n := range []int{2, 3, 4} {
-		t.Run(fmt.Sprintf("P=%d", n), func(t *testing.T) {
-			in := testprogs.HostAllReduceLoop(3).IR()
+	for _, c := range []struct {
+		mode string
+		n    int
+	}{{"mesh", 2}, {"mesh", 3}, {"mesh", 4}, {"ring", 2}, {"ring", 3}, {"ring", 4}, {"ring", 8}} {
+		n := c.n
+		t.Run(fmt.Sprintf("%s/P=%d", c.mode, n), func(t *testing.T) {
+			in := testprogs.HostAllReduceLoopMode(3, c.mode).IR()
 			lowered, err := passes.Lower(in)
 			require.NoError(t, err)
+			// The ring mode dispatches the ring builtin.
+			builtin := map[string]string{"mesh": "builtin.tensor.allreduce(", "ring": "builtin.tensor.allreduce_ring("}[c.mode]
+			require.Contains(t, printProgram(lowered), builtin)
 			for name, p := range map[string]*ir.Program{"input": in, "lowered": lowered} {
 				x := tensor.Randn(int64(n), n, 1, testprogs.CollectiveCols)
 				y := tensor.Zeros(ir.FP32, n, 1, testprogs.CollectiveCols)

@@ -10,7 +10,11 @@ import (
 // iteration multiplies the sum by NR), and reads the window back into y:
 // y = NR^(iters-1) * Σ x on every rank. The host rail (passes.md §6–8)
 // synthesizes the signal once for the data buffer's lineage.
-func HostAllReduceLoop(iters int) *pl.Program {
+func HostAllReduceLoop(iters int) *pl.Program { return HostAllReduceLoopMode(iters, "mesh") }
+
+// HostAllReduceLoopMode is HostAllReduceLoop with the allreduce in mode
+// ("mesh" or "ring").
+func HostAllReduceLoopMode(iters int, mode string) *pl.Program {
 	const cols = CollectiveCols
 	prog := pl.NewProgram("HostAllReduceLoop")
 	stage := prog.InCore("stage", func(f *pl.Func) {
@@ -35,7 +39,7 @@ func HostAllReduceLoop(iters int) *pl.Program {
 			f.Do(f.Dispatch(stage, r, pl.Index(x, r), data))
 		})
 		f.For("i", pl.Range(iters), func(pl.Expr) {
-			f.Set(data, pld.AllReduce(data, nil))
+			f.Set(data, pld.AllReduce(data, nil, pld.Mode(mode)))
 		})
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
 			f.Do(f.Dispatch(read, r, data, pl.Index(y, r)))
