@@ -47,6 +47,19 @@ func TestHostAllReduceInLoop(t *testing.T) {
 	require.Equal(t, "__allreduce_signal_buf_0", m.CommGroups[0].Slots[0].Name)
 	require.EqualValues(t, 16, m.CommGroups[0].Slots[0].NBytes)
 
+	// Each pass of the rail, run again, changes nothing.
+	for _, prog := range []*ir.Program{testprogs.HostAllReduceLoop(3).IR(), testprogs.HostAllReduceSubsets().IR()} {
+		p := prog
+		for _, ps := range passes.Table() {
+			q, err := ps.Run(p)
+			require.NoError(t, err, ps.Name)
+			again, err := ps.Run(q)
+			require.NoError(t, err, ps.Name)
+			require.Equal(t, printProgram(q), printProgram(again), "%s is not idempotent", ps.Name)
+			p = q
+		}
+	}
+
 	sim := runtime.NewSimulator()
 	for _, c := range []struct {
 		mode string
@@ -231,6 +244,13 @@ func TestHostRailErrors(t *testing.T) {
 				f.Set(d, pld.AllReduce(d, nil, pld.Mode("ring"), pld.Op(pld.Max)))
 			})
 		}, "ring allreduce currently supports only ReduceOp.Sum with dtype=FP32, given Max over FP32"},
+		{"host ring is single-core", func() *ir.Program {
+			return hostProg(func(f *pl.Func, k *pl.Function) {
+				d, s := win(f, "data"), sigWin(f, "signal")
+				dispatchAll(f, k, d, s)
+				f.Set(d, pld.AllReduce(d, nil, pld.Mode("ring"), pld.CoreNum(2)))
+			})
+		}, "multicore is mesh-only: mode=\"ring\" requires core_num == 1, given 2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
