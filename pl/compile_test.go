@@ -30,7 +30,7 @@ func TestCompileQuickstart(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, ssa.Changed)
 	require.Contains(t, ssa.Diff, "+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):")
-	require.Contains(t, c.String(), "ConvertTensorToTileOps     unchanged")
+	require.Contains(t, c.String(), "ConvertTensorToTileOps      unchanged")
 
 	pto := c.PTO()
 	require.Contains(t, pto, "// reduce_step.pto\nmodule attributes {pto.target_arch = \"a2a3\"} {")
