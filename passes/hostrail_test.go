@@ -371,3 +371,22 @@ func renameAlloc(p *ir.Program, from, to string) *ir.Program {
 	}
 	return q
 }
+
+// A signal-less host allreduce in a loop, after SynthesizeAllReduceSignals:
+// one signal for the data buffer, bound once at the top of the host.
+func ExampleSynthesizeAllReduceSignals() {
+	p, err := passes.RunUntil(testprogs.HostAllReduceLoop(3).IR(), "SynthesizeAllReduceSignals")
+	if err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(printProgram(p), "\n") {
+		if strings.Contains(line, "allreduce") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// __allreduce_signal_world_size_0: pl.Scalar[pl.INT64] = pld.system.world_size()
+	// __allreduce_signal_buf_0: pl.Ptr = pld.tensor.alloc_window_buffer(__allreduce_signal_world_size_0 * pl.const(1, pl.INT64) * pl.const(4, pl.INT64))
+	// __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
+	// data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
+}
