@@ -104,6 +104,7 @@ func TestHostAllReduceDeviceSubsets(t *testing.T) {
 	p, err := passes.Lower(testprogs.HostAllReduceSubsets().IR())
 	require.NoError(t, err)
 	text := printProgram(p)
+	golden(t, "host_allreduce_subsets.lowered.py", text)
 	require.Contains(t, text, "# pld.comm_domain: devices=[0, 1], slots=[__allreduce_signal_buf_0, lo_buf]")
 	require.Contains(t, text, "# pld.comm_domain: devices=[2, 3], slots=[__allreduce_signal_buf_1, hi_buf]")
 	require.Contains(t, text, "builtin.tensor.allreduce(lo__ssa_v0, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=1)")
