@@ -193,6 +193,7 @@ func TestDeducerErrors(t *testing.T) {
 	}
 	_ = ctx
 	_ = ptr
+	cases = append(cases, hostBuiltinDeducerCases()...)
 	covered := map[string]bool{}
 	for _, tc := range cases {
 		covered[tc.op] = true

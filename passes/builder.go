@@ -72,10 +72,13 @@ func (b *lowering) ifThen(cond ir.Expr, then func(c *lowering)) {
 }
 
 // ifExpr emits an if/else that yields one value into a fresh return var
-// (EmitIfExpr).
+// (EmitIfExpr). A nil t takes the then-branch value's type.
 func (b *lowering) ifExpr(cond ir.Expr, name string, t ir.Type, then, els func(c *lowering) ir.Expr) *ir.Var {
 	tb, eb := b.child(), b.child()
 	tv, ev := then(tb), els(eb)
+	if t == nil {
+		t = tv.Type()
+	}
 	tb.stmts = append(tb.stmts, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: b.pos}, Values: []ir.Expr{tv}})
 	eb.stmts = append(eb.stmts, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: b.pos}, Values: []ir.Expr{ev}})
 	rv := ir.NewVar(b.names.fresh(name), t, b.pos)

@@ -465,92 +465,196 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 	return target, nil
 }
 
-// lowerAllReduceRing is the ring allreduce (mode="ring", passes.md §4.2):
-// NR-1 reduce-scatter rounds then NR-1 allgather rounds, each on its own row
-// of a [2(NR-1), NR] signal. In round s rank me combines segment me-s of its
-// own target with its left neighbour's partial sum of that segment
-// (reduce-scatter), or copies segment me-s+1 from its left neighbour, which
-// already holds it complete (allgather). Each sub-chunk of a round is
-// bracketed by two barriers on the round's row — every rank notifies every
-// peer, expecting 2k+1 before the read and 2k+2 before the store — so no
-// rank overwrites a segment a peer still reads. The epilogue takes every
-// row's credits back. NR must be static and divide the row length; a
-// segment longer than one chunk is cut into sub-chunks, the last possibly
-// partial (valid shapes).
+// lowerAllReduceRing is the ring allreduce (mode="ring") in upstream #2280's
+// push model: NR-1 reduce-scatter steps then NR-1 allgather steps, step s on
+// row s of the [2(NR-1), NR] signal. The [1, SIZE] target is cut into NR
+// balanced segments (boundaries floor(i*SIZE/NR); FP16 rounds interior
+// boundaries up to 32 bytes), each walked in sub-chunks of at most 16 KiB.
+//
+// Per reduce-scatter sub-chunk, rank me first reads its own value of the
+// receive slot (nobody has pushed into it yet), passes a ready barrier
+// (generation 2k+1), pushes its send slot into the same slot of its right
+// neighbour with a non-atomic pld.tile.put, passes a push-done barrier
+// (2k+2), and only then reads the slot again (now the left neighbour's
+// partial), reduces it with the saved own value and stores it. The push is
+// a plain copy and the reduction local, so every ReduceOp works. Allgather
+// sub-chunks push the finished segment between the same two barriers. Every
+// row receives 2 * chunk_count credits from each peer, which the epilogue
+// takes back.
 func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	target, sig := c.Args[0], c.Args[1]
-	rows, cols, dt, err := targetDims(c.Op.Name, target)
+	rows, size, dt, err := targetDims(c.Op.Name, target)
 	if err != nil {
 		return nil, err
 	}
 	if r, ok := ir.ConstValue(rows); !ok || r != 1 {
 		return nil, fmt.Errorf("ring mode lowers a [1, SIZE] target, got %s rows", ir.DefaultFormat.Expr(rows))
 	}
-	sigShape, _, _ := ir.ShapeOf(sig.Type())
+	sigShape, sigDT, _ := ir.ShapeOf(sig.Type())
+	if len(sigShape) != 2 {
+		return nil, fmt.Errorf("mode=ring signal must be 2D [2*(NR-1), NR], got %s", ir.ShapeString(sigShape))
+	}
+	if sigDT != ir.INT32 {
+		return nil, fmt.Errorf("mode=ring signal must be INT32, got %s", sigDT.Name())
+	}
 	dims, ok := ir.StaticDims(sigShape)
-	if !ok || len(dims) != 2 || dims[1] < 2 || dims[0] != 2*(dims[1]-1) {
-		return nil, fmt.Errorf("ring mode needs a static signal of shape [2(NR-1), NR], got %s", ir.ShapeString(sigShape))
+	if !ok || dims[1] < 2 {
+		return nil, fmt.Errorf("ring mode needs a static signal of shape [2*(NR-1), NR] with NR >= 2, got %s", ir.ShapeString(sigShape))
 	}
 	nr := dims[1]
-	if cols%nr != 0 {
-		return nil, fmt.Errorf("ring mode needs SIZE (%d) divisible by NR (%d)", cols, nr)
+	if dims[0] != 2*(nr-1) {
+		return nil, fmt.Errorf("pld.tensor.allreduce mode=ring signal shape[0] (%d) must equal 2*(NR-1) = %d for NR = %d", dims[0], 2*(nr-1), nr)
 	}
-	seg := cols / nr
-	C := min(seg, chunkElems(seg, dt))
-	chunks := (seg + C - 1) / C
 	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
 	if err != nil {
 		return nil, err
 	}
-	cc := b.prologue(target)
-	me := b.bind("me_idx", cast(cc.me, ir.INDEX))
-	left := b.bind("left", bin(ir.OpFloorMod, bin(ir.OpAdd, me, ir.Int(nr-1)), ir.Int(nr)))
-	rowBarrier := func(d *lowering, row, g ir.Expr) {
-		d.forPeers(cc, "peer", func(e *lowering, peer *ir.Var) {
-			e.notify(sig, peer, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
-		})
-		d.forPeers(cc, "src", func(e *lowering, src *ir.Var) {
-			e.wait(sig, []ir.Expr{row, src}, g, ir.WaitGe)
-		})
+	esize := int64(dt.Bytes())
+	maxChunk := 16 * 1024 / esize
+	align := 32 / esize
+	maxSeg := (size + nr - 1) / nr
+	if dt == ir.FP16 {
+		maxSeg = min(size, maxSeg+align-1)
 	}
-	full := tuple(ir.Int(1), ir.Int(C))
+	chunkCols := maxChunk
+	if maxSeg > 0 && maxSeg < maxChunk {
+		chunkCols = ((maxSeg-1)/align + 1) * align
+	}
+	chunkCount := (maxSeg + chunkCols - 1) / chunkCols
+	sizeE, nrE := ir.Int(size), ir.Int(nr)
+	one := ir.Int(1)
+	// boundary(i) is segment i's first column.
+	boundary := func(i ir.Expr) ir.Expr {
+		scaled := bin(ir.OpMul, i, sizeE)
+		if dt != ir.FP16 {
+			return bin(ir.OpFloorDiv, scaled, nrE)
+		}
+		den := ir.Int(nr * align)
+		aligned := bin(ir.OpMul, bin(ir.OpFloorDiv, bin(ir.OpAdd, scaled, ir.Int(nr*align-1)), den), ir.Int(align))
+		return bin(ir.OpMin, aligned, sizeE)
+	}
+
+	cc := b.prologue(target)
+	me := b.bind("my_rank_idx", cast(cc.me, ir.INDEX))
+	chunkShape := tuple(one, ir.Int(chunkCols))
+	stage := b.bind("ring_put_stage", b.op("tile.create", []ir.Expr{chunkShape},
+		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
 	vec := ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}
-	round := func(name string, firstRow int64, segOf func(s ir.Expr) ir.Expr, reduce bool) {
-		b.forRange(name, ir.Int(1), ir.Int(nr), ir.Int(1), func(d *lowering, s *ir.Var) {
-			row := d.bind("row", addConst(s, firstRow-1))
-			idx := d.bind("seg", segOf(s))
-			d.forRange("k", ir.Int(0), ir.Int(chunks), ir.Int(1), func(e *lowering, k *ir.Var) {
-				off := tuple(ir.Int(0), bin(ir.OpAdd, bin(ir.OpMul, idx, ir.Int(seg)), bin(ir.OpMul, k, ir.Int(C))))
-				// The segment's last sub-chunk may be partial: its tiles keep
-				// the static chunk shape with a smaller valid shape.
-				var valid ir.Expr = ir.Int(C)
-				if seg%C != 0 {
-					valid = e.bind("v", bin(ir.OpMin, ir.Int(C), bin(ir.OpSub, ir.Int(seg), bin(ir.OpMul, k, ir.Int(C)))))
-				}
-				vshape := tuple(ir.Int(1), valid)
-				twoK := bin(ir.OpMul, k, ir.Int(2))
-				rowBarrier(e, row, cast(addConst(twoK, 1), ir.INT32))
-				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, left, off, full, vshape}, nil))
-				out := ir.Expr(recv)
-				if reduce {
-					own := e.bind("own", e.op("tile.load", []ir.Expr{target, off, full, vshape}, vec))
-					out = e.bind("acc", e.op(opName, []ir.Expr{own, recv}, nil))
-				}
-				rowBarrier(e, row, cast(addConst(twoK, 2), ir.INT32))
-				e.do(e.op("tile.store", []ir.Expr{out, off, target}, nil))
+	pad := ir.Kwargs{{Key: "pad_value", Value: ir.PadZero}}
+	barrier := func(d *lowering, row, g ir.Expr, suffix string) {
+		d.forRange("peer"+suffix, ir.Int(0), cc.nranksIdx, one, func(e *lowering, peer *ir.Var) {
+			e.ifThen(notEq(peer, cc.me), func(f *lowering) {
+				f.notify(sig, peer, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
+			})
+		})
+		d.forRange("src"+suffix, ir.Int(0), cc.nranksIdx, one, func(e *lowering, src *ir.Var) {
+			e.ifThen(notEq(src, cc.me), func(f *lowering) {
+				f.wait(sig, []ir.Expr{row, src}, g, ir.WaitGe)
 			})
 		})
 	}
-	mod := func(e ir.Expr) ir.Expr { return bin(ir.OpFloorMod, e, ir.Int(nr)) }
-	// Reduce-scatter: after round s, rank me holds the sum of segment me-s
-	// over ranks me-s .. me.
-	round("rs", 0, func(s ir.Expr) ir.Expr { return mod(bin(ir.OpAdd, bin(ir.OpSub, me, s), ir.Int(nr))) }, true)
-	// Allgather: rank me starts with segment me+1 complete and copies
-	// segment me-s+1 from its left neighbour in round s.
-	round("ag", nr-1, func(s ir.Expr) ir.Expr { return mod(bin(ir.OpAdd, bin(ir.OpSub, me, s), ir.Int(nr+1))) }, false)
-	b.forRange("row", ir.Int(0), ir.Int(2*(nr-1)), ir.Int(1), func(d *lowering, row *ir.Var) {
-		d.forPeers(cc, "src", func(e *lowering, src *ir.Var) {
-			e.notify(sig, cc.me, []ir.Expr{row, src}, i32(-2*chunks), ir.NotifyAtomicAdd)
+	// epochs binds the ready (2k+1) and push-done (2k+2) generations of
+	// the sub-chunk at subcol.
+	epoch := func(d *lowering, name string, subcol ir.Expr, plus int64) ir.Expr {
+		k2 := bin(ir.OpMul, bin(ir.OpFloorDiv, subcol, ir.Int(chunkCols)), ir.Int(2))
+		return d.bind(name, cast(bin(ir.OpAdd, k2, ir.Int(plus)), ir.INT32))
+	}
+	// loadOr is fillpad(load(offs)) when active, else a placeholder read of
+	// the same shape at [0, 0]: an IfExpr's branches need one tile type.
+	zeros := tuple(ir.Int(0), ir.Int(0))
+	loadOr := func(d *lowering, active ir.Expr, offs, valid *ir.MakeTuple, rv, name, placeholder string,
+		then func(e *lowering, v ir.Expr) ir.Expr) *ir.Var {
+		return d.ifExpr(active, rv, nil, func(e *lowering) ir.Expr {
+			ld := e.bind(name+"_loaded", e.op("tile.load", []ir.Expr{target, offs, chunkShape, valid}, vec))
+			return then(e, e.bind(name, e.op("tile.fillpad_inplace", []ir.Expr{ld}, pad)))
+		}, func(e *lowering) ir.Expr {
+			ld := e.bind(placeholder+"_loaded", e.op("tile.load", []ir.Expr{target, zeros, chunkShape, valid}, vec))
+			return e.bind(placeholder, e.op("tile.fillpad_inplace", []ir.Expr{ld}, pad))
+		})
+	}
+	// push is `if active: put(target → right's target, same slot)` through
+	// the stage narrowed to the transfer.
+	push := func(d *lowering, active ir.Expr, right ir.Expr, offs *ir.MakeTuple, validCols ir.Expr, stageName string) {
+		d.ifThen(active, func(e *lowering) {
+			st := e.bind(stageName, e.op("tile.set_validshape", []ir.Expr{stage, one, validCols}, nil))
+			e.do(e.op("pld.tile.put", []ir.Expr{target, right, target, st, offs, offs, tuple(one, validCols)},
+				ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
+		})
+	}
+	sub := func(a, b ir.Expr) ir.Expr { return bin(ir.OpSub, a, b) }
+	add := func(a, b ir.Expr) ir.Expr { return bin(ir.OpAdd, a, b) }
+	mod := func(a ir.Expr) ir.Expr { return bin(ir.OpFloorMod, a, cc.nranksIdx) }
+	chunkE := ir.Int(chunkCols)
+	nrMinusOne := b.bind("nr_minus_one", sub(cc.nranksIdx, one))
+
+	// Reduce-scatter: in step s rank me receives segment me-s-1 from its
+	// left neighbour and pushes segment me-s to its right one.
+	b.forRange("rs_step", ir.Int(0), nrMinusOne, one, func(d *lowering, rsStep *ir.Var) {
+		step := d.bind("step", add(rsStep, one))
+		recvIdx := d.bind("recv_idx", mod(add(sub(sub(me, step), one), cc.nranksIdx)))
+		sendIdx := d.bind("send_idx", mod(add(sub(me, step), cc.nranksIdx)))
+		right := d.bind("right", mod(add(me, one)))
+		recvBegin := d.bind("rs_recv_segment_begin", boundary(recvIdx))
+		recvEnd := d.bind("rs_recv_segment_end", boundary(add(recvIdx, one)))
+		recvCols := d.bind("rs_recv_segment_cols", sub(recvEnd, recvBegin))
+		sendBegin := d.bind("rs_send_segment_begin", boundary(sendIdx))
+		sendEnd := d.bind("rs_send_segment_end", boundary(add(sendIdx, one)))
+		sendCols := d.bind("rs_send_segment_cols", sub(sendEnd, sendBegin))
+		d.forRange("rs_col", ir.Int(0), ir.Int(maxSeg), chunkE, func(e *lowering, subcol *ir.Var) {
+			recvActive := bin(ir.OpLt, subcol, recvCols)
+			recvValid := bin(ir.OpMin, chunkE, sub(recvCols, subcol))
+			loadValid := tuple(one, bin(ir.OpMax, one, recvValid))
+			recvOffs := tuple(ir.Int(0), add(recvBegin, subcol))
+			sendActive := bin(ir.OpLt, subcol, sendCols)
+			sendValid := bin(ir.OpMin, chunkE, sub(sendCols, subcol))
+			sendOffs := tuple(ir.Int(0), add(sendBegin, subcol))
+			// Own value first: nobody pushes into the slot before the
+			// ready barrier.
+			own := loadOr(e, recvActive, recvOffs, loadValid, "acc_own", "acc_rs_own", "acc_rs_own_placeholder",
+				func(_ *lowering, v ir.Expr) ir.Expr { return v })
+			barrier(e, rsStep, epoch(e, "rs_ready_epoch", subcol, 1), "_rs_ready")
+			push(e, sendActive, right, sendOffs, sendValid, "rs_stage_valid")
+			barrier(e, rsStep, epoch(e, "rs_read_epoch", subcol, 2), "_rs_read")
+			acc := loadOr(e, recvActive, recvOffs, loadValid, "acc_full", "recv_rs", "acc_rs_placeholder",
+				func(f *lowering, recv ir.Expr) ir.Expr {
+					return f.bind("acc_rs_next", f.op(opName, []ir.Expr{own, recv}, nil))
+				})
+			e.ifThen(recvActive, func(f *lowering) {
+				// Clamped forms of the active branch's bounds, as upstream
+				// writes them, so the store is provably inside the target.
+				col := sub(sizeE, bin(ir.OpMax, ir.Int(0), sub(sizeE, add(recvBegin, subcol))))
+				end := sub(sizeE, bin(ir.OpMax, ir.Int(0), sub(sizeE, add(col, recvValid))))
+				v := f.bind("acc_rs_valid", f.op("tile.set_validshape", []ir.Expr{acc, one, sub(end, col)}, nil))
+				f.do(f.op("tile.store", []ir.Expr{v, tuple(ir.Int(0), col), target}, nil))
+			})
+		})
+	})
+	// Allgather: in step s rank me forwards the finished segment me-s+1 to
+	// its right neighbour; the push is the store.
+	b.forRange("ag_step", ir.Int(0), nrMinusOne, one, func(d *lowering, agStep *ir.Var) {
+		step := d.bind("ag_step_val", add(agStep, one))
+		round := d.bind("ag_round", add(agStep, nrMinusOne))
+		sendIdx := d.bind("ag_send_idx", mod(add(add(sub(me, step), one), cc.nranksIdx)))
+		right := d.bind("ag_right", mod(add(me, one)))
+		begin := d.bind("ag_segment_begin", boundary(sendIdx))
+		end := d.bind("ag_segment_end", boundary(add(sendIdx, one)))
+		cols := d.bind("ag_segment_cols", sub(end, begin))
+		d.forRange("ag_col", ir.Int(0), ir.Int(maxSeg), chunkE, func(e *lowering, subcol *ir.Var) {
+			active := bin(ir.OpLt, subcol, cols)
+			valid := bin(ir.OpMin, chunkE, sub(cols, subcol))
+			offs := tuple(ir.Int(0), add(begin, subcol))
+			barrier(e, round, epoch(e, "ag_ready_epoch", subcol, 1), "_ag_ready")
+			push(e, active, right, offs, valid, "ag_stage_valid")
+			barrier(e, round, epoch(e, "ag_read_epoch", subcol, 2), "_ag_read")
+		})
+	})
+	// Every row got 2 * chunk_count credits from each peer.
+	total := b.bind("ring_reset_total", i32(2*chunkCount))
+	b.forRange("reset_row", ir.Int(0), ir.Int(2*(nr-1)), one, func(d *lowering, row *ir.Var) {
+		d.forRange("reset_src", ir.Int(0), cc.nranksIdx, one, func(e *lowering, src *ir.Var) {
+			e.ifThen(notEq(src, cc.me), func(f *lowering) {
+				f.notify(sig, cc.me, []ir.Expr{row, src}, &ir.UnaryExpr{Op: ir.OpNeg, X: total, DType: ir.INT32}, ir.NotifyAtomicAdd)
+			})
 		})
 	})
 	return target, nil

@@ -1,8 +1,11 @@
 // Package passes is ptorepl's pass pipeline: the distributed-relevant subset of
 // PyPTO's Default strategy (ConvertToSSA, ConvertTensorToTileOps,
 // LowerCompositeOps, InferTileMemorySpace, InitMemRef, AllocateMemoryAddr,
-// CollectCommGroups, MaterializeDistTensorCtx, InsertCommFence), in upstream
-// order and under upstream names.
+// SynthesizeAllReduceSignals, MaterializeCommDomainScopes,
+// LowerHostTensorCollectives, MaterializeDistTensorCtx, InsertCommFence), in
+// upstream order and under upstream names. The seed-era passes stay
+// available as functions to put in a custom table: CollectCommGroups (in
+// place of MaterializeCommDomainScopes) and LowerCompositeOpsSeed1746.
 //
 // Passes are rows of one ordered table. Each pass takes a program and returns
 // a new one without mutating its input (unchanged subtrees are shared). A
@@ -33,6 +36,9 @@ const (
 	MemRefsInitialized        Property = "MemRefsInitialized"
 	AddressesAllocated        Property = "MemoryAddressesAllocated"
 	CommGroupsCollected       Property = "CommGroupsCollected"
+	AllReduceSignals          Property = "AllReduceSignalsSynthesized"
+	CommDomainScopes          Property = "CommDomainScopesMaterialized"
+	HostCollectivesLowered    Property = "HostTensorCollectivesLowered"
 	DistTensorCtxMaterialized Property = "DistTensorCtxMaterialized"
 	CommFencesInserted        Property = "CommFencesInserted"
 )
@@ -64,13 +70,36 @@ func Table() []Pass {
 			Doc: "Attach a MemRef to every tensor and tile variable and allocate on-chip buffers."},
 		{Name: "AllocateMemoryAddr", Run: AllocateMemoryAddr, Requires: []Property{MemRefsInitialized}, Produces: []Property{AddressesAllocated},
 			Doc: "Assign 32-byte-aligned addresses per memory space."},
-		{Name: "CollectCommGroups", Run: CollectCommGroups, Produces: []Property{CommGroupsCollected},
-			Doc: "Infer the program's comm groups from window allocations and device= dispatches; bind views to their window buffer."},
-		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommGroupsCollected}, Produces: []Property{DistTensorCtxMaterialized},
+		{Name: "SynthesizeAllReduceSignals", Run: SynthesizeAllReduceSignals, Produces: []Property{AllReduceSignals},
+			Doc: "Give each signal-less host allreduce a signal: one per data-buffer lineage, allocated at the top of the host orchestrator."},
+		{Name: "MaterializeCommDomainScopes", Run: MaterializeCommDomainScopes, Requires: []Property{AllReduceSignals}, Produces: []Property{CommDomainScopes},
+			Doc: "Infer the comm domains from window allocations, device= dispatches and host collectives; bind views to their window buffer."},
+		{Name: "LowerHostTensorCollectives", Run: LowerHostTensorCollectives, Requires: []Property{CommDomainScopes}, Produces: []Property{HostCollectivesLowered},
+			Doc: "Turn each host collective into one builtin.tensor dispatch per device of its comm domain."},
+		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommDomainScopes}, Produces: []Property{DistTensorCtxMaterialized},
 			Doc: "Pass one CommCtx parameter per DistributedTensor parameter; replace get_comm_ctx in device functions."},
 		{Name: "InsertCommFence", Run: InsertCommFence, Requires: []Property{DistTensorCtxMaterialized}, Produces: []Property{CommFencesInserted},
 			Doc: "Insert cache invalidations and fences after publishing writes and waits."},
 	}
+}
+
+// SeedCommGroupsTable is Table with the seed's CollectCommGroups (#1369) in
+// place of main's host rail (SynthesizeAllReduceSignals,
+// MaterializeCommDomainScopes, LowerHostTensorCollectives): host
+// collectives stay as they are written.
+func SeedCommGroupsTable() []Pass {
+	var out []Pass
+	for _, p := range Table() {
+		switch p.Name {
+		case "SynthesizeAllReduceSignals", "LowerHostTensorCollectives":
+			continue
+		case "MaterializeCommDomainScopes":
+			p = Pass{Name: "CollectCommGroups", Run: CollectCommGroups, Produces: []Property{CommGroupsCollected, CommDomainScopes},
+				Doc: "Infer the program's comm groups from window allocations and device= dispatches; bind views to their window buffer (seed #1369)."}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // PassNames lists the pass names in pipeline order.
@@ -230,9 +259,14 @@ func runPass(ps Pass, p *ir.Program) (out *ir.Program, err error) {
 	return out, err
 }
 
-// RunPass runs one pass of the table by name on p.
+// RunPass runs one pass by name on p: a pass of the table, or one of the
+// seed-era passes (CollectCommGroups, LowerCompositeOpsSeed1746).
 func RunPass(name string, p *ir.Program) (*ir.Program, error) {
-	for _, ps := range Table() {
+	seed := []Pass{
+		{Name: "CollectCommGroups", Run: CollectCommGroups},
+		{Name: "LowerCompositeOpsSeed1746", Run: LowerCompositeOpsSeed1746},
+	}
+	for _, ps := range append(Table(), seed...) {
 		if ps.Name == name {
 			return runPass(ps, p)
 		}

@@ -195,7 +195,7 @@ func (c *Compiled) String() string {
 		if s.Changed {
 			mark = fmt.Sprintf("+%d -%d lines", countLines(s.Diff, '+'), countLines(s.Diff, '-'))
 		}
-		fmt.Fprintf(&b, "  %2d %-26s %s\n", i+1, s.Name, mark)
+		fmt.Fprintf(&b, "  %2d %-27s %s\n", i+1, s.Name, mark)
 	}
 	for _, w := range c.warnings {
 		fmt.Fprintf(&b, "%s\n", w)

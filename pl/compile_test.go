@@ -24,12 +24,13 @@ func TestCompileQuickstart(t *testing.T) {
 		names = append(names, s.Name)
 	}
 	require.Equal(t, []string{"Input", "ConvertToSSA", "ConvertTensorToTileOps", "LowerCompositeOps", "InferTileMemorySpace",
-		"InitMemRef", "AllocateMemoryAddr", "CollectCommGroups", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
+		"InitMemRef", "AllocateMemoryAddr", "SynthesizeAllReduceSignals", "MaterializeCommDomainScopes",
+		"LowerHostTensorCollectives", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
 	ssa, ok := c.Stage("ConvertToSSA")
 	require.True(t, ok)
 	require.True(t, ssa.Changed)
 	require.Contains(t, ssa.Diff, "+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):")
-	require.Contains(t, c.String(), "ConvertTensorToTileOps     unchanged")
+	require.Contains(t, c.String(), "ConvertTensorToTileOps      unchanged")
 
 	pto := c.PTO()
 	require.Contains(t, pto, "// reduce_step.pto\nmodule attributes {pto.target_arch = \"a2a3\"} {")
@@ -69,7 +70,7 @@ func TestCompileErrors(t *testing.T) {
 		f.Let("unused", pldAlloc(64))
 	})
 	_, err := pl.TryCompile(prog)
-	require.ErrorContains(t, err, "CollectCommGroups")
+	require.ErrorContains(t, err, "MaterializeCommDomainScopes")
 	require.ErrorContains(t, err, "dead allocation")
 	require.Panics(t, func() { pl.Compile(prog) })
 }

@@ -83,7 +83,9 @@ func ExampleCompile() {
 	// InferTileMemorySpace false
 	// InitMemRef true
 	// AllocateMemoryAddr false
-	// CollectCommGroups false
+	// SynthesizeAllReduceSignals false
+	// MaterializeCommDomainScopes false
+	// LowerHostTensorCollectives false
 	// MaterializeDistTensorCtx true
 	// InsertCommFence true
 	// true

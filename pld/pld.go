@@ -220,8 +220,11 @@ func Get(dst, peer, src any, opts ...Option) pl.Expr {
 
 // AllReduce reduces t across all ranks in place; rebind the result:
 // f.Set(t, pld.AllReduce(t, sig)). Options: Op (default Sum), Mode (default
-// "mesh"), CoreNum (default 1).
-// PyPTO: t = pld.tensor.allreduce(t, sig, op=0, mode='mesh', core_num=1).
+// "mesh"), CoreNum (default 1). In a HOST orchestrator sig may be nil: the
+// compiler then synthesizes one signal per data buffer
+// (SynthesizeAllReduceSignals), which makes the call legal inside loops.
+// PyPTO: t = pld.tensor.allreduce(t, sig, op=0, mode='mesh', core_num=1),
+// or t = pld.tensor.allreduce(t, op=0, mode='mesh', core_num=1) without a signal.
 func AllReduce(t, sig any, opts ...Option) pl.Expr {
 	kws, _ := applyOptions("pld.AllReduce", opts, "op", "mode", "core_num")
 	out := ir.Kwargs{
@@ -229,7 +232,11 @@ func AllReduce(t, sig any, opts ...Option) pl.Expr {
 		{Key: "mode", Value: kws.String("mode", "mesh")},
 		{Key: "core_num", Value: kws.Int("core_num", 1)},
 	}
-	return dsl.Call("pld.tensor.allreduce", []ir.Expr{arg(t, "pld.AllReduce", "target"), arg(sig, "pld.AllReduce", "signal")}, out)
+	args := []ir.Expr{arg(t, "pld.AllReduce", "target")}
+	if sig != nil {
+		args = append(args, arg(sig, "pld.AllReduce", "signal"))
+	}
+	return dsl.Call("pld.tensor.allreduce", args, out)
 }
 
 // Barrier blocks until every rank reached it. PyPTO: sig = pld.tensor.barrier(sig).

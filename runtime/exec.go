@@ -678,7 +678,7 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 	if !ok {
 		return nil, x.errAt(c, fmt.Errorf("the simulator has no semantics for op %s", c.Op.Name))
 	}
-	if x.rank < 0 && !hostSafe[c.Op.Name] {
+	if _, dispatch := c.Op.Facet(hostDispatchFacet); x.rank < 0 && !hostSafe[c.Op.Name] && !dispatch {
 		x.s.join()
 		if x.s.sched.stopped.Load() {
 			return nil, errAborted

@@ -28,6 +28,68 @@ func init() {
 	Register("pld.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
 		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
 	})
+
+	// The host builtins LowerHostTensorCollectives emits: each is one
+	// device's part of a host collective, queued on that device like a
+	// dispatch; the device runs the collective's native body.
+	registerBuiltin("builtin.tensor.allreduce", hostBuiltin(collective(1, allreduce)))
+	registerBuiltin("builtin.tensor.allreduce_ring", hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
+		t, err := winArg(a[0], "target")
+		if err != nil {
+			return nil, err
+		}
+		return t, k.ring(t)
+	})))
+	registerBuiltin("builtin.tensor.barrier", hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
+		if err := k.barrier(1); err != nil {
+			return nil, err
+		}
+		return k.sigV, k.epilogue(1)
+	})))
+	registerBuiltin("builtin.tensor.broadcast", hostBuiltin(collective(1, broadcast)))
+	registerBuiltin("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
+	registerBuiltin("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
+	registerBuiltin("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+	registerBuiltin("builtin.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
+		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
+	})
+}
+
+// hostDispatchFacet marks an op the host runs as a device dispatch: like
+// a device= call, it does not first join the devices' queued work.
+const hostDispatchFacet = "sim.host_dispatch"
+
+func registerBuiltin(op string, fn OpFunc) {
+	Register(op, fn)
+	ir.MustOp(op).SetFacet(hostDispatchFacet, true)
+}
+
+// hostBuiltin queues a builtin's device body on the device its device=
+// attribute names.
+func hostBuiltin(device OpFunc) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rank >= 0 {
+			return nil, fmt.Errorf("%s is a host builtin: only the host orchestrator dispatches it (with device=)", c.Name())
+		}
+		dev := c.Device()
+		if dev == nil {
+			return nil, fmt.Errorf("%s needs device=", c.Name())
+		}
+		v, err := x.expr(dev)
+		if err != nil {
+			return nil, err
+		}
+		r, err := toInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("device=: %w", err)
+		}
+		if r < 0 || int(r) >= x.s.world {
+			return nil, fmt.Errorf("device=%d is outside the world of %d ranks", r, x.s.world)
+		}
+		x.s.ops.Add(1)
+		x.s.dispatch(int(r), task{op: device, call: c, args: a})
+		return nil, nil
+	}
 }
 
 // coll is one rank's view of a collective call.
@@ -206,6 +268,9 @@ func allreduce(k *coll, a []any) (any, error) {
 	if t.dt != ir.FP32 && t.dt != ir.FP16 && t.dt != ir.BF16 && t.dt != ir.INT32 {
 		return nil, fmt.Errorf("target dtype must be FP16 or FP32, got %s", t.dt.Name())
 	}
+	if k.c.Kwargs.String("mode", "mesh") == "ring" {
+		return t, k.ring(t)
+	}
 	if err := k.barrier(1); err != nil { // everyone staged
 		return nil, err
 	}
@@ -293,4 +358,122 @@ func (k *coll) scatterRows(a []any, toAll bool) (any, error) {
 		return nil, err
 	}
 	return t, k.epilogue(1)
+}
+
+// ring is the ring allreduce as upstream's host builtin runs it (#2280): the
+// target is cut into NR segments with LowerCompositeOps' boundaries, and in
+// NR-1 reduce-scatter steps each rank pushes its partial of segment me-s into
+// the same segment of its right neighbour, then in NR-1 allgather steps
+// forwards the finished segment me-s+1. Sum pushes with a remote atomic add
+// (the receiver's own value plus the partial); the other reductions push a
+// plain copy that the receiver combines with its saved own value, as the
+// InCore recipe does. Either way segment j is folded in the order own[j+1],
+// own[j+2], …, own[j], so the result is bit-identical to the lowered ring.
+// Barriers involve the two ring neighbours only; their credits accumulate on
+// the cell [src, 0] and the epilogue takes them back.
+func (k *coll) ring(t *view) error {
+	nr := len(k.dom)
+	if nr == 1 {
+		return nil
+	}
+	if !t.contiguous() {
+		return fmt.Errorf("target: a ring allreduce needs a dense tensor, given %v", t.shape)
+	}
+	op := ir.ReduceOp(k.c.Kwargs.Int("op", 0))
+	if _, ok := reduceOps[op]; !ok {
+		return fmt.Errorf("op must be ReduceOp.Sum, Max, Min or Prod, got %d", op)
+	}
+	size := numel(t.shape)
+	seg := func(i int) *view {
+		b, e := RingBoundary(t.dt, size, nr, (i+nr)%nr), RingBoundary(t.dt, size, nr, (i+nr)%nr+1)
+		return &view{dt: t.dt, shape: []int{e - b}, strides: []int{1}, off: t.off + b, win: t.win}
+	}
+	x, who := k.x, k.x.who(k.c)
+	left, right := (k.me+nr-1)%nr, (k.me+1)%nr
+	neighbours := []int{left}
+	if right != left {
+		neighbours = append(neighbours, right)
+	}
+	var g int64
+	barrier := func() error {
+		g++
+		for _, p := range neighbours {
+			x.perturb()
+			if err := x.s.win.Notify(x.rank, k.dom[p], k.sigV.win, k.cell(k.me), NotifyAtomicAdd, 1, who); err != nil {
+				return err
+			}
+		}
+		for _, p := range neighbours {
+			x.perturb()
+			if err := x.s.win.Wait(x.rank, k.sigV.win, k.cell(p), Cond{Cmp: "ge", Value: g}, who); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for s := 1; s < nr; s++ {
+		send, recv := seg(k.me-s), seg(k.me-s-1)
+		if op == ir.ReduceSum {
+			if err := barrier(); err != nil {
+				return err
+			}
+			if err := x.copyView(send, k.dom[right], send, x.rank, true, k.c); err != nil {
+				return err
+			}
+			continue
+		}
+		own, err := x.readBytes(recv, x.rank, k.c) // before anyone pushes into it
+		if err != nil {
+			return err
+		}
+		if err := barrier(); err != nil {
+			return err
+		}
+		if err := x.copyView(send, k.dom[right], send, x.rank, false, k.c); err != nil {
+			return err
+		}
+		if err := barrier(); err != nil {
+			return err
+		}
+		got, err := x.readBytes(recv, x.rank, k.c)
+		if err != nil {
+			return err
+		}
+		reduceBytes(t.dt, op, own, got)
+		if err := x.writeBytes(recv, x.rank, own, k.c); err != nil {
+			return err
+		}
+	}
+	for s := 1; s < nr; s++ {
+		if err := barrier(); err != nil {
+			return err
+		}
+		send := seg(k.me - s + 1)
+		if err := x.copyView(send, k.dom[right], send, x.rank, false, k.c); err != nil {
+			return err
+		}
+	}
+	// The last pushes land before anyone returns.
+	if err := barrier(); err != nil {
+		return err
+	}
+	for _, p := range neighbours {
+		if err := x.s.win.Notify(x.rank, x.rank, k.sigV.win, k.cell(p), NotifyAtomicAdd, int32(-g), who); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RingBoundary is the first element of segment i of a ring allreduce over
+// size elements on nr ranks (segment nr ends the tensor): floor(i*size/nr),
+// with FP16 boundaries rounded up to 32 bytes and capped at size, as
+// LowerCompositeOps cuts the target.
+func RingBoundary(dt ir.DataType, size, nr, i int) int {
+	if dt != ir.FP16 {
+		return i * size / nr
+	}
+	const align = 16
+	b := (i*size + nr*align - 1) / (nr * align) * align
+	return min(b, size)
 }

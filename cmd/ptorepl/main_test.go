@@ -56,7 +56,7 @@ func TestQuickstartCellByCell(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	text := out.String()
 	require.Contains(t, text, "def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32]")
-	require.Contains(t, text, "compiled Quickstart: 9 passes")
+	require.Contains(t, text, "compiled Quickstart: 11 passes")
 	require.Contains(t, text, "stage LowerCompositeOps false")
 	require.Contains(t, text, "stage InsertCommFence true")
 	require.Contains(t, text, "11 22 33 11 22 33\n")

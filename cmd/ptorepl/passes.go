@@ -50,7 +50,7 @@ func (r *repl) cmdPasses(string) error {
 		if i == next {
 			mark = ">"
 		}
-		fmt.Fprintf(r.out, "%s %2d %-26s %s\n", mark, i+1, p.Name, p.Doc)
+		fmt.Fprintf(r.out, "%s %2d %-27s %s\n", mark, i+1, p.Name, p.Doc)
 	}
 	return nil
 }

@@ -284,7 +284,9 @@ class MeshAllReduce:
             data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== CollectCommGroups
+# ==== SynthesizeAllReduceSignals: unchanged
+
+# ==== MaterializeCommDomainScopes
 # pypto.program: MeshAllReduce
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -349,6 +351,8 @@ class MeshAllReduce:
             data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== LowerHostTensorCollectives: unchanged
+
 # ==== MaterializeDistTensorCtx
 # pypto.program: MeshAllReduce
 import pypto.language as pl

@@ -59,50 +59,89 @@ class RingAllReduce:
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
@@ -114,76 +153,8 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== InferTileMemorySpace
-# pypto.program: RingAllReduce
-import pypto.language as pl
-import pypto.language.distributed as pld
+# ==== InferTileMemorySpace: unchanged
 
-@pl.program
-class RingAllReduce:
-    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
-        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
-        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
-        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
-        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
-    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
-        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
-        for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== InitMemRef
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -198,59 +169,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, -1, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, -1, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, -1, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, -1, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, -1, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, -1, 96), pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_11, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, -1, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, -1, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_13, -1, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
@@ -274,59 +288,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 672, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_11, 96, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_13, 288, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
@@ -336,7 +393,9 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== CollectCommGroups
+# ==== SynthesizeAllReduceSignals: unchanged
+
+# ==== MaterializeCommDomainScopes
 # pypto.program: RingAllReduce
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -350,59 +409,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 672, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_11, 96, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_13, 288, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
@@ -413,6 +515,8 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
             signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== LowerHostTensorCollectives: unchanged
+
 # ==== MaterializeDistTensorCtx
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -427,59 +531,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 672, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_11, 96, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_13, 288, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
@@ -506,8 +653,12 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 0, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(96, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(384, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_4, 672, 384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 96], [0, 0])
         pl.system.fence()
@@ -515,60 +666,99 @@ class RingAllReduce:
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 3) % 4
-        for rs in pl.range(1, 4):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 4) % 4
-            for k in pl.range(1):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec] = pl.tile.create([1, 24], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 96 // 4
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 96 // 4
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 96 // 4
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 96 // 4
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 24, 24):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 1248, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 1344, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 1152, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                recv: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 384, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 24 + k * 24], [1, 24], [1, 24])
-                own: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_6, 480, 96), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 24 + k * 24], [1, 24], [1, 24], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_7, 576, 96), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(24, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                    pl.system.fence()
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 24 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(acc, [0, seg * 24 + k * 24], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 96], [0, 0])
-                pl.system.fence()
-        for ag in pl.range(1, 4):
-            row_1: pl.Scalar[pl.INDEX] = ag + 2
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 5) % 4
-            for k_1 in pl.range(1):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_10, 0, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_11, 96, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 24], [1, pl.max(1, pl.min(24, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_12, 192, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_9, 1440, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(24, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(96, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(96, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 96 - pl.max(0, 96 - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col)) + pl.min(24, rs_recv_segment_cols - rs_col))) - (96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 96 - pl.max(0, 96 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+                    pl.system.cacheinvalid(data__ssa_v0, [1, 96], [0, 0])
+                    pl.system.fence()
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 96 // 4
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 96 // 4
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 24, 24):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                recv_1: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_8, 672, 96), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 24 + k_1 * 24], [1, 24], [1, 24])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 24], pl.FP32, pl.MemRef(mem_vec_5, 1056, 96), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(24, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(24, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(24, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                    pl.system.fence()
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 24 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(recv_1, [0, seg_1 * 24 + k_1 * 24], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 96], [0, 0])
-                pl.system.fence()
-        for row_2 in pl.range(6):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-2, pl.INT32), op=0)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(6):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_9, 768, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_13, 288, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):

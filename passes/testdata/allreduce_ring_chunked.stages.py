@@ -59,50 +59,89 @@ class RingAllReduce:
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 24576], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
@@ -114,76 +153,8 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== InferTileMemorySpace
-# pypto.program: RingAllReduce
-import pypto.language as pl
-import pypto.language.distributed as pld
+# ==== InferTileMemorySpace: unchanged
 
-@pl.program
-class RingAllReduce:
-    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
-    def kernel(x: pl.Tensor[[1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[1, 24576], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 24576], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32]]):
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
-        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
-        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
-        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
-        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
-    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
-        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(98304)
-        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(48)
-        for r in pl.range(pld.system.world_size()):
-            data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, device=r)
 # ==== InitMemRef
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -198,59 +169,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, -1, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_9, -1, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, -1, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -274,59 +288,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_9, 163840, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -336,7 +393,9 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== CollectCommGroups
+# ==== SynthesizeAllReduceSignals: unchanged
+
+# ==== MaterializeCommDomainScopes
 # pypto.program: RingAllReduce
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -350,59 +409,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_9, 163840, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -413,6 +515,8 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== LowerHostTensorCollectives: unchanged
+
 # ==== MaterializeDistTensorCtx
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -427,59 +531,102 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_9, 163840, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -506,8 +653,12 @@ class RingAllReduce:
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 0, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 24576], [0, 0])
         pl.system.fence()
@@ -515,60 +666,99 @@ class RingAllReduce:
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
-        me_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        left: pl.Scalar[pl.INDEX] = (me_idx + 2) % 3
-        for rs in pl.range(1, 3):
-            row: pl.Scalar[pl.INDEX] = rs - 1
-            seg: pl.Scalar[pl.INDEX] = (me_idx - rs + 3) % 3
-            for k in pl.range(2):
-                for peer in pl.range(nranks_idx):
-                    if peer != my_rank:
-                        pld.system.notify(signal, peer, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src in pl.range(nranks_idx):
-                    if src != my_rank:
-                        pld.system.wait(signal, [row, src], pl.cast(k * 2 + 1, pl.INT32), cmp=1)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 24576 // 3
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 24576 // 3
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 24576 // 3
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 24576 // 3
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 8192, 4096):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                recv: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 98304, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096])
-                own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 114688, 16384), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, seg * 8192 + k * 4096], [1, 4096], [1, 4096], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 131072, 16384), pl.Mem.Vec] = pl.tile.add(own, recv)
-                for peer_1 in pl.range(nranks_idx):
-                    if peer_1 != my_rank:
-                        pld.system.notify(signal, peer_1, [row, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_1 in pl.range(nranks_idx):
-                    if src_1 != my_rank:
-                        pld.system.wait(signal, [row, src_1], pl.cast(k * 2 + 2, pl.INT32), cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                    pl.system.fence()
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(acc, [0, seg * 8192 + k * 4096], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 24576], [0, 0])
-                pl.system.fence()
-        for ag in pl.range(1, 3):
-            row_1: pl.Scalar[pl.INDEX] = ag + 1
-            seg_1: pl.Scalar[pl.INDEX] = (me_idx - ag + 4) % 3
-            for k_1 in pl.range(2):
-                for peer_2 in pl.range(nranks_idx):
-                    if peer_2 != my_rank:
-                        pld.system.notify(signal, peer_2, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_2 in pl.range(nranks_idx):
-                    if src_2 != my_rank:
-                        pld.system.wait(signal, [row_1, src_2], pl.cast(k_1 * 2 + 1, pl.INT32), cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+                    pl.system.cacheinvalid(data__ssa_v0, [1, 24576], [0, 0])
+                    pl.system.fence()
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 24576 // 3
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 24576 // 3
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 8192, 4096):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                recv_1: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 147456, 16384), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, left, [0, seg_1 * 8192 + k_1 * 4096], [1, 4096], [1, 4096])
-                for peer_3 in pl.range(nranks_idx):
-                    if peer_3 != my_rank:
-                        pld.system.notify(signal, peer_3, [row_1, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_3 in pl.range(nranks_idx):
-                    if src_3 != my_rank:
-                        pld.system.wait(signal, [row_1, src_3], pl.cast(k_1 * 2 + 2, pl.INT32), cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                    pl.system.fence()
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
                         pl.system.cacheinvalid()
-                pl.tile.store(recv_1, [0, seg_1 * 8192 + k_1 * 4096], data__ssa_v0)
-                pl.system.cacheinvalid(data__ssa_v0, [1, 24576], [0, 0])
-                pl.system.fence()
-        for row_2 in pl.range(4):
-            for src_4 in pl.range(nranks_idx):
-                if src_4 != my_rank:
-                    pld.system.notify(signal, my_rank, [row_2, src_4], pl.const(-4, pl.INT32), op=0)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(4, pl.INT32)
+        for reset_row in pl.range(4):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_9, 163840, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):

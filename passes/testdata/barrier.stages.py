@@ -155,7 +155,9 @@ class Barrier:
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
-# ==== CollectCommGroups
+# ==== SynthesizeAllReduceSignals: unchanged
+
+# ==== MaterializeCommDomainScopes
 # pypto.program: Barrier
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -193,6 +195,8 @@ class Barrier:
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== LowerHostTensorCollectives: unchanged
+
 # ==== MaterializeDistTensorCtx
 # pypto.program: Barrier
 import pypto.language as pl

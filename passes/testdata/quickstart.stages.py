@@ -232,7 +232,9 @@ class Quickstart:
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
             self.chip_orch(pl.tensor.slice(inputs, [1, 1, 256], [r, 0, 0], [], [0]), pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0]), data, signal, device=r)
         return outputs
-# ==== CollectCommGroups
+# ==== SynthesizeAllReduceSignals: unchanged
+
+# ==== MaterializeCommDomainScopes
 # pypto.program: Quickstart
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -284,6 +286,8 @@ class Quickstart:
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
             self.chip_orch(pl.tensor.slice(inputs, [1, 1, 256], [r, 0, 0], [], [0]), pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0]), data, signal, device=r)
         return outputs
+# ==== LowerHostTensorCollectives: unchanged
+
 # ==== MaterializeDistTensorCtx
 # pypto.program: Quickstart
 import pypto.language as pl

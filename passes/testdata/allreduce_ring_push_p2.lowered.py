@@ -1,0 +1,108 @@
+# pypto.program: RingAllReduce
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class RingAllReduce:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 100], pl.FP32], y: pl.Out[pl.Tensor[[1, 100], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 100], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 2], pl.INT32]]):
+        staged: pl.Tile[[1, 100], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 100], [1, 100], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 100], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
+        nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
+        nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
+        my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
+        ring_put_stage: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 56], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
+        for rs_step in pl.range(nr_minus_one):
+            step: pl.Scalar[pl.INDEX] = rs_step + 1
+            recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
+            send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
+            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 100 // 2
+            rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 100 // 2
+            rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
+            rs_send_segment_begin: pl.Scalar[pl.INDEX] = send_idx * 100 // 2
+            rs_send_segment_end: pl.Scalar[pl.INDEX] = (send_idx + 1) * 100 // 2
+            rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
+            for rs_col in pl.range(0, 50, 56):
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_own_loaded: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 56], [1, pl.max(1, pl.min(56, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                else:
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 56], [1, pl.max(1, pl.min(56, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 56 * 2 + 1, pl.INT32)
+                for peer_rs_ready in pl.range(nranks_idx):
+                    if peer_rs_ready != my_rank:
+                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_ready in pl.range(nranks_idx):
+                    if src_rs_ready != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                if rs_col < rs_send_segment_cols:
+                    rs_stage_valid: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(56, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(56, rs_send_segment_cols - rs_col))
+                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(56, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 56 * 2 + 2, pl.INT32)
+                for peer_rs_read in pl.range(nranks_idx):
+                    if peer_rs_read != my_rank:
+                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_rs_read in pl.range(nranks_idx):
+                    if src_rs_read != my_rank:
+                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                if rs_col < rs_recv_segment_cols:
+                    recv_rs_loaded: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 56], [1, pl.max(1, pl.min(56, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                else:
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 56], [1, pl.max(1, pl.min(56, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                if rs_col < rs_recv_segment_cols:
+                    acc_rs_valid: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(100, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(100, pl.INDEX) - (pl.const(100, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(100, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(100, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(100, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 100 - pl.max(0, 100 - (100 - pl.max(0, 100 - (rs_recv_segment_begin + rs_col)) + pl.min(56, rs_recv_segment_cols - rs_col))) - (100 - pl.max(0, 100 - (rs_recv_segment_begin + rs_col))))
+                    pl.tile.store(acc_rs_valid, [0, 100 - pl.max(0, 100 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
+        for ag_step in pl.range(nr_minus_one):
+            ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
+            ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
+            ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
+            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
+            ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 100 // 2
+            ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 100 // 2
+            ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
+            for ag_col in pl.range(0, 50, 56):
+                ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 56 * 2 + 1, pl.INT32)
+                for peer_ag_ready in pl.range(nranks_idx):
+                    if peer_ag_ready != my_rank:
+                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_ready in pl.range(nranks_idx):
+                    if src_ag_ready != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                if ag_col < ag_segment_cols:
+                    ag_stage_valid: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(56, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(56, ag_segment_cols - ag_col))
+                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(56, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 56 * 2 + 2, pl.INT32)
+                for peer_ag_read in pl.range(nranks_idx):
+                    if peer_ag_read != my_rank:
+                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                for src_ag_read in pl.range(nranks_idx):
+                    if src_ag_read != my_rank:
+                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+        ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
+        for reset_row in pl.range(2):
+            for reset_src in pl.range(nranks_idx):
+                if reset_src != my_rank:
+                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
+        data__ssa_v1: pld.DistributedTensor[[1, 100], pl.FP32] = data__ssa_v0
+        out: pl.Tile[[1, 100], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 100], [1, 100], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 100], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 100], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 100], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(400)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(16)
+        for r in pl.range(pld.system.world_size()):
+            data: pld.DistributedTensor[[1, 100], pl.FP32] = pld.tensor.window(data_buf, [1, 100], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 2], pl.INT32] = pld.tensor.window(signal_buf, [2, 2], dtype=pl.INT32)
+            self.kernel(pl.tensor.slice(x, [1, 1, 100], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 100], [r, 0, 0], [], [0]), data, signal, device=r)
