@@ -705,6 +705,7 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	x.rc.cur, x.rc.ev = prev, prevEv
 	if ev != nil {
 		x.s.timeline.end(ev)
+		ev.Blocked = err != nil && ev.Kind == "wait"
 		x.rc.lane.add(ev)
 	}
 	if err != nil {

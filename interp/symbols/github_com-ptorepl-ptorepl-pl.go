@@ -5,6 +5,8 @@ package symbols
 import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -54,6 +56,7 @@ func init() {
 		"Lt":            reflect.ValueOf(pl.Lt),
 		"Mat":           reflect.ValueOf(pl.Mat),
 		"Max":           reflect.ValueOf(pl.Max),
+		"MaxRanks":      reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"Maximum":       reflect.ValueOf(pl.Maximum),
 		"Min":           reflect.ValueOf(pl.Min),
 		"Minimum":       reflect.ValueOf(pl.Minimum),
