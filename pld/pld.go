@@ -38,6 +38,7 @@ func DistributedTensor(shape pl.Shape, dt pl.DataType) pl.Type {
 	if !dt.Valid() {
 		dsl.Failf("pld.DistributedTensor: unknown element type code %d", int(dt))
 	}
+	dsl.CheckDims("pld.DistributedTensor", shape)
 	return &ir.DistributedTensorType{Shape: shape.Dims, DType: dt}
 }
 
