@@ -82,8 +82,9 @@ func CompileIR(p *ir.Program, opts ...CompileOption) (*Compiled, error) {
 	return c, nil
 }
 
-// Stages lists the input and the program after every pass, in order.
-func (c *Compiled) Stages() []Stage { return append([]Stage(nil), c.stages...) }
+// Stages lists the input and the program after every pass, in order; it
+// prints one line per stage.
+func (c *Compiled) Stages() Stages { return append(Stages(nil), c.stages...) }
 
 // Stage returns the stage after the named pass (or "Input").
 func (c *Compiled) Stage(name string) (Stage, bool) {
@@ -185,6 +186,11 @@ func (c *Compiled) String() string {
 		}
 		fmt.Fprintf(&b, "  %2d %-26s %s\n", i+1, s.Name, mark)
 	}
+	if c.ptoErr != nil {
+		fmt.Fprintf(&b, "  PTO codegen: %v\n", c.ptoErr)
+	} else {
+		fmt.Fprintf(&b, "  PTO-MLIR: %d InCore modules (c.PTO())\n", len(c.modules))
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -205,9 +211,10 @@ func (c *Compiled) Run(ranks RunOption, args ...*tensor.Tensor) (*RunResult, err
 }
 
 // Differential runs every stage that changed the program on copies of args
-// and compares its outputs with the input program's. It returns "" when all
-// agree, or a sentence naming the first pass whose result differs.
-func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string, error) {
+// and compares its outputs with the input program's. It returns the first
+// pass whose result differs, or a Difference that prints "no pass differs"
+// (d.None()) when all agree.
+func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (Difference, error) {
 	run := func(s Stage) ([]*tensor.Tensor, error) {
 		cp := make([]*tensor.Tensor, len(args))
 		for i, a := range args {
@@ -218,7 +225,7 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string
 	}
 	want, err := run(c.stages[0])
 	if err != nil {
-		return "", fmt.Errorf("the input program: %w", err)
+		return Difference{}, fmt.Errorf("the input program: %w", err)
 	}
 	for _, s := range c.stages[1:] {
 		if !s.Changed {
@@ -226,15 +233,15 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string
 		}
 		got, err := run(s)
 		if err != nil {
-			return fmt.Sprintf("after %s the program fails: %v", s.Name, err), nil
+			return Difference{Pass: s.Name, Why: fmt.Sprintf("the program fails: %v", err)}, nil
 		}
 		for i := range got {
 			if !got[i].AllClose(want[i], 1e-5, 1e-6) {
-				return fmt.Sprintf("after %s argument %d differs from the input program's result", s.Name, i), nil
+				return Difference{Pass: s.Name, Why: fmt.Sprintf("argument %d differs from the input program's result", i)}, nil
 			}
 		}
 	}
-	return "", nil
+	return Difference{}, nil
 }
 
 // HTML renders the stages as a collapsible list for notebooks: each pass
@@ -247,7 +254,7 @@ func (c *Compiled) HTML() string {
 		`.ptorepl-compiled .add{background:#e6ffec}.ptorepl-compiled .del{background:#ffebe9}.ptorepl-compiled .hunk{color:#6f42c1}` +
 		`.ptorepl-compiled summary{cursor:pointer;font-family:monospace}</style>`)
 	fmt.Fprintf(&b, "<b>%s</b>: %d passes<br>", html.EscapeString(c.input.Name), len(c.stages)-1)
-	fmt.Fprintf(&b, "<details><summary>Input</summary><pre>%s</pre></details>", html.EscapeString(c.stages[0].Text))
+	fmt.Fprintf(&b, "<details><summary>Input</summary>%s</details>", ProgramHTML(c.stages[0].Text))
 	for i, s := range c.stages[1:] {
 		if !s.Changed {
 			fmt.Fprintf(&b, `<div style="font-family:monospace;color:#888">%2d %s: unchanged</div>`, i+1, html.EscapeString(s.Name))
