@@ -1,6 +1,7 @@
 package pl_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,7 @@ func TestFailedRunReturnsResult(t *testing.T) {
 		}
 	}
 	require.Equal(t, n, marked)
+	require.Regexp(t, `^timeline of 3 ranks: \d+ events, 3 blocked waits$`, fmt.Sprint(res.Timeline()))
 
 	rep := res.Report()
 	require.NotNil(t, rep)
@@ -94,4 +96,12 @@ func TestRanksBounds(t *testing.T) {
 	for _, n := range []int{1, 2, pl.MaxRanks} {
 		require.NoError(t, pl.Catch(func() { pl.Ranks(n) }))
 	}
+}
+
+// Run-time messages spell shapes as PyPTO does ([2, 1, 8]), not as Go.
+func TestRunMessagesSpellShapesAsPyPTO(t *testing.T) {
+	_, err := pl.Run(quickstart(), pl.Ranks(2), tensor.Zeros(pl.FP32, 2, 1, 8), tensor.Zeros(pl.FP32, 2, 1, SIZE))
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "given [2, 1, 8]")
+	require.NotContains(t, err.Error(), "[2 1 8]")
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -132,4 +133,26 @@ func kindOf(op string) string {
 		return "memory"
 	}
 	return "compute"
+}
+
+// String summarises the timeline (a cell showing it prints this, not the
+// struct): ranks, events, and the waits a failed run stopped in.
+func (t *Timeline) String() string {
+	n, blocked := len(t.Host), 0
+	for _, l := range t.Lanes {
+		n += len(l)
+		for _, ev := range l {
+			if ev.Blocked {
+				blocked++
+			}
+		}
+	}
+	s := fmt.Sprintf("timeline of %d ranks: %d events", t.Ranks, n)
+	if t.Dropped > 0 {
+		s += fmt.Sprintf(" (%d more not kept)", t.Dropped)
+	}
+	if blocked > 0 {
+		s += fmt.Sprintf(", %d blocked waits", blocked)
+	}
+	return s
 }
