@@ -91,6 +91,10 @@ var misuseCases = []struct{ name, cell string }{
 	{"read-index-out-of-range", `kernel(func(f *pl.Func, sig, x pl.Expr) {
 	f.Let("v", pl.Read(x, pl.Dims(4, 0))) // <-
 })`},
+	{"window-bigger-than-buffer", `pl.NewProgram("M").Host("host", func(f *pl.Func) {
+	buf := f.Let("buf", pld.AllocWindowBuffer(64))
+	f.Let("w", pld.Window(buf, pl.Dims(4, 8), pl.FP32)) // <-
+})`},
 	// Dims and ranges.
 	{"negative-dim", `kernel(func(f *pl.Func, sig, x pl.Expr) {
 	f.In("z", pl.Tensor(pl.Dims(-1, 8), pl.FP32)) // <-

@@ -1,6 +1,8 @@
 package pld
 
 import (
+	"fmt"
+
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
@@ -69,7 +71,44 @@ func AllocWindowBufferOf(shape pl.Shape, dt pl.DataType) pl.Expr {
 // Window views a window buffer as a DistributedTensor.
 // PyPTO: pld.window(buf, [1, 256], dtype=pl.FP32).
 func Window(buf any, shape pl.Shape, dt pl.DataType) pl.Expr {
-	return dsl.Call("pld.tensor.window", []ir.Expr{arg(buf, "pld.Window", "buf"), shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
+	dsl.CheckDims("pld.Window", shape)
+	b := arg(buf, "pld.Window", "buf")
+	checkWindowFits(b, shape, dt)
+	return dsl.Call("pld.tensor.window", []ir.Expr{b, shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
+}
+
+// checkWindowFits raises when a static window view needs more bytes than
+// its buffer's constant size (otherwise found only when the run maps it).
+func checkWindowFits(buf ir.Expr, shape pl.Shape, dt pl.DataType) {
+	b, v := dsl.Current(), buf
+	if b == nil {
+		return
+	}
+	bv, ok := v.(*ir.Var)
+	if !ok {
+		return
+	}
+	alloc, ok := b.Bound[bv].(*ir.Call)
+	if !ok || alloc.Op == nil || alloc.Op.Name != "pld.tensor.alloc_window_buffer" || len(alloc.Args) == 0 {
+		return
+	}
+	size, ok := ir.ConstValue(alloc.Args[0])
+	if !ok || !dt.WholeBytes() {
+		return
+	}
+	need := int64(dt.Bytes())
+	for _, d := range shape.Dims {
+		n, ok := ir.ConstValue(d)
+		if !ok {
+			return
+		}
+		need *= n
+	}
+	if need > size {
+		dsl.Raise(&ir.TypeError{Op: "pld.Window", Arg: "shape",
+			Expected: fmt.Sprintf("a view that fits window buffer %s (%d bytes per rank)", bv.Name, size),
+			Given:    fmt.Sprintf("%s of %s, %d bytes", shape, dt, need)})
+	}
 }
 
 // WorldSize is the number of ranks; HOST orchestrator only. PyPTO: pld.world_size().

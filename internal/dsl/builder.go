@@ -13,6 +13,9 @@ type Builder struct {
 	rebind map[*ir.Var]*ir.Var
 	// scope counts the variables the function may use (see Declare).
 	scope map[*ir.Var]int
+	// Bound is each assigned variable's value, for checks that need what a
+	// name stands for (a window's buffer size).
+	Bound map[*ir.Var]ir.Expr
 	// Returned is the last f.Return's values, checked against f.Returns.
 	Returned []ir.Expr
 	done     bool
@@ -52,7 +55,7 @@ func Begin(ps *ProgramState, fn *ir.Function) *Builder {
 	if ps.Owner == nil {
 		ps.Owner = map[*ir.Var]string{}
 	}
-	b := &Builder{Prog: ps, Fn: fn, blocks: [][]ir.Stmt{nil}, rebind: map[*ir.Var]*ir.Var{}, scope: map[*ir.Var]int{}}
+	b := &Builder{Prog: ps, Fn: fn, blocks: [][]ir.Stmt{nil}, rebind: map[*ir.Var]*ir.Var{}, scope: map[*ir.Var]int{}, Bound: map[*ir.Var]ir.Expr{}}
 	stack = append(stack, b)
 	return b
 }
@@ -87,6 +90,7 @@ func (b *Builder) Emit(s ir.Stmt) {
 	b.checkFree(s)
 	if a, ok := s.(*ir.AssignStmt); ok {
 		b.Declare(a.Var)
+		b.Bound[a.Var] = a.Value
 	}
 	b.blocks[len(b.blocks)-1] = append(b.blocks[len(b.blocks)-1], s)
 }
