@@ -161,7 +161,7 @@ func (f *Func) checkReturn(es []ir.Expr) {
 		return
 	}
 	if len(rt) != len(es) {
-		dsl.Failf("function %s returns %d values (f.Returns), got %d in f.Return", f.b.Fn.Name, len(rt), len(es))
+		dsl.Raise(&ir.TypeError{Op: "f.Return", Expected: fmt.Sprintf("%d values (f.Returns of %s)", len(rt), f.b.Fn.Name), Given: fmt.Sprint(len(es))})
 	}
 	for i, e := range es {
 		if why := mismatch(rt[i], e.Type()); why != "" {

@@ -103,17 +103,18 @@ func (b *Builder) inScope(v *ir.Var) bool {
 // in this function: the printed IR would show it as NAME__FREE_VAR.
 func (b *Builder) checkFree(s ir.Stmt) {
 	var exprs []ir.Expr
+	op, arg := "", "value"
 	switch s := s.(type) {
 	case *ir.AssignStmt:
-		exprs = []ir.Expr{s.Value}
+		exprs, op = []ir.Expr{s.Value}, "f.Let"
 	case *ir.EvalStmt:
-		exprs = []ir.Expr{s.Expr}
+		exprs, op, arg = []ir.Expr{s.Expr}, "f.Do", "call"
 	case *ir.ReturnStmt:
-		exprs = s.Values
+		exprs, op = s.Values, "f.Return"
 	case *ir.IfStmt:
-		exprs = []ir.Expr{s.Cond}
+		exprs, op, arg = []ir.Expr{s.Cond}, "f.If", "cond"
 	case *ir.ForStmt:
-		exprs = []ir.Expr{s.Start, s.Stop, s.Step}
+		exprs, op, arg = []ir.Expr{s.Start, s.Stop, s.Step}, "f.For", "range"
 	}
 	for _, x := range exprs {
 		ir.WalkExpr(x, func(e ir.Expr) {
@@ -121,13 +122,13 @@ func (b *Builder) checkFree(s ir.Stmt) {
 			if !ok || b.inScope(v) {
 				return
 			}
-			where := "it is not a parameter or a variable of this function"
+			given := v.Name + ", which is not a parameter or a variable of " + b.Fn.Name
 			if owner, ok := b.Prog.Owner[v]; ok && owner != b.Fn.Name {
-				where = "it belongs to function " + owner + "; pass it as a parameter"
+				given = v.Name + ", a variable of function " + owner + " (pass it as a parameter)"
 			} else if ok {
-				where = "it is a loop variable used after its loop"
+				given = v.Name + ", a loop variable used after its loop"
 			}
-			Failf("function %s uses %s, which is not defined here: %s", b.Fn.Name, v.Name, where)
+			Raise(&ir.TypeError{Op: op, Arg: arg, Expected: "only variables of function " + b.Fn.Name + " (its parameters, bindings and loop variables)", Given: given})
 		})
 	}
 }
