@@ -70,7 +70,29 @@ var misuseCases = []struct{ name, cell string }{
 	{"notify-non-window-signal", `kernel(func(f *pl.Func, sig, x pl.Expr) {
 	f.Do(pld.Notify(x, 1, pl.Dims(0, 0), 1, pld.AtomicAdd)) // <-
 })`},
+	{"allreduce-fp32-signal", `kernel(func(f *pl.Func, sig, x pl.Expr) {
+	d := f.InOut("d", pld.DistributedTensor(pl.Dims(2, 8), pl.FP32))
+	s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.FP32))
+	f.Set(d, pld.AllReduce(d, s)) // <-
+})`},
+	{"barrier-fp32-signal", `kernel(func(f *pl.Func, sig, x pl.Expr) {
+	s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.FP32))
+	f.Set(s, pld.Barrier(s)) // <-
+})`},
 	// Constant offsets and shapes.
+	{"remote-load-out-of-range", `kernel(func(f *pl.Func, sig, x pl.Expr) {
+	d := f.InOut("d", pld.DistributedTensor(pl.Dims(2, 8), pl.FP32))
+	f.Let("t", pld.RemoteLoad(d, 1, pl.Dims(1, 0), pl.Dims(2, 8))) // <-
+})`},
+	{"remote-store-out-of-range", `kernel(func(f *pl.Func, sig, x pl.Expr) {
+	d := f.InOut("d", pld.DistributedTensor(pl.Dims(2, 8), pl.FP32))
+	t := f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 8)))
+	f.Do(pld.RemoteStore(t, d, 1, pl.Dims(2, 0))) // <-
+})`},
+	{"put-shape-mismatch", `kernel(func(f *pl.Func, sig, x pl.Expr) {
+	d := f.InOut("d", pld.DistributedTensor(pl.Dims(2, 8), pl.FP32))
+	f.Do(pld.Put(d, 1, x)) // <-
+})`},
 	{"load-offset-out-of-range", `kernel(func(f *pl.Func, sig, x pl.Expr) {
 	f.Let("t", pl.Load(x, pl.Dims(0, 4), pl.Dims(4, 8))) // <-
 })`},
