@@ -204,6 +204,7 @@ var docIndex = map[string]docEntry{
 	"pld.Notify":                     {Signature: "func Notify(sig, peer, offsets, value any, op ir.NotifyOp) pl.Expr", Doc: "Notify updates the signal cell at offsets on peer: AtomicAdd adds value,\nSet stores it. PyPTO: pld.system.notify(sig, peer, offsets, value, op=...)."},
 	"pld.Op":                         {Signature: "func Op(op ir.ReduceOp) Option", Doc: "Op selects a collective's reduction: pld.Op(pld.Max)."},
 	"pld.Option":                     {Signature: "type Option struct {\n\t// contains filtered or unexported fields\n}", Doc: "Option is a keyword option of Put, Get, RemoteStore and the collectives."},
+	"pld.Option.String":              {Signature: "func (o Option) String() string", Doc: "String is the option as it was written: \"pld.Atomic(pl.AtomicType.Add)\",\n\"pld.Chunk(4, 0)\", \"pld.Mode(\\\"ring\\\")\"."},
 	"pld.Pipeline":                   {Signature: "func Pipeline() Option", Doc: "Pipeline double-buffers a chunked put/get through ping/pong staging tiles."},
 	"pld.Prod":                       {Signature: "const pld.Prod", Doc: "ReduceOp values for the Op option."},
 	"pld.Put":                        {Signature: "func Put(dst, peer, src any, opts ...Option) pl.Expr", Doc: "Put copies local src into peer's window tensor dst.\nPyPTO: pld.tensor.put(dst, peer, src, atomic=pl.AtomicType.None_)."},

@@ -2,6 +2,7 @@ package pld
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
@@ -161,6 +162,34 @@ type Option struct {
 	key   string
 	value any
 	args  []ir.Expr
+}
+
+// String is the option as it was written: "pld.Atomic(pl.AtomicType.Add)",
+// "pld.Chunk(4, 0)", "pld.Mode(\"ring\")".
+func (o Option) String() string {
+	f := ir.DefaultFormat
+	switch o.key {
+	case "atomic":
+		return "pld.Atomic(" + ir.AtomicType(o.value.(int64)).String() + ")"
+	case "chunk":
+		rc := o.value.([2]int64)
+		return fmt.Sprintf("pld.Chunk(%d, %d)", rc[0], rc[1])
+	case "pipeline":
+		return "pld.Pipeline()"
+	case "op":
+		return "pld.Op(pld." + ir.ReduceOp(o.value.(int64)).String() + ")"
+	case "mode":
+		return fmt.Sprintf("pld.Mode(%q)", o.value)
+	case "core_num":
+		return fmt.Sprintf("pld.CoreNum(%d)", o.value)
+	case "region":
+		parts := make([]string, len(o.args))
+		for i, a := range o.args {
+			parts[i] = f.Expr(a)
+		}
+		return "pld.Region(" + strings.Join(parts, ", ") + ")"
+	}
+	return "pld option " + o.key
 }
 
 // Atomic selects the atomic mode of a store or put: pld.Atomic(pld.Add).
