@@ -122,7 +122,9 @@ func TestDeadlocksExplained(t *testing.T) {
 			start := time.Now()
 			res, rep, err := check(t, deadlockProgram(c.kind), 3, meshArgs(3, S)(), 0)
 			require.Less(t, time.Since(start), 2*time.Second)
-			require.Nil(t, res)
+			require.NotNil(t, res, "a deadlocked run keeps its result")
+			require.Same(t, err.(*checker.DeadlockError).Deadlock, res.Err.(*runtime.DeadlockError))
+			require.NotEmpty(t, res.Timeline.Lanes)
 			require.Error(t, err)
 			require.True(t, strings.HasPrefix(err.Error(), "deadlock"), err.Error())
 			var dl *runtime.DeadlockError

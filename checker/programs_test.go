@@ -5,6 +5,7 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"strings"
 )
 
 // Programs for the checker's tests, built with the pl/pld DSL: the correct
@@ -177,8 +178,9 @@ func eqBarriers(rounds int) *pl.Program {
 
 // deadlockProgram is one of the classic hangs (model.md §8, pitfalls 5, 6).
 func deadlockProgram(kind string) *pl.Program {
-	prog := pl.NewProgram("Deadlock_" + kind)
-	k := meshKernel(prog, "hang_"+kind, S, func(f *pl.Func, x, y, data, sig, me, n pl.Expr) {
+	ident := strings.ReplaceAll(kind, "-", "_") // program and function names are Python identifiers
+	prog := pl.NewProgram("Deadlock_" + ident)
+	k := meshKernel(prog, "hang_"+ident, S, func(f *pl.Func, x, y, data, sig, me, n pl.Expr) {
 		next := f.Let("next", pl.Mod(pl.Add(me, 1), n))
 		switch kind {
 		case "never-notified":

@@ -57,6 +57,23 @@ type Finding struct {
 	key string // identifies the finding across schedules (same ops, same cells)
 }
 
+// String prints the finding as the report does: "error [deadlock] ...",
+// then its details indented.
+func (f Finding) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s] %s", f.Severity, f.Kind, f.Message)
+	if f.Seed != 0 {
+		fmt.Fprintf(&b, " (schedule seed %d)", f.Seed)
+	}
+	for _, d := range f.Details {
+		for _, line := range strings.Split(d, "\n") {
+			b.WriteString("\n    ")
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
 // Report is the checker's findings for a run (or an exploration).
 type Report struct {
 	Ranks    int
@@ -154,16 +171,8 @@ func (r *Report) String() string {
 		return b.String()
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "\n%s [%s] %s", f.Severity, f.Kind, f.Message)
-		if f.Seed != 0 {
-			fmt.Fprintf(&b, " (schedule seed %d)", f.Seed)
-		}
-		for _, d := range f.Details {
-			for _, line := range strings.Split(d, "\n") {
-				b.WriteString("\n    ")
-				b.WriteString(line)
-			}
-		}
+		b.WriteString("\n")
+		b.WriteString(f.String())
 	}
 	if r.Dropped > 0 {
 		fmt.Fprintf(&b, "\n… %d more findings not shown", r.Dropped)

@@ -53,7 +53,8 @@ func (o Options) device() runtime.Device {
 }
 
 // Run runs p on o.Ranks ranks with the checker attached. It returns the
-// run's result (nil when the run failed), the report (never nil) and the
+// run's result (nil only when the program never started: a failed run's
+// result holds what happened up to the failure), the report (never nil) and the
 // run's error; a deadlock comes back as a *DeadlockError carrying the
 // explanation (errors.As also finds the *runtime.DeadlockError in it).
 func Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o Options) (*runtime.Result, *Report, error) {

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"fmt"
+	"github.com/ptorepl/ptorepl/checker"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -105,7 +106,7 @@ func PTOText(p *ir.Program) (string, error) {
 // ManifestText lowers p fully and returns its comm manifest; ranks resolves
 // sizes that depend on the world size (0: unknown).
 func ManifestText(p *ir.Program, ranks int) (string, error) {
-	c, err := pl.CompileIR(p, pl.Ranks(ranks))
+	c, err := pl.CompileIR(p, rankOpts(ranks)...)
 	if err != nil {
 		return "", err
 	}
@@ -118,20 +119,21 @@ func ManifestText(p *ir.Program, ranks int) (string, error) {
 
 // RunRandom runs p on the simulator with seeded random inputs: In tensors
 // from tensor.Randn, Out tensors zeroed. Dynamic dimensions (NR) take the
-// rank count. It returns the host tensors after the run.
-func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor, []string, *runtime.Result, error) {
+// rank count. It returns the host tensors after the run, the result (nil
+// only when the program never started) and the protocol checker's report.
+func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
 	args, names, err := runtime.HostArgs(p, ranks, 1)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	res, err := runtime.NewSimulator().Run(ctx, p, args, runtime.RunOptions{Ranks: ranks})
-	return args, names, res, err
+	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks})
+	return args, names, res, rep, err
 }
 
 // WriteCompiled lowers p and writes one <function>.pto per InCore function
 // and, when p has comm groups, orchestration/comm_manifest.json under dir.
 func WriteCompiled(p *ir.Program, dir string, ranks int) ([]string, error) {
-	c, err := pl.CompileIR(p, pl.Ranks(ranks))
+	c, err := pl.CompileIR(p, rankOpts(ranks)...)
 	if err != nil {
 		return nil, err
 	}
@@ -150,4 +152,13 @@ func Warnings(p *ir.Program) ([]string, error) {
 		out = append(out, d.String())
 	}
 	return out, nil
+}
+
+// rankOpts is pl.Ranks(ranks), or nothing when the rank count is not known
+// (0), which pl.Ranks would reject.
+func rankOpts(ranks int) []pl.CompileOption {
+	if ranks == 0 {
+		return nil
+	}
+	return []pl.CompileOption{pl.Ranks(ranks)}
 }

@@ -81,16 +81,38 @@ func init() {
 	registerCollectives()
 }
 
-// signalCell checks the (signal, offsets) pair shared by notify and wait.
+// signalCell checks the (signal, offsets) pair shared by notify and wait:
+// an INT32 window tensor (upstream leaves the dtype unchecked, but PTO
+// casts every signal to i32, so another dtype only fails at codegen) and
+// constant offsets naming a cell inside it.
 func signalCell(c *DeduceCtx, sig, offs int) (*DistributedTensorType, error) {
 	s, err := c.Dist(sig)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Tuple(offs, len(s.Shape)); err != nil {
+	if s.DType != INT32 {
+		return nil, c.Fail(sig, "a signal with element type pl.INT32", s)
+	}
+	elems, err := c.Tuple(offs, len(s.Shape))
+	if err != nil {
+		return nil, err
+	}
+	if err := indexInside(c, offs, elems, s.Shape, "the signal"); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// intValue checks that argument i (a notify value, a wait's expected value)
+// is an integer scalar: signal cells hold INT32 counts.
+func intValue(c *DeduceCtx, i int) error {
+	if _, err := c.Scalar(i); err != nil {
+		return err
+	}
+	if _, err := c.IntScalar(i); err != nil {
+		return c.Fail(i, "an integer (signal cells hold pl.INT32 counts)", Describe(c.Args[i]))
+	}
+	return nil
 }
 
 func registerSignalOps() {
@@ -117,7 +139,7 @@ func registerSignalOps() {
 			if _, err := signalCell(c, 0, 2); err != nil {
 				return nil, err
 			}
-			if _, err := c.Scalar(3); err != nil {
+			if err := intValue(c, 3); err != nil {
 				return nil, err
 			}
 			if _, err := c.IntIn("op", 0, 1, "pld.NotifyOp.AtomicAdd (0) or pld.NotifyOp.Set (1)"); err != nil {
@@ -138,7 +160,7 @@ func registerSignalOps() {
 				if err != nil {
 					return nil, err
 				}
-				if _, err := c.Scalar(2); err != nil {
+				if err := intValue(c, 2); err != nil {
 					return nil, err
 				}
 				if deferred {

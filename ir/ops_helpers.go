@@ -92,3 +92,24 @@ func positiveStatic(c *DeduceCtx, i int, dims []Expr) error {
 	}
 	return nil
 }
+
+// indexInside checks that the constant elements of the index tuple in
+// argument i name an element of shape (what names the indexed value in the
+// message: "the signal", "the tensor").
+func indexInside(c *DeduceCtx, i int, elems, shape []Expr, what string) error {
+	for d, e := range elems {
+		off, ok := ConstValue(e)
+		if !ok || d >= len(shape) {
+			continue
+		}
+		dim, static := ConstValue(shape[d])
+		if off < 0 || (static && off >= dim) {
+			want := "non-negative indices"
+			if static {
+				want = fmt.Sprintf("an index in [0, %d) in dimension %d (%s is %s)", dim, d, what, DefaultFormat.Dims(shape))
+			}
+			return c.Fail(i, want, fmt.Sprintf("%s (index %d in dimension %d)", DefaultFormat.Expr(c.Args[i]), off, d))
+		}
+	}
+	return nil
+}

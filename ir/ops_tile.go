@@ -156,7 +156,11 @@ func registerReadWrite() {
 				if err != nil {
 					return nil, err
 				}
-				if _, err := c.Tuple(1, len(shape)); err != nil {
+				idx, err := c.Tuple(1, len(shape))
+				if err != nil {
+					return nil, err
+				}
+				if err := indexInside(c, 1, idx, shape, "the "+kind); err != nil {
 					return nil, err
 				}
 				return Scalar(dt), nil
@@ -171,7 +175,11 @@ func registerReadWrite() {
 				if err != nil {
 					return nil, err
 				}
-				if _, err := c.Tuple(1, len(shape)); err != nil {
+				idx, err := c.Tuple(1, len(shape))
+				if err != nil {
+					return nil, err
+				}
+				if err := indexInside(c, 1, idx, shape, "the "+kind); err != nil {
 					return nil, err
 				}
 				vt, err := c.Scalar(2)

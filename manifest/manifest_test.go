@@ -21,6 +21,11 @@ func groupsProgram(symbolic, subset bool) *ir.Program {
 		f.InOut("data", pld.DistributedTensor(pl.Dims(1, 256), pl.FP32))
 		f.InOut("signal", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32))
 	})
+	// The subset group's windows are smaller: their own kernel takes them.
+	pk := prog.InCore("pair_kernel", func(f *pl.Func) {
+		f.InOut("data", pld.DistributedTensor(pl.Dims(1, 25), pl.FP32))
+		f.InOut("signal", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32))
+	})
 	prog.Host("host", func(f *pl.Func) {
 		data := f.Let("data", pld.AllocWindowBuffer(1024))
 		var sigSize any = 8
@@ -36,7 +41,7 @@ func groupsProgram(symbolic, subset bool) *ir.Program {
 			pair := f.Let("pair", pld.AllocWindowBuffer(100))
 			pairSig := f.Let("pair_signal", pld.AllocWindowBuffer(8))
 			for _, dev := range []int{0, 2} {
-				f.Do(f.Dispatch(k, dev, f.Let("pd", pld.Window(pair, pl.Dims(1, 25), pl.FP32)),
+				f.Do(f.Dispatch(pk, dev, f.Let("pd", pld.Window(pair, pl.Dims(1, 25), pl.FP32)),
 					f.Let("ps", pld.Window(pairSig, pl.Dims(2, 1), pl.INT32))))
 			}
 		}

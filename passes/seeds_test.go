@@ -274,7 +274,7 @@ func TestCollectCommGroups(t *testing.T) {
 	}
 	p := build(func(f *pl.Func, k *pl.Function) {
 		a := f.Let("all_buf", pld.AllocWindowBuffer(256))
-		s := f.Let("pair_buf", pld.AllocWindowBuffer(100))
+		s := f.Let("pair_buf", pld.AllocWindowBuffer(256))
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
 			f.Do(f.Dispatch(k, r, f.Let("a", pld.Window(a, pl.Dims(1, 64), pl.FP32))))
 		})

@@ -94,8 +94,9 @@ func CompileIR(p *ir.Program, opts ...CompileOption) (*Compiled, error) {
 // (ParamDirectionsSound), one line each.
 func (c *Compiled) Warnings() []string { return append([]string(nil), c.warnings...) }
 
-// Stages lists the input and the program after every pass, in order.
-func (c *Compiled) Stages() []Stage { return append([]Stage(nil), c.stages...) }
+// Stages lists the input and the program after every pass, in order; it
+// prints one line per stage.
+func (c *Compiled) Stages() Stages { return append(Stages(nil), c.stages...) }
 
 // Stage returns the stage after the named pass (or "Input").
 func (c *Compiled) Stage(name string) (Stage, bool) {
@@ -200,6 +201,11 @@ func (c *Compiled) String() string {
 	for _, w := range c.warnings {
 		fmt.Fprintf(&b, "%s\n", w)
 	}
+	if c.ptoErr != nil {
+		fmt.Fprintf(&b, "  PTO codegen: %v\n", c.ptoErr)
+	} else {
+		fmt.Fprintf(&b, "  PTO-MLIR: %d InCore modules (c.PTO())\n", len(c.modules))
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -220,9 +226,10 @@ func (c *Compiled) Run(ranks RunOption, args ...*tensor.Tensor) (*RunResult, err
 }
 
 // Differential runs every stage that changed the program on copies of args
-// and compares its outputs with the input program's. It returns "" when all
-// agree, or a sentence naming the first pass whose result differs.
-func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string, error) {
+// and compares its outputs with the input program's. It returns the first
+// pass whose result differs, or a Difference that prints "no pass differs"
+// (d.None()) when all agree.
+func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (Difference, error) {
 	run := func(s Stage) ([]*tensor.Tensor, error) {
 		cp := make([]*tensor.Tensor, len(args))
 		for i, a := range args {
@@ -233,7 +240,7 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string
 	}
 	want, err := run(c.stages[0])
 	if err != nil {
-		return "", fmt.Errorf("the input program: %w", err)
+		return Difference{}, fmt.Errorf("the input program: %w", err)
 	}
 	for _, s := range c.stages[1:] {
 		if !s.Changed {
@@ -241,15 +248,15 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (string
 		}
 		got, err := run(s)
 		if err != nil {
-			return fmt.Sprintf("after %s the program fails: %v", s.Name, err), nil
+			return Difference{Pass: s.Name, Why: fmt.Sprintf("the program fails: %v", err)}, nil
 		}
 		for i := range got {
 			if !got[i].AllClose(want[i], 1e-5, 1e-6) {
-				return fmt.Sprintf("after %s argument %d differs from the input program's result", s.Name, i), nil
+				return Difference{Pass: s.Name, Why: fmt.Sprintf("argument %d differs from the input program's result", i)}, nil
 			}
 		}
 	}
-	return "", nil
+	return Difference{}, nil
 }
 
 // HTML renders the stages as a collapsible list for notebooks: each pass
@@ -265,7 +272,7 @@ func (c *Compiled) HTML() string {
 	for _, w := range c.warnings {
 		fmt.Fprintf(&b, `<div class="warning" style="font-family:monospace;color:#9a6700">%s</div>`, html.EscapeString(w))
 	}
-	fmt.Fprintf(&b, "<details><summary>Input</summary><pre>%s</pre></details>", html.EscapeString(c.stages[0].Text))
+	fmt.Fprintf(&b, "<details><summary>Input</summary>%s</details>", ProgramHTML(c.stages[0].Text))
 	for i, s := range c.stages[1:] {
 		if !s.Changed {
 			fmt.Fprintf(&b, `<div style="font-family:monospace;color:#888">%2d %s: unchanged</div>`, i+1, html.EscapeString(s.Name))

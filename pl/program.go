@@ -2,6 +2,7 @@ package pl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
@@ -18,6 +19,7 @@ func NewProgram(name string) *Program {
 	if name == "" {
 		name = "Program"
 	}
+	dsl.CheckName("pl.NewProgram", "name", name)
 	p := &Program{st: &dsl.ProgramState{Prog: ir.NewProgram(name), Allocs: map[string]ir.Span{}}}
 	dsl.NoteProgram(p.st.Prog)
 	return p
@@ -75,6 +77,7 @@ func (p *Program) define(name string, kind ir.FunctionType, level ir.Level, role
 	if name == "" {
 		dsl.Failf("a function needs a name")
 	}
+	dsl.CheckName("prog."+kindMethod(kind, level), "name", name)
 	if body == nil {
 		dsl.Failf("function %s: the body callback is nil", name)
 	}
@@ -109,6 +112,7 @@ func (f *Func) param(name string, t Type, dir ir.ParamDirection) Expr {
 	if name == "" {
 		dsl.Failf("function %s: a parameter needs a name", f.b.Fn.Name)
 	}
+	dsl.CheckName("f."+dirMethod(dir), "name", name)
 	if t == nil {
 		dsl.Failf("function %s: parameter %s needs a type", f.b.Fn.Name, name)
 	}
@@ -118,6 +122,7 @@ func (f *Func) param(name string, t Type, dir ir.ParamDirection) Expr {
 		}
 	}
 	v := ir.NewVar(name, t, dsl.Caller())
+	f.b.Declare(v)
 	f.b.Fn.Params = append(f.b.Fn.Params, v)
 	f.b.Fn.Dirs = append(f.b.Fn.Dirs, dir)
 	return v
@@ -143,14 +148,33 @@ func (f *Func) Returns(types ...Type) {
 		}
 	}
 	f.b.Fn.ReturnTypes = append([]ir.Type(nil), types...)
+	if f.b.Returned != nil {
+		f.checkReturn(f.b.Returned)
+	}
+}
+
+// checkReturn matches returned values against f.Returns: the count, and
+// each value's type (kind, dtype, static shape).
+func (f *Func) checkReturn(es []ir.Expr) {
+	rt := f.b.Fn.ReturnTypes
+	if len(rt) == 0 {
+		return
+	}
+	if len(rt) != len(es) {
+		dsl.Raise(&ir.TypeError{Op: "f.Return", Expected: fmt.Sprintf("%d values (f.Returns of %s)", len(rt), f.b.Fn.Name), Given: fmt.Sprint(len(es))})
+	}
+	for i, e := range es {
+		if why := mismatch(rt[i], e.Type()); why != "" {
+			dsl.Raise(&ir.TypeError{Op: "f.Return", Arg: fmt.Sprintf("value %d", i),
+				Expected: rt[i].String() + " (f.Returns of " + f.b.Fn.Name + ")", Given: e.Type().String() + " (" + why + ")"})
+		}
+	}
 }
 
 // Let binds name to the value of e and returns the new variable.
 // PyPTO: name: T = e.
 func (f *Func) Let(name string, e any) Expr {
-	if name == "" {
-		dsl.Failf("f.Let needs a name")
-	}
+	dsl.CheckName("f.Let", "name", name)
 	pos := dsl.Caller()
 	val := f.bindable(e, name)
 	v := ir.NewVar(name, val.Type(), pos)
@@ -216,9 +240,8 @@ func (f *Func) Return(vals ...any) {
 	for i, v := range vals {
 		es[i] = dsl.Expr(v, fmt.Sprintf("f.Return value %d", i))
 	}
-	if rt := f.b.Fn.ReturnTypes; len(rt) > 0 && len(rt) != len(es) {
-		dsl.Failf("function %s returns %d values (f.Returns), got %d in f.Return", f.b.Fn.Name, len(rt), len(es))
-	}
+	f.checkReturn(es)
+	f.b.Returned = es
 	f.b.Emit(&ir.ReturnStmt{StmtBase: ir.StmtBase{Pos: pos}, Values: es})
 }
 
@@ -248,6 +271,11 @@ func makeRange(kind ir.LoopKind, what string, args []any) *LoopRange {
 	if c, ok := r.step.(*ir.ConstInt); ok && c.Value == 0 {
 		dsl.Failf("%s: step must not be 0", what)
 	}
+	for i, e := range []ir.Expr{r.start, r.stop} {
+		if v, ok := ir.ConstValue(e); ok && v < 0 {
+			dsl.Raise(&ir.TypeError{Op: what, Arg: []string{"start", "stop"}[i], Expected: "a non-negative bound", Given: fmt.Sprint(v)})
+		}
+	}
 	return r
 }
 
@@ -270,8 +298,13 @@ func (f *Func) For(name string, r *LoopRange, body func(i Expr)) {
 	if body == nil {
 		dsl.Failf("f.For %s: the body callback is nil", name)
 	}
+	dsl.CheckName("f.For", "name", name)
 	lv := ir.NewVar(name, ir.Scalar(ir.INDEX), pos)
-	blk := f.b.Block(func() { body(lv) })
+	f.b.Declare(lv)
+	blk := func() ir.Stmt {
+		defer f.b.Undeclare(lv)
+		return f.b.Block(func() { body(lv) })
+	}()
 	f.b.Emit(&ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: r.start, Stop: r.stop, Step: r.step, Body: blk, Kind: r.kind})
 }
 
@@ -324,8 +357,14 @@ func (f *Func) call(fn *Function, device ir.Expr, args []any) Expr {
 	for i, a := range args {
 		p := callee.Params[i]
 		es[i] = dsl.Expr(a, op+" argument "+p.Name)
-		if !compatible(p.Type(), es[i].Type()) {
-			dsl.Raise(&ir.TypeError{Op: op, Arg: p.Name, Expected: p.Type().String(), Given: es[i].Type().String(), Pos: pos})
+		if why := mismatch(p.Type(), es[i].Type()); why != "" {
+			dsl.Raise(&ir.TypeError{Op: op, Arg: p.Name, Expected: p.Type().String(), Given: es[i].Type().String() + " (" + why + ")", Pos: pos})
+		}
+		if d := callee.Direction(i); d == ir.Out || d == ir.InOut {
+			if in := f.inputRoot(es[i]); in != "" {
+				dsl.Raise(&ir.TypeError{Op: op, Arg: p.Name, Expected: "a tensor " + f.b.Fn.Name + " may write (the parameter is pl." + d.String() + ")",
+					Given: in + ", an input (f.In) of " + f.b.Fn.Name, Pos: pos})
+			}
 		}
 	}
 	var t ir.Type = ir.Unknown
@@ -343,20 +382,94 @@ func (f *Func) call(fn *Function, device ir.Expr, args []any) Expr {
 	return c
 }
 
-// compatible is the argument check of a function call: the same kind of type
-// (a DistributedTensor parameter needs a DistributedTensor), same dtype and rank.
-func compatible(param, arg ir.Type) bool {
+// mismatch is the argument (and return) check of a function call: the
+// same kind of type (a DistributedTensor parameter needs a
+// DistributedTensor), the same dtype and rank, equal static dimensions;
+// integer scalars of any width convert. It says what differs, or "".
+func mismatch(param, arg ir.Type) string {
 	if param.TypeName() != arg.TypeName() {
-		return false
+		return "a " + kindName(arg) + ", not a " + kindName(param)
 	}
 	ps, pd, ok1 := ir.ShapeOf(param)
 	as, ad, ok2 := ir.ShapeOf(arg)
 	if ok1 && ok2 {
-		return pd == ad && len(ps) == len(as)
+		switch {
+		case pd != ad:
+			return "element type " + ad.String() + ", not " + pd.String()
+		case len(ps) != len(as):
+			return fmt.Sprintf("rank %d, not %d", len(as), len(ps))
+		}
+		for d := range ps {
+			pv, okp := ir.ConstValue(ps[d])
+			av, oka := ir.ConstValue(as[d])
+			if okp && oka && pv != av {
+				return fmt.Sprintf("dimension %d is %d, not %d", d, av, pv)
+			}
+		}
+		return ""
 	}
 	if p, ok := param.(*ir.ScalarType); ok {
 		a := arg.(*ir.ScalarType)
-		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt())
+		if p.DType != a.DType && !(p.DType.IsInt() && a.DType.IsInt()) {
+			return "element type " + a.DType.String() + ", not " + p.DType.String()
+		}
 	}
-	return true
+	return ""
+}
+
+// kindName is a type's kind in PyPTO spelling: pl.Tensor, pld.DistributedTensor.
+func kindName(t ir.Type) string {
+	s := t.String()
+	if i := strings.IndexByte(s, '['); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// inputRoot names the In parameter of f an argument views (through
+// pl.Index, pl.Slice, pl.View), or "" when it is not an input.
+func (f *Func) inputRoot(e ir.Expr) string {
+	for {
+		c, ok := e.(*ir.Call)
+		if !ok || c.Op == nil || len(c.Args) == 0 || (c.Op.Name != "tensor.slice" && c.Op.Name != "tensor.view") {
+			break
+		}
+		e = c.Args[0]
+	}
+	v, ok := e.(*ir.Var)
+	if !ok {
+		return ""
+	}
+	for i, p := range f.b.Fn.Params {
+		if p == v && f.b.Fn.Direction(i) == ir.In {
+			if _, isScalar := p.Type().(*ir.ScalarType); !isScalar {
+				return p.Name
+			}
+		}
+	}
+	return ""
+}
+
+// kindMethod is the prog method that defines a function of this kind, for messages.
+func kindMethod(kind ir.FunctionType, level ir.Level) string {
+	switch {
+	case level == ir.LevelHost:
+		return "Host"
+	case kind == ir.InCore:
+		return "InCore"
+	case kind == ir.Orchestration:
+		return "Orchestration"
+	}
+	return "Function"
+}
+
+// dirMethod is the f method that declares a parameter of this direction.
+func dirMethod(d ir.ParamDirection) string {
+	switch d {
+	case ir.Out:
+		return "Out"
+	case ir.InOut:
+		return "InOut"
+	}
+	return "In"
 }

@@ -2,6 +2,7 @@ package pl
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"time"
 
@@ -15,14 +16,30 @@ import (
 
 // RunOption configures pl.Run.
 type RunOption struct {
-	ranks     int
+	ranks     int // 0: the default, 2
 	watchdog  time.Duration
 	unchecked bool
 	progress  time.Duration
 }
 
-// Ranks runs on n simulated ranks. PyPTO: the device list of a run.
-func Ranks(n int) RunOption { return RunOption{ranks: n} }
+// MaxRanks is the largest rank count pl.Ranks accepts (1024).
+const MaxRanks = runtime.MaxRanks
+
+// Ranks runs on n simulated ranks, 1 ≤ n ≤ pl.MaxRanks; any other n raises
+// at the call. PyPTO: the device list of a run.
+func Ranks(n int) RunOption {
+	if err := checkRanks("pl.Ranks", n); err != nil {
+		dsl.Raise(err)
+	}
+	return RunOption{ranks: n}
+}
+
+func checkRanks(what string, n int) error {
+	if n == 0 && what != "pl.Ranks" {
+		return nil // a zero RunOption: the default
+	}
+	return runtime.CheckRanks(what, "n", n)
+}
 
 // Watchdog bounds a run's wall-clock time (deadlocks are found sooner by
 // analysis; this is the backstop).
@@ -40,14 +57,61 @@ func (o RunOption) ShowProgressAfter(d time.Duration) RunOption { o.progress = d
 // Device is where pl.Run executes; the embedded simulator by default.
 var Device runtime.Device = runtime.NewSimulator()
 
-// RunResult is a finished run.
+// RunResult is a run: finished, or stopped by a deadlock, the watchdog or
+// an error. A failed run keeps what happened up to the failure, so
+// res.Report() and the swimlane explain it.
 type RunResult struct {
 	res    *runtime.Result
 	report *Report
+	err    error
 }
 
-// Timeline is the run's per-rank op timeline.
+// Timeline is the run's per-rank op timeline (for a deadlock, each blocked
+// wait is marked with the cell it waits on).
 func (r *RunResult) Timeline() *runtime.Timeline { return r.res.Timeline }
+
+// Err is the run's error (the same pl.Run returned); nil when it finished.
+func (r *RunResult) Err() error { return r.err }
+
+// OK reports whether the run finished (the checker may still have findings).
+func (r *RunResult) OK() bool { return r.err == nil }
+
+// Outputs are the Out/InOut host tensors in parameter order; after a failed
+// run they hold whatever the ranks wrote before it stopped.
+func (r *RunResult) Outputs() []*tensor.Tensor {
+	return append([]*tensor.Tensor(nil), r.res.Outputs...)
+}
+
+// Blocked lists the waits a failed run stopped in, one line each:
+// "rank 1: pld.system.wait at cell[3]:5 waits on sig[0, 0]". Empty for a run
+// that finished.
+func (r *RunResult) Blocked() []string {
+	var out []string
+	for rank, lane := range r.res.Timeline.Lanes {
+		for _, ev := range lane {
+			if !ev.Blocked {
+				continue
+			}
+			line := fmt.Sprintf("rank %d: %s", rank, ev.Op)
+			if ev.Pos.Known() {
+				line += " at " + ev.Pos.String()
+			}
+			if ev.Cell != "" {
+				line += fmt.Sprintf(" waits on %s (for %d)", ev.Cell, ev.Value)
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// Status is one line: "finished" or what stopped the run ("deadlock: ...").
+func (r *RunResult) Status() string {
+	if r.err == nil {
+		return "finished"
+	}
+	return strings.SplitN(r.err.Error(), "\n", 2)[0]
+}
 
 // Report lists the protocol checker's findings: races on window memory,
 // waits a fast peer can overtake, reused signals, Set mixed with AtomicAdd,
@@ -64,7 +128,9 @@ type Finding = checker.Finding
 // tensors args (in parameter order); Out/InOut tensors are filled in place,
 // like torch. The protocol checker watches the run. A deadlock comes back
 // as an error whose text says "deadlock" and explains, for each blocked
-// rank, the op, the cell, its value and its history. PyPTO: compiled(x, y).
+// rank, the op, the cell, its value and its history. Whenever the program
+// started, the result is non-nil, failed or not: its Report, Timeline and
+// swimlane show what happened. PyPTO: compiled(x, y).
 func Run(prog *Program, ranks RunOption, args ...*tensor.Tensor) (*RunResult, error) {
 	if prog == nil {
 		return nil, fmt.Errorf("pl.Run: the program is nil")
@@ -79,12 +145,15 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 	if pr != nil {
 		co.Progress, co.ProgressEvery = pr.update, pr.every
 	}
-	res, rep, err := checker.Run(dsl.Context(), p, args, co)
-	pr.finish(res, err)
-	if err != nil {
+	if err := checkRanks("pl.Run", o.ranks); err != nil {
 		return nil, err
 	}
-	return &RunResult{res: res, report: rep}, nil
+	res, rep, err := checker.Run(dsl.Context(), p, args, co)
+	pr.finish(res, err)
+	if res == nil {
+		return nil, err // the program never started (it could not be loaded)
+	}
+	return &RunResult{res: res, report: rep, err: err}, err
 }
 
 // progressLine streams a long run's progress to the notebook through one
@@ -118,20 +187,40 @@ func (p *progressLine) finish(res *runtime.Result, err error) {
 	if p == nil || !p.shown {
 		return
 	}
-	if err != nil {
+	if err != nil || res == nil {
 		p.h.Text("run stopped: " + strings.SplitN(err.Error(), "\n", 2)[0])
 		return
 	}
 	p.h.Text(fmt.Sprintf("finished on %d ranks: %d ops in %s", res.Ranks, res.Ops, res.Elapsed.Round(time.Millisecond)))
 }
 
-// String summarises the run.
+// String summarises the run: how it ended, what the blocked ranks wait on,
+// and the protocol report.
 func (r *RunResult) String() string {
-	return fmt.Sprintf("run on %d ranks: %d ops, %s\n%s", r.res.Ranks, r.res.Ops, r.res.Elapsed, r.report)
+	var b strings.Builder
+	if r.err == nil {
+		fmt.Fprintf(&b, "run on %d ranks: finished, %d ops in %s", r.res.Ranks, r.res.Ops, r.res.Elapsed.Round(time.Microsecond))
+	} else {
+		fmt.Fprintf(&b, "run on %d ranks: stopped after %d ops in %s: %s", r.res.Ranks, r.res.Ops, r.res.Elapsed.Round(time.Microsecond), r.Status())
+		for _, l := range r.Blocked() {
+			b.WriteString("\n  " + l)
+		}
+	}
+	b.WriteString("\n" + r.report.String())
+	return b.String()
 }
 
 // HTML shows the run as a swimlane of its timeline (one lane per rank,
-// notify → wait arrows, RMA spans) above the protocol report.
+// notify → wait arrows, RMA spans) above the protocol report; a failed run
+// leads with what stopped it.
 func (r *RunResult) HTML() string {
-	return display.Swimlane(r.res.Timeline) + r.report.HTML()
+	head := ""
+	if r.err != nil {
+		head = `<div class="ptorepl-run-error" style="font-family:sans-serif;color:#c62828;font-weight:bold">` +
+			html.EscapeString(fmt.Sprintf("run on %d ranks stopped: %s", r.res.Ranks, r.Status())) + `</div>`
+		if bl := r.Blocked(); len(bl) > 0 {
+			head += `<pre style="margin:0.2em 0 0.5em 0">` + html.EscapeString(strings.Join(bl, "\n")) + `</pre>`
+		}
+	}
+	return head + display.Swimlane(r.res.Timeline) + r.report.HTML()
 }

@@ -56,27 +56,30 @@ func Dims(dims ...any) Shape { return dsl.Dims(dims...) }
 
 // Dynamic declares a symbolic dimension. PyPTO: NR = pl.dynamic("NR").
 func Dynamic(name string) Expr {
-	if name == "" {
-		dsl.Failf("pl.Dynamic: the dimension needs a name")
-	}
-	return ir.NewVar(name, ir.Scalar(ir.INDEX), dsl.Caller())
+	dsl.CheckName("pl.Dynamic", "name", name)
+	v := ir.NewVar(name, ir.Scalar(ir.INDEX), dsl.Caller())
+	dsl.NoteDynamic(v)
+	return v
 }
 
 // Tensor is the type of a tensor in global memory. PyPTO: pl.Tensor[[1, 256], pl.FP32].
 func Tensor(shape Shape, dt DataType) Type {
 	checkDType("pl.Tensor", dt)
+	dsl.CheckDims("pl.Tensor", shape)
 	return &ir.TensorType{Shape: shape.Dims, DType: dt}
 }
 
 // Tile is the type of an on-chip tile. PyPTO: pl.Tile[[1, 256], pl.FP32].
 func Tile(shape Shape, dt DataType) Type {
 	checkDType("pl.Tile", dt)
+	dsl.CheckDims("pl.Tile", shape)
 	return ir.NewTileType(shape.Dims, dt, ir.MemNone, nil)
 }
 
 // TileIn is a tile type in a given memory space. PyPTO: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec].
 func TileIn(shape Shape, dt DataType, mem ir.MemorySpace) Type {
 	checkDType("pl.TileIn", dt)
+	dsl.CheckDims("pl.TileIn", shape)
 	return ir.NewTileType(shape.Dims, dt, mem, nil)
 }
 

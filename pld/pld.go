@@ -1,6 +1,9 @@
 package pld
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
@@ -38,6 +41,7 @@ func DistributedTensor(shape pl.Shape, dt pl.DataType) pl.Type {
 	if !dt.Valid() {
 		dsl.Failf("pld.DistributedTensor: unknown element type code %d", int(dt))
 	}
+	dsl.CheckDims("pld.DistributedTensor", shape)
 	return &ir.DistributedTensorType{Shape: shape.Dims, DType: dt}
 }
 
@@ -68,7 +72,44 @@ func AllocWindowBufferOf(shape pl.Shape, dt pl.DataType) pl.Expr {
 // Window views a window buffer as a DistributedTensor.
 // PyPTO: pld.window(buf, [1, 256], dtype=pl.FP32).
 func Window(buf any, shape pl.Shape, dt pl.DataType) pl.Expr {
-	return dsl.Call("pld.tensor.window", []ir.Expr{arg(buf, "pld.Window", "buf"), shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
+	dsl.CheckDims("pld.Window", shape)
+	b := arg(buf, "pld.Window", "buf")
+	checkWindowFits(b, shape, dt)
+	return dsl.Call("pld.tensor.window", []ir.Expr{b, shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
+}
+
+// checkWindowFits raises when a static window view needs more bytes than
+// its buffer's constant size (otherwise found only when the run maps it).
+func checkWindowFits(buf ir.Expr, shape pl.Shape, dt pl.DataType) {
+	b, v := dsl.Current(), buf
+	if b == nil {
+		return
+	}
+	bv, ok := v.(*ir.Var)
+	if !ok {
+		return
+	}
+	alloc, ok := b.Bound[bv].(*ir.Call)
+	if !ok || alloc.Op == nil || alloc.Op.Name != "pld.tensor.alloc_window_buffer" || len(alloc.Args) == 0 {
+		return
+	}
+	size, ok := ir.ConstValue(alloc.Args[0])
+	if !ok || !dt.WholeBytes() {
+		return
+	}
+	need := int64(dt.Bytes())
+	for _, d := range shape.Dims {
+		n, ok := ir.ConstValue(d)
+		if !ok {
+			return
+		}
+		need *= n
+	}
+	if need > size {
+		dsl.Raise(&ir.TypeError{Op: "pld.Window", Arg: "shape",
+			Expected: fmt.Sprintf("a view that fits window buffer %s (%d bytes per rank)", bv.Name, size),
+			Given:    fmt.Sprintf("%s of %s, %d bytes", shape, dt, need)})
+	}
 }
 
 // WorldSize is the number of ranks; HOST orchestrator only. PyPTO: pld.world_size().
@@ -121,6 +162,34 @@ type Option struct {
 	key   string
 	value any
 	args  []ir.Expr
+}
+
+// String is the option as it was written: "pld.Atomic(pl.AtomicType.Add)",
+// "pld.Chunk(4, 0)", "pld.Mode(\"ring\")".
+func (o Option) String() string {
+	f := ir.DefaultFormat
+	switch o.key {
+	case "atomic":
+		return "pld.Atomic(" + ir.AtomicType(o.value.(int64)).String() + ")"
+	case "chunk":
+		rc := o.value.([2]int64)
+		return fmt.Sprintf("pld.Chunk(%d, %d)", rc[0], rc[1])
+	case "pipeline":
+		return "pld.Pipeline()"
+	case "op":
+		return "pld.Op(pld." + ir.ReduceOp(o.value.(int64)).String() + ")"
+	case "mode":
+		return fmt.Sprintf("pld.Mode(%q)", o.value)
+	case "core_num":
+		return fmt.Sprintf("pld.CoreNum(%d)", o.value)
+	case "region":
+		parts := make([]string, len(o.args))
+		for i, a := range o.args {
+			parts[i] = f.Expr(a)
+		}
+		return "pld.Region(" + strings.Join(parts, ", ") + ")"
+	}
+	return "pld option " + o.key
 }
 
 // Atomic selects the atomic mode of a store or put: pld.Atomic(pld.Add).

@@ -131,7 +131,7 @@ func (x *Exec) writeView(v *view, rank int, vals []float64, add bool, c *ir.Call
 // window through Windows.Copy, and to or from a dense local run in place.
 func (x *Exec) copyView(dst *view, dstRank int, src *view, srcRank int, add bool, c *ir.Call) error {
 	if numel(dst.shape) != numel(src.shape) {
-		return fmt.Errorf("the regions differ in size: %v and %v", dst.shape, src.shape)
+		return fmt.Errorf("the regions differ in size: %v and %v", dimsText(dst.shape), dimsText(src.shape))
 	}
 	if dst.dt != src.dt || add {
 		return x.convertView(dst, dstRank, src, srcRank, add, c)
@@ -193,7 +193,7 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 	ext := shape
 	if valid != nil {
 		if len(valid) != len(shape) {
-			return nil, fmt.Errorf("valid_shape %v and shape %v differ in rank", valid, shape)
+			return nil, fmt.Errorf("valid_shape %v and shape %v differ in rank", dimsText(valid), dimsText(shape))
 		}
 		ext = make([]int, len(shape))
 		for i := range shape {

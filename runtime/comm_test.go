@@ -242,7 +242,7 @@ func TestSeed1746AllReduce(t *testing.T) {
 // --- deadlocks: returned promptly, naming every blocked rank.
 
 func deadlockProgram(kind string) *pl.Program {
-	prog := pl.NewProgram("Deadlock_" + kind)
+	prog := pl.NewProgram("Deadlock_" + strings.ReplaceAll(kind, "-", "_"))
 	NR := pl.Dynamic("NR")
 	k := prog.InCore("kernel", func(f *pl.Func) {
 		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(NR, 1), pl.INT32))

@@ -44,6 +44,22 @@ type Executable interface {
 	Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (*Result, error)
 }
 
+// MaxRanks is the largest world size a run accepts: the simulator runs a
+// goroutine per rank and a window per rank pair, so far larger worlds only
+// exhaust memory. pl.Ranks, the REPL's -ranks and the CLI's --ranks check
+// against it.
+const MaxRanks = 1024
+
+// CheckRanks validates a rank count given by the user: 1 … MaxRanks. op
+// and arg name where it was given ("pl.Ranks", "n"; "ptorepl compile",
+// "--ranks").
+func CheckRanks(op, arg string, n int) error {
+	if n < 1 || n > MaxRanks {
+		return &ir.TypeError{Op: op, Arg: arg, Expected: fmt.Sprintf("a rank count from 1 to %d", MaxRanks), Given: fmt.Sprint(n)}
+	}
+	return nil
+}
+
 // RunOptions configure one run. The zero value runs on 2 ranks.
 type RunOptions struct {
 	// Ranks is the world size, len(device_ids) in PyPTO (default 2).
@@ -88,6 +104,9 @@ type Result struct {
 	Signals []SignalCell
 	Ops     int64
 	Elapsed time.Duration
+	// Err is the run's error (nil for a run that finished): a failed run
+	// still has a result up to the point it stopped.
+	Err error
 }
 
 // SignalCell is one notified cell and its final value on a rank.
@@ -218,12 +237,16 @@ type loaded struct {
 func (l *loaded) Program() *ir.Program { return l.prog }
 
 // Run executes the host orchestrator with args on o.Ranks simulated ranks.
+// Once the program started, the result is non-nil even when err is not.
 func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (res *Result, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.Ranks <= 0 {
+	if o.Ranks == 0 {
 		o.Ranks = 2
+	}
+	if err := CheckRanks("run", "ranks", o.Ranks); err != nil {
+		return nil, err
 	}
 	if o.Watchdog <= 0 {
 		o.Watchdog = 30 * time.Second
@@ -267,18 +290,17 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 			o.Observer.End(RunEnd{Signals: sigs, Err: err})
 		}()
 	}
-	if err != nil {
-		return nil, err
-	}
+	// A failed run still returns what happened up to the failure (the
+	// timeline with each blocked wait marked, the signal cells, the partial
+	// outputs): it is the picture a user needs to understand the failure.
 	s.timeline.finish()
-	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start)}
-	for i, p := range l.host.Params {
+	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err}
+	for i := range l.host.Params {
 		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
 			res.Outputs = append(res.Outputs, args[i])
 		}
-		_ = p
 	}
-	return res, nil
+	return res, err
 }
 
 // StopError is a run ended by its context or the watchdog.

@@ -350,11 +350,11 @@ func hostView(t *tensor.Tensor, p *ir.Var) (*view, error) {
 			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt, t.DType())
 		}
 		if len(dims) != t.Dim() {
-			return nil, fmt.Errorf("host tensor %s: expected rank %d (%s), given shape %v", p.Name, len(dims), ir.ShapeString(dims), t.Shape())
+			return nil, fmt.Errorf("host tensor %s: expected rank %d (%s), given shape %v", p.Name, len(dims), ir.ShapeString(dims), dimsText(t.Shape()))
 		}
 		for i, d := range dims {
 			if v, c := ir.ConstValue(d); c && int(v) != t.Shape()[i] {
-				return nil, fmt.Errorf("host tensor %s: expected shape %s, given %v", p.Name, ir.ShapeString(dims), t.Shape())
+				return nil, fmt.Errorf("host tensor %s: expected shape %s, given %v", p.Name, ir.ShapeString(dims), dimsText(t.Shape()))
 			}
 		}
 	}
@@ -591,7 +591,7 @@ func describe(v any) string {
 	case *view:
 		return "a tensor (" + v.String() + ")"
 	case *Tile:
-		return fmt.Sprintf("a tile %v %s", v.Shape, v.DType.Name())
+		return fmt.Sprintf("a tile %v %s", dimsText(v.Shape), v.DType.Name())
 	case *WindowBuf:
 		return "window buffer " + v.Name
 	case []any:
@@ -705,6 +705,7 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	x.rc.cur, x.rc.ev = prev, prevEv
 	if ev != nil {
 		x.s.timeline.end(ev)
+		ev.Blocked = err != nil && ev.Kind == "wait"
 		x.rc.lane.add(ev)
 	}
 	if err != nil {

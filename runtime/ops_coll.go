@@ -135,10 +135,10 @@ func collective(sigArg int, body func(k *coll, a []any) (any, error)) OpFunc {
 			}
 		}
 		if k.me < 0 {
-			return nil, fmt.Errorf("rank %d is not in the signal's comm domain %v", x.rank, k.dom)
+			return nil, fmt.Errorf("rank %d is not in the signal's comm domain %v", x.rank, dimsText(k.dom))
 		}
 		if len(sig.shape) == 0 || len(sig.shape) > 2 || sig.shape[0] < len(k.dom) {
-			return nil, fmt.Errorf("signal: a mesh collective needs an [NR, 1] INT32 signal (NR = %d), given %v", len(k.dom), sig.shape)
+			return nil, fmt.Errorf("signal: a mesh collective needs an [NR, 1] INT32 signal (NR = %d), given %v", len(k.dom), dimsText(sig.shape))
 		}
 		return body(k, a)
 	}
@@ -306,7 +306,7 @@ func reduceScatter(k *coll, a []any) (any, error) {
 		return nil, err
 	}
 	if len(t.shape) != 2 || t.shape[0] < len(k.dom) {
-		return nil, fmt.Errorf("target: reduce_scatter needs an [NR, SIZE] tensor, given %v", t.shape)
+		return nil, fmt.Errorf("target: reduce_scatter needs an [NR, SIZE] tensor, given %v", dimsText(t.shape))
 	}
 	row, err := t.sub([]int{k.me, 0}, []int{1, t.shape[1]})
 	if err != nil {
@@ -333,7 +333,7 @@ func (k *coll) scatterRows(a []any, toAll bool) (any, error) {
 		return nil, err
 	}
 	if len(t.shape) != 2 || t.shape[0] < len(k.dom) {
-		return nil, fmt.Errorf("target: needs an [NR, SIZE] tensor, given %v", t.shape)
+		return nil, fmt.Errorf("target: needs an [NR, SIZE] tensor, given %v", dimsText(t.shape))
 	}
 	size := t.shape[1]
 	row, err := t.sub([]int{k.me, 0}, []int{1, size})
@@ -344,7 +344,7 @@ func (k *coll) scatterRows(a []any, toAll bool) (any, error) {
 		src := in
 		if toAll {
 			if len(in.shape) != 2 {
-				return nil, fmt.Errorf("input: all_to_all needs an [NR, SIZE] tensor, given %v", in.shape)
+				return nil, fmt.Errorf("input: all_to_all needs an [NR, SIZE] tensor, given %v", dimsText(in.shape))
 			}
 			if src, err = in.sub([]int{d, 0}, []int{1, size}); err != nil {
 				return nil, fmt.Errorf("input: %w", err)

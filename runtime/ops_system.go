@@ -40,7 +40,7 @@ func init() {
 				return int64(i), nil
 			}
 		}
-		return nil, fmt.Errorf("rank %d is not in the comm domain %v", x.rank, ctx.domain)
+		return nil, fmt.Errorf("rank %d is not in the comm domain %v", x.rank, dimsText(ctx.domain))
 	})
 	Register("pld.system.nranks", func(x *Exec, c *ir.Call, a []any) (any, error) {
 		ctx, ok := a[0].(commCtx)
@@ -75,7 +75,7 @@ func init() {
 		}
 		// PyPTO has no fit check; an overflowing view is almost always a bug.
 		if need := numel(shape) * dt.Bytes(); need > buf.Size {
-			return nil, fmt.Errorf("a %v %s view needs %d bytes but window buffer %s has %d per rank", shape, dt.Name(), need, buf.Name, buf.Size)
+			return nil, fmt.Errorf("a %v %s view needs %d bytes but window buffer %s has %d per rank", dimsText(shape), dt.Name(), need, buf.Name, buf.Size)
 		}
 		return &view{dt: dt, shape: shape, strides: rowMajor(shape), win: buf}, nil
 	})
@@ -97,10 +97,10 @@ func init() {
 			return v, nil
 		}
 		if !v.contiguous() {
-			return nil, fmt.Errorf("cannot reinterpret a strided view %v as %v", v.shape, shape)
+			return nil, fmt.Errorf("cannot reinterpret a strided view %v as %v", dimsText(v.shape), dimsText(shape))
 		}
 		if numel(shape) > numel(v.shape) && v.win == nil {
-			return nil, fmt.Errorf("a view %v is larger than the tensor %v", shape, v.shape)
+			return nil, fmt.Errorf("a view %v is larger than the tensor %v", dimsText(shape), dimsText(v.shape))
 		}
 		return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}, nil
 	})
@@ -305,7 +305,7 @@ func commSignal(v any) (*view, Cell, error) {
 		return nil, Cell{}, fmt.Errorf("signal: expected INT32, got %s", sig.dt.Name())
 	}
 	if numel(sig.shape) != 1 {
-		return nil, Cell{}, fmt.Errorf("signal must hold exactly one INT32 slot, got shape %v", sig.shape)
+		return nil, Cell{}, fmt.Errorf("signal must hold exactly one INT32 slot, got shape %v", dimsText(sig.shape))
 	}
 	cell := Cell{Offset: sig.off * 4, Index: nil}
 	if sig.win != nil {

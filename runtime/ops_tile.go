@@ -176,7 +176,7 @@ func init() {
 			return nil, err
 		}
 		if len(t.Shape) != 2 {
-			return nil, fmt.Errorf("set_validshape needs a 2-D tile, got %v", t.Shape)
+			return nil, fmt.Errorf("set_validshape needs a 2-D tile, got %v", dimsText(t.Shape))
 		}
 		r, err := toInt(a[1])
 		if err != nil {
@@ -187,7 +187,7 @@ func init() {
 			return nil, fmt.Errorf("valid_cols: %w", err)
 		}
 		if r < 0 || cl < 0 || int(r) > t.Shape[0] || int(cl) > t.Shape[1] {
-			return nil, fmt.Errorf("valid shape [%d, %d] is outside the tile %v", r, cl, t.Shape)
+			return nil, fmt.Errorf("valid shape [%d, %d] is outside the tile %v", r, cl, dimsText(t.Shape))
 		}
 		return t.withValid([]int{int(r), int(cl)}), nil
 	})
@@ -209,12 +209,12 @@ func tileIndex(t *Tile, idxV any) (int, error) {
 		return 0, err
 	}
 	if len(idx) != len(t.Shape) {
-		return 0, fmt.Errorf("index %v has %d dims, the tile has %d", idx, len(idx), len(t.Shape))
+		return 0, fmt.Errorf("index %v has %d dims, the tile has %d", dimsText(idx), len(idx), len(t.Shape))
 	}
 	k := 0
 	for i, x := range idx {
 		if x < 0 || x >= t.Shape[i] {
-			return 0, fmt.Errorf("index %v is outside the tile %v", idx, t.Shape)
+			return 0, fmt.Errorf("index %v is outside the tile %v", dimsText(idx), dimsText(t.Shape))
 		}
 		k = k*t.Shape[i] + x
 	}
@@ -258,7 +258,7 @@ func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 					out[i] = round(fn(l[i], rv[0]), dt)
 				}
 			default:
-				return nil, fmt.Errorf("operand shapes %v and %v differ", shape, rshape)
+				return nil, fmt.Errorf("operand shapes %v and %v differ", dimsText(shape), dimsText(rshape))
 			}
 		default:
 			s, err := toFloat(a[1])

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -24,6 +25,9 @@ type Event struct {
 	Peer       int    // the target rank of RMA and notify, -1 otherwise
 	Cell       string // the signal cell of notify/wait ("signal_buf[0, 0]"), "" otherwise
 	Value      int64  // notify value / wait or test expectation
+	// Blocked marks a wait the run stopped in (a deadlock, the watchdog, a
+	// cancel): it never completed, and Cell is the cell it waited on.
+	Blocked bool
 }
 
 // Timeline is every op of a run: one lane per rank plus the host's.
@@ -129,4 +133,26 @@ func kindOf(op string) string {
 		return "memory"
 	}
 	return "compute"
+}
+
+// String summarises the timeline (a cell showing it prints this, not the
+// struct): ranks, events, and the waits a failed run stopped in.
+func (t *Timeline) String() string {
+	n, blocked := len(t.Host), 0
+	for _, l := range t.Lanes {
+		n += len(l)
+		for _, ev := range l {
+			if ev.Blocked {
+				blocked++
+			}
+		}
+	}
+	s := fmt.Sprintf("timeline of %d ranks: %d events", t.Ranks, n)
+	if t.Dropped > 0 {
+		s += fmt.Sprintf(" (%d more not kept)", t.Dropped)
+	}
+	if blocked > 0 {
+		s += fmt.Sprintf(", %d blocked waits", blocked)
+	}
+	return s
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/x448/float16"
@@ -144,7 +146,7 @@ func (v *view) String() string {
 	if v.win != nil {
 		where = "window " + v.win.Name
 	}
-	return fmt.Sprintf("%s %v %s", where, v.shape, v.dt.Name())
+	return fmt.Sprintf("%s %v %s", where, dimsText(v.shape), v.dt.Name())
 }
 
 func rowMajor(shape []int) []int {
@@ -172,12 +174,12 @@ func localView(dt ir.DataType, shape []int) *view {
 // elemOffset is the element offset (from the start of the memory) of idx.
 func (v *view) elemOffset(idx []int) (int, error) {
 	if len(idx) != len(v.shape) {
-		return 0, fmt.Errorf("index %v has %d dims, the tensor has %d (%v)", idx, len(idx), len(v.shape), v.shape)
+		return 0, fmt.Errorf("index %v has %d dims, the tensor has %d (%v)", dimsText(idx), len(idx), len(v.shape), dimsText(v.shape))
 	}
 	o := v.off
 	for i, x := range idx {
 		if x < 0 || x >= v.shape[i] {
-			return 0, fmt.Errorf("index %v is outside shape %v", idx, v.shape)
+			return 0, fmt.Errorf("index %v is outside shape %v", dimsText(idx), dimsText(v.shape))
 		}
 		o += x * v.strides[i]
 	}
@@ -192,11 +194,11 @@ func (v *view) sub(offs, shape []int) (*view, error) {
 		offs = make([]int, len(v.shape))
 	}
 	if len(offs) != len(v.shape) {
-		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", offs, len(offs), len(v.shape), v.shape)
+		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
 	}
 	k := len(v.shape) - len(shape)
 	if k < 0 {
-		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", shape, v.shape)
+		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", dimsText(shape), dimsText(v.shape))
 	}
 	full := make([]int, len(v.shape))
 	o := v.off
@@ -206,7 +208,7 @@ func (v *view) sub(offs, shape []int) (*view, error) {
 			full[i] = shape[i-k]
 		}
 		if offs[i] < 0 || offs[i]+full[i] > v.shape[i] {
-			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", full, offs, v.shape)
+			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", dimsText(full), dimsText(offs), dimsText(v.shape))
 		}
 		o += offs[i] * v.strides[i]
 	}
@@ -465,4 +467,14 @@ func each(shape []int, fn func(k int, idx []int)) {
 			idx[d] = 0
 		}
 	}
+}
+
+// dimsText prints a shape, index or rank list as PyPTO does, [4, 8], in
+// error messages (Go's %v would print [4 8]).
+func dimsText(d []int) string {
+	parts := make([]string, len(d))
+	for i, x := range d {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

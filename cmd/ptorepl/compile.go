@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/ptorepl/ptorepl/interp"
+	"github.com/ptorepl/ptorepl/runtime"
 )
 
 // compileFiles evaluates the files as cells (their output is not shown),
@@ -28,6 +29,10 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
+		return 2
+	}
+	if err := ranksGiven(fs, "ptorepl compile", *ranks); err != nil {
+		fmt.Fprintln(stderr, err)
 		return 2
 	}
 	r, err := newREPL(io.Discard, stderr)
@@ -95,4 +100,15 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "wrote", path)
 	}
 	return 0
+}
+
+// ranksGiven validates --ranks when the command line gave it, with the
+// bounds pl.Ranks enforces in a cell.
+func ranksGiven(fs *flag.FlagSet, cmd string, n int) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ranks" })
+	if !given {
+		return nil
+	}
+	return runtime.CheckRanks(cmd, "--ranks", n)
 }

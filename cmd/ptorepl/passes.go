@@ -7,7 +7,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ptorepl/ptorepl/checker"
 	"github.com/ptorepl/ptorepl/interp"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // passCommands are the pass-stepping commands. They act on the last program
@@ -148,8 +151,11 @@ func ranksFlag(cmd, arg string, def int) (int, error) {
 	if err := fs.Parse(strings.Fields(arg)); err != nil {
 		return 0, fmt.Errorf(":%s: %v (usage: :%s -ranks N)", cmd, err, cmd)
 	}
-	if *n < 0 || (def > 0 && *n < 1) {
-		return 0, fmt.Errorf(":%s: -ranks must be at least 1", cmd)
+	if *n == 0 && def == 0 {
+		return 0, nil // not given: the command's default
+	}
+	if err := runtime.CheckRanks(":"+cmd, "-ranks", *n); err != nil {
+		return 0, err
 	}
 	return *n, nil
 }
@@ -190,14 +196,26 @@ func (r *repl) cmdRun(arg string) error {
 		r.mu.Unlock()
 		cancel()
 	}()
-	args, names, res, err := interp.RunRandom(ctx, p, n)
+	args, names, res, rep, err := interp.RunRandom(ctx, p, n)
+	return showRun(r.out, p.Name, n, args, names, res, rep, err)
+}
+
+// showRun prints a :run: the outputs of a finished run, what stopped a
+// failed one, and the protocol checker's report either way.
+func showRun(w io.Writer, name string, n int, args []*tensor.Tensor, names []string, res *runtime.Result, rep *checker.Report, err error) error {
+	if res == nil {
+		return err // the program never started
+	}
 	if err != nil {
-		return err
+		fmt.Fprintf(w, "ran %s on %d ranks: stopped after %d ops\n%s\n", name, n, res.Ops, rep)
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return fmt.Errorf("%s (the report above explains it)", first)
 	}
-	fmt.Fprintf(r.out, "ran %s on %d ranks (%d ops)\n", p.Name, n, res.Ops)
+	fmt.Fprintf(w, "ran %s on %d ranks (%d ops)\n", name, n, res.Ops)
 	for i, t := range args {
-		fmt.Fprintf(r.out, "%s = %s\n", names[i], t)
+		fmt.Fprintf(w, "%s = %s\n", names[i], t)
 	}
+	fmt.Fprintln(w, rep)
 	return nil
 }
 

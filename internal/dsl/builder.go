@@ -11,8 +11,14 @@ type Builder struct {
 	blocks [][]ir.Stmt
 	// rebind maps a variable the user holds to its latest binding (f.Set).
 	rebind map[*ir.Var]*ir.Var
-	// Params are looked up by name for Call type checks.
-	done bool
+	// scope counts the variables the function may use (see Declare).
+	scope map[*ir.Var]int
+	// Bound is each assigned variable's value, for checks that need what a
+	// name stands for (a window's buffer size).
+	Bound map[*ir.Var]ir.Expr
+	// Returned is the last f.Return's values, checked against f.Returns.
+	Returned []ir.Expr
+	done     bool
 }
 
 // ProgramState is what a program builder shares across its functions.
@@ -20,6 +26,9 @@ type ProgramState struct {
 	Prog *ir.Program
 	// Allocs are the window-buffer names declared so far (unique per program).
 	Allocs map[string]ir.Span
+	// Owner names the function that defined each variable, for the message
+	// when another function uses it.
+	Owner map[*ir.Var]string
 }
 
 var stack []*Builder
@@ -43,7 +52,10 @@ func MustCurrent(what string) *Builder {
 
 // Begin starts recording fn's body.
 func Begin(ps *ProgramState, fn *ir.Function) *Builder {
-	b := &Builder{Prog: ps, Fn: fn, blocks: [][]ir.Stmt{nil}, rebind: map[*ir.Var]*ir.Var{}}
+	if ps.Owner == nil {
+		ps.Owner = map[*ir.Var]string{}
+	}
+	b := &Builder{Prog: ps, Fn: fn, blocks: [][]ir.Stmt{nil}, rebind: map[*ir.Var]*ir.Var{}, scope: map[*ir.Var]int{}, Bound: map[*ir.Var]ir.Expr{}}
 	stack = append(stack, b)
 	return b
 }
@@ -74,6 +86,11 @@ func seqOf(stmts []ir.Stmt) ir.Stmt {
 func (b *Builder) Emit(s ir.Stmt) {
 	if b.done {
 		Failf("function %s is finished; statements must be added inside its body callback", b.Fn.Name)
+	}
+	b.checkFree(s)
+	if a, ok := s.(*ir.AssignStmt); ok {
+		b.Declare(a.Var)
+		b.Bound[a.Var] = a.Value
 	}
 	b.blocks[len(b.blocks)-1] = append(b.blocks[len(b.blocks)-1], s)
 }

@@ -5,6 +5,8 @@ package symbols
 import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -54,6 +56,7 @@ func init() {
 		"Lt":            reflect.ValueOf(pl.Lt),
 		"Mat":           reflect.ValueOf(pl.Mat),
 		"Max":           reflect.ValueOf(pl.Max),
+		"MaxRanks":      reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"Maximum":       reflect.ValueOf(pl.Maximum),
 		"Min":           reflect.ValueOf(pl.Min),
 		"Minimum":       reflect.ValueOf(pl.Minimum),
@@ -67,6 +70,7 @@ func init() {
 		"Or":            reflect.ValueOf(pl.Or),
 		"Orchestration": reflect.ValueOf(pl.Orchestration),
 		"Parallel":      reflect.ValueOf(pl.Parallel),
+		"ProgramHTML":   reflect.ValueOf(pl.ProgramHTML),
 		"Range":         reflect.ValueOf(pl.Range),
 		"Ranks":         reflect.ValueOf(pl.Ranks),
 		"Read":          reflect.ValueOf(pl.Read),
@@ -89,6 +93,7 @@ func init() {
 		"CompileOption": reflect.ValueOf((*pl.CompileOption)(nil)),
 		"Compiled":      reflect.ValueOf((*pl.Compiled)(nil)),
 		"DataType":      reflect.ValueOf((*pl.DataType)(nil)),
+		"Difference":    reflect.ValueOf((*pl.Difference)(nil)),
 		"Expr":          reflect.ValueOf((*pl.Expr)(nil)),
 		"Finding":       reflect.ValueOf((*pl.Finding)(nil)),
 		"Func":          reflect.ValueOf((*pl.Func)(nil)),
@@ -100,6 +105,7 @@ func init() {
 		"RunResult":     reflect.ValueOf((*pl.RunResult)(nil)),
 		"Shape":         reflect.ValueOf((*pl.Shape)(nil)),
 		"Stage":         reflect.ValueOf((*pl.Stage)(nil)),
+		"Stages":        reflect.ValueOf((*pl.Stages)(nil)),
 		"Type":          reflect.ValueOf((*pl.Type)(nil)),
 
 		// interface wrapper definitions
