@@ -24,6 +24,9 @@ type Event struct {
 	Peer       int    // the target rank of RMA and notify, -1 otherwise
 	Cell       string // the signal cell of notify/wait ("signal_buf[0, 0]"), "" otherwise
 	Value      int64  // notify value / wait or test expectation
+	// Blocked marks a wait the run stopped in (a deadlock, the watchdog, a
+	// cancel): it never completed, and Cell is the cell it waited on.
+	Blocked bool
 }
 
 // Timeline is every op of a run: one lane per rank plus the host's.
