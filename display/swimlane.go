@@ -40,10 +40,9 @@ const minGroup = 6
 // labelled with the signal cell it waits on.
 //
 // The many ops a lowered collective runs on one rank collapse into one box
-// per signalling round of each run of ops from the same cell line, titled
-// with what it holds; the
-// result is HTML whose first element is that SVG, followed by a <details>
-// that expands every op. A timeline with nothing to collapse is the SVG alone.
+// per signalling round, titled with the ops it holds. The result is then
+// HTML: that SVG, followed by a <details> that expands every op. A
+// timeline with nothing to collapse is the SVG alone.
 func Swimlane(t *runtime.Timeline) string {
 	if t == nil || t.Ranks == 0 {
 		return `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="20"><text x="4" y="14">empty timeline</text></svg>`
@@ -174,12 +173,17 @@ func shortOp(op string) string {
 }
 
 func swimlaneSVG(t *runtime.Timeline, collapse bool) (svg string, groups, groupedOps int) {
-	const left, laneH, width, right = 64.0, 34.0, 900.0, 16.0
+	const left, laneH, width = 64.0, 34.0, 900.0
+	right := 16.0
 	minTick, maxTick := int64(math.MaxInt64), int64(0)
 	for _, lane := range t.Lanes {
 		for _, e := range lane {
 			minTick = min(minTick, e.StartTick)
 			maxTick = max(maxTick, e.EndTick)
+			if e.Blocked {
+				// Room on the right for what each blocked wait waits on.
+				right = max(right, 16+6.7*float64(len([]rune(blockedLabel(e)))))
+			}
 		}
 	}
 	if maxTick <= minTick {
@@ -217,15 +221,15 @@ func swimlaneSVG(t *runtime.Timeline, collapse bool) (svg string, groups, groupe
 		}
 	}
 	if hasGroups {
-		legend = append(legend, entry{fmt.Sprintf(`<rect width="12" height="12" fill="%s" stroke="#54278f"/>`, groupColour), "ops of one line (grouped)", "legend-group"})
+		legend = append(legend, entry{fmt.Sprintf(`<rect width="12" height="12" fill="%s" stroke="#54278f"/>`, groupColour), "grouped ops, one line", "legend-group"})
 	}
 	if hasArrows {
-		legend = append(legend, entry{`<line x1="0" y1="6" x2="12" y2="6" stroke="#238b45" marker-end="url(#arr)"/>`, "notify → wait it released", "legend-arrow"})
+		legend = append(legend, entry{`<line x1="0" y1="6" x2="12" y2="6" stroke="#238b45" marker-end="url(#arr)"/>`, "notify → released wait", "legend-arrow"})
 	}
 	if hasBlocked {
-		legend = append(legend, entry{`<rect width="12" height="12" fill="#fff" stroke="#a50f15" stroke-width="2" stroke-dasharray="3,2"/>`, "blocked wait (never returned)", "legend-blocked"})
+		legend = append(legend, entry{`<rect width="12" height="12" fill="#fff" stroke="#a50f15" stroke-width="2" stroke-dasharray="3,2"/>`, "blocked wait", "legend-blocked"})
 	}
-	const perRow, entryW, rowH = 5, 170.0, 18.0
+	const perRow, entryW, rowH = 5, 178.0, 18.0
 	legendY := axisY + 40
 	h := legendY + float64((len(legend)+perRow-1)/perRow)*rowH + 8
 
@@ -285,17 +289,14 @@ func swimlaneSVG(t *runtime.Timeline, collapse bool) (svg string, groups, groupe
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" class="%s"%s><title>%s</title></rect>`,
 				x0, y(r)+6, max(x1-x0, 1.5), laneH-12, colours[e.Op], class, stroke, html.EscapeString(title))
 			if e.Blocked {
-				// Say what it waits for, where the lane has room: after the box.
-				label := fmt.Sprintf("⛔ waits on %s for %d", e.Cell, e.Value)
-				if e.Pos.Known() {
-					label += " (" + e.Pos.String() + ")"
-				}
-				lx, anchor := x1+4, "start"
-				if lx > width-right-260 {
-					lx, anchor = x0-4, "end"
-				}
-				fmt.Fprintf(&b, `<text class="blocked-label" x="%.1f" y="%.1f" text-anchor="%s" fill="#a50f15" font-weight="bold">%s</text>`,
-					lx, y(r)+laneH/2+4, anchor, html.EscapeString(label))
+				// Say what it waits for in the margin, level with the
+				// wait, joined to it by a dotted line: it never returned,
+				// so nothing to its right is in the way.
+				label := blockedLabel(e)
+				fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#a50f15" stroke-dasharray="1,2"/>`,
+					x1, y(r)+laneH/2, width-right+6, y(r)+laneH/2)
+				fmt.Fprintf(&b, `<text class="blocked-label" x="%.1f" y="%.1f" fill="#a50f15" font-weight="bold">%s</text>`,
+					width-right+8, y(r)+laneH/2+4, html.EscapeString(label))
 			}
 			if e.Kind == "rma" && e.Peer >= 0 && e.Peer < t.Ranks && e.Peer != r {
 				fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#fd8d3c" stroke-dasharray="3,2" class="rma-span"/>`,
@@ -345,6 +346,15 @@ func swimlaneSVG(t *runtime.Timeline, collapse bool) (svg string, groups, groupe
 	}
 	b.WriteString(`</g></svg>`)
 	return b.String(), groups, groupedOps
+}
+
+// blockedLabel says what a blocked wait waits on.
+func blockedLabel(e runtime.Event) string {
+	label := fmt.Sprintf("blocked: waits on %s for %d", e.Cell, e.Value)
+	if e.Pos.Known() {
+		label += " (" + e.Pos.String() + ")"
+	}
+	return label
 }
 
 // writeGroup draws a collapsed run of ops from one cell line: one box

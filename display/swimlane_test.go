@@ -144,8 +144,8 @@ func TestSwimlaneMarksBlockedWaits(t *testing.T) {
 	svg := display.Swimlane(tl)
 	require.Equal(t, 2, strings.Count(svg, `class="wait blocked" stroke="#a50f15"`))
 	require.Contains(t, svg, "<title>rank 0: pld.system.wait in kernel at cell[3]:6:2, cell signal_buf[1, 0] value 1: blocked here, it never returned</title>")
-	require.Contains(t, svg, ">⛔ waits on signal_buf[1, 0] for 1 (cell[3]:6:2)</text>")
-	require.Contains(t, svg, ">⛔ waits on signal_buf[0, 0] for 1 (cell[3]:6:2)</text>")
+	require.Contains(t, svg, ">blocked: waits on signal_buf[1, 0] for 1 (cell[3]:6:2)</text>")
+	require.Contains(t, svg, ">blocked: waits on signal_buf[0, 0] for 1 (cell[3]:6:2)</text>")
 	require.Contains(t, svg, `legend-blocked`)
 	require.NotContains(t, svg, "notify-wait")
 }
