@@ -248,7 +248,7 @@ func swimlaneSVG(t *runtime.Timeline, collapse bool) (svg string, groups, groupe
 	// The time axis: the run's logical clock (one tick per op start or end,
 	// across all ranks), with round tick marks.
 	fmt.Fprintf(&b, `<g class="axis"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#333"/>`, left, axisY, width-right, axisY)
-	step := niceStep(float64(maxTick-minTick), 8)
+	step := max(niceStep(float64(maxTick-minTick), 8), 1) // ticks are whole
 	for v := math.Ceil(float64(minTick)/step) * step; v <= float64(maxTick); v += step {
 		tx := x(int64(v))
 		fmt.Fprintf(&b, `<line class="axis-tick" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#333"/>`, tx, axisY, tx, axisY+5)

@@ -149,3 +149,13 @@ func TestSwimlaneMarksBlockedWaits(t *testing.T) {
 	require.Contains(t, svg, `legend-blocked`)
 	require.NotContains(t, svg, "notify-wait")
 }
+
+// A run whose ranks recorded nothing still draws its lanes and an axis of
+// whole ticks, without repeating a label.
+func TestSwimlaneEmptyLanes(t *testing.T) {
+	svg := display.Swimlane(&runtime.Timeline{Ranks: 2, Lanes: make([][]runtime.Event, 2)})
+	require.Contains(t, svg, ">rank 1</text>")
+	labels := regexp.MustCompile(`class="axis-label"[^>]*>(\d+)<`).FindAllStringSubmatch(svg, -1)
+	require.Len(t, labels, 2)
+	require.Equal(t, []string{"0", "1"}, []string{labels[0][1], labels[1][1]})
+}
