@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ptorepl/ptorepl/display"
 )
 
 // The REPL's history holds whole cells, so the up arrow brings a multi-line
@@ -145,24 +147,31 @@ func decodeCell(s string) string {
 }
 
 // progressLine shows, on a terminal, that a cell (or :run) has been running
-// for more than a second, and for how long, on one line redrawn in place and
-// wiped when the cell ends or prints. A nil *progressLine shows nothing (the
-// scripted REPL and `ptorepl run`).
+// for more than a second, on one line redrawn in place: what the cell's
+// updatable display says (pl.Run's progress: ranks, tasks, ops), or else
+// how long it has run. The line is wiped when the cell ends or prints, but
+// a progress display's last word ("finished on 4 ranks: ...") stays. A nil
+// *progressLine shows nothing (the scripted REPL and `ptorepl run`).
 type progressLine struct {
-	w     io.Writer
-	mu    sync.Mutex
-	shown bool
+	w       io.Writer
+	mu      sync.Mutex
+	shown   bool      // a line is on the screen
+	began   time.Time // the running cell's start; zero when idle
+	live    string    // the latest text of the cell's updatable display
+	showing string    // what the line shows
 }
 
 // progressAfter is how long a cell runs before the line appears.
 const progressAfter = time.Second
 
-// start begins timing a cell; the returned stop (idempotent) wipes the line.
+// start begins timing a cell; the returned stop (idempotent) ends the line.
 func (p *progressLine) start() (stop func()) {
 	if p == nil {
 		return func() {}
 	}
-	began := time.Now()
+	p.mu.Lock()
+	p.began, p.live = time.Now(), ""
+	p.mu.Unlock()
 	done := make(chan struct{})
 	var once sync.Once
 	go func() {
@@ -181,8 +190,7 @@ func (p *progressLine) start() (stop func()) {
 				return
 			default:
 			}
-			fmt.Fprintf(p.w, "\r\x1b[2K… running for %.0fs (Ctrl-C stops it)", time.Since(began).Seconds())
-			p.shown = true
+			p.drawLocked()
 			p.mu.Unlock()
 			t.Reset(time.Second)
 		}
@@ -190,9 +198,40 @@ func (p *progressLine) start() (stop func()) {
 	return func() {
 		once.Do(func() {
 			close(done)
-			p.clear()
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.shown && p.live != "" && p.showing == p.live {
+				fmt.Fprintln(p.w) // keep the progress display's last word
+				p.shown = false
+			}
+			p.clearLocked()
+			p.began, p.live = time.Time{}, ""
 		})
 	}
+}
+
+// drawLocked redraws the line once the cell has run past progressAfter.
+func (p *progressLine) drawLocked() {
+	if p.began.IsZero() || time.Since(p.began) < progressAfter {
+		return
+	}
+	text := p.live
+	if text == "" {
+		text = fmt.Sprintf("… running for %.0fs (Ctrl-C stops it)", time.Since(p.began).Seconds())
+	}
+	fmt.Fprintf(p.w, "\r\x1b[2K%s", text)
+	p.shown, p.showing = true, text
+}
+
+// update takes the new text of the cell's updatable display.
+func (p *progressLine) update(text string) {
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.live = text
+	p.drawLocked()
 }
 
 // clear wipes the progress line if it is shown, so output starts on a clean line.
@@ -202,8 +241,39 @@ func (p *progressLine) clear() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearLocked()
+}
+
+func (p *progressLine) clearLocked() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[2K")
 		p.shown = false
 	}
 }
+
+// termPublisher shows a cell's displays on the terminal: an updatable
+// display (a progress line) on the progress line, anything else as its
+// text, as the display package prints without a front-end.
+type termPublisher struct {
+	p   *progressLine
+	out io.Writer
+}
+
+func (tp termPublisher) Display(d display.Data, id string, _ bool) {
+	text, ok := d["text/plain"]
+	if id != "" && ok {
+		tp.p.update(text)
+		return
+	}
+	tp.p.clear()
+	if ok {
+		fmt.Fprintln(tp.out, text)
+		return
+	}
+	for mime := range d {
+		fmt.Fprintf(tp.out, "<%s output: shown in notebooks>\n", mime)
+		return
+	}
+}
+
+func (termPublisher) Clear(bool) {}

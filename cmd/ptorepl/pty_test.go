@@ -241,6 +241,13 @@ func TestREPLCellsThroughPseudoTerminal(t *testing.T) {
 	tm.expect("running for 2s")
 	tm.expect("\r\x1b[2K25")
 	tm.expect(">>> ")
+	// An updatable display (what pl.Run's progress uses) draws on that
+	// line instead, and its last word stays.
+	tm.send(`h := display.NewHandle(); h.Text("phase one"); time.Sleep(1500 * time.Millisecond); h.Text("phase two done"); 6 * 7` + "\r")
+	tm.expect("\r\x1b[2Kphase one")
+	tm.expect("\r\x1b[2Kphase two done\r\n")
+	tm.expect("42")
+	tm.expect(">>> ")
 	quit(t, tm, cmd)
 
 	// The history file keeps the function as one cell; a new session
@@ -250,7 +257,7 @@ func TestREPLCellsThroughPseudoTerminal(t *testing.T) {
 	require.Contains(t, string(h), `func cube(v int) int {\nreturn v * v * v\n}`)
 	tm, cmd = startREPL(t, hist)
 	tm.expect(">>> ")
-	for range 10 {
+	for range 11 {
 		tm.send("\x1b[A")
 	}
 	tm.expect("func cube(v int) int {↵return v * v * v↵}")

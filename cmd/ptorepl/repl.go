@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/chzyer/readline"
+	"github.com/ptorepl/ptorepl/display"
 	"github.com/ptorepl/ptorepl/interp"
 )
 
@@ -257,6 +258,8 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 	}
 	loadHistory()
 	r.progress = &progressLine{w: stderr}
+	// Updatable displays (pl.Run's progress) draw on the progress line.
+	defer display.SetPublisher(display.SetPublisher(termPublisher{p: r.progress, out: stdout}))
 	fmt.Fprintf(stdout, "ptorepl %s — Go cells build PyPTO programs; :help for commands, Ctrl-D to quit.\n", version)
 	next := func(continued bool) (string, error) {
 		if continued {
