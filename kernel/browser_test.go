@@ -493,6 +493,9 @@ func TestSwimlanesInBrowser(t *testing.T) {
 			fail("%s: the legend has %q", name, p.Legend)
 		}
 	}
+	if dead.Swimlane == nil {
+		fail("deadlock: no swimlane; the cell shows %q (pl.Run must return the stopped run's result, with its timeline, next to the deadlock error)", dead.Text)
+	}
 	checkLane("deadlock", dead.Swimlane, 2)
 	if dead.Swimlane.Blocked != 2 || dead.Swimlane.LegendBlocked != 1 || len(dead.Swimlane.BlockedLabels) != 2 {
 		fail("deadlock: want both ranks' waits marked blocked and in the legend; got %d blocked boxes, labels %q, legend %q",
