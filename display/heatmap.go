@@ -35,8 +35,12 @@ func (g grid) Z(c, r int) float64 {
 	return g.t.At(r, c)
 }
 
-// heatmapPanelsPerRow is how many panels of a 3-D tensor share a row.
-const heatmapPanelsPerRow = 4
+// heatmapPanelsPerRow is how many panels of a 3-D tensor share a row;
+// heatmapMaxPanels bounds the picture of a tensor with many ranks.
+const (
+	heatmapPanelsPerRow = 4
+	heatmapMaxPanels    = 16
+)
 
 // heatmapWidth is the width in pixels Bundle draws t's heatmap at: 480 for
 // a matrix, 240 a panel (up to four a row) for a 3-D tensor.
@@ -50,7 +54,8 @@ func heatmapWidth(t *tensor.Tensor) int {
 // HeatmapPNG renders a 2-D tensor as a heatmap PNG (gonum/plot, Moreland's
 // diverging palette), width px wide, with a colour bar of its value range.
 // A 3-D tensor (ranks, rows, cols), what distributed programs return, gets
-// one panel per leading index, up to four a row, on one shared colour scale.
+// one panel per leading index, up to four a row (and sixteen in all), on one
+// shared colour scale.
 func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error) {
 	if t == nil {
 		return nil, fmt.Errorf("a heatmap needs a tensor, got nil")
@@ -80,8 +85,9 @@ func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error) {
 	pal.SetMin(lo)
 	pal.SetMax(hi)
 
-	perRow := min(panels, heatmapPanelsPerRow)
-	gridRows := (panels + perRow - 1) / perRow
+	shown := min(panels, heatmapMaxPanels)
+	perRow := min(shown, heatmapPanelsPerRow)
+	gridRows := (shown + perRow - 1) / perRow
 	px := func(n int) vg.Length { return vg.Length(n) * vg.Inch / 96 }
 	w := px(width)
 	panelW := w / vg.Length(perRow)
@@ -102,6 +108,9 @@ func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error) {
 	// The colour bar on top, titled with the shape, dtype and range.
 	bar := plot.New()
 	bar.Title.Text = fmt.Sprintf("%s %s  [%.4g, %.4g]", pyDims(s), t.DType().String(), lo, hi)
+	if shown < panels {
+		bar.Title.Text += fmt.Sprintf("  (the first %d of %d panels)", shown, panels)
+	}
 	bar.Add(&plotter.ColorBar{ColorMap: pal})
 	bar.HideY()
 	bar.X.Padding = 0
@@ -114,7 +123,7 @@ func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error) {
 	below := draw.Canvas{Canvas: dc, Rectangle: vg.Rectangle{Min: dc.Min, Max: vg.Point{X: dc.Max.X, Y: dc.Max.Y - barH}}}
 	tiles := draw.Tiles{Rows: gridRows, Cols: perRow, PadX: px(4), PadY: px(2)}
 	colours := pal.Palette(256)
-	for i := 0; i < panels; i++ {
+	for i := 0; i < shown; i++ {
 		p := plot.New()
 		if panels > 1 {
 			p.Title.Text = fmt.Sprintf("[%d]", i)

@@ -98,6 +98,11 @@ func TestTensorHeatmap3D(t *testing.T) {
 	img = decodePNG(t, d["image/png"])
 	require.Equal(t, 960, img.Bounds().Dx())
 	require.Greater(t, img.Bounds().Dy(), 2*240, "two rows of square panels below the colour bar")
+
+	// Many ranks: sixteen panels at most (four rows), the same height as sixteen.
+	sixteen := decodePNG(t, display.Bundle(tensor.Randn(1, 16, 4, 4))["image/png"]).Bounds()
+	many := decodePNG(t, display.Bundle(tensor.Randn(1, 64, 4, 4))["image/png"]).Bounds()
+	require.Equal(t, sixteen, many)
 }
 
 type panicky struct{}

@@ -13,7 +13,7 @@ var docIndex = map[string]docEntry{
 	"display.Handle.ID":              {Signature: "func (h *Handle) ID() string", Doc: "ID is the Jupyter display_id."},
 	"display.Handle.Show":            {Signature: "func (h *Handle) Show(v any)", Doc: "Show displays v in this handle's place."},
 	"display.Handle.Text":            {Signature: "func (h *Handle) Text(s string)", Doc: "Text displays text in this handle's place."},
-	"display.HeatmapPNG":             {Signature: "func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error)", Doc: "HeatmapPNG renders a 2-D tensor as a heatmap PNG (gonum/plot, Moreland's\ndiverging palette), width px wide, with a colour bar of its value range.\nA 3-D tensor (ranks, rows, cols), what distributed programs return, gets\none panel per leading index, up to four a row, on one shared colour scale."},
+	"display.HeatmapPNG":             {Signature: "func HeatmapPNG(t *tensor.Tensor, width int) ([]byte, error)", Doc: "HeatmapPNG renders a 2-D tensor as a heatmap PNG (gonum/plot, Moreland's\ndiverging palette), width px wide, with a colour bar of its value range.\nA 3-D tensor (ranks, rows, cols), what distributed programs return, gets\none panel per leading index, up to four a row (and sixteen in all), on one\nshared colour scale."},
 	"display.HighlightPython":        {Signature: "func HighlightPython(src string) string", Doc: "HighlightPython renders printed PyPTO as HTML with light syntax colouring."},
 	"display.JSON":                   {Signature: "func JSON(v any)", Doc: "JSON displays a value as JSON (shown as a tree by JupyterLab)."},
 	"display.Markdown":               {Signature: "func Markdown(md string)", Doc: "Markdown displays Markdown."},
