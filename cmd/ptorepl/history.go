@@ -92,6 +92,9 @@ func (h *history) add(cell string) {
 		return
 	}
 	h.cells = append(h.cells, cell)
+	if len(h.cells) > historyLimit {
+		h.cells = h.cells[len(h.cells)-historyLimit:] // the file is trimmed when next opened
+	}
 	if h.path == "" {
 		return
 	}

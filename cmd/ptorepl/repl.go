@@ -252,7 +252,8 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 	defer rl.Close()
 	loadHistory := func() {
 		rl.ResetHistory()
-		for _, c := range hist.cells[max(0, len(hist.cells)-500):] {
+		// The newest cells, as many as readline keeps (its default limit).
+		for _, c := range hist.cells[max(0, len(hist.cells)-readlineHistory):] {
 			_ = rl.SaveHistory(toLine(c))
 		}
 	}
@@ -300,6 +301,9 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 }
 
 var errDropCell = errors.New("cell dropped")
+
+// readlineHistory is readline's default history limit.
+const readlineHistory = 500
 
 // completer adapts the session's completion to readline, which wants the
 // suffixes to insert and the length of the typed prefix they share.
