@@ -113,11 +113,21 @@ var pyToken = regexp.MustCompile(`(#[^\n]*)|('[^'\n]*'|"[^"\n]*")|(@[\w.]+)|\b(d
 // pre-wrap and break-all on <pre>).
 const preStyle = "line-height:1.3;white-space:pre;word-break:normal;overflow-wrap:normal;overflow-x:auto"
 
-// wrapHTML scopes the rule above to every <pre> of a value's HTML (compile
-// stages, reports), which do not carry the style themselves.
+var preTag = regexp.MustCompile(`<pre(\s[^>]*)?>`)
+
+// wrapHTML gives every <pre> of a value's HTML (compile stages, reports)
+// the style above, inline, ahead of any style the tag sets itself; the
+// text of the page is left as it is.
 func wrapHTML(page string) string {
-	return `<div class="ptorepl-output"><style>.ptorepl-output pre{white-space:pre !important;word-break:normal !important;` +
-		`overflow-wrap:normal !important;overflow-x:auto}</style>` + page + `</div>`
+	return preTag.ReplaceAllStringFunc(page, func(tag string) string {
+		switch {
+		case strings.Contains(tag, "white-space"):
+			return tag
+		case strings.Contains(tag, `style="`):
+			return strings.Replace(tag, `style="`, `style="`+preStyle+";", 1)
+		}
+		return `<pre style="` + preStyle + `"` + strings.TrimPrefix(tag, "<pre")
+	})
 }
 
 // HighlightPython renders printed PyPTO as HTML with light syntax colouring.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"image"
 	"image/png"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,17 +125,26 @@ func TestDisplayNeverPanics(t *testing.T) {
 }
 
 // Printed programs keep their lines in a notebook: the highlighted <pre>
-// and every <pre> inside a value's HTML get white-space: pre and scroll
-// sideways, so `pl.FP32` or `2]]` is never split across lines.
+// and every <pre> inside a value's HTML (compile stages here) get
+// white-space: pre and scroll sideways, so `pl.FP32` or `2]]` is never split
+// across lines; the page's text is unchanged.
 func TestPrintedProgramsDoNotWrap(t *testing.T) {
 	prog := pl.NewProgram("Wide")
 	prog.InCore("k", func(f *pl.Func) {
-		f.In("a_rather_long_parameter_name", pl.Tensor(pl.Dims(128, 256), pl.FP32))
+		x := f.In("a_rather_long_parameter_name", pl.Tensor(pl.Dims(128, 256), pl.FP32))
+		f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(128, 256)))
 	})
 	d := display.Bundle(prog)
 	require.Contains(t, d["text/html"], `<pre style="line-height:1.3;white-space:pre;word-break:normal;overflow-wrap:normal;overflow-x:auto">`)
-	require.Contains(t, d["text/html"], `.ptorepl-output pre{white-space:pre !important;`)
-	require.True(t, strings.HasPrefix(d["text/html"], `<div class="ptorepl-output">`))
-	// Values with their own HTML (tensors here) get the same scope.
-	require.True(t, strings.HasPrefix(display.Bundle(tensor.Zeros(ir.FP32, 2))["text/html"], `<div class="ptorepl-output">`))
+	require.Equal(t, 1, strings.Count(d["text/html"], "white-space:pre"), "styled once")
+
+	c := pl.Compile(prog)
+	h := display.Bundle(c)["text/html"]
+	pres := regexp.MustCompile(`<pre[^>]*>`).FindAllString(h, -1)
+	require.NotEmpty(t, pres)
+	for _, tag := range pres {
+		require.Contains(t, tag, "white-space:pre;word-break:normal;overflow-wrap:normal;overflow-x:auto", tag)
+	}
+	require.Equal(t, regexp.MustCompile(`<[^>]*>`).ReplaceAllString(c.HTML(), ""), regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, ""),
+		"only tags change")
 }
