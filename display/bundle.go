@@ -31,22 +31,33 @@ func Bundle(v any) (d Data) {
 		for k, x := range m.MIME() {
 			d[k] = x
 		}
+		if h, ok := d["text/html"]; ok {
+			d["text/html"] = wrapHTML(h)
+		}
 		return d
 	}
 	if h, ok := v.(interface{ HTML() string }); ok {
-		d["text/html"] = h.HTML()
-		// 2-D tensors also come as a heatmap (bounded, so a huge tensor
-		// does not stall the cell).
-		if t, ok := v.(*tensor.Tensor); ok && t.Dim() == 2 && t.Numel() <= 1<<20 {
-			if png, err := HeatmapPNG(t, 480); err == nil {
-				d["image/png"] = base64.StdEncoding.EncodeToString(png)
+		page := h.HTML()
+		// 2-D and 3-D tensors also come as a heatmap (bounded, so a huge
+		// tensor does not stall the cell). Jupyter shows the richest type
+		// it can, text/html, so the picture goes inside the HTML, beside
+		// the table; image/png is there too for front-ends that prefer it.
+		if t, ok := v.(*tensor.Tensor); ok && (t.Dim() == 2 || t.Dim() == 3) && t.Numel() <= 1<<20 {
+			if png, err := HeatmapPNG(t, heatmapWidth(t)); err == nil {
+				b64 := base64.StdEncoding.EncodeToString(png)
+				d["image/png"] = b64
+				page = fmt.Sprintf(`<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start">`+
+					`<div style="overflow-x:auto;max-width:100%%">%s</div>`+
+					`<img class="ptorepl-heatmap" alt="heatmap of the tensor %s" src="data:image/png;base64,%s"></div>`,
+					page, html.EscapeString(pyDims(t.Shape())), b64)
 			}
 		}
+		d["text/html"] = wrapHTML(page)
 		return d
 	}
 	switch v.(type) {
 	case *ir.Program, *ir.Function, interface{ IR() *ir.Program }, interface{ IR() *ir.Function }:
-		d["text/html"] = HighlightPython(d["text/plain"])
+		d["text/html"] = wrapHTML(HighlightPython(d["text/plain"]))
 	}
 	return d
 }
@@ -97,10 +108,32 @@ func isNilPointer(v any) bool {
 
 var pyToken = regexp.MustCompile(`(#[^\n]*)|('[^'\n]*'|"[^"\n]*")|(@[\w.]+)|\b(def|class|return|for|in|if|else|elif|import|as|with|pass|True|False|None)\b|\b(\d+(?:\.\d+)?)\b`)
 
+// preStyle keeps printed code on its lines: a long line scrolls sideways
+// rather than wrapping in the middle of a token (notebook style sheets set
+// pre-wrap and break-all on <pre>).
+const preStyle = "line-height:1.3;white-space:pre;word-break:normal;overflow-wrap:normal;overflow-x:auto"
+
+var preTag = regexp.MustCompile(`<pre(\s[^>]*)?>`)
+
+// wrapHTML gives every <pre> of a value's HTML (compile stages, reports)
+// the style above, inline, ahead of any style the tag sets itself; the
+// text of the page is left as it is.
+func wrapHTML(page string) string {
+	return preTag.ReplaceAllStringFunc(page, func(tag string) string {
+		switch {
+		case strings.Contains(tag, "white-space"):
+			return tag
+		case strings.Contains(tag, `style="`):
+			return strings.Replace(tag, `style="`, `style="`+preStyle+";", 1)
+		}
+		return `<pre style="` + preStyle + `"` + strings.TrimPrefix(tag, "<pre")
+	})
+}
+
 // HighlightPython renders printed PyPTO as HTML with light syntax colouring.
 func HighlightPython(src string) string {
 	var b strings.Builder
-	b.WriteString(`<pre style="line-height:1.3"><code class="language-python">`)
+	b.WriteString(`<pre style="` + preStyle + `"><code class="language-python" style="white-space:inherit">`)
 	last := 0
 	for _, m := range pyToken.FindAllStringSubmatchIndex(src, -1) {
 		b.WriteString(html.EscapeString(src[last:m[0]]))

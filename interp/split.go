@@ -33,11 +33,11 @@ func splitCell(cell string) []segment {
 	s.Init(file, []byte(cell), nil, 0)
 	var toks []tok
 	for {
-		pos, t, _ := s.Scan()
+		pos, t, lit := s.Scan()
 		if t == token.EOF {
 			break
 		}
-		toks = append(toks, tok{t, fset.Position(pos).Line})
+		toks = append(toks, tok{t, fset.Position(pos).Line, strings.Count(lit, "\n")})
 	}
 	depth := 0
 	start := true
@@ -68,8 +68,11 @@ func splitCell(cell string) []segment {
 				start = true
 			}
 		}
-		if t.line-1 < len(kind) && t.t != token.SEMICOLON && kind[t.line-1] == 0 {
-			kind[t.line-1] = cur
+		// A raw string spans lines: every line it covers is part of its statement.
+		for l := t.line; l <= t.line+t.breaks && l-1 < len(kind); l++ {
+			if t.t != token.SEMICOLON && kind[l-1] == 0 {
+				kind[l-1] = cur
+			}
 		}
 	}
 	// Lines inside a multi-line statement carry its kind; blank lines join
@@ -103,8 +106,9 @@ func splitCell(cell string) []segment {
 
 // tok is a scanned token and its line.
 type tok struct {
-	t    token.Token
-	line int
+	t      token.Token
+	line   int
+	breaks int // line breaks inside the token (a raw string)
 }
 
 // isFuncDecl tells a function or method declaration from a function literal

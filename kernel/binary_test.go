@@ -1,16 +1,19 @@
 package kernel_test
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/ptorepl/ptorepl/kernel"
 )
 
 // buildKernelBinary builds cmd/ptorepl into a temporary directory and, when
 // name is not empty, installs its kernelspec under that name into a private
-// JUPYTER_DATA_DIR. It returns the binary and the environment (with that
+// JUPYTER_DATA_DIR. It returns the binary the kernel runs and the environment (with that
 // JUPYTER_DATA_DIR) to run Jupyter in.
 func buildKernelBinary(tb testing.TB, name string) (bin string, env []string) {
 	tb.Helper()
@@ -28,7 +31,17 @@ func buildKernelBinary(tb testing.TB, name string) (bin string, env []string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("ptorepl kernel install: %v\n%s", err, out)
 	}
-	return bin, env
+	// A binary in a temporary directory is installed as a copy in the
+	// kernelspec folder: the kernel processes run that copy.
+	raw, err := os.ReadFile(filepath.Join(dir, "jupyter", "kernels", name, "kernel.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var spec kernel.Spec
+	if err := json.Unmarshal(raw, &spec); err != nil || len(spec.Argv) == 0 {
+		tb.Fatalf("kernel.json: %v\n%s", err, raw)
+	}
+	return spec.Argv[0], env
 }
 
 // freePorts returns n distinct TCP ports that were free on ip a moment ago.

@@ -25,6 +25,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return replMain(stdin, stdout, stderr)
 	}
+	// Every subcommand answers -h/--help with its usage, before it reads
+	// any argument (so `ptorepl run --help` is not a file name).
+	if help, ok := subcommandHelp(args); ok {
+		fmt.Fprint(stdout, help)
+		return 0
+	}
 	switch args[0] {
 	case "run":
 		return runFiles(args[1:], stdout, stderr)
@@ -55,3 +61,74 @@ const usage = `usage:
                            write a Jupyter kernelspec
   ptorepl version          print the version
 `
+
+// Usage of each subcommand, for --help.
+const (
+	runUsage = `usage: ptorepl run FILE.go...
+
+Evaluate the files in one session, cell by cell ("// %%" lines separate
+cells), printing what the REPL would print. It stops at the first failing
+cell and exits 1.
+`
+	compileUsage = `usage: ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...
+
+Evaluate the files (their output is not shown), lower the last program they
+build through the pass pipeline, and print its PTO-MLIR, or write it.
+
+  --out DIR    write <kernel>.pto per InCore function and
+               orchestration/comm_manifest.json under DIR
+  --ranks N    rank count, to size windows that depend on the world size
+  --stages     print the diff of every pass that changed the program
+`
+	kernelUsage = `usage: ptorepl kernel CONNECTION_FILE
+       ptorepl kernel install [--user] [--prefix DIR] [--name NAME]
+
+Run the Jupyter kernel on the connection file Jupyter gives it, or install
+its kernelspec (see ptorepl kernel install --help).
+`
+	kernelInstallUsage = `usage: ptorepl kernel install [--user] [--prefix DIR] [--name NAME]
+
+Write a Jupyter kernelspec that runs this ptorepl binary. A binary that
+lives in a temporary directory (go run, go test) is copied into the
+kernelspec folder first, so the kernel keeps working after it is gone.
+
+  --user         install for the current user (JUPYTER_DATA_DIR if set)
+  --prefix DIR   install under DIR/share/jupyter/kernels
+  --name NAME    kernelspec name (default "ptorepl")
+`
+	versionUsage = `usage: ptorepl version
+
+Print the version.
+`
+)
+
+// subcommandHelp returns the usage of the subcommand args name when args
+// ask for help (-h, -help or --help before any "--").
+func subcommandHelp(args []string) (string, bool) {
+	asks := false
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			asks = true
+		}
+	}
+	if !asks {
+		return "", false
+	}
+	switch args[0] {
+	case "run":
+		return runUsage, true
+	case "compile":
+		return compileUsage, true
+	case "kernel":
+		if len(args) > 1 && args[1] == "install" {
+			return kernelInstallUsage, true
+		}
+		return kernelUsage, true
+	case "version", "--version", "-version":
+		return versionUsage, true
+	}
+	return "", false
+}

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,8 +95,64 @@ func TestPassCommands(t *testing.T) {
 	require.Contains(t, errOut.String(), "give the rank count")
 	require.Contains(t, text, `"nbytes": 16,`, "signal_buf is world_size * 4 bytes at 4 ranks")
 	require.Contains(t, text, "ran Quickstart on 2 ranks")
-	// :stage ran the pipeline to its end, so there is nothing left to step.
-	require.Contains(t, text, "every pass has run")
+	// :stage and :diff only look: after two :steps, the next :step is the
+	// third pass even though :stage InsertCommFence ran the pipeline to the end.
+	require.Contains(t, text, "[3] LowerCompositeOps")
+	require.NotContains(t, text, "every pass has run")
+}
+
+// :stage and :diff never move :step's cursor, and an unknown stage is an
+// error that suggests the closest pass rather than running every pass.
+func TestStageAndDiffDoNotStep(t *testing.T) {
+	script := `prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })
+:step
+:stage 5
+:diff LowerCompositeOps
+:stage insertcommfence
+:step
+:stage InsertComFence
+:diff Foo
+:stage 42
+:passes
+`
+	var out, errOut bytes.Buffer
+	code := run(nil, strings.NewReader(script), &out, &errOut)
+	require.Equal(t, 1, code, "the bad :stage and :diff fail the session")
+	text := out.String()
+	require.Contains(t, text, "[1] ConvertToSSA")
+	require.Contains(t, text, "# after InitMemRef\n")
+	require.Contains(t, text, "# after InsertCommFence\n")
+	require.Contains(t, text, "[2] ConvertTensorToTileOps", ":step goes on from where it was")
+	require.Contains(t, text, ">  3 LowerCompositeOps", ":passes marks the pass after the last :step")
+	e := errOut.String()
+	require.Contains(t, e, `error: :stage: no stage named "InsertComFence"; did you mean InsertCommFence? (:passes lists them)`)
+	require.Contains(t, e, `error: :diff: no stage named "Foo"; give 0..9 or one of Input, ConvertToSSA,`)
+	require.Contains(t, e, "error: :stage 42: there are stages 0 (the input) to 9")
+}
+
+// Every subcommand answers --help (and -h) with its usage on stdout and
+// exit status 0, without acting: run does not open a file named --help.
+func TestSubcommandHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--help"}, "usage: ptorepl run FILE.go..."},
+		{[]string{"run", "x.go", "-h"}, "usage: ptorepl run FILE.go..."},
+		{[]string{"compile", "--help"}, "usage: ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go..."},
+		{[]string{"kernel", "--help"}, "usage: ptorepl kernel CONNECTION_FILE"},
+		{[]string{"kernel", "install", "--help"}, "usage: ptorepl kernel install [--user] [--prefix DIR] [--name NAME]"},
+		{[]string{"version", "--help"}, "usage: ptorepl version"},
+		{[]string{"--help"}, "ptorepl run FILE.go..."},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(tc.args, nil, &out, &errOut)
+			require.Equal(t, 0, code, errOut.String())
+			require.Contains(t, out.String(), tc.want)
+			require.Empty(t, errOut.String())
+		})
+	}
 }
 
 // ptorepl compile writes one .pto per kernel and the comm manifest.
@@ -132,7 +191,7 @@ prog.InCore("k", func(f *pl.Func) {
 })
 pl.Run(prog, pl.Ranks(2), tensor.Zeros(pl.FP32, 1))
 pl.Compile(prog)
-:stage 99
+:stage InsertCommFence
 :manifest -ranks x
 1 + 1
 `
@@ -147,4 +206,47 @@ pl.Compile(prog)
 	require.Contains(t, errOut.String(), "\nerror: InitMemRef: function k:", ":stage reports where the pipeline stopped")
 	require.Contains(t, errOut.String(), `invalid value "x" for flag -ranks`)
 	require.True(t, strings.HasSuffix(out.String(), "2\n"), "the session still evaluates cells")
+}
+
+// `ptorepl kernel install` from a temporary build (what go run makes)
+// copies the binary into the kernelspec folder, points kernel.json at the
+// copy and says so; the copy outlives the build. A binary outside the
+// temporary directory is used where it is.
+func TestKernelInstallStableBinary(t *testing.T) {
+	build := t.TempDir()
+	bin := filepath.Join(build, "ptorepl")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	prefix := t.TempDir()
+	out, err = exec.Command(bin, "kernel", "install", "--prefix", prefix).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	dir := filepath.Join(prefix, "share", "jupyter", "kernels", "ptorepl")
+	copyPath := filepath.Join(dir, "ptorepl")
+	require.Contains(t, string(out), "installed kernelspec ptorepl in "+dir+"\n")
+	require.Contains(t, string(out), "a copy of it: "+copyPath+"\n")
+	var spec struct{ Argv []string }
+	raw, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &spec))
+	require.Equal(t, []string{copyPath, "kernel", "{connection_file}"}, spec.Argv)
+	require.NoError(t, os.RemoveAll(build), "the temporary build goes away")
+	v, err := exec.Command(copyPath, "version").Output()
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(v), "ptorepl "))
+
+	// The same binary, when it is not in the temporary directory, is used as is.
+	bin2 := filepath.Join(t.TempDir(), "ptorepl")
+	out, err = exec.Command("go", "build", "-o", bin2, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	prefix2 := t.TempDir()
+	cmd := exec.Command(bin2, "kernel", "install", "--prefix", prefix2)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Contains(t, string(out), "the kernel runs "+bin2+"\n")
+	raw, err = os.ReadFile(filepath.Join(prefix2, "share", "jupyter", "kernels", "ptorepl", "kernel.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &spec))
+	require.Equal(t, bin2, spec.Argv[0])
 }

@@ -12,7 +12,7 @@ func metaCommands() map[string]metaCommand {
 	cmds := map[string]metaCommand{
 		"print": {args: "[expr]", help: "print a value (default: the last program) in PyPTO syntax", run: (*repl).cmdPrint},
 		"reset": {help: "forget every definition", run: func(r *repl, _ string) error {
-			r.stepper = nil
+			r.stepper, r.viewer = nil, nil
 			return r.s.Reset()
 		}},
 	}

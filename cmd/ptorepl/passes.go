@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/checker"
@@ -41,6 +42,69 @@ func (r *repl) currentStepper() (*stepper, error) {
 		r.stepper = interp.NewStepper(p)
 	}
 	return r.stepper, nil
+}
+
+// viewStepper returns the stepper :stage and :diff look through: a copy of
+// :step's walk, so looking at a later stage does not move :step's cursor.
+func (r *repl) viewStepper() (*stepper, error) {
+	p := r.s.LastProgram()
+	if p == nil {
+		return nil, fmt.Errorf("no program yet: build one with pl.NewProgram")
+	}
+	if r.viewer == nil || r.viewer.Program() != p {
+		r.viewer = interp.NewStepper(p)
+	}
+	return r.viewer, nil
+}
+
+// stageKey checks a :stage or :diff argument: a stage number (0 is the
+// input) or a pass name, in any case. An unknown name is an error that
+// suggests the closest pass.
+func stageKey(cmd, arg string) (string, error) {
+	names := []string{"Input"}
+	for _, p := range interp.Passes() {
+		names = append(names, p.Name)
+	}
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 0 || n >= len(names) {
+			return "", fmt.Errorf(":%s %s: there are stages 0 (the input) to %d", cmd, arg, len(names)-1)
+		}
+		return arg, nil
+	}
+	best, bestD := "", -1
+	for _, n := range names {
+		if strings.EqualFold(n, arg) {
+			return n, nil
+		}
+		if d := editDistance(strings.ToLower(arg), strings.ToLower(n)); bestD < 0 || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD <= max(2, len(arg)/2) || strings.Contains(strings.ToLower(best), strings.ToLower(arg)) {
+		return "", fmt.Errorf(":%s: no stage named %q; did you mean %s? (:passes lists them)", cmd, arg, best)
+	}
+	return "", fmt.Errorf(":%s: no stage named %q; give 0..%d or one of %s", cmd, arg, len(names)-1, strings.Join(names, ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func (r *repl) cmdPasses(string) error {
@@ -94,11 +158,15 @@ func (r *repl) cmdStage(arg string) error {
 	if arg == "" {
 		return fmt.Errorf(":stage needs a stage number or a pass name")
 	}
-	s, err := r.currentStepper()
+	key, err := stageKey("stage", arg)
 	if err != nil {
 		return err
 	}
-	st, err := s.Stage(arg)
+	s, err := r.viewStepper()
+	if err != nil {
+		return err
+	}
+	st, err := s.Stage(key)
 	if err != nil {
 		return err
 	}
@@ -107,18 +175,27 @@ func (r *repl) cmdStage(arg string) error {
 }
 
 func (r *repl) cmdDiff(arg string) error {
-	s, err := r.currentStepper()
-	if err != nil {
-		return err
-	}
 	if arg == "" {
+		// The last pass :step ran.
+		s, err := r.currentStepper()
+		if err != nil {
+			return err
+		}
 		stages := s.Stages()
 		if len(stages) < 2 {
 			return fmt.Errorf("no pass has run yet: :step runs the next one")
 		}
 		arg = fmt.Sprint(len(stages) - 1)
 	}
-	st, err := s.Stage(arg)
+	key, err := stageKey("diff", arg)
+	if err != nil {
+		return err
+	}
+	s, err := r.viewStepper()
+	if err != nil {
+		return err
+	}
+	st, err := s.Stage(key)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/chzyer/readline"
+	"github.com/ptorepl/ptorepl/display"
 	"github.com/ptorepl/ptorepl/interp"
 )
 
@@ -28,8 +29,12 @@ type repl struct {
 	// interrupt cancels the running cell; nil when idle.
 	mu        sync.Mutex
 	interrupt context.CancelFunc
-	// state for pass stepping
+	// state for pass stepping: stepper is :step's cursor; viewer answers
+	// :stage and :diff on its own copy, so looking never moves the cursor.
 	stepper *stepper
+	viewer  *stepper
+	// progress is the terminal's "still running" line (nil when scripted).
+	progress *progressLine
 }
 
 type metaCommand struct {
@@ -41,6 +46,7 @@ type metaCommand struct {
 func newREPL(out, errOut io.Writer) (*repl, error) {
 	r := &repl{out: out, errOut: errOut}
 	s, err := interp.New(interp.Options{OnOutput: func(o interp.Output) {
+		r.progress.clear() // output goes where the progress line was
 		if o.Stream == "stderr" {
 			io.WriteString(r.errOut, o.Text)
 		} else {
@@ -62,6 +68,8 @@ func (r *repl) eval(cell string) (ok, quit bool) {
 	if trimmed == "" {
 		return true, false
 	}
+	stop := r.progress.start()
+	defer stop()
 	if strings.HasPrefix(trimmed, ":") {
 		return r.runMeta(trimmed)
 	}
@@ -74,6 +82,7 @@ func (r *repl) eval(cell string) (ok, quit bool) {
 	r.interrupt = nil
 	r.mu.Unlock()
 	cancel()
+	stop()
 	if err != nil {
 		fmt.Fprintf(r.errOut, "error: %v\n", err)
 		return false, false
@@ -222,21 +231,36 @@ const (
 )
 
 func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
+	hist := openHistory(historyFile())
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:          prompt,
-		HistoryFile:     historyFile(),
-		AutoComplete:    &completer{s: r.s},
-		InterruptPrompt: "^C",
-		EOFPrompt:       "",
-		Stdin:           in,
-		Stdout:          stdout,
-		Stderr:          stderr,
+		Prompt: prompt,
+		// History is whole cells, kept by openHistory: readline's own file
+		// holds one physical line per entry.
+		DisableAutoSaveHistory: true,
+		Painter:                cellPainter{},
+		AutoComplete:           &completer{s: r.s},
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdin:                  in,
+		Stdout:                 stdout,
+		Stderr:                 stderr,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
 	defer rl.Close()
+	loadHistory := func() {
+		rl.ResetHistory()
+		// The newest cells, as many as readline keeps (its default limit).
+		for _, c := range hist.cells[max(0, len(hist.cells)-readlineHistory):] {
+			_ = rl.SaveHistory(toLine(c))
+		}
+	}
+	loadHistory()
+	r.progress = &progressLine{w: stderr}
+	// Updatable displays (pl.Run's progress) draw on the progress line.
+	defer display.SetPublisher(display.SetPublisher(termPublisher{p: r.progress, out: stdout}))
 	fmt.Fprintf(stdout, "ptorepl %s — Go cells build PyPTO programs; :help for commands, Ctrl-D to quit.\n", version)
 	next := func(continued bool) (string, error) {
 		if continued {
@@ -254,10 +278,20 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 				}
 				continue
 			}
-			return line, err
+			if errors.Is(err, io.EOF) && continued {
+				// Ctrl-D at "..." drops the half-typed cell rather than
+				// evaluating it; Ctrl-D at ">>>" leaves.
+				fmt.Fprintln(stdout, "(cell dropped)")
+				return "", errDropCell
+			}
+			return fromLine(line), err
 		}
 	}
 	onCell := func(cell string) bool {
+		if strings.TrimSpace(cell) != "" {
+			hist.add(cell)
+			loadHistory()
+		}
 		_, quit := r.eval(cell)
 		return !quit
 	}
@@ -267,6 +301,9 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 }
 
 var errDropCell = errors.New("cell dropped")
+
+// readlineHistory is readline's default history limit.
+const readlineHistory = 500
 
 // completer adapts the session's completion to readline, which wants the
 // suffixes to insert and the length of the typed prefix they share.
