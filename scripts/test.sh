@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 # Debian packages the tests use: real Jupyter clients for the kernel tests
 # and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
 # generic form of every emitted PTO module, and Jupyter Notebook with headless
-# Chromium for the browser test.
-apt_packages=(python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
+# Chromium for the browser test; gcc for cgo (the Python grammar of pyfront).
+apt_packages=(gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

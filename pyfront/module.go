@@ -1,0 +1,284 @@
+package pyfront
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Error is a reading error at a source position.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// Module is one parsed PyPTO file: its programs (classes and @pl.jit.host
+// entries) and factories.
+type Module struct {
+	File string
+	r    *reader
+	// order lists every name in source order; kinds says what each is.
+	order []string
+	progs map[string]*ir.Program
+	facs  map[string]*factory
+}
+
+// Names lists the module's programs and factories in source order.
+func (m *Module) Names() []string { return append([]string(nil), m.order...) }
+
+// IsFactory reports whether name is a factory (a def returning a program).
+func (m *Module) IsFactory(name string) bool { _, ok := m.facs[name]; return ok }
+
+// Program returns the program called name.
+func (m *Module) Program(name string) (*ir.Program, error) {
+	if p, ok := m.progs[name]; ok {
+		return p, nil
+	}
+	if _, ok := m.facs[name]; ok {
+		return nil, fmt.Errorf("%s: %s is a factory; call it with Call(%q, args...)", m.File, name, name)
+	}
+	return nil, fmt.Errorf("%s: no program named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+}
+
+// Call builds the program a factory returns, binding args (Go ints, floats,
+// bools, strings) to its parameters in order; missing ones take their
+// Python defaults.
+func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
+	f, ok := m.facs[name]
+	if !ok {
+		if _, isProg := m.progs[name]; isProg {
+			return nil, fmt.Errorf("%s: %s is a program, not a factory; use Program(%q)", m.File, name, name)
+		}
+		return nil, fmt.Errorf("%s: no factory named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+	}
+	defer m.r.recoverTo(&err)
+	return m.r.callFactory(f, args), nil
+}
+
+// Parse reads PyPTO source; file names it in messages.
+func Parse(file string, src []byte) (mod *Module, err error) {
+	r := &reader{file: file, src: src, consts: map[string]value{}, alias: map[string]string{"pl": "pl", "pld": "pld"}, domainsOf: map[*ir.Function]*fnCtx{}}
+	defer r.recoverTo(&err)
+	tree, err := parseTree(src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		r.syntaxError(root)
+	}
+	return r.module(root), nil
+}
+
+// Load reads a PyPTO file.
+func Load(path string) (*Module, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+func parseTree(src []byte) (*sitter.Tree, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(python.Language())); err != nil {
+		return nil, err
+	}
+	t := p.Parse(src, nil)
+	if t == nil {
+		return nil, fmt.Errorf("the Python parser gave no tree")
+	}
+	return t, nil
+}
+
+// recoverTo turns a reading panic into the returned error. Any other panic
+// is a reader bug; it still becomes an error (the session lives on).
+func (r *reader) recoverTo(err *error) {
+	if x := recover(); x != nil {
+		if e, ok := x.(*Error); ok {
+			*err = e
+			return
+		}
+		*err = &Error{File: r.file, Line: r.lastLine, Col: r.lastCol, Msg: fmt.Sprintf("internal error reading this construct: %v\n%s", x, firstFrames(debug.Stack()))}
+	}
+}
+
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 12 {
+		lines = lines[:12]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// syntaxError reports the first ERROR or MISSING node.
+func (r *reader) syntaxError(root *sitter.Node) {
+	var bad *sitter.Node
+	var find func(n *sitter.Node) bool
+	find = func(n *sitter.Node) bool {
+		if n.IsError() || n.IsMissing() {
+			bad = n
+			return true
+		}
+		if !n.HasError() {
+			return false
+		}
+		for i := uint(0); i < n.ChildCount(); i++ {
+			if find(n.Child(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	find(root)
+	if bad == nil {
+		r.fail(root, "invalid Python syntax")
+	}
+	if bad.IsMissing() {
+		r.fail(bad, "invalid Python syntax: expected %q here", bad.Kind())
+	}
+	text := r.text(bad)
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	r.fail(bad, "invalid Python syntax near %q", text)
+}
+
+// module walks the top level: constants, programs, jit functions,
+// factories; everything else is skipped.
+func (r *reader) module(root *sitter.Node) *Module {
+	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
+	var jits []*jitFunc
+	add := func(name string, n *sitter.Node) {
+		for _, o := range m.order {
+			if o == name {
+				r.fail(n, "%s is defined twice in this module", name)
+			}
+		}
+		m.order = append(m.order, name)
+	}
+	for i := uint(0); i < root.NamedChildCount(); i++ {
+		n := root.NamedChild(i)
+		switch n.Kind() {
+		case "import_statement", "import_from_statement":
+			r.importStmt(n)
+		case "expression_statement":
+			r.moduleAssign(n)
+		case "decorated_definition":
+			def := n.ChildByFieldName("definition")
+			dec := r.decoratorName(n)
+			switch {
+			case dec == "pl.program" && def.Kind() == "class_definition":
+				name := r.text(def.ChildByFieldName("name"))
+				add(name, n)
+				m.progs[name] = r.programClass(n, r.globalEnv())
+			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
+				jf := r.jitDecl(n, dec)
+				jits = append(jits, jf)
+			}
+		case "function_definition":
+			if f := r.factoryDecl(n); f != nil {
+				add(f.name, n)
+				m.facs[f.name] = f
+			}
+		}
+	}
+	for _, p := range r.jitPrograms(jits) {
+		add(p.Name, root)
+		m.progs[p.Name] = p
+	}
+	return m
+}
+
+func (r *reader) importStmt(n *sitter.Node) {
+	// import pypto.language as pl / import pypto.language.distributed as pld /
+	// from pypto import language as pl
+	t := strings.Join(strings.Fields(r.text(n)), " ")
+	switch {
+	case strings.HasPrefix(t, "import pypto.language.distributed as "):
+		r.alias[strings.TrimPrefix(t, "import pypto.language.distributed as ")] = "pld"
+	case strings.HasPrefix(t, "import pypto.language as "):
+		r.alias[strings.TrimPrefix(t, "import pypto.language as ")] = "pl"
+	case strings.HasPrefix(t, "from pypto import language as "):
+		r.alias[strings.TrimPrefix(t, "from pypto import language as ")] = "pl"
+	case strings.HasPrefix(t, "import pypto.language.distributed"), strings.HasPrefix(t, "import pypto.language"):
+	}
+}
+
+// moduleAssign records NAME = expr; a value this reader cannot evaluate is
+// remembered as an error raised only if a program uses it.
+func (r *reader) moduleAssign(n *sitter.Node) {
+	a := n.NamedChild(0)
+	if a == nil || a.Kind() != "assignment" {
+		return
+	}
+	left := a.ChildByFieldName("left")
+	right := a.ChildByFieldName("right")
+	if left == nil || right == nil || left.Kind() != "identifier" {
+		return
+	}
+	name := r.text(left)
+	v, err := r.tryEval(right, r.globalEnv())
+	if err != nil {
+		r.consts[name] = unevaluable{err}
+		return
+	}
+	r.consts[name] = v
+}
+
+func (r *reader) tryEval(n *sitter.Node, env *env) (v value, err error) {
+	defer r.recoverTo(&err)
+	return r.eval(n, env), nil
+}
+
+// decoratorName is the dotted name of a definition's first PyPTO decorator
+// ("pl.program", "pl.jit.host", "pl.function").
+func (r *reader) decoratorName(n *sitter.Node) string {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		d := n.NamedChild(i)
+		if d.Kind() != "decorator" {
+			continue
+		}
+		e := d.NamedChild(0)
+		if e != nil && e.Kind() == "call" {
+			e = e.ChildByFieldName("function")
+		}
+		if name := r.dotted(e); strings.HasPrefix(name, "pl.") {
+			return name
+		}
+	}
+	return ""
+}
+
+func (r *reader) decorator(n *sitter.Node) *sitter.Node {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if d := n.NamedChild(i); d.Kind() == "decorator" {
+			return d.NamedChild(0)
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
