@@ -206,7 +206,7 @@ func (r *reader) callFactory(f *factory, args []any) *ir.Program {
 		switch c.Kind() {
 		case "decorated_definition":
 			if r.decoratorName(c) == "pl.program" {
-				p := r.programClass(c, e)
+				p := r.programClass(c, e, true)
 				classes[p.Name] = p
 				continue
 			}

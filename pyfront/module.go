@@ -3,6 +3,7 @@ package pyfront
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -73,12 +74,25 @@ func Parse(file string, src []byte) (mod *Module, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			tree.Close()
+		}
+	}()
 	root := tree.RootNode()
 	if root.HasError() {
 		r.syntaxError(root)
 	}
-	return r.module(root), nil
+	m := r.module(root)
+	if len(m.facs) == 0 {
+		return m, nil
+	}
+	keep = true
+	// Factories run later (Call) on the syntax tree: it lives as long as
+	// the module.
+	runtime.SetFinalizer(m, func(*Module) { tree.Close() })
+	return m, nil
 }
 
 // Load reads a PyPTO file.
@@ -186,7 +200,7 @@ func (r *reader) module(root *sitter.Node) *Module {
 			case dec == "pl.program" && def.Kind() == "class_definition":
 				name := r.text(def.ChildByFieldName("name"))
 				add(name, n)
-				m.progs[name] = r.programClass(n, r.globalEnv())
+				m.progs[name] = r.programClass(n, r.globalEnv(), false)
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)

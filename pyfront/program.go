@@ -59,7 +59,8 @@ func (fc *fnCtx) freeVar(name string) *ir.Var {
 }
 
 // programClass reads an @pl.program class.
-func (r *reader) programClass(n *sitter.Node, e *env) *ir.Program {
+// authoring selects the authoring form's rules (a class a factory defines).
+func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Program {
 	cls := n.ChildByFieldName("definition")
 	name := r.text(cls.ChildByFieldName("name"))
 	pc := &progCtx{prog: ir.NewProgram(name), funcs: map[string]*ir.Function{}}
@@ -77,7 +78,7 @@ func (r *reader) programClass(n *sitter.Node, e *env) *ir.Program {
 			if def.Kind() != "function_definition" || r.decoratorName(c) != "pl.function" {
 				r.fail(c, "expected a @pl.function method in program %s", name)
 			}
-			fn, fenv := r.signature(c, def, e, false)
+			fn, fenv := r.signature(c, def, e, authoring)
 			if pc.funcs[fn.Name] != nil {
 				r.fail(def, "program %s already has a function named %s", name, fn.Name)
 			}
@@ -91,10 +92,18 @@ func (r *reader) programClass(n *sitter.Node, e *env) *ir.Program {
 			r.fail(c, "unsupported statement in program class %s: %s", name, kindText(c.Kind()))
 		}
 	}
+	if authoring {
+		// Callees first: an unannotated function's return type is its
+		// return statement's, which its callers need.
+		fns = calleesFirst(r, fns, func(p pending) (string, *sitter.Node) { return p.fn.Name, p.node })
+	}
 	for _, p := range fns {
-		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}}
+		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
 		fc.body(p.node)
 		restoreHints(p.fn, fc.free)
+		if authoring && p.node.ChildByFieldName("return_type") == nil {
+			p.fn.ReturnTypes = inferReturns(p.fn)
+		}
 		if err := pc.prog.AddFunction(p.fn); err != nil {
 			r.fail(p.node, "%v", err)
 		}
@@ -414,4 +423,43 @@ func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
 	_ = nodes
 	_ = sort.Strings
 	_ = fmt.Sprint
+}
+
+// calleesFirst orders a class's methods so each comes after the methods it
+// calls through self.
+func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) []T {
+	byName := map[string]int{}
+	for i, x := range xs {
+		n, _ := key(x)
+		byName[n] = i
+	}
+	state := make([]int, len(xs))
+	var out []T
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		_, node := key(xs[i])
+		var walk func(n *sitter.Node)
+		walk = func(n *sitter.Node) {
+			if n.Kind() == "call" {
+				if name, ok := strings.CutPrefix(r.dotted(n.ChildByFieldName("function")), "self."); ok {
+					if j, ok := byName[name]; ok {
+						visit(j)
+					}
+				}
+			}
+			for k := uint(0); k < n.NamedChildCount(); k++ {
+				walk(n.NamedChild(k))
+			}
+		}
+		walk(node)
+		out = append(out, xs[i])
+	}
+	for i := range xs {
+		visit(i)
+	}
+	return out
 }
