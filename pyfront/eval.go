@@ -296,7 +296,11 @@ func kindText(k string) string { return strings.ReplaceAll(k, "_", " ") }
 
 func (r *reader) resolved(n *sitter.Node, name string, v value) value {
 	if u, ok := v.(unevaluable); ok {
-		r.fail(n, "module constant %s could not be evaluated: %v", name, u.err)
+		msg := u.err.Error()
+		if pe, ok := u.err.(*Error); ok {
+			msg = fmt.Sprintf("%s (at line %d:%d)", pe.Msg, pe.Line, pe.Col)
+		}
+		r.fail(n, "module constant %s could not be evaluated: %s", name, msg)
 	}
 	return v
 }

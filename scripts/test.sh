@@ -42,3 +42,5 @@ echo "== fuzz (short)"
 if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
 	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 100000x
 fi
+# The PyPTO Python reader: no panic, no hang, no reader bug on any input.
+go test ./pyfront -run '^$' -fuzz '^FuzzParse$' -fuzztime 5000x
