@@ -201,3 +201,24 @@ func TestReadsCommCtxSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTripPrinterGoldens reads the printer's whole-program goldens
+// back: each prints to the same bytes, and reading that print again gives
+// a structurally equal program.
+func TestRoundTripPrinterGoldens(t *testing.T) {
+	for _, name := range []string{"ringshift.golden", "comm_domain.golden"} {
+		raw, err := os.ReadFile(filepath.Join("..", "printer", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.TrimRight(string(raw), "\n")
+		q := readOne(t, name, text)
+		if got := printer.Program(q); got != text {
+			t.Fatalf("%s: read-back prints differently:\n%s", name, firstDiff(text, got))
+		}
+		roundTrip(t, name, q)
+		if name == "comm_domain.golden" && (len(q.CommGroups) != 2 || len(q.CommGroups[1].Devices) != 2) {
+			t.Fatalf("comm groups not rebuilt from the comments: %+v", q.CommGroups)
+		}
+	}
+}
