@@ -18,8 +18,8 @@ type jitFunc struct {
 }
 
 func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
-	def := n.ChildByFieldName("definition")
-	j := &jitFunc{name: r.text(def.ChildByFieldName("name")), dec: n, def: def}
+	def := n.ChildByFieldId(fldDefinition)
+	j := &jitFunc{name: r.text(def.ChildByFieldId(fldName)), dec: n, def: def}
 	switch dec {
 	case "pl.jit.incore":
 		j.kind = "incore"
@@ -42,7 +42,7 @@ func (r *reader) calls(n *sitter.Node) map[string]bool {
 	var walk func(n *sitter.Node)
 	walk = func(n *sitter.Node) {
 		if n.Kind() == "call" {
-			if f := n.ChildByFieldName("function"); f != nil && f.Kind() == "identifier" {
+			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" {
 				out[r.text(f)] = true
 			}
 		}
@@ -81,7 +81,7 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 				return
 			}
 			seen[j.name] = 1
-			cs := r.calls(j.def.ChildByFieldName("body"))
+			cs := r.calls(j.def.ChildByFieldId(fldBody))
 			names := make([]string, 0, len(cs))
 			for c := range cs {
 				names = append(names, c)
@@ -109,7 +109,7 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 			}
 			fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: true}
 			fc.body(j.def)
-			if j.def.ChildByFieldName("return_type") == nil {
+			if j.def.ChildByFieldId(fldReturnType) == nil {
 				fn.ReturnTypes = inferReturns(fn)
 			}
 			pc.funcs[fn.Name] = fn
@@ -153,7 +153,7 @@ type factoryParam struct {
 }
 
 func (r *reader) factoryDecl(def *sitter.Node) *factory {
-	body := def.ChildByFieldName("body")
+	body := def.ChildByFieldId(fldBody)
 	isFactory := false
 	for _, c := range r.kids(body) {
 		if c.Kind() == "decorated_definition" && r.decoratorName(c) == "pl.program" {
@@ -163,15 +163,15 @@ func (r *reader) factoryDecl(def *sitter.Node) *factory {
 	if !isFactory {
 		return nil
 	}
-	f := &factory{name: r.text(def.ChildByFieldName("name")), def: def}
-	for _, p := range r.kids(def.ChildByFieldName("parameters")) {
+	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
 		switch p.Kind() {
 		case "identifier":
 			f.params = append(f.params, factoryParam{name: r.text(p)})
 		case "typed_parameter":
 			f.params = append(f.params, factoryParam{name: r.text(r.kids(p)[0])})
 		case "default_parameter", "typed_default_parameter":
-			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldName("name")), def: p.ChildByFieldName("value")})
+			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldId(fldName)), def: p.ChildByFieldId(fldValue)})
 		default:
 			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
 		}
@@ -202,7 +202,7 @@ func (r *reader) callFactory(f *factory, args []any) *ir.Program {
 		e.vars[p.name] = r.eval(p.def, e)
 	}
 	classes := map[string]*ir.Program{}
-	for _, c := range r.kids(f.def.ChildByFieldName("body")) {
+	for _, c := range r.kids(f.def.ChildByFieldId(fldBody)) {
 		switch c.Kind() {
 		case "decorated_definition":
 			if r.decoratorName(c) == "pl.program" {
@@ -217,11 +217,11 @@ func (r *reader) callFactory(f *factory, args []any) *ir.Program {
 			case "string":
 				continue
 			case "assignment":
-				left := x.ChildByFieldName("left")
-				if left.Kind() != "identifier" || x.ChildByFieldName("right") == nil {
+				left := x.ChildByFieldId(fldLeft)
+				if left.Kind() != "identifier" || x.ChildByFieldId(fldRight) == nil {
 					r.fail(x, "factory %s: unsupported assignment", f.name)
 				}
-				e.vars[r.text(left)] = r.eval(x.ChildByFieldName("right"), e)
+				e.vars[r.text(left)] = r.eval(x.ChildByFieldId(fldRight), e)
 				continue
 			}
 			r.fail(c, "factory %s: unsupported statement", f.name)

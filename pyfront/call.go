@@ -22,20 +22,20 @@ func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.
 	var pos []value
 	var nodes []*sitter.Node
 	var kws []kwArg
-	al := call.ChildByFieldName("arguments")
+	al := call.ChildByFieldId(fldArguments)
 	if al.Kind() != "argument_list" {
 		r.fail(al, "unsupported call form %s", r.text(call))
 	}
 	for _, a := range r.kids(al) {
 		switch a.Kind() {
 		case "keyword_argument":
-			name := r.text(a.ChildByFieldName("name"))
+			name := r.text(a.ChildByFieldId(fldName))
 			for _, k := range kws {
 				if k.name == name {
 					r.fail(a, "keyword argument %s repeated", name)
 				}
 			}
-			vn := a.ChildByFieldName("value")
+			vn := a.ChildByFieldId(fldValue)
 			var v value
 			if name == "attrs" && vn.Kind() == "dictionary" {
 				v = vn
@@ -57,7 +57,7 @@ func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.
 }
 
 func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
-	fnNode := n.ChildByFieldName("function")
+	fnNode := n.ChildByFieldId(fldFunction)
 	callee := r.dotted(fnNode)
 	if callee == "" {
 		r.fail(fnNode, "unsupported call of %s", r.text(fnNode))
@@ -481,11 +481,11 @@ func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*
 				r.fail(k.node, "attrs= takes a dict literal")
 			}
 			for _, p := range r.kids(dn) {
-				key, ok := r.evalIn(p.ChildByFieldName("key"), fc.env, fc).(string)
+				key, ok := r.evalIn(p.ChildByFieldId(fldKey), fc.env, fc).(string)
 				if !ok {
 					r.fail(p, "attrs keys are strings")
 				}
-				c.Attrs = append(c.Attrs, ir.Kwarg{Key: key, Value: r.attrValue(p.ChildByFieldName("value"), fc)})
+				c.Attrs = append(c.Attrs, ir.Kwarg{Key: key, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
 			}
 		default:
 			r.fail(k.node, "call of %s: unknown keyword %s (expected device= or attrs=)", name, k.name)

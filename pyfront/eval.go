@@ -107,11 +107,11 @@ func (r *reader) dotted(n *sitter.Node) string {
 		}
 		return name
 	case "attribute":
-		obj := r.dotted(n.ChildByFieldName("object"))
+		obj := r.dotted(n.ChildByFieldId(fldObject))
 		if obj == "" {
 			return ""
 		}
-		return obj + "." + r.text(n.ChildByFieldName("attribute"))
+		return obj + "." + r.text(n.ChildByFieldId(fldAttribute))
 	}
 	return ""
 }
@@ -214,9 +214,9 @@ func (r *reader) evalIn(n *sitter.Node, e *env, fc *fnCtx) value {
 	case "comparison_operator":
 		return r.compare(n, e, fc)
 	case "boolean_operator":
-		op := r.text(n.ChildByFieldName("operator"))
-		l := r.evalIn(n.ChildByFieldName("left"), e, fc)
-		rt := r.evalIn(n.ChildByFieldName("right"), e, fc)
+		op := r.text(n.ChildByFieldId(fldOperator))
+		l := r.evalIn(n.ChildByFieldId(fldLeft), e, fc)
+		rt := r.evalIn(n.ChildByFieldId(fldRight), e, fc)
 		if lb, ok := l.(bool); ok {
 			if rb, ok := rt.(bool); ok {
 				if op == "and" {
@@ -231,7 +231,7 @@ func (r *reader) evalIn(n *sitter.Node, e *env, fc *fnCtx) value {
 		}
 		return r.binExpr(n, bop, l, rt)
 	case "not_operator":
-		x := r.evalIn(n.ChildByFieldName("argument"), e, fc)
+		x := r.evalIn(n.ChildByFieldId(fldArgument), e, fc)
 		if b, ok := x.(bool); ok {
 			return !b
 		}
@@ -241,8 +241,8 @@ func (r *reader) evalIn(n *sitter.Node, e *env, fc *fnCtx) value {
 		}
 		return &ir.UnaryExpr{Op: ir.OpNot, X: xe, DType: ir.BOOL, Pos: r.pos(n)}
 	case "unary_operator":
-		op := r.text(n.ChildByFieldName("operator"))
-		x := r.evalIn(n.ChildByFieldName("argument"), e, fc)
+		op := r.text(n.ChildByFieldId(fldOperator))
+		x := r.evalIn(n.ChildByFieldId(fldArgument), e, fc)
 		switch v := x.(type) {
 		case int64:
 			switch op {
@@ -398,13 +398,13 @@ var binOps = map[string]ir.BinaryOp{
 }
 
 func (r *reader) binary(n *sitter.Node, e *env, fc *fnCtx) value {
-	opText := r.text(n.ChildByFieldName("operator"))
+	opText := r.text(n.ChildByFieldId(fldOperator))
 	op, ok := binOps[opText]
 	if !ok {
 		r.fail(n, "unsupported operator %s", opText)
 	}
-	l := r.evalIn(n.ChildByFieldName("left"), e, fc)
-	rt := r.evalIn(n.ChildByFieldName("right"), e, fc)
+	l := r.evalIn(n.ChildByFieldId(fldLeft), e, fc)
+	rt := r.evalIn(n.ChildByFieldId(fldRight), e, fc)
 	if v, ok := foldPy(op, l, rt); ok {
 		return v
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -107,7 +106,7 @@ func Load(path string) (*Module, error) {
 func parseTree(src []byte) (*sitter.Tree, error) {
 	p := sitter.NewParser()
 	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(python.Language())); err != nil {
+	if err := p.SetLanguage(pythonLang); err != nil {
 		return nil, err
 	}
 	t := p.Parse(src, nil)
@@ -194,11 +193,11 @@ func (r *reader) module(root *sitter.Node) *Module {
 		case "expression_statement":
 			r.moduleAssign(n)
 		case "decorated_definition":
-			def := n.ChildByFieldName("definition")
+			def := n.ChildByFieldId(fldDefinition)
 			dec := r.decoratorName(n)
 			switch {
 			case dec == "pl.program" && def.Kind() == "class_definition":
-				name := r.text(def.ChildByFieldName("name"))
+				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
 				m.progs[name] = r.programClass(n, r.globalEnv(), false)
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
@@ -241,8 +240,8 @@ func (r *reader) moduleAssign(n *sitter.Node) {
 	if a == nil || a.Kind() != "assignment" {
 		return
 	}
-	left := a.ChildByFieldName("left")
-	right := a.ChildByFieldName("right")
+	left := a.ChildByFieldId(fldLeft)
+	right := a.ChildByFieldId(fldRight)
 	if left == nil || right == nil || left.Kind() != "identifier" {
 		return
 	}
@@ -270,7 +269,7 @@ func (r *reader) decoratorName(n *sitter.Node) string {
 		}
 		e := d.NamedChild(0)
 		if e != nil && e.Kind() == "call" {
-			e = e.ChildByFieldName("function")
+			e = e.ChildByFieldId(fldFunction)
 		}
 		if name := r.dotted(e); strings.HasPrefix(name, "pl.") {
 			return name

@@ -61,10 +61,10 @@ func (fc *fnCtx) freeVar(name string) *ir.Var {
 // programClass reads an @pl.program class.
 // authoring selects the authoring form's rules (a class a factory defines).
 func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Program {
-	cls := n.ChildByFieldName("definition")
-	name := r.text(cls.ChildByFieldName("name"))
+	cls := n.ChildByFieldId(fldDefinition)
+	name := r.text(cls.ChildByFieldId(fldName))
 	pc := &progCtx{prog: ir.NewProgram(name), funcs: map[string]*ir.Function{}}
-	body := cls.ChildByFieldName("body")
+	body := cls.ChildByFieldId(fldBody)
 	type pending struct {
 		fn   *ir.Function
 		node *sitter.Node
@@ -74,7 +74,7 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 	for _, c := range r.kids(body) {
 		switch c.Kind() {
 		case "decorated_definition":
-			def := c.ChildByFieldName("definition")
+			def := c.ChildByFieldId(fldDefinition)
 			if def.Kind() != "function_definition" || r.decoratorName(c) != "pl.function" {
 				r.fail(c, "expected a @pl.function method in program %s", name)
 			}
@@ -87,7 +87,7 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 		case "pass_statement", "expression_statement":
 			// pass, a docstring
 		case "function_definition":
-			r.fail(c, "method %s of program %s needs a @pl.function decorator", r.text(c.ChildByFieldName("name")), name)
+			r.fail(c, "method %s of program %s needs a @pl.function decorator", r.text(c.ChildByFieldId(fldName)), name)
 		default:
 			r.fail(c, "unsupported statement in program class %s: %s", name, kindText(c.Kind()))
 		}
@@ -101,7 +101,7 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
 		fc.body(p.node)
 		restoreHints(p.fn, fc.free)
-		if authoring && p.node.ChildByFieldName("return_type") == nil {
+		if authoring && p.node.ChildByFieldId(fldReturnType) == nil {
 			p.fn.ReturnTypes = inferReturns(p.fn)
 		}
 		if err := pc.prog.AddFunction(p.fn); err != nil {
@@ -123,16 +123,16 @@ func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *sitter.Node)) map[*ir.Fu
 
 // signature reads a @pl.function's decorator, parameters and return type.
 func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.Function, *env) {
-	name := r.text(def.ChildByFieldName("name"))
+	name := r.text(def.ChildByFieldId(fldName))
 	fn := &ir.Function{Name: name, Level: ir.LevelNone, Role: ir.RoleNone, Pos: r.pos(def)}
 	if dec != nil {
 		if d := r.decorator(dec); d != nil && d.Kind() == "call" {
-			for _, a := range r.kids(d.ChildByFieldName("arguments")) {
+			for _, a := range r.kids(d.ChildByFieldId(fldArguments)) {
 				if a.Kind() != "keyword_argument" {
 					r.fail(a, "@pl.function takes keyword arguments (type=, level=, role=), given %s", r.text(a))
 				}
-				key := r.text(a.ChildByFieldName("name"))
-				v := r.eval(a.ChildByFieldName("value"), e)
+				key := r.text(a.ChildByFieldId(fldName))
+				v := r.eval(a.ChildByFieldId(fldValue), e)
 				ok := true
 				switch key {
 				case "type":
@@ -164,7 +164,7 @@ func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.F
 		fn.Level, fn.Role = l, ro
 	}
 	fenv := e.child()
-	params := def.ChildByFieldName("parameters")
+	params := def.ChildByFieldId(fldParameters)
 	for i, p := range r.kids(params) {
 		var pname string
 		var tnode *sitter.Node
@@ -176,7 +176,7 @@ func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.F
 			}
 		case "typed_parameter":
 			pname = r.text(r.kids(p)[0])
-			tnode = p.ChildByFieldName("type")
+			tnode = p.ChildByFieldId(fldType)
 		default:
 			r.fail(p, "unsupported parameter form %s (expected name: Type)", r.text(p))
 		}
@@ -209,7 +209,7 @@ func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.F
 		fn.Dirs = append(fn.Dirs, dir)
 		fenv.vars[pname] = v
 	}
-	if rt := def.ChildByFieldName("return_type"); rt != nil {
+	if rt := def.ChildByFieldId(fldReturnType); rt != nil {
 		fn.ReturnTypes = r.returnTypes(rt, fenv)
 	}
 	return fn, fenv
@@ -219,7 +219,7 @@ func (r *reader) returnTypes(n *sitter.Node, e *env) []ir.Type {
 	if n.Kind() == "type" {
 		n = r.kids(n)[0]
 	}
-	if n.Kind() == "subscript" && r.dotted(n.ChildByFieldName("value")) == "tuple" {
+	if n.Kind() == "subscript" && r.dotted(n.ChildByFieldId(fldValue)) == "tuple" {
 		var out []ir.Type
 		for _, s := range r.subscriptArgs(n) {
 			out = append(out, r.typeOf(s, e, nil))
@@ -265,7 +265,7 @@ var domainRE = regexp.MustCompile(`^pld\.comm_domain: devices=(all|\[[0-9, ]*\])
 // body reads a function body.
 func (fc *fnCtx) body(def *sitter.Node) {
 	r := fc.r
-	blk := def.ChildByFieldName("body")
+	blk := def.ChildByFieldId(fldBody)
 	lead := r.commentsBefore(def, blk)
 	fc.fn.Body = &ir.SeqStmts{Stmts: fc.block(blk, nil, lead, true)}
 }
@@ -327,7 +327,7 @@ func (fc *fnCtx) domainComment(c comment) bool {
 
 func (fc *fnCtx) funcAttr(c *sitter.Node) {
 	r := fc.r
-	args := r.kids(c.ChildByFieldName("arguments"))
+	args := r.kids(c.ChildByFieldId(fldArguments))
 	if len(args) != 1 || args[0].Kind() != "dictionary" {
 		r.fail(c, "pl.func_attr takes one dict literal")
 	}
@@ -335,11 +335,11 @@ func (fc *fnCtx) funcAttr(c *sitter.Node) {
 		if p.Kind() != "pair" {
 			r.fail(p, "pl.func_attr: expected key: value")
 		}
-		k, ok := r.eval(p.ChildByFieldName("key"), fc.env).(string)
+		k, ok := r.eval(p.ChildByFieldId(fldKey), fc.env).(string)
 		if !ok {
 			r.fail(p, "pl.func_attr: keys are strings")
 		}
-		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldName("value"), fc)})
+		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
 	}
 }
 
@@ -445,7 +445,7 @@ func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) 
 		var walk func(n *sitter.Node)
 		walk = func(n *sitter.Node) {
 			if n.Kind() == "call" {
-				if name, ok := strings.CutPrefix(r.dotted(n.ChildByFieldName("function")), "self."); ok {
+				if name, ok := strings.CutPrefix(r.dotted(n.ChildByFieldId(fldFunction)), "self."); ok {
 					if j, ok := byName[name]; ok {
 						visit(j)
 					}

@@ -59,7 +59,7 @@ func isFuncAttr(r *reader, c *sitter.Node) bool {
 		return false
 	}
 	ks := r.kids(c)
-	return len(ks) == 1 && ks[0].Kind() == "call" && r.dotted(ks[0].ChildByFieldName("function")) == "pl.func_attr"
+	return len(ks) == 1 && ks[0].Kind() == "call" && r.dotted(ks[0].ChildByFieldId(fldFunction)) == "pl.func_attr"
 }
 
 func setLeading(s ir.Stmt, c []string) {
@@ -99,11 +99,11 @@ func (fc *fnCtx) stmt(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 		case "assignment":
 			return fc.assign(x, yc)
 		case "augmented_assignment":
-			r.fail(x, "augmented assignment (%s) is not supported; write x = x %s y", r.text(x.ChildByFieldName("operator")), strings.TrimSuffix(r.text(x.ChildByFieldName("operator")), "="))
+			r.fail(x, "augmented assignment (%s) is not supported; write x = x %s y", r.text(x.ChildByFieldId(fldOperator)), strings.TrimSuffix(r.text(x.ChildByFieldId(fldOperator)), "="))
 		case "string", "concatenated_string":
 			return nil // a docstring
 		case "call":
-			if r.dotted(x.ChildByFieldName("function")) == "pl.yield_" {
+			if r.dotted(x.ChildByFieldId(fldFunction)) == "pl.yield_" {
 				vals := fc.yieldValues(x)
 				if yc != nil && yc.defined && len(yc.rv) > 0 {
 					r.fail(x, "this pl.yield_ binds nothing, but the other branch binds %s", strings.Join(yc.names, ", "))
@@ -152,7 +152,7 @@ func (fc *fnCtx) stmt(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 func (fc *fnCtx) yieldValues(call *sitter.Node) []ir.Expr {
 	r := fc.r
 	var vals []ir.Expr
-	for _, a := range r.kids(call.ChildByFieldName("arguments")) {
+	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
 		if a.Kind() == "keyword_argument" {
 			r.fail(a, "pl.yield_ takes positional values only")
 		}
@@ -167,13 +167,13 @@ func (fc *fnCtx) bind(name string, v value) { fc.env.vars[name] = v }
 func (fc *fnCtx) assign(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 	r := fc.r
 	base := ir.StmtBase{Pos: r.pos(n)}
-	left := n.ChildByFieldName("left")
-	right := n.ChildByFieldName("right")
-	tnode := n.ChildByFieldName("type")
+	left := n.ChildByFieldId(fldLeft)
+	right := n.ChildByFieldId(fldRight)
+	tnode := n.ChildByFieldId(fldType)
 	if right == nil {
 		r.fail(n, "a bare annotation declares nothing; write name: T = value")
 	}
-	if right.Kind() == "call" && r.dotted(right.ChildByFieldName("function")) == "pl.yield_" {
+	if right.Kind() == "call" && r.dotted(right.ChildByFieldId(fldFunction)) == "pl.yield_" {
 		return []ir.Stmt{fc.yieldAssign(n, left, tnode, right, yc)}
 	}
 	if left.Kind() != "identifier" {
@@ -284,8 +284,8 @@ func (fc *fnCtx) cond(n *sitter.Node) value {
 
 func (fc *fnCtx) ifStmt(n *sitter.Node, outer *yieldCtx) []ir.Stmt {
 	r := fc.r
-	c := fc.cond(n.ChildByFieldName("condition"))
-	body := n.ChildByFieldName("consequence")
+	c := fc.cond(n.ChildByFieldId(fldCondition))
+	body := n.ChildByFieldId(fldConsequence)
 	var alts []*sitter.Node
 	cur := n.Walk()
 	for _, a := range n.ChildrenByFieldName("alternative", cur) {
@@ -330,11 +330,11 @@ func (fc *fnCtx) elseChain(alts []*sitter.Node, yc *yieldCtx) []ir.Stmt {
 	a := alts[0]
 	switch a.Kind() {
 	case "else_clause":
-		body := a.ChildByFieldName("body")
+		body := a.ChildByFieldId(fldBody)
 		return fc.block(body, yc, r.commentsBefore(a, body), false)
 	case "elif_clause":
-		c := fc.cond(a.ChildByFieldName("condition"))
-		body := a.ChildByFieldName("consequence")
+		c := fc.cond(a.ChildByFieldId(fldCondition))
+		body := a.ChildByFieldId(fldConsequence)
 		if b, ok := c.(bool); ok {
 			if b {
 				return fc.block(body, yc, r.commentsBefore(a, body), false)
@@ -360,26 +360,26 @@ var loopKinds = map[string]ir.LoopKind{"pl.range": ir.Sequential, "pl.parallel":
 
 func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
 	r := fc.r
-	left := n.ChildByFieldName("left")
-	right := n.ChildByFieldName("right")
-	if n.ChildByFieldName("alternative") != nil {
+	left := n.ChildByFieldId(fldLeft)
+	right := n.ChildByFieldId(fldRight)
+	if n.ChildByFieldId(fldAlternative) != nil {
 		r.fail(n, "for ... else is not supported")
 	}
 	if right.Kind() != "call" {
 		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s", r.text(right))
 	}
-	callee := r.dotted(right.ChildByFieldName("function"))
+	callee := r.dotted(right.ChildByFieldId(fldFunction))
 	kind, ok := loopKinds[callee]
 	if !ok {
-		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldName("function")))
+		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldId(fldFunction)))
 	}
 	s := &ir.ForStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: kind}
 	var bounds []ir.Expr
 	var inits []ir.Expr
-	for _, a := range r.kids(right.ChildByFieldName("arguments")) {
+	for _, a := range r.kids(right.ChildByFieldId(fldArguments)) {
 		if a.Kind() == "keyword_argument" {
-			key := r.text(a.ChildByFieldName("name"))
-			vn := a.ChildByFieldName("value")
+			key := r.text(a.ChildByFieldId(fldName))
+			vn := a.ChildByFieldId(fldValue)
 			switch key {
 			case "init_values":
 				v := r.evalIn(vn, fc.env, fc)
@@ -406,11 +406,11 @@ func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
 					r.fail(vn, "attrs= takes a dict literal")
 				}
 				for _, p := range r.kids(vn) {
-					k, ok := r.evalIn(p.ChildByFieldName("key"), fc.env, fc).(string)
+					k, ok := r.evalIn(p.ChildByFieldId(fldKey), fc.env, fc).(string)
 					if !ok {
 						r.fail(p, "attrs keys are strings")
 					}
-					s.Attrs = append(s.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldName("value"), fc)})
+					s.Attrs = append(s.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
 				}
 			default:
 				r.fail(a, "%s: unknown keyword %s (expected init_values, stage or attrs)", callee, key)
@@ -472,7 +472,7 @@ func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
 		fc.bind(r.text(nn), ia)
 	}
 	yc := &yieldCtx{}
-	body := n.ChildByFieldName("body")
+	body := n.ChildByFieldId(fldBody)
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
 	s.ReturnVars = yc.rv
 	for i, v := range yc.rv {

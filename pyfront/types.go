@@ -13,7 +13,7 @@ import (
 type tileViewSpec []kwArg
 
 func (r *reader) subscript(n *sitter.Node, e *env, fc *fnCtx) value {
-	head := r.dotted(n.ChildByFieldName("value"))
+	head := r.dotted(n.ChildByFieldId(fldValue))
 	subs := r.subscriptArgs(n)
 	items := func() []value {
 		out := make([]value, len(subs))
@@ -134,7 +134,7 @@ func (r *reader) subscript(n *sitter.Node, e *env, fc *fnCtx) value {
 		return &ir.ArrayType{Extent: ext, DType: dt}
 	}
 	// Indexing a value.
-	obj := r.evalIn(n.ChildByFieldName("value"), e, fc)
+	obj := r.evalIn(n.ChildByFieldId(fldValue), e, fc)
 	if len(subs) != 1 {
 		r.fail(n, "unsupported subscript %s", r.text(n))
 	}
