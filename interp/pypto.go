@@ -14,7 +14,9 @@ import (
 // any other cell. A body that does not read gives its positioned
 // (cell:line:col) error here, so no Go code runs.
 func PyptoCell(cell string) (goCode string, ok bool, err error) {
-	first, body, _ := strings.Cut(cell, "\n")
+	trimmed := strings.TrimLeft(cell, " \t\r\n")
+	skipped := strings.Count(cell[:len(cell)-len(trimmed)], "\n")
+	first, body, _ := strings.Cut(trimmed, "\n")
 	fields := strings.Fields(first)
 	if len(fields) == 0 || fields[0] != "%%pypto" {
 		return "", false, nil
@@ -22,8 +24,8 @@ func PyptoCell(cell string) (goCode string, ok bool, err error) {
 	if len(fields) != 2 || !token.IsIdentifier(fields[1]) || token.IsKeyword(fields[1]) {
 		return "", true, fmt.Errorf("cell:1:1: usage: %%%%pypto NAME (a Go identifier), then PyPTO Python on the following lines")
 	}
-	// The leading newline keeps line numbers those of the cell.
-	src := "\n" + body
+	// Leading newlines keep line numbers those of the cell.
+	src := strings.Repeat("\n", skipped+1) + body
 	if _, err := pyfront.Parse("cell", []byte(src)); err != nil {
 		return "", true, err
 	}

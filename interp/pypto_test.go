@@ -52,6 +52,10 @@ p`)
 	if err == nil || !strings.HasPrefix(err.Error(), "cell:8:9: unknown op pl.tile.nope") {
 		t.Fatalf("want a cell:8:9 error, got %v", err)
 	}
+	_, _, err = interp.PyptoCell("\n%%pypto bad\nimport pypto.language as pl\nx = (\n")
+	if err == nil || !strings.HasPrefix(err.Error(), "cell:4:") {
+		t.Fatalf("a leading blank line keeps cell line numbers: %v", err)
+	}
 	if _, ok, _ := interp.PyptoCell("x := 1"); ok {
 		t.Fatal("a Go cell is not a pypto cell")
 	}

@@ -94,6 +94,17 @@ func runCase(t *testing.T, path string, c exampleCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// It lowers through every pass to PTO and a comm manifest.
+	comp, err := pl.TryCompile(prog, pl.Ranks(c.ranks[0]))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if _, err := comp.PTOText(); err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if _, err := comp.ManifestText(); err != nil {
+		t.Fatalf("compile: %v", err)
+	}
 	for _, p := range c.ranks {
 		args, _, err := runtime.HostArgs(prog.IR(), p, 42)
 		if err != nil {
