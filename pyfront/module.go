@@ -109,7 +109,16 @@ func parseTree(src []byte) (*sitter.Tree, error) {
 	if err := p.SetLanguage(pythonLang); err != nil {
 		return nil, err
 	}
-	t := p.Parse(src, nil)
+	// Parse(src) hands the C parser a fresh copy of all the remaining text
+	// on every read, and it reads again whenever its lexer steps back: a
+	// quadratic copy. Bounded chunks keep each read small.
+	const chunk = 1 << 16
+	t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i >= len(src) {
+			return nil
+		}
+		return src[i:min(i+chunk, len(src))]
+	}, nil, nil)
 	if t == nil {
 		return nil, fmt.Errorf("the Python parser gave no tree")
 	}
