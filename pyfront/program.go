@@ -100,7 +100,10 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 	for _, p := range fns {
 		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
 		fc.body(p.node)
-		restoreHints(p.fn, fc.free)
+		if !authoring {
+			// Authored names are the author's; only printed text was renamed.
+			restoreHints(p.fn, fc.free)
+		}
 		if authoring && p.node.ChildByFieldId(fldReturnType) == nil {
 			p.fn.ReturnTypes = inferReturns(p.fn)
 		}
