@@ -236,3 +236,46 @@ func TestRoundTripPrinterGoldens(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTripAuthored: programs read from the authoring form print, and
+// read back, at every stage, like the Go-built ones.
+func TestRoundTripAuthored(t *testing.T) {
+	progs := map[string]*ir.Program{}
+	for _, file := range []string{"rank_basics.py", "ring.py"} {
+		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range mod.Names() {
+			p, err := mod.Program(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs[file+"/"+n] = p
+		}
+	}
+	fac, err := pyfront.Load(filepath.Join("testdata", "authoring", "factory.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, builtin := range []bool{true, false} {
+		p, err := fac.Call("build_shift", 4, builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[fmt.Sprintf("factory.py/build_shift(4, %v)", builtin)] = p
+	}
+	for name, p := range progs {
+		t.Run(name, func(t *testing.T) {
+			roundTrip(t, name+"/Input", p)
+			pipe := passes.NewPipeline(p)
+			for !pipe.Done() {
+				st, _, err := pipe.Step()
+				if err != nil {
+					t.Fatalf("the pipeline fails at %s: %v", st.Name, err)
+				}
+				roundTrip(t, name+"/"+st.Name, st.Program)
+			}
+		})
+	}
+}
