@@ -1,3 +1,5 @@
+//go:build cgo
+
 package pyfront
 
 import (
@@ -12,15 +14,6 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 )
-
-// Error is a reading error at a source position.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
 
 // Module is one parsed PyPTO file: its programs (classes and @pl.jit.host
 // entries) and factories.
