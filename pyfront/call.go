@@ -375,6 +375,12 @@ func (fc *fnCtx) opCall(n *sitter.Node, d *ir.OpDef, pos []value, nodes []*sitte
 	}
 	c, err := d.NewCall(args, kw, r.pos(n))
 	if err != nil {
+		// Name the op as the source spells it.
+		if te, ok := err.(*ir.TypeError); ok && te.Op == d.Name {
+			cp := *te
+			cp.Op = d.Callee(nil)
+			err = &cp
+		}
 		r.failErr(n, err)
 	}
 	return c
