@@ -15,7 +15,7 @@ import (
 
 // value is what an expression evaluates to: an ir.Expr, a Python constant
 // (int64, float64, bool, string, nil), a list or tuple of values, an ir.Type,
-// an enum member, or one of the helper types below.
+// an enum member, or one of the small types below.
 type value = any
 
 type (
