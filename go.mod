@@ -10,6 +10,8 @@ require (
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/stretchr/testify v1.12.1
 	github.com/traefik/yaegi v0.16.1
+	github.com/tree-sitter/go-tree-sitter v0.25.0
+	github.com/tree-sitter/tree-sitter-python v0.23.6
 	github.com/x448/float16 v0.8.4
 	gonum.org/v1/plot v0.14.0
 )
@@ -28,6 +30,7 @@ require (
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/image v0.11.0 // indirect

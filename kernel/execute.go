@@ -76,7 +76,7 @@ func (k *Kernel) execute(sock zmq4.Socket, a arrived) {
 		k.parent = nil // silent: no output on iopub
 		k.runMu.Unlock()
 	}
-	res, err := k.sess.Eval(ctx, req.Code)
+	res, err := k.evalCell(ctx, req.Code)
 	k.runMu.Lock()
 	k.cancelRun, k.parent = nil, nil
 	k.runMu.Unlock()

@@ -480,15 +480,31 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		}
 		groups[gi].Slots = append(groups[gi].Slots, wb)
 	}
-	// Every host value of a buffer's lineage (views, rebinds, loop-carried
-	// values, collective results) carries its window buffer, so the types
-	// of an iter-arg and its init agree.
-	g := retypeFunction(fn, func(v *ir.Var, t ir.Type) (ir.Type, bool) {
+	return WithWindowBuffers(fn, wbOf), groups, nil
+}
+
+// WindowBufferSize is the size MaterializeCommDomainScopes records for a
+// window buffer of fn allocated with size e: host variables bound to
+// pld.system.world_size() are replaced by the call, so the size folds once
+// the rank count is known.
+func WindowBufferSize(fn *ir.Function, e ir.Expr) ir.Expr {
+	return sizeExpr(e, newLineage(fn))
+}
+
+// WithWindowBuffers gives every host value of a window buffer's lineage
+// (views, rebinds, loop-carried values, collective results) the buffer that
+// wbs names for the lineage's root allocation, so the types of an iter-arg
+// and its init agree. MaterializeCommDomainScopes ends with it; a reader of
+// printed programs, whose types do not spell the buffer, uses it to rebuild
+// the same IR from the comm-domain comments.
+func WithWindowBuffers(fn *ir.Function, wbs map[*ir.Var]*ir.WindowBuffer) *ir.Function {
+	lin := newLineage(fn)
+	return retypeFunction(fn, func(v *ir.Var, t ir.Type) (ir.Type, bool) {
 		dt, ok := t.(*ir.DistributedTensorType)
 		if !ok {
 			return nil, false
 		}
-		wb := wbOf[lin.root(v)]
+		wb := wbs[lin.root(v)]
 		if wb == nil || dt.Window == wb {
 			return nil, false
 		}
@@ -496,7 +512,6 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		c.Window = wb
 		return &c, true
 	})
-	return g, groups, nil
 }
 
 // sizeExpr is a window size with host variables bound to

@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 # and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
 # generic form of every emitted PTO module, and Jupyter Notebook with headless
 # Chromium for the browser test; python3 parses every printed program in the
-# goldens (printer tests).
-apt_packages=(python3 python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
+# goldens (printer tests); gcc for cgo (the Python grammar of pyfront).
+apt_packages=(python3 gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -43,3 +43,5 @@ echo "== fuzz (short)"
 if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
 	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 100000x
 fi
+# The PyPTO Python reader: no panic, no hang, no reader bug on any input.
+go test ./pyfront -run '^$' -fuzz '^FuzzParse$' -fuzztime 5000x

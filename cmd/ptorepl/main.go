@@ -33,8 +33,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "run":
+		if isPython(args[1:]) {
+			return runPython(args[1:], stdout, stderr)
+		}
 		return runFiles(args[1:], stdout, stderr)
 	case "compile":
+		if isPython(args[1:]) {
+			return compilePython(args[1:], stdout, stderr)
+		}
 		return compileFiles(args[1:], stdout, stderr)
 	case "kernel":
 		return kernelMain(args[1:], stdout, stderr)
@@ -55,6 +61,11 @@ const usage = `usage:
   ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...
                            lower the last program the files build to PTO-MLIR
                            and its comm manifest
+  ptorepl run [--entry NAME [--ranks N]] FILE.py
+                           print a PyPTO Python file's programs; run one on
+                           seeded random inputs
+  ptorepl compile [--entry NAME] [--out DIR] FILE.py
+                           lower one program of a PyPTO Python file
   ptorepl kernel CONNECTION_FILE
                            run the Jupyter kernel
   ptorepl kernel install [--user] [--prefix DIR] [--name NAME]

@@ -16,6 +16,9 @@ func metaCommands() map[string]metaCommand {
 			return r.s.Reset()
 		}},
 	}
+	for k, v := range pythonCommands() {
+		cmds[k] = v
+	}
 	for k, v := range passCommands() {
 		cmds[k] = v
 	}

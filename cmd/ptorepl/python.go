@@ -1,0 +1,180 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/interp"
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/runtime"
+)
+
+// isPython reports whether the command's files are PyPTO Python.
+func isPython(args []string) bool {
+	for _, a := range args {
+		if strings.HasSuffix(a, ".py") {
+			return true
+		}
+	}
+	return false
+}
+
+// runPython prints every program of a PyPTO file; with --entry it runs
+// that program on --ranks simulated ranks, on seeded random inputs, and
+// prints the outputs.
+func runPython(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	entry := fs.String("entry", "", "the program to run (a class or a @pl.jit.host entry)")
+	ranks := fs.Int("ranks", 2, "simulated rank count for --entry")
+	seed := fs.Int64("seed", 1, "seed of the random inputs")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--ranks N] [--seed S]] FILE.py")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	mod, err := pl.LoadPython(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	if *entry == "" {
+		fmt.Fprintln(stdout, mod)
+		return 0
+	}
+	prog, err := mod.Program(*entry)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	host := hostOf(prog.IR())
+	targs, names, err := runtime.HostArgs(prog.IR(), *ranks, *seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	res, err := pl.Run(prog, pl.Ranks(*ranks), targs...)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	for i, t := range targs {
+		if host != nil && host.Direction(i) == ir.In {
+			continue
+		}
+		fmt.Fprintf(stdout, "%s = %s\n", names[i], t)
+	}
+	if rep := res.Report(); rep != nil {
+		if s := strings.TrimSpace(fmt.Sprint(rep)); s != "" {
+			fmt.Fprintln(stdout, s)
+		}
+	}
+	return 0
+}
+
+func hostOf(p *ir.Program) *ir.Function {
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			return f
+		}
+	}
+	return nil
+}
+
+// compilePython lowers one program of a PyPTO file and writes its PTO and
+// comm manifest to --out (or prints the PTO).
+func compilePython(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	entry := fs.String("entry", "", "the program to compile (required when the file has several)")
+	out := fs.String("out", "", "directory for <kernel>.pto files and orchestration/comm_manifest.json")
+	ranks := fs.Int("ranks", 0, "rank count, to resolve window sizes that depend on the world size")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME] [--out DIR] [--ranks N] FILE.py")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	mod, err := pl.LoadPython(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	name := *entry
+	if name == "" {
+		if names := mod.Names(); len(names) == 1 {
+			name = names[0]
+		} else {
+			fmt.Fprintf(stderr, "ptorepl compile: %s has %d programs (%s); pick one with --entry\n", fs.Arg(0), len(names), strings.Join(names, ", "))
+			return 2
+		}
+	}
+	prog, err := mod.Program(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	if *out == "" {
+		text, err := interp.PTOText(prog.IR())
+		if err != nil {
+			fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, ensureNewline(text))
+		return 0
+	}
+	paths, err := interp.WriteCompiled(prog.IR(), *out, *ranks)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+		return 1
+	}
+	for _, p := range paths {
+		fmt.Fprintln(stdout, "wrote", p)
+	}
+	return 0
+}
+
+// pythonCommands are the REPL's PyPTO Python commands.
+func pythonCommands() map[string]metaCommand {
+	return map[string]metaCommand{
+		"load": {args: "FILE.py [NAME]", help: "read a PyPTO Python file into a module bound to NAME (default mod)", run: (*repl).cmdLoad},
+	}
+}
+
+func (r *repl) cmdLoad(arg string) error {
+	fields := strings.Fields(arg)
+	if len(fields) == 0 || len(fields) > 2 || !strings.HasSuffix(fields[0], ".py") {
+		return fmt.Errorf("usage: :load FILE.py [NAME]")
+	}
+	name := "mod"
+	if len(fields) == 2 {
+		name = fields[1]
+	}
+	src, err := os.ReadFile(fields[0])
+	if err != nil {
+		return err
+	}
+	// Read it here first: a bad file reports file:line:col and binds nothing.
+	if _, err := pl.ParsePythonNamed(fields[0], string(src)); err != nil {
+		return err
+	}
+	if ok, _ := r.eval(interp.BindPython(name, fields[0], string(src))); !ok {
+		return fmt.Errorf("could not bind %s", name)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const ringPy = "../../pyfront/testdata/authoring/ring.py"
+
+func TestRunPython(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"run", ringPy}, nil, &out, &errOut), errOut.String())
+	for _, name := range []string{"arrivals", "shift_pull", "shift_push", "ring_put", "ring_get"} {
+		require.Contains(t, out.String(), "class "+name+":")
+	}
+	out.Reset()
+	require.Equal(t, 0, run([]string{"run", "--entry", "ring_put", "--ranks", "3", ringPy}, nil, &out, &errOut), errOut.String())
+	require.True(t, strings.HasPrefix(out.String(), "y = tensor("), out.String())
+	require.NotContains(t, out.String(), "x = tensor(")
+}
+
+func TestRunPythonError(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.py")
+	require.NoError(t, os.WriteFile(bad, []byte("import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[4], pl.FP32]):\n    t = pl.lod(x, [0], [4])\n    return x\n\n@pl.jit.host\ndef h(x: pl.Tensor[[2, 4], pl.FP32]):\n    for r in pl.range(2):\n        k(x[r], device=r)\n"), 0o644))
+	var out, errOut bytes.Buffer
+	require.Equal(t, 1, run([]string{"run", bad}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "bad.py:5:9: unknown op pl.lod")
+	require.NotContains(t, errOut.String(), "goroutine")
+}
+
+func TestCompilePython(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	require.Equal(t, 2, run([]string{"compile", ringPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "pick one with --entry")
+	require.Equal(t, 0, run([]string{"compile", "--entry", "ring_get", "--out", dir, ringPy}, nil, &out, &errOut), errOut.String())
+	require.FileExists(t, filepath.Join(dir, "get_next.pto"))
+	require.FileExists(t, filepath.Join(dir, "orchestration", "comm_manifest.json"))
+}
+
+func TestLoadCommand(t *testing.T) {
+	in := strings.NewReader(":load ../../pyfront/testdata/authoring/factory.py f\np, err := f.Call(\"build_shift\", 3)\nerr\n:print p\n:load missing.py\nf.Names()\n")
+	var out, errOut bytes.Buffer
+	// The missing file fails its line (exit status 1); the session goes on.
+	require.Equal(t, 1, run(nil, in, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "# factory build_shift")
+	require.Contains(t, out.String(), "pld.DistributedTensor[[3, 1], pl.INT32]")
+	require.Contains(t, out.String(), "[build_shift]")
+	require.Contains(t, errOut.String(), "missing.py")
+}

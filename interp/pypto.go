@@ -1,0 +1,39 @@
+package interp
+
+import (
+	"fmt"
+	"go/token"
+	"strconv"
+	"strings"
+
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// PyptoCell turns a "%%pypto NAME" cell, whose body is PyPTO Python, into
+// the Go cell that binds the module to NAME and shows it. ok is false for
+// any other cell. A body that does not read gives its positioned
+// (cell:line:col) error here, so no Go code runs.
+func PyptoCell(cell string) (goCode string, ok bool, err error) {
+	trimmed := strings.TrimLeft(cell, " \t\r\n")
+	skipped := strings.Count(cell[:len(cell)-len(trimmed)], "\n")
+	first, body, _ := strings.Cut(trimmed, "\n")
+	fields := strings.Fields(first)
+	if len(fields) == 0 || fields[0] != "%%pypto" {
+		return "", false, nil
+	}
+	if len(fields) != 2 || !token.IsIdentifier(fields[1]) || token.IsKeyword(fields[1]) {
+		return "", true, fmt.Errorf("cell:1:1: usage: %%%%pypto NAME (a Go identifier), then PyPTO Python on the following lines")
+	}
+	// Leading newlines keep line numbers those of the cell.
+	src := strings.Repeat("\n", skipped+1) + body
+	if _, err := pyfront.Parse("cell", []byte(src)); err != nil {
+		return "", true, err
+	}
+	return BindPython(fields[1], "cell", src), true, nil
+}
+
+// BindPython is the Go cell that reads PyPTO source into a *pl.Module bound
+// to name, and shows it.
+func BindPython(name, file, src string) string {
+	return fmt.Sprintf("var %s, _ = pl.ParsePythonNamed(%s, %s)\n%s", name, strconv.Quote(file), strconv.Quote(src), name)
+}

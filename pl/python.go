@@ -1,0 +1,101 @@
+package pl
+
+import (
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// Module is a PyPTO Python file read into programs: its @pl.program classes,
+// its @pl.jit.host entries (each a program named after the entry, holding
+// every function it reaches) and its factories (a def returning a
+// @pl.program class).
+type Module struct {
+	m *pyfront.Module
+}
+
+// LoadPython reads a PyPTO Python file. PyPTO: the file as written.
+func LoadPython(path string) (*Module, error) {
+	m, err := pyfront.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{m: m}, nil
+}
+
+// ParsePython reads PyPTO Python source (messages name it "<source>").
+func ParsePython(src string) (*Module, error) {
+	return ParsePythonNamed("<source>", src)
+}
+
+// ParsePythonNamed reads PyPTO Python source; name prefixes its messages
+// (name:line:col).
+func ParsePythonNamed(name, src string) (*Module, error) {
+	m, err := pyfront.Parse(name, []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	return &Module{m: m}, nil
+}
+
+// Names lists the module's programs and factories in source order.
+func (m *Module) Names() []string { return m.m.Names() }
+
+// Program returns the program called name (a class or a @pl.jit.host entry).
+func (m *Module) Program(name string) (*Program, error) {
+	p, err := m.m.Program(name)
+	if err != nil {
+		return nil, err
+	}
+	return wrapIR(p), nil
+}
+
+// Call builds the program a factory returns. args (Go ints, floats, bools
+// and strings) bind to its parameters in order; missing ones take their
+// Python defaults. PyPTO: build_x(4, True).
+func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
+	p, err := m.m.Call(name, args...)
+	if err != nil {
+		return nil, err
+	}
+	return wrapIR(p), nil
+}
+
+// String prints every program of the module (factories are listed).
+func (m *Module) String() string {
+	var out string
+	for i, n := range m.m.Names() {
+		if i > 0 {
+			out += "\n\n"
+		}
+		if m.m.IsFactory(n) {
+			out += "# factory " + n + ": call it with mod.Call(\"" + n + "\", ...)"
+			continue
+		}
+		p, err := m.m.Program(n)
+		if err != nil {
+			out += "# " + err.Error()
+			continue
+		}
+		out += printer.Program(p)
+	}
+	return out
+}
+
+// wrapIR makes a program built elsewhere (read from Python) usable like one
+// built with NewProgram: print, compile, step, check and run it.
+func wrapIR(p *ir.Program) *Program {
+	st := &dsl.ProgramState{Prog: p, Allocs: map[string]ir.Span{}}
+	for _, f := range p.Functions {
+		ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if c, ok := a.Value.(*ir.Call); ok && c.Op != nil && c.Op.Name == allocOp {
+					st.Allocs[a.Var.Name] = a.Pos
+				}
+			}
+		})
+	}
+	dsl.NoteProgram(p)
+	return &Program{st: st}
+}

@@ -1,0 +1,383 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"fmt"
+	"sort"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// jitFunc is an @pl.jit.incore / @pl.jit / @pl.jit.host function.
+type jitFunc struct {
+	name string
+	kind string // "incore", "orch", "host"
+	dec  *sitter.Node
+	def  *sitter.Node
+}
+
+func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
+	def := n.ChildByFieldId(fldDefinition)
+	j := &jitFunc{name: r.text(def.ChildByFieldId(fldName)), dec: n, def: def}
+	switch dec {
+	case "pl.jit.incore":
+		j.kind = "incore"
+	case "pl.jit":
+		j.kind = "orch"
+	case "pl.jit.host":
+		j.kind = "host"
+	default:
+		r.fail(n, "unknown decorator @%s (expected @pl.jit.incore, @pl.jit or @pl.jit.host)", dec)
+	}
+	if d := r.decorator(n); d != nil && d.Kind() == "call" {
+		r.fail(d, "@%s takes no arguments here", dec)
+	}
+	return j
+}
+
+// calls lists the identifiers a function body calls.
+func (r *reader) calls(n *sitter.Node) map[string]bool {
+	out := map[string]bool{}
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if n.Kind() == "call" {
+			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" {
+				out[r.text(f)] = true
+			}
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(n)
+	return out
+}
+
+// jitPrograms builds one program per @pl.jit.host entry, named after it,
+// holding every jit function it reaches.
+func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
+	byName := map[string]*jitFunc{}
+	for _, j := range jits {
+		if byName[j.name] != nil {
+			r.fail(j.def, "jit function %s is defined twice", j.name)
+		}
+		byName[j.name] = j
+	}
+	var out []*ir.Program
+	for _, host := range jits {
+		if host.kind != "host" {
+			continue
+		}
+		// Callees first, so each caller sees its callees' return types.
+		var order []*jitFunc
+		seen := map[string]int{}
+		var visit func(j *jitFunc)
+		visit = func(j *jitFunc) {
+			switch seen[j.name] {
+			case 1:
+				r.fail(j.def, "jit function %s calls itself (recursion is not supported)", j.name)
+			case 2:
+				return
+			}
+			seen[j.name] = 1
+			cs := r.calls(j.def.ChildByFieldId(fldBody))
+			names := make([]string, 0, len(cs))
+			for c := range cs {
+				names = append(names, c)
+			}
+			sort.Strings(names)
+			for _, c := range names {
+				if k := byName[c]; k != nil {
+					visit(k)
+				}
+			}
+			seen[j.name] = 2
+			order = append(order, j)
+		}
+		visit(host)
+		pc := &progCtx{prog: ir.NewProgram(host.name), funcs: map[string]*ir.Function{}, jit: true}
+		for _, j := range order {
+			fn, fenv := r.signature(nil, j.def, r.globalEnv(), true)
+			switch j.kind {
+			case "incore":
+				fn.Kind, fn.Level, fn.Role = ir.InCore, ir.LevelChipDie, ir.SubWorker
+			case "orch":
+				fn.Kind, fn.Level, fn.Role = ir.Orchestration, ir.LevelChip, ir.Orchestrator
+			case "host":
+				fn.Kind, fn.Level, fn.Role = ir.Opaque, ir.LevelHost, ir.Orchestrator
+			}
+			fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: true}
+			fc.body(j.def)
+			if j.def.ChildByFieldId(fldReturnType) == nil {
+				fn.ReturnTypes = inferReturns(fn)
+			}
+			pc.funcs[fn.Name] = fn
+			if err := pc.prog.AddFunction(fn); err != nil {
+				r.fail(j.def, "%v", err)
+			}
+		}
+		out = append(out, pc.prog)
+	}
+	return out
+}
+
+// inferReturns types an unannotated function by its first return statement.
+func inferReturns(fn *ir.Function) []ir.Type {
+	var out []ir.Type
+	found := false
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		if rs, ok := s.(*ir.ReturnStmt); ok && !found {
+			found = true
+			for _, v := range rs.Values {
+				if _, unk := v.Type().(*ir.UnknownType); unk {
+					continue
+				}
+				out = append(out, v.Type())
+			}
+		}
+	})
+	return out
+}
+
+// factory is a def that defines and returns a @pl.program class.
+type factory struct {
+	name   string
+	def    *sitter.Node
+	params []factoryParam
+}
+
+type factoryParam struct {
+	name string
+	def  *sitter.Node // default value, or nil
+}
+
+func (r *reader) factoryDecl(def *sitter.Node) *factory {
+	body := def.ChildByFieldId(fldBody)
+	isFactory := false
+	for _, c := range r.kids(body) {
+		if c.Kind() == "decorated_definition" && r.decoratorName(c) == "pl.program" {
+			isFactory = true
+		}
+	}
+	if !isFactory {
+		return nil
+	}
+	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		switch p.Kind() {
+		case "identifier":
+			f.params = append(f.params, factoryParam{name: r.text(p)})
+		case "typed_parameter":
+			f.params = append(f.params, factoryParam{name: r.text(r.kids(p)[0])})
+		case "default_parameter", "typed_default_parameter":
+			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldId(fldName)), def: p.ChildByFieldId(fldValue)})
+		default:
+			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
+		}
+	}
+	return f
+}
+
+// callFactory runs a factory's body at compile time: constants are bound,
+// the @pl.program class is built with the parameters as closure constants,
+// and the returned class is the program.
+func (r *reader) callFactory(f *factory, args []any) *ir.Program {
+	if len(args) > len(f.params) {
+		r.fail(f.def, "%s takes %d arguments, given %d", f.name, len(f.params), len(args))
+	}
+	e := r.globalEnv()
+	for i, p := range f.params {
+		if i < len(args) {
+			v, err := goValue(args[i])
+			if err != nil {
+				r.fail(f.def, "%s argument %s: %v", f.name, p.name, err)
+			}
+			e.vars[p.name] = v
+			continue
+		}
+		if p.def == nil {
+			r.fail(f.def, "%s: missing argument %s (no default)", f.name, p.name)
+		}
+		e.vars[p.name] = r.eval(p.def, e)
+	}
+	classes := map[string]*ir.Program{}
+	for _, c := range r.kids(f.def.ChildByFieldId(fldBody)) {
+		switch c.Kind() {
+		case "decorated_definition":
+			if r.decoratorName(c) == "pl.program" {
+				p := r.programClass(c, e, true)
+				classes[p.Name] = p
+				continue
+			}
+			r.fail(c, "factory %s: only @pl.program classes may be defined inside", f.name)
+		case "expression_statement":
+			x := r.kids(c)[0]
+			switch x.Kind() {
+			case "string":
+				continue
+			case "assignment":
+				left := x.ChildByFieldId(fldLeft)
+				if left.Kind() != "identifier" || x.ChildByFieldId(fldRight) == nil {
+					r.fail(x, "factory %s: unsupported assignment", f.name)
+				}
+				e.vars[r.text(left)] = r.eval(x.ChildByFieldId(fldRight), e)
+				continue
+			}
+			r.fail(c, "factory %s: unsupported statement", f.name)
+		case "return_statement":
+			ks := r.kids(c)
+			if len(ks) != 1 || ks[0].Kind() != "identifier" || classes[r.text(ks[0])] == nil {
+				r.fail(c, "factory %s must return the @pl.program class it defines", f.name)
+			}
+			return classes[r.text(ks[0])]
+		case "pass_statement":
+		default:
+			r.fail(c, "factory %s: unsupported statement %s", f.name, kindText(c.Kind()))
+		}
+	}
+	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+func goValue(v any) (value, error) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), nil
+	case int64:
+		return x, nil
+	case int32:
+		return int64(x), nil
+	case float64:
+		return x, nil
+	case float32:
+		return float64(x), nil
+	case bool:
+		return x, nil
+	case string:
+		return x, nil
+	}
+	return nil, fmt.Errorf("expected a Go int, float, bool or string, given %T", v)
+}
+
+var elementwiseOps = map[string]string{"pl.add": "add", "pl.sub": "sub", "pl.mul": "mul", "pl.div": "div", "pl.maximum": "maximum", "pl.minimum": "minimum"}
+
+var scalarBinOps = map[string]ir.BinaryOp{"add": ir.OpAdd, "sub": ir.OpSub, "mul": ir.OpMul, "div": ir.OpFloatDiv}
+
+// authoringCall builds the authoring-form spellings that are not one op
+// each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
+// the tile, tensor or tile-by-scalar op by operand type; a shaped
+// pld.alloc_window_buffer sizes itself in bytes.
+func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes []*sitter.Node, kws []kwArg) (value, bool) {
+	r := fc.r
+	switch callee {
+	case "pl.load":
+		if len(pos) == 3 {
+			s := pos[2]
+			pos = append(pos, s)
+			nodes = append(nodes, nodes[2])
+			has := false
+			for _, k := range kws {
+				has = has || k.name == "target_memory"
+			}
+			if !has {
+				kws = append(kws, kwArg{name: "target_memory", node: n, val: ir.MemVec})
+			}
+		}
+		return fc.opCall(n, ir.MustOp("tile.load"), pos, nodes, kws), true
+	case "pl.read", "pl.write":
+		op := "tensor." + callee[3:]
+		if len(pos) > 0 {
+			if e, ok := pos[0].(ir.Expr); ok {
+				if _, isTile := e.Type().(*ir.TileType); isTile {
+					op = "tile." + callee[3:]
+				}
+			}
+		}
+		return fc.opCall(n, ir.MustOp(op), pos, nodes, kws), true
+	case "pld.alloc_window_buffer", "pld.tensor.alloc_window_buffer":
+		if len(pos) == 1 {
+			if _, isList := pos[0].(pyList); isList {
+				var dt ir.DataType
+				ok := false
+				for _, k := range kws {
+					if k.name != "dtype" {
+						r.fail(k.node, "%s: unknown keyword %s (expected dtype)", callee, k.name)
+					}
+					dt, ok = k.val.(ir.DataType)
+				}
+				if !ok {
+					r.fail(n, "%s(shape, dtype=...): dtype= is required with a shape", callee)
+				}
+				dims := r.shape(nodes[0], pos[0])
+				cnt, static := ir.NumElements(dims)
+				if !static {
+					r.fail(nodes[0], "%s: the shape must be static; pass a byte count for symbolic sizes", callee)
+				}
+				if !dt.WholeBytes() {
+					r.fail(n, "%s: %s is not a whole number of bytes", callee, dt)
+				}
+				size := &ir.ConstInt{Value: cnt * int64(dt.Bytes()), DType: ir.INT64, Pos: r.pos(nodes[0])}
+				return fc.opCall(n, ir.MustOp("pld.tensor.alloc_window_buffer"), []value{size}, nodes, []kwArg{{name: "name", node: n, val: "<unbound>"}}), true
+			}
+		}
+	}
+	if base, ok := elementwiseOps[callee]; ok {
+		if len(kws) > 0 {
+			r.fail(kws[0].node, "%s takes no keyword arguments", callee)
+		}
+		if len(pos) != 2 {
+			r.fail(n, "%s: expected 2 positional arguments (lhs, rhs), given %d", callee, len(pos))
+		}
+		l := r.toExpr(nodes[0], pos[0])
+		rt := r.toExpr(nodes[1], pos[1])
+		var prefix string
+		switch l.Type().(type) {
+		case *ir.TileType:
+			prefix = "tile."
+		case *ir.TensorType, *ir.DistributedTensorType:
+			prefix = "tensor."
+		case *ir.ScalarType:
+			if op, ok := scalarBinOps[base]; ok {
+				return r.binExpr(n, op, l, rt), true
+			}
+			r.fail(n, "%s: expected tiles or tensors, given %s", callee, ir.Describe(l))
+		default:
+			r.fail(nodes[0], "%s: lhs: expected a tile, tensor or scalar, given %s", callee, ir.Describe(l))
+		}
+		op := base
+		if _, isScalar := rt.Type().(*ir.ScalarType); isScalar {
+			if base == "maximum" || base == "minimum" {
+				r.fail(nodes[1], "%s: rhs: expected a %s, given %s", callee, prefix[:len(prefix)-1], ir.Describe(rt))
+			}
+			op += "s"
+		}
+		c, err := ir.NewCall(prefix+op, []ir.Expr{l, rt}, nil, r.pos(n))
+		if err != nil {
+			r.failErr(n, err)
+		}
+		return c, true
+	}
+	return nil, false
+}
+
+// index is x[r] on a tensor: row r, as the Go builder's pl.Index.
+func (fc *fnCtx) index(n *sitter.Node, x ir.Expr, sub *sitter.Node, idx value) ir.Expr {
+	r := fc.r
+	tl, ok := ir.AsTensorLike(x.Type())
+	if !ok || len(tl.Shape) < 1 {
+		r.fail(n, "cannot index %s: expected a tensor of rank >= 1", ir.Describe(x))
+	}
+	shape := append([]ir.Expr{ir.Int(1)}, tl.Shape[1:]...)
+	offs := []ir.Expr{r.toExpr(sub, idx)}
+	for range tl.Shape[1:] {
+		offs = append(offs, ir.Int(0))
+	}
+	c, err := ir.NewCall("tensor.slice", []ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil, r.pos(n))
+	if err != nil {
+		r.failErr(n, err)
+	}
+	return c
+}

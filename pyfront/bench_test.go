@@ -1,0 +1,111 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// bigProgram is the quickstart's exchange repeated reps times in one
+// kernel, lowered through the whole pipeline (SSA, memrefs, addresses,
+// fences): about 20 printed lines per repetition.
+func bigProgram(tb testing.TB, reps int) *ir.Program {
+	const size = 64
+	NR := pl.Dynamic("NR")
+	prog := pl.NewProgram("Big")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		inp := f.In("inp", pl.Tensor(pl.Dims(1, size), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(1, size), pl.FP32))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), pl.FP32))
+		signal := f.InOut("signal", pld.DistributedTensor(pl.Dims(NR, 1), pl.INT32))
+		ctx := f.Let("ctx", pld.GetCommCtx(data))
+		me := f.Let("my_rank", pld.Rank(ctx))
+		n := f.Let("nranks", pld.NRanks(ctx))
+		for i := 0; i < reps; i++ {
+			local := f.Let("local", pl.Load(inp, pl.Dims(0, 0), pl.Dims(1, size)))
+			f.Set(data, pl.Store(local, pl.Dims(0, 0), data))
+			f.For("peer", pl.Range(n), func(peer pl.Expr) {
+				f.If(pl.Ne(peer, me), func() { f.Do(pld.Notify(signal, peer, pl.Dims(me, 0), 1, pld.AtomicAdd)) })
+			})
+			f.For("src", pl.Range(n), func(src pl.Expr) {
+				f.If(pl.Ne(src, me), func() { f.Do(pld.Wait(signal, pl.Dims(src, 0), i+1, pld.Ge)) })
+			})
+			acc := f.Let("acc", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
+			f.For("peer", pl.Range(n), func(peer pl.Expr) {
+				f.If(pl.Ne(peer, me), func() {
+					t := f.Let("peer_tile", pld.RemoteLoad(data, peer, pl.Dims(0, 0), pl.Dims(1, size)))
+					f.Set(acc, pl.Add(acc, t))
+				})
+			})
+			f.Set(out, pl.Store(acc, pl.Dims(0, 0), out))
+		}
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(NR, 1, size), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(NR, 1, size), pl.FP32))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(size*4))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(pl.Mul(pld.WorldSize(), 4)))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			data := f.Let("data", pld.Window(db, pl.Dims(1, size), pl.FP32))
+			sig := f.Let("signal", pld.Window(sb, pl.Dims(pld.WorldSize(), 1), pl.INT32))
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r), data, sig))
+		})
+	})
+	lowered, err := passes.Lower(prog.IR())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return lowered
+}
+
+// bigText is a 2,000-line printed program (the benchmark's input).
+func bigText(tb testing.TB) (*ir.Program, string) {
+	p := bigProgram(tb, 80)
+	text := printer.Program(p)
+	if n := strings.Count(text, "\n") + 1; n < 2000 {
+		tb.Fatalf("the benchmark program has %d lines, want >= 2000", n)
+	}
+	return p, text
+}
+
+// TestBigRoundTrip checks the benchmark's input reads back, so the
+// benchmark measures a correct read.
+func TestBigRoundTrip(t *testing.T) {
+	p, _ := bigText(t)
+	roundTrip(t, "Big", p)
+}
+
+// BenchmarkParseBuild2000 reads and builds the 2,000-line program.
+func BenchmarkParseBuild2000(b *testing.B) {
+	_, text := bigText(b)
+	src := []byte(text)
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mod, err := pyfront.Parse("big.py", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := mod.Program("Big"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPrint2000 prints the same program, the yardstick for the read.
+func BenchmarkPrint2000(b *testing.B) {
+	p, text := bigText(b)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = printer.Program(p)
+	}
+}

@@ -1,0 +1,530 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+type kwArg struct {
+	name string
+	node *sitter.Node
+	val  value
+}
+
+// args evaluates a call's argument list.
+func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.Node, []kwArg) {
+	var pos []value
+	var nodes []*sitter.Node
+	var kws []kwArg
+	al := call.ChildByFieldId(fldArguments)
+	if al.Kind() != "argument_list" {
+		r.fail(al, "unsupported call form %s", r.text(call))
+	}
+	for _, a := range r.kids(al) {
+		switch a.Kind() {
+		case "keyword_argument":
+			name := r.text(a.ChildByFieldId(fldName))
+			for _, k := range kws {
+				if k.name == name {
+					r.fail(a, "keyword argument %s repeated", name)
+				}
+			}
+			vn := a.ChildByFieldId(fldValue)
+			var v value
+			if name == "attrs" && vn.Kind() == "dictionary" {
+				v = vn
+			} else {
+				v = r.evalIn(vn, e, fc)
+			}
+			kws = append(kws, kwArg{name, a, v})
+		case "list_splat", "dictionary_splat":
+			r.fail(a, "*args and **kwargs are not supported in PyPTO calls")
+		default:
+			if len(kws) > 0 {
+				r.fail(a, "positional argument after keyword arguments")
+			}
+			pos = append(pos, r.evalIn(a, e, fc))
+			nodes = append(nodes, a)
+		}
+	}
+	return pos, nodes, kws
+}
+
+func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
+	fnNode := n.ChildByFieldId(fldFunction)
+	callee := r.dotted(fnNode)
+	if callee == "" {
+		r.fail(fnNode, "unsupported call of %s", r.text(fnNode))
+	}
+	switch callee {
+	case "pl.yield_":
+		r.fail(n, "pl.yield_ is a statement (the last one of an if or for body), not a value")
+	case "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline":
+		r.fail(n, "%s is only valid as the iterable of a for loop", callee)
+	}
+	pos, nodes, kws := r.args(n, e, fc)
+	noKw := func() {
+		if len(kws) > 0 {
+			r.fail(kws[0].node, "%s takes no keyword arguments, given %s=", callee, kws[0].name)
+		}
+	}
+	nargs := func(lo, hi int) {
+		if len(pos) < lo || len(pos) > hi {
+			want := fmt.Sprintf("%d", lo)
+			if hi != lo {
+				want = fmt.Sprintf("%d to %d", lo, hi)
+			}
+			r.fail(n, "%s: expected %s positional arguments, given %d", callee, want, len(pos))
+		}
+	}
+	switch callee {
+	case "pl.dynamic":
+		noKw()
+		nargs(1, 1)
+		s, ok := pos[0].(string)
+		if !ok || s == "" {
+			r.fail(n, "pl.dynamic: expected a dimension name string, given %s", describe(pos[0]))
+		}
+		return ir.NewVar(s, ir.Scalar(ir.INDEX), r.pos(n))
+	case "pl.const":
+		noKw()
+		nargs(2, 2)
+		dt, ok := pos[1].(ir.DataType)
+		if !ok {
+			r.fail(nodes[1], "pl.const: expected a dtype, given %s", describe(pos[1]))
+		}
+		switch v := pos[0].(type) {
+		case int64:
+			if dt.IsFloat() {
+				return &ir.ConstFloat{Value: float64(v), DType: dt, Pos: r.pos(n)}
+			}
+			return &ir.ConstInt{Value: v, DType: dt, Pos: r.pos(n)}
+		case float64:
+			return &ir.ConstFloat{Value: v, DType: dt, Pos: r.pos(n)}
+		case bool:
+			return &ir.ConstBool{Value: v, Pos: r.pos(n)}
+		}
+		r.fail(nodes[0], "pl.const: expected a number, given %s", describe(pos[0]))
+	case "pl.cast":
+		return r.cast(n, pos, nodes, kws)
+	case "pl.min", "pl.max":
+		noKw()
+		nargs(2, 2)
+		op := ir.OpMin
+		if callee == "pl.max" {
+			op = ir.OpMax
+		}
+		if v, ok := foldMinMax(op, pos[0], pos[1]); ok {
+			return v
+		}
+		return r.binExpr(n, op, pos[0], pos[1])
+	case "abs":
+		noKw()
+		nargs(1, 1)
+		switch v := pos[0].(type) {
+		case int64:
+			if v < 0 {
+				return -v
+			}
+			return v
+		case float64:
+			return math.Abs(v)
+		}
+		x := r.toExpr(n, pos[0])
+		st, ok := x.Type().(*ir.ScalarType)
+		if !ok {
+			r.fail(n, "abs: expected a scalar, given %s", ir.Describe(x))
+		}
+		return &ir.UnaryExpr{Op: ir.OpAbs, X: x, DType: st.DType, Pos: r.pos(n)}
+	case "pl.MemRef":
+		return r.memRef(n, pos, nodes, kws, fc)
+	case "pl.TensorView":
+		return r.tensorView(n, pos, kws)
+	case "pl.TileView":
+		if len(pos) > 0 {
+			r.fail(n, "pl.TileView takes keyword arguments only")
+		}
+		return tileViewSpec(kws)
+	case "len":
+		noKw()
+		nargs(1, 1)
+		switch v := pos[0].(type) {
+		case pyList:
+			return int64(len(v))
+		case pyTuple:
+			return int64(len(v))
+		case string:
+			return int64(len(v))
+		}
+		r.fail(n, "len: expected a list, tuple or string, given %s", describe(pos[0]))
+	case "int":
+		noKw()
+		nargs(1, 1)
+		switch v := pos[0].(type) {
+		case int64:
+			return v
+		case float64:
+			return int64(v)
+		case bool:
+			if v {
+				return int64(1)
+			}
+			return int64(0)
+		}
+		r.fail(n, "int: expected a number, given %s", describe(pos[0]))
+	}
+	if fc == nil {
+		r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
+	}
+	if strings.HasPrefix(callee, "self.") {
+		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)
+	}
+	if fc.pc.jit {
+		if _, ok := fc.pc.funcs[callee]; ok {
+			return fc.programCall(n, callee, pos, nodes, kws)
+		}
+	}
+	if fc.authoring {
+		if v, ok := fc.authoringCall(n, callee, pos, nodes, kws); ok {
+			return v
+		}
+	}
+	d := opByCallee[callee]
+	if d == nil {
+		if canon, ok := shortOps[callee]; ok {
+			d, _ = ir.LookupOp(canon)
+		}
+	}
+	if d == nil && strings.HasSuffix(callee, "._remote_load_with_physical_tail_padding") && strings.HasPrefix(callee, "pld.tile.") {
+		d, _ = ir.LookupOp("pld.tile.remote_load")
+		kws = append(kws, kwArg{name: "allow_physical_tail_padding", node: n, val: true})
+	}
+	if d == nil {
+		if strings.HasPrefix(callee, "pl.") || strings.HasPrefix(callee, "pld.") {
+			r.fail(fnNode, "unknown op %s%s", callee, suggest(callee))
+		}
+		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
+	}
+	if d.Name == "pld.tensor.alloc_window_buffer" {
+		// The binding names the buffer (the hidden name kwarg).
+		kws = append(kws, kwArg{name: "name", node: n, val: "<unbound>"})
+	}
+	return fc.opCall(n, d, pos, nodes, kws)
+}
+
+func foldMinMax(op ir.BinaryOp, a, b value) (value, bool) {
+	ai, aok := a.(int64)
+	bi, bok := b.(int64)
+	if !aok || !bok {
+		return nil, false
+	}
+	if (op == ir.OpMin) == (ai < bi) {
+		return ai, true
+	}
+	return bi, true
+}
+
+// suggest names registered ops close to an unknown callee.
+func suggest(callee string) string {
+	last := callee[strings.LastIndexByte(callee, '.')+1:]
+	var near []string
+	for name := range opByCallee {
+		if strings.HasSuffix(name, "."+last) {
+			near = append(near, name)
+		}
+	}
+	for name := range shortOps {
+		if strings.HasSuffix(name, "."+last) {
+			near = append(near, name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	sort.Strings(near)
+	if len(near) > 4 {
+		near = near[:4]
+	}
+	return " (did you mean " + strings.Join(near, " or ") + "?)"
+}
+
+func (r *reader) cast(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []kwArg) value {
+	var dt ir.DataType
+	have := false
+	if len(pos) == 2 {
+		d, ok := pos[1].(ir.DataType)
+		if !ok {
+			r.fail(nodes[1], "pl.cast: expected a dtype, given %s", describe(pos[1]))
+		}
+		dt, have = d, true
+	}
+	var mode value
+	for _, k := range kws {
+		switch k.name {
+		case "target_type":
+			d, ok := k.val.(ir.DataType)
+			if !ok || have {
+				r.fail(k.node, "pl.cast: target_type= takes a dtype, given once")
+			}
+			dt, have = d, true
+		case "mode":
+			mode = k.val
+		default:
+			r.fail(k.node, "pl.cast: unknown keyword %s (expected target_type or mode)", k.name)
+		}
+	}
+	if len(pos) < 1 || len(pos) > 2 || !have {
+		r.fail(n, "pl.cast: expected pl.cast(x, dtype) or pl.cast(x, target_type=dtype)")
+	}
+	x := r.toExpr(nodes[0], pos[0])
+	switch x.Type().(type) {
+	case *ir.ScalarType:
+		if mode != nil {
+			r.fail(n, "pl.cast: mode= applies to tiles and tensors only")
+		}
+		return &ir.UnaryExpr{Op: ir.OpCast, X: x, DType: dt, Pos: r.pos(n)}
+	}
+	op := "tensor.cast"
+	if _, ok := x.Type().(*ir.TileType); ok {
+		op = "tile.cast"
+	}
+	kw := ir.Kwargs{{Key: "target_type", Value: dt}}
+	if mode != nil {
+		kw = append(kw, ir.Kwarg{Key: "mode", Value: mode})
+	}
+	c, err := ir.NewCall(op, []ir.Expr{x}, kw, r.pos(n))
+	if err != nil {
+		r.failErr(n, err)
+	}
+	return c
+}
+
+// int32Args are the arguments PyPTO's IR builders turn from a bare
+// literal into an INT32 constant.
+var int32Args = map[string]bool{"peer": true, "value": true, "expected": true, "cmp_value": true}
+
+// opCall builds a call of a registered op. Keyword arguments naming a
+// positional argument fill its slot (peer=, offsets=, shape=); the rest are
+// the op's kwargs, converted by their declared kind.
+func (fc *fnCtx) opCall(n *sitter.Node, d *ir.OpDef, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+	r := fc.r
+	slots := make([]value, len(pos))
+	copy(slots, pos)
+	filled := make([]bool, len(pos))
+	for i := range filled {
+		filled[i] = true
+	}
+	var kw, attrs ir.Kwargs
+	for _, k := range kws {
+		if _, ok := d.Kwarg(k.name); ok {
+			kw = append(kw, ir.Kwarg{Key: k.name, Value: r.kwargValue(k, d)})
+			continue
+		}
+		if k.name == "device" {
+			// A per-device dispatch of a host builtin (LowerHostTensorCollectives)
+			// carries its device as a call attribute, as function calls do.
+			attrs = append(attrs, ir.Kwarg{Key: "device", Value: r.toExpr(k.node, k.val)})
+			continue
+		}
+		idx := -1
+		for i, a := range d.Args {
+			if a.Name == k.name {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			names := make([]string, 0, len(d.Args)+len(d.Kwargs))
+			for _, a := range d.Args {
+				names = append(names, a.Name)
+			}
+			for _, s := range d.Kwargs {
+				if !s.Hidden {
+					names = append(names, s.Name)
+				}
+			}
+			r.fail(k.node, "%s: unknown keyword %s (expected one of %s)", d.Callee(nil), k.name, strings.Join(names, ", "))
+		}
+		for len(slots) <= idx {
+			slots = append(slots, nil)
+			filled = append(filled, false)
+		}
+		if filled[idx] {
+			r.fail(k.node, "%s: argument %s given twice", d.Callee(nil), k.name)
+		}
+		slots[idx], filled[idx] = k.val, true
+	}
+	args := make([]ir.Expr, len(slots))
+	for i, v := range slots {
+		if !filled[i] {
+			r.fail(n, "%s: missing argument %s", d.Callee(nil), d.ArgName(i))
+		}
+		at := n
+		if i < len(nodes) {
+			at = nodes[i]
+		}
+		if iv, ok := v.(int64); ok && fc.authoring && int32Args[d.ArgName(i)] {
+			if iv < math.MinInt32 || iv > math.MaxInt32 {
+				r.fail(at, "%s: %s=%d does not fit in INT32", d.Callee(nil), d.ArgName(i), iv)
+			}
+			args[i] = &ir.ConstInt{Value: iv, DType: ir.INT32, Pos: r.pos(at)}
+			continue
+		}
+		args[i] = r.toExpr(at, v)
+	}
+	c, err := d.NewCall(args, kw, r.pos(n))
+	if err != nil {
+		// Name the op as the source spells it.
+		if te, ok := err.(*ir.TypeError); ok && te.Op == d.Name {
+			cp := *te
+			cp.Op = d.Callee(nil)
+			err = &cp
+		}
+		r.failErr(n, err)
+	}
+	if len(attrs) > 0 {
+		c.Attrs = append(c.Attrs, attrs...)
+	}
+	return c
+}
+
+// kwargValue converts a kwarg to the Go value its kind stores.
+func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
+	spec, _ := d.Kwarg(k.name)
+	v := k.val
+	bad := func() any {
+		r.fail(k.node, "%s: kwarg %s expects %s, given %s", d.Callee(nil), k.name, spec.Kind, describe(v))
+		return nil
+	}
+	switch spec.Kind {
+	case ir.KwInt:
+		switch x := v.(type) {
+		case int64:
+			return x
+		case ir.NotifyOp:
+			return int64(x)
+		case ir.WaitCmp:
+			return int64(x)
+		case ir.ReduceOp:
+			return int64(x)
+		case ir.AtomicType:
+			return int64(x)
+		case bool:
+			return bad()
+		}
+	case ir.KwAtomic:
+		switch x := v.(type) {
+		case ir.AtomicType:
+			return int64(x)
+		case int64:
+			return x
+		}
+	case ir.KwBool:
+		if b, ok := v.(bool); ok {
+			return b
+		}
+	case ir.KwString:
+		if s, ok := v.(string); ok {
+			return s
+		}
+	case ir.KwFloat:
+		if f, ok := toFloat(v); ok {
+			return f
+		}
+	case ir.KwDType:
+		if x, ok := v.(ir.DataType); ok {
+			return x
+		}
+	case ir.KwMemory:
+		if x, ok := v.(ir.MemorySpace); ok {
+			return x
+		}
+	case ir.KwPad:
+		if x, ok := v.(ir.PadValue); ok {
+			return x
+		}
+	case ir.KwTileLayout:
+		if x, ok := v.(ir.TileLayout); ok {
+			return x
+		}
+	case ir.KwTensorLayout:
+		if x, ok := v.(ir.TensorLayout); ok {
+			return x
+		}
+	}
+	return bad()
+}
+
+// programCall calls a function of the program being built.
+func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+	r := fc.r
+	callee := fc.pc.funcs[name]
+	if callee == nil {
+		r.fail(n, "program %s has no function %s", fc.pc.prog.Name, name)
+	}
+	if len(pos) != len(callee.Params) {
+		r.fail(n, "%s takes %d arguments, given %d", name, len(callee.Params), len(pos))
+	}
+	args := make([]ir.Expr, len(pos))
+	for i, v := range pos {
+		args[i] = r.toExpr(nodes[i], v)
+		if !compatible(callee.Params[i].Type(), args[i].Type()) {
+			r.fail(nodes[i], "%s argument %s: expected %s, given %s", name, callee.Params[i].Name, callee.Params[i].Type(), args[i].Type())
+		}
+	}
+	var t ir.Type = ir.Unknown
+	switch len(callee.ReturnTypes) {
+	case 0:
+	case 1:
+		t = callee.ReturnTypes[0]
+	default:
+		t = &ir.TupleType{Types: callee.ReturnTypes}
+	}
+	c := &ir.Call{Fn: &ir.GlobalVar{Name: name}, Args: args, T: t, Pos: r.pos(n)}
+	for _, k := range kws {
+		switch k.name {
+		case "device":
+			c.Attrs = append(c.Attrs, ir.Kwarg{Key: "device", Value: r.toExpr(k.node, k.val)})
+		case "attrs":
+			dn, ok := k.val.(*sitter.Node)
+			if !ok {
+				r.fail(k.node, "attrs= takes a dict literal")
+			}
+			for _, p := range r.kids(dn) {
+				key, ok := r.evalIn(p.ChildByFieldId(fldKey), fc.env, fc).(string)
+				if !ok {
+					r.fail(p, "attrs keys are strings")
+				}
+				c.Attrs = append(c.Attrs, ir.Kwarg{Key: key, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
+			}
+		default:
+			r.fail(k.node, "call of %s: unknown keyword %s (expected device= or attrs=)", name, k.name)
+		}
+	}
+	return c
+}
+
+// compatible is the Go builder's argument check: the same kind of type, same
+// dtype and rank.
+func compatible(param, arg ir.Type) bool {
+	if param.TypeName() != arg.TypeName() {
+		return false
+	}
+	ps, pd, ok1 := ir.ShapeOf(param)
+	as, ad, ok2 := ir.ShapeOf(arg)
+	if ok1 && ok2 {
+		return pd == ad && len(ps) == len(as)
+	}
+	if p, ok := param.(*ir.ScalarType); ok {
+		a := arg.(*ir.ScalarType)
+		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt())
+	}
+	return true
+}

@@ -1,0 +1,20 @@
+// Package pyfront reads PyPTO Python source into ptorepl IR.
+//
+// Two source forms become the IR the Go builder makes:
+//
+//   - the printed form, what package printer writes at every pipeline stage:
+//     an @pl.program class of @pl.function methods with typed assignments,
+//     pl.range(..., init_values=...) loops with pl.yield_, memrefs, window
+//     buffers and the comm-domain comments of host orchestrators;
+//   - the authoring form of upstream's examples: @pl.jit.incore, @pl.jit and
+//     @pl.jit.host functions, module-level constants, keyword arguments,
+//     x[r] indexing, device=r dispatch, and factories (a def that defines and
+//     returns a @pl.program class, its parameters closure constants).
+//
+// Everything else in a file (imports, argparse, torch code, def main, the
+// __main__ guard) is skipped: never executed, never an error.
+//
+// The Python grammar is tree-sitter-python, a maintained grammar that knows
+// variable annotations; this package only walks its syntax tree. Every
+// error is one *Error positioned at file:line:col.
+package pyfront

@@ -1,0 +1,107 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// kernel wraps statements in a one-function program with a tensor x, an
+// output y, a tile t and a signal window sig.
+func kernel(body string) string {
+	return `import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        t: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+` + body
+}
+
+// badInputs are inputs the reader must reject with one positioned message.
+var badInputs = []struct{ name, src string }{
+	{"syntax_unclosed_paren", "import pypto.language as pl\nx = pl.dynamic(\"N\"\n"},
+	{"syntax_missing_colon", kernel("        for i in pl.range(4)\n            pass\n")},
+	{"syntax_extra_paren", kernel("        u = pl.tile.add(t, t))\n")},
+	{"unknown_op", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.lod(x, [0, 0], [4, 16], [4, 16])\n")},
+	{"unknown_dist_op", kernel("        pld.system.notfy(sig, 1, [0, 0], pl.const(1, pl.INT32), op=0)\n")},
+	{"unknown_call", kernel("        u = numpy.zeros(4)\n")},
+	{"wrong_arity", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0])\n")},
+	{"wrong_kwarg", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_mem=pl.Mem.Vec)\n")},
+	{"wrong_kwarg_kind", kernel("        pld.system.notify(sig, 1, [0, 0], pl.const(1, pl.INT32), op=pl.FP32)\n")},
+	{"keyword_repeated", kernel("        pld.system.wait(sig, offsets=[0, 0], offsets=[1, 0], expected=pl.const(1, pl.INT32), cmp=1)\n")},
+	{"bad_types_tile_plus_tensor", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, x)\n")},
+	{"bad_types_scalar_op_on_tile", kernel("        u = t + 1\n")},
+	{"bad_types_if_condition", kernel("        if t:\n            pass\n")},
+	{"unsupported_while", kernel("        while True:\n            pass\n")},
+	{"unsupported_augmented_assignment", kernel("        n: pl.Scalar[pl.INDEX] = 0\n        n += 1\n")},
+	{"unsupported_lambda", kernel("        f = lambda a: a\n")},
+	{"unsupported_list_comprehension", kernel("        s = [i for i in pl.range(4)]\n")},
+	{"unsupported_python_range", kernel("        for i in range(4):\n            pass\n")},
+	{"unsupported_tuple_assignment", kernel("        a, b = t, t\n")},
+	{"unsupported_chained_comparison", kernel("        for i in pl.range(4):\n            if 0 < i < 3:\n                pass\n")},
+	{"undefined_name", kernel("        u = pl.tile.add(t, v)\n")},
+	{"unknown_dtype", kernel("        c: pl.Scalar[pl.INT32] = pl.const(1, pl.INT33)\n")},
+	{"yield_outside_loop", kernel("        v: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(t)\n")},
+	{"yield_as_value", kernel("        u = pl.tile.add(t, pl.yield_(t))\n")},
+	{"range_outside_for", kernel("        r = pl.range(4)\n")},
+	{"parameter_without_type", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(self, x):\n        return x\n"},
+	{"unknown_decorator_kwarg", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(kind=pl.FunctionType.InCore)\n    def f(self):\n        pass\n"},
+	{"method_without_decorator", "import pypto.language as pl\n\n@pl.program\nclass P:\n    def f(self):\n        pass\n"},
+	{"missing_self_function", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        self.g()\n"},
+	{"cast_without_dtype", kernel("        c = pl.cast(t)\n")},
+	{"float_shape", kernel("        u: pl.Tile[[4.5, 16], pl.FP32] = t\n")},
+	{"yield_branches_disagree", kernel("        for i, (a,) in pl.range(4, init_values=(t,)):\n            if i == 0:\n                b: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(a)\n            else:\n                c: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(a)\n            a2: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(a)\n")},
+	{"unevaluable_constant_used", "import pypto.language as pl\nimport torch\n\nN = torch.zeros(3).numel()\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[N, 4], pl.FP32]):\n    return x\n\n@pl.jit.host\ndef h(x: pl.Tensor[[2, N, 4], pl.FP32]):\n    for r in pl.range(2):\n        k(x[r], device=r)\n"},
+	{"jit_unknown_keyword", "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.jit.incore\ndef k(s: pld.DistributedTensor[[2, 1], pl.INT32]):\n    pld.system.wait(s, offsets=[0, 0], expected=1, compare=pld.WaitCmp.Ge)\n\n@pl.jit.host\ndef h():\n    b = pld.alloc_window_buffer([2, 1], dtype=pl.INT32)\n    for r in pl.range(2):\n        s = pld.window(b, [2, 1], dtype=pl.INT32)\n        k(s, device=r)\n"},
+	{"alloc_outside_host", kernel("        b = pld.tensor.alloc_window_buffer(64)\n")},
+}
+
+// TestErrorCorpus: each bad input gives exactly the golden message, with
+// its case.py:line:col position, as a *pyfront.Error (never an internal
+// error).
+func TestErrorCorpus(t *testing.T) {
+	var got strings.Builder
+	for _, c := range badInputs {
+		_, err := pyfront.Parse("case.py", []byte(c.src))
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		var pe *pyfront.Error
+		if !errors.As(err, &pe) || strings.Contains(err.Error(), "internal error") {
+			t.Errorf("%s: not a positioned reading error: %v", c.name, err)
+		}
+		if strings.Count(err.Error(), "case.py:") != 1 {
+			t.Errorf("%s: want one position, got %q", c.name, err)
+		}
+		got.WriteString(c.name + "\n    " + err.Error() + "\n")
+	}
+	path := filepath.Join("testdata", "errors.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Fatalf("messages differ from %s (rerun with -update and review):\n%s", path, firstDiff(string(want), got.String()))
+	}
+	if len(badInputs) < 20 {
+		t.Fatalf("the corpus has %d cases, want at least 20", len(badInputs))
+	}
+}

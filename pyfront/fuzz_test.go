@@ -1,0 +1,55 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// FuzzParse: any input either reads or fails with a positioned message;
+// no panic, no hang, no reader bug ("internal error"). What reads prints,
+// and the print reads back.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/authoring/*.py")
+	for _, s := range seeds {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(string(b))
+		}
+	}
+	if b, err := os.ReadFile("../passes/testdata/quickstart.stages.py"); err == nil {
+		for _, st := range stages(string(b)) {
+			f.Add(st[1])
+		}
+	}
+	for _, c := range badInputs {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		mod, err := pyfront.Parse("fuzz.py", []byte(src))
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("reader bug: %v", err)
+			}
+			return
+		}
+		for _, n := range mod.Names() {
+			if mod.IsFactory(n) {
+				continue
+			}
+			p, err := mod.Program(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := printer.Program(p)
+			if _, err := pyfront.Parse("again.py", []byte(text)); err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("reader bug on printed text: %v\n%s", err, text)
+			}
+		}
+	})
+}

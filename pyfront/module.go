@@ -1,0 +1,341 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Module is one parsed PyPTO file: its programs (classes and @pl.jit.host
+// entries) and factories.
+type Module struct {
+	File string
+	r    *reader
+	// order lists every name in source order; kinds says what each is.
+	order []string
+	progs map[string]*ir.Program
+	facs  map[string]*factory
+}
+
+// Names lists the module's programs and factories in source order.
+func (m *Module) Names() []string { return append([]string(nil), m.order...) }
+
+// IsFactory reports whether name is a factory (a def returning a program).
+func (m *Module) IsFactory(name string) bool { _, ok := m.facs[name]; return ok }
+
+// Program returns the program called name.
+func (m *Module) Program(name string) (*ir.Program, error) {
+	if p, ok := m.progs[name]; ok {
+		return p, nil
+	}
+	if _, ok := m.facs[name]; ok {
+		return nil, fmt.Errorf("%s: %s is a factory; call it with Call(%q, args...)", m.File, name, name)
+	}
+	return nil, fmt.Errorf("%s: no program named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+}
+
+// Call builds the program a factory returns, binding args (Go ints, floats,
+// bools, strings) to its parameters in order; missing ones take their
+// Python defaults.
+func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
+	f, ok := m.facs[name]
+	if !ok {
+		if _, isProg := m.progs[name]; isProg {
+			return nil, fmt.Errorf("%s: %s is a program, not a factory; use Program(%q)", m.File, name, name)
+		}
+		return nil, fmt.Errorf("%s: no factory named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+	}
+	defer m.r.recoverTo(&err)
+	return m.r.callFactory(f, args), nil
+}
+
+// Parse reads PyPTO source; file names it in messages.
+func Parse(file string, src []byte) (mod *Module, err error) {
+	r := &reader{file: file, src: src, consts: map[string]value{}, alias: map[string]string{"pl": "pl", "pld": "pld"}, domainsOf: map[*ir.Function]*fnCtx{}}
+	defer r.recoverTo(&err)
+	tree, err := parseTree(src)
+	if err != nil {
+		return nil, err
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			tree.Close()
+		}
+	}()
+	root := tree.RootNode()
+	if root.HasError() {
+		r.syntaxError(root)
+	}
+	m := r.module(root)
+	if len(m.facs) == 0 {
+		return m, nil
+	}
+	keep = true
+	// Factories run later (Call) on the syntax tree: it lives as long as
+	// the module.
+	runtime.SetFinalizer(m, func(*Module) { tree.Close() })
+	return m, nil
+}
+
+// Load reads a PyPTO file.
+func Load(path string) (*Module, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+func parseTree(src []byte) (*sitter.Tree, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(pythonLang); err != nil {
+		return nil, err
+	}
+	// Parse(src) hands the C parser a fresh copy of all the remaining text
+	// on every read, and it reads again whenever its lexer steps back: a
+	// quadratic copy. Bounded chunks keep each read small.
+	const chunk = 1 << 16
+	t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i >= len(src) {
+			return nil
+		}
+		return src[i:min(i+chunk, len(src))]
+	}, nil, nil)
+	if t == nil {
+		return nil, fmt.Errorf("the Python parser gave no tree")
+	}
+	return t, nil
+}
+
+// recoverTo turns a reading panic into the returned error. Any other panic
+// is a reader bug; it still becomes an error (the session lives on).
+func (r *reader) recoverTo(err *error) {
+	if x := recover(); x != nil {
+		if e, ok := x.(*Error); ok {
+			*err = e
+			return
+		}
+		*err = &Error{File: r.file, Line: r.lastLine, Col: r.lastCol, Msg: fmt.Sprintf("internal error reading this construct: %v\n%s", x, firstFrames(debug.Stack()))}
+	}
+}
+
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 12 {
+		lines = lines[:12]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// syntaxError reports the first ERROR or MISSING node.
+func (r *reader) syntaxError(root *sitter.Node) {
+	var bad *sitter.Node
+	var find func(n *sitter.Node) bool
+	find = func(n *sitter.Node) bool {
+		if n.IsError() || n.IsMissing() {
+			bad = n
+			return true
+		}
+		if !n.HasError() {
+			return false
+		}
+		for i := uint(0); i < n.ChildCount(); i++ {
+			if find(n.Child(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	find(root)
+	if bad == nil {
+		r.fail(root, "invalid Python syntax")
+	}
+	if bad.IsMissing() {
+		r.fail(bad, "invalid Python syntax: expected %q here", bad.Kind())
+	}
+	text := r.text(bad)
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	line := r.sourceLine(int(bad.StartPosition().Row))
+	r.fail(bad, "invalid Python syntax near %q: %s", text, expectation(line))
+}
+
+func (r *reader) sourceLine(row int) string {
+	lines := strings.Split(string(r.src), "\n")
+	if row < len(lines) {
+		return lines[row]
+	}
+	return ""
+}
+
+// expectation guesses what a bad line lacks: a colon after a compound
+// statement's header, or a bracket.
+func expectation(line string) string {
+	t := strings.TrimSpace(line)
+	if i := strings.Index(t, "#"); i >= 0 && !strings.ContainsAny(t[:i], "\"'") {
+		t = strings.TrimSpace(t[:i])
+	}
+	pairs := map[byte]byte{')': '(', ']': '[', '}': '{'}
+	var stack []byte
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch c {
+		case '(', '[', '{':
+			stack = append(stack, c)
+		case ')', ']', '}':
+			if len(stack) == 0 || stack[len(stack)-1] != pairs[c] {
+				return fmt.Sprintf("unmatched %q", string(c))
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) > 0 {
+		closer := map[byte]string{'(': ")", '[': "]", '{': "}"}[stack[len(stack)-1]]
+		return fmt.Sprintf("expected %q to close %q", closer, string(stack[len(stack)-1]))
+	}
+	for _, kw := range []string{"for ", "if ", "elif ", "else", "while ", "def ", "class ", "with ", "try", "except", "finally"} {
+		if strings.HasPrefix(t, kw) && !strings.HasSuffix(t, ":") {
+			return "expected ':' at the end of the " + strings.TrimSpace(kw) + " line"
+		}
+	}
+	return "expected a complete Python statement"
+}
+
+// module walks the top level: constants, programs, jit functions,
+// factories; everything else is skipped.
+func (r *reader) module(root *sitter.Node) *Module {
+	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
+	var jits []*jitFunc
+	add := func(name string, n *sitter.Node) {
+		for _, o := range m.order {
+			if o == name {
+				r.fail(n, "%s is defined twice in this module", name)
+			}
+		}
+		m.order = append(m.order, name)
+	}
+	for i := uint(0); i < root.NamedChildCount(); i++ {
+		n := root.NamedChild(i)
+		switch n.Kind() {
+		case "import_statement", "import_from_statement":
+			r.importStmt(n)
+		case "expression_statement":
+			r.moduleAssign(n)
+		case "decorated_definition":
+			def := n.ChildByFieldId(fldDefinition)
+			dec := r.decoratorName(n)
+			switch {
+			case dec == "pl.program" && def.Kind() == "class_definition":
+				name := r.text(def.ChildByFieldId(fldName))
+				add(name, n)
+				m.progs[name] = r.programClass(n, r.globalEnv(), false)
+			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
+				jf := r.jitDecl(n, dec)
+				jits = append(jits, jf)
+			}
+		case "function_definition":
+			if f := r.factoryDecl(n); f != nil {
+				add(f.name, n)
+				m.facs[f.name] = f
+			}
+		}
+	}
+	for _, p := range r.jitPrograms(jits) {
+		add(p.Name, root)
+		m.progs[p.Name] = p
+	}
+	return m
+}
+
+func (r *reader) importStmt(n *sitter.Node) {
+	// import pypto.language as pl / import pypto.language.distributed as pld /
+	// from pypto import language as pl
+	t := strings.Join(strings.Fields(r.text(n)), " ")
+	switch {
+	case strings.HasPrefix(t, "import pypto.language.distributed as "):
+		r.alias[strings.TrimPrefix(t, "import pypto.language.distributed as ")] = "pld"
+	case strings.HasPrefix(t, "import pypto.language as "):
+		r.alias[strings.TrimPrefix(t, "import pypto.language as ")] = "pl"
+	case strings.HasPrefix(t, "from pypto import language as "):
+		r.alias[strings.TrimPrefix(t, "from pypto import language as ")] = "pl"
+	case strings.HasPrefix(t, "import pypto.language.distributed"), strings.HasPrefix(t, "import pypto.language"):
+	}
+}
+
+// moduleAssign records NAME = expr; a value this reader cannot evaluate is
+// remembered as an error raised only if a program uses it.
+func (r *reader) moduleAssign(n *sitter.Node) {
+	a := n.NamedChild(0)
+	if a == nil || a.Kind() != "assignment" {
+		return
+	}
+	left := a.ChildByFieldId(fldLeft)
+	right := a.ChildByFieldId(fldRight)
+	if left == nil || right == nil || left.Kind() != "identifier" {
+		return
+	}
+	name := r.text(left)
+	v, err := r.tryEval(right, r.globalEnv())
+	if err != nil {
+		r.consts[name] = unevaluable{err}
+		return
+	}
+	r.consts[name] = v
+}
+
+func (r *reader) tryEval(n *sitter.Node, env *env) (v value, err error) {
+	defer r.recoverTo(&err)
+	return r.eval(n, env), nil
+}
+
+// decoratorName is the dotted name of a definition's first PyPTO decorator
+// ("pl.program", "pl.jit.host", "pl.function").
+func (r *reader) decoratorName(n *sitter.Node) string {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		d := n.NamedChild(i)
+		if d.Kind() != "decorator" {
+			continue
+		}
+		e := d.NamedChild(0)
+		if e != nil && e.Kind() == "call" {
+			e = e.ChildByFieldId(fldFunction)
+		}
+		if name := r.dotted(e); strings.HasPrefix(name, "pl.") {
+			return name
+		}
+	}
+	return ""
+}
+
+func (r *reader) decorator(n *sitter.Node) *sitter.Node {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if d := n.NamedChild(i); d.Kind() == "decorator" {
+			return d.NamedChild(0)
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

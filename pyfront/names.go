@@ -1,0 +1,75 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// builtins are the dotted PyPTO names that denote a constant: dtypes,
+// enum members and the field-less types.
+var builtins = map[string]value{}
+
+// opByCallee maps a printed callee ("pl.tile.load") to its op.
+var opByCallee = map[string]*ir.OpDef{}
+
+// shortOps are the authoring-form spellings upstream's examples use that
+// name a registered op by another path ("pl.load", "pld.rank").
+var shortOps = map[string]string{
+	"pl.load":                 "tile.load",
+	"pl.store":                "tile.store",
+	"pl.read":                 "tensor.read",
+	"pl.write":                "tensor.write",
+	"pld.get_comm_ctx":        "pld.system.get_comm_ctx",
+	"pld.rank":                "pld.system.rank",
+	"pld.nranks":              "pld.system.nranks",
+	"pld.world_size":          "pld.system.world_size",
+	"pld.window":              "pld.tensor.window",
+	"pld.alloc_window_buffer": "pld.tensor.alloc_window_buffer",
+	"pld.notify":              "pld.system.notify",
+	"pld.wait":                "pld.system.wait",
+}
+
+func init() {
+	for _, d := range ir.AllDataTypes() {
+		builtins["pl."+d.Name()] = d
+	}
+	for i := 0; i < 16; i++ {
+		enumEntry("pl.Mem.", ir.MemorySpace(i).Name(), ir.MemorySpace(i))
+		enumEntry("pl.MemorySpace.", ir.MemorySpace(i).Name(), ir.MemorySpace(i))
+		enumEntry("pl.TileLayout.", ir.TileLayout(i).Name(), ir.TileLayout(i))
+		enumEntry("pl.TensorLayout.", ir.TensorLayout(i).Name(), ir.TensorLayout(i))
+		enumEntry("pl.PadValue.", ir.PadValue(i).Name(), ir.PadValue(i))
+		enumEntry("pl.FunctionType.", ir.FunctionType(i).String(), ir.FunctionType(i))
+		enumEntry("pl.Level.", ir.Level(i).String(), ir.Level(i))
+		enumEntry("pl.Role.", ir.Role(i).String(), ir.Role(i))
+		enumEntry("pl.adir.", ir.ArgDirection(i).Name(), ir.ArgDirection(i))
+		enumEntry("pld.NotifyOp.", ir.NotifyOp(i).String(), ir.NotifyOp(i))
+		enumEntry("pld.WaitCmp.", ir.WaitCmp(i).String(), ir.WaitCmp(i))
+		enumEntry("pld.ReduceOp.", ir.ReduceOp(i).String(), ir.ReduceOp(i))
+	}
+	for _, p := range []string{"pl", "pld"} {
+		builtins[p+".AtomicType.None_"] = ir.AtomicNone
+		builtins[p+".AtomicType.Add"] = ir.AtomicAdd
+	}
+	builtins["pl.Ptr"] = ir.PtrT
+	builtins["pl.MemRefType"] = ir.MemRefT
+	builtins["pld.WindowBufferType"] = ir.WindowBufT
+	// Both spellings of the comm context: e2d0f78's CommCtxType and the
+	// CommCtx of upstream #2487.
+	builtins["pld.CommCtxType"] = ir.CommCtxT
+	builtins["pld.CommCtx"] = ir.CommCtxT
+	builtins["pl.UnknownType"] = ir.Unknown
+	for _, d := range ir.Ops() {
+		opByCallee[d.Callee(nil)] = d
+	}
+}
+
+func enumEntry(prefix, name string, v value) {
+	if strings.Contains(name, "(") {
+		return
+	}
+	builtins[prefix+name] = v
+}

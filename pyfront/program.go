@@ -1,0 +1,469 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+)
+
+// progCtx is a program being built: its functions by name (signatures are
+// known before any body is read, so calls see their callees' types).
+type progCtx struct {
+	prog  *ir.Program
+	funcs map[string]*ir.Function
+	// jit is set for the authoring form: a bare call f(...) of a jit
+	// function calls the program function f.
+	jit bool
+}
+
+// fnCtx is a function being built.
+type fnCtx struct {
+	r    *reader
+	fn   *ir.Function
+	pc   *progCtx
+	env  *env
+	free map[string]*ir.Var
+	// memrefBases are the quoted MemRef bases of this function, by name.
+	memrefBases map[string]*ir.Var
+	// domains are the comm-domain comments of a host orchestrator.
+	domains []domainLine
+	// authoring selects the authoring form's rules (implicit types,
+	// keyword arguments naming positional ones, rebinding by name).
+	authoring bool
+}
+
+type domainLine struct {
+	all   bool
+	devs  []int64
+	slots []string
+	node  *sitter.Node
+}
+
+func (fc *fnCtx) freeVar(name string) *ir.Var {
+	base, ok := strings.CutSuffix(name, "__FREE_VAR")
+	if !ok {
+		return nil
+	}
+	if v, ok := fc.free[base]; ok {
+		return v
+	}
+	v := ir.NewVar(base, ir.Unknown, ir.Span{})
+	fc.free[base] = v
+	return v
+}
+
+// programClass reads an @pl.program class.
+// authoring selects the authoring form's rules (a class a factory defines).
+func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Program {
+	cls := n.ChildByFieldId(fldDefinition)
+	name := r.text(cls.ChildByFieldId(fldName))
+	pc := &progCtx{prog: ir.NewProgram(name), funcs: map[string]*ir.Function{}}
+	body := cls.ChildByFieldId(fldBody)
+	type pending struct {
+		fn   *ir.Function
+		node *sitter.Node
+		fenv *env
+	}
+	var fns []pending
+	for _, c := range r.kids(body) {
+		switch c.Kind() {
+		case "decorated_definition":
+			def := c.ChildByFieldId(fldDefinition)
+			if def.Kind() != "function_definition" || r.decoratorName(c) != "pl.function" {
+				r.fail(c, "expected a @pl.function method in program %s", name)
+			}
+			fn, fenv := r.signature(c, def, e, authoring)
+			if pc.funcs[fn.Name] != nil {
+				r.fail(def, "program %s already has a function named %s", name, fn.Name)
+			}
+			pc.funcs[fn.Name] = fn
+			fns = append(fns, pending{fn, def, fenv})
+		case "pass_statement", "expression_statement":
+			// pass, a docstring
+		case "function_definition":
+			r.fail(c, "method %s of program %s needs a @pl.function decorator", r.text(c.ChildByFieldId(fldName)), name)
+		default:
+			r.fail(c, "unsupported statement in program class %s: %s", name, kindText(c.Kind()))
+		}
+	}
+	if authoring {
+		// Callees first: an unannotated function's return type is its
+		// return statement's, which its callers need.
+		fns = calleesFirst(r, fns, func(p pending) (string, *sitter.Node) { return p.fn.Name, p.node })
+	}
+	for _, p := range fns {
+		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
+		fc.body(p.node)
+		if !authoring {
+			// Authored names are the author's; only printed text was renamed.
+			restoreHints(p.fn, fc.free)
+		}
+		if authoring && p.node.ChildByFieldId(fldReturnType) == nil {
+			p.fn.ReturnTypes = inferReturns(p.fn)
+		}
+		if err := pc.prog.AddFunction(p.fn); err != nil {
+			r.fail(p.node, "%v", err)
+		}
+	}
+	r.commGroups(pc, fns2nodes(fns, func(p pending) (*ir.Function, *sitter.Node) { return p.fn, p.node }))
+	return pc.prog
+}
+
+func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *sitter.Node)) map[*ir.Function]*sitter.Node {
+	out := map[*ir.Function]*sitter.Node{}
+	for _, x := range xs {
+		fn, n := f(x)
+		out[fn] = n
+	}
+	return out
+}
+
+// signature reads a @pl.function's decorator, parameters and return type.
+func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.Function, *env) {
+	name := r.text(def.ChildByFieldId(fldName))
+	fn := &ir.Function{Name: name, Level: ir.LevelNone, Role: ir.RoleNone, Pos: r.pos(def)}
+	if dec != nil {
+		if d := r.decorator(dec); d != nil && d.Kind() == "call" {
+			for _, a := range r.kids(d.ChildByFieldId(fldArguments)) {
+				if a.Kind() != "keyword_argument" {
+					r.fail(a, "@pl.function takes keyword arguments (type=, level=, role=), given %s", r.text(a))
+				}
+				key := r.text(a.ChildByFieldId(fldName))
+				v := r.eval(a.ChildByFieldId(fldValue), e)
+				ok := true
+				switch key {
+				case "type":
+					fn.Kind, ok = v.(ir.FunctionType)
+				case "level":
+					fn.Level, ok = v.(ir.Level)
+				case "role":
+					fn.Role, ok = v.(ir.Role)
+				case "auto_scope":
+					var b bool
+					b, ok = v.(bool)
+					fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "auto_scope", Value: b})
+				case "external_source":
+					var s string
+					s, ok = v.(string)
+					fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "external_source", Value: s})
+				default:
+					r.fail(a, "@pl.function: unknown keyword %s (expected type, level, role, auto_scope or external_source)", key)
+				}
+				if !ok {
+					r.fail(a, "@pl.function: %s= has the wrong kind of value %s", key, describe(v))
+				}
+			}
+		}
+		l, ro, err := ir.DeriveLevelRole(fn.Kind, fn.Level, fn.Role)
+		if err != nil {
+			r.fail(dec, "function %s: %v", name, err)
+		}
+		fn.Level, fn.Role = l, ro
+	}
+	fenv := e.child()
+	params := def.ChildByFieldId(fldParameters)
+	for i, p := range r.kids(params) {
+		var pname string
+		var tnode *sitter.Node
+		switch p.Kind() {
+		case "identifier":
+			pname = r.text(p)
+			if i == 0 && pname == "self" {
+				continue
+			}
+		case "typed_parameter":
+			pname = r.text(r.kids(p)[0])
+			tnode = p.ChildByFieldId(fldType)
+		default:
+			r.fail(p, "unsupported parameter form %s (expected name: Type)", r.text(p))
+		}
+		if tnode == nil {
+			r.fail(p, "parameter %s of %s needs a type annotation", pname, name)
+		}
+		dir := ir.In
+		t := r.evalType(tnode, fenv, nil)
+		if dt, ok := t.(dirType); ok {
+			dir = dt.dir
+			t = dt.t
+		}
+		ty, ok := t.(ir.Type)
+		if !ok {
+			r.fail(tnode, "parameter %s: expected a type, given %s", pname, describe(t))
+		}
+		if authoring {
+			// pld.DistributedTensor parameters are in-out in the authoring form.
+			if _, isDist := ty.(*ir.DistributedTensorType); isDist && dir == ir.In {
+				dir = ir.InOut
+			}
+		}
+		for _, q := range fn.Params {
+			if q.Name == pname {
+				r.fail(p, "duplicate parameter %s", pname)
+			}
+		}
+		v := ir.NewVar(pname, ty, r.pos(p))
+		fn.Params = append(fn.Params, v)
+		fn.Dirs = append(fn.Dirs, dir)
+		fenv.vars[pname] = v
+	}
+	if rt := def.ChildByFieldId(fldReturnType); rt != nil {
+		fn.ReturnTypes = r.returnTypes(rt, fenv)
+	}
+	return fn, fenv
+}
+
+func (r *reader) returnTypes(n *sitter.Node, e *env) []ir.Type {
+	if n.Kind() == "type" {
+		n = r.kids(n)[0]
+	}
+	if n.Kind() == "subscript" && r.dotted(n.ChildByFieldId(fldValue)) == "tuple" {
+		var out []ir.Type
+		for _, s := range r.subscriptArgs(n) {
+			out = append(out, r.typeOf(s, e, nil))
+		}
+		return out
+	}
+	if n.Kind() == "none" {
+		return nil
+	}
+	return []ir.Type{r.typeOf(n, e, nil)}
+}
+
+func (r *reader) typeOf(n *sitter.Node, e *env, fc *fnCtx) ir.Type {
+	v := r.evalType(n, e, fc)
+	t, ok := v.(ir.Type)
+	if !ok {
+		r.fail(n, "expected a type, given %s", describe(v))
+	}
+	return t
+}
+
+// evalType evaluates a type annotation (a "type" node or an expression).
+func (r *reader) evalType(n *sitter.Node, e *env, fc *fnCtx) value {
+	if n.Kind() == "type" {
+		n = r.kids(n)[0]
+	}
+	return r.evalIn(n, e, fc)
+}
+
+func (r *reader) subscriptArgs(n *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	cur := n.Walk()
+	defer cur.Close()
+	for _, c := range n.ChildrenByFieldName("subscript", cur) {
+		c := c
+		out = append(out, &c)
+	}
+	return out
+}
+
+var domainRE = regexp.MustCompile(`^pld\.comm_domain: devices=(all|\[[0-9, ]*\]), slots=\[([A-Za-z0-9_, ]*)\]$`)
+
+// body reads a function body.
+func (fc *fnCtx) body(def *sitter.Node) {
+	r := fc.r
+	blk := def.ChildByFieldId(fldBody)
+	lead := r.commentsBefore(def, blk)
+	fc.fn.Body = &ir.SeqStmts{Stmts: fc.block(blk, nil, lead, true)}
+}
+
+type comment struct {
+	text string
+	node *sitter.Node
+}
+
+// commentsBefore lists comments that are children of parent and precede
+// body (tree-sitter hangs a block's first comments on its parent).
+func (r *reader) commentsBefore(parent, body *sitter.Node) []comment {
+	var out []comment
+	if body == nil {
+		return nil
+	}
+	for i := uint(0); i < parent.NamedChildCount(); i++ {
+		c := parent.NamedChild(i)
+		if c.Kind() == "comment" && c.StartByte() < body.StartByte() && c.StartPosition().Row > parent.StartPosition().Row {
+			out = append(out, comment{commentText(r.text(c)), c})
+		}
+	}
+	return out
+}
+
+func commentText(t string) string {
+	t = strings.TrimPrefix(t, "#")
+	return strings.TrimPrefix(t, " ")
+}
+
+// domainComment records a "# pld.comm_domain: ..." line of a host
+// orchestrator; it reports whether c was one.
+func (fc *fnCtx) domainComment(c comment) bool {
+	if !fc.fn.IsHostOrchestrator() {
+		return false
+	}
+	m := domainRE.FindStringSubmatch(c.text)
+	if m == nil {
+		return false
+	}
+	d := domainLine{all: m[1] == "all", node: c.node}
+	if !d.all {
+		for _, s := range strings.Split(strings.Trim(m[1], "[]"), ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				v, _ := strconv.ParseInt(s, 10, 64)
+				d.devs = append(d.devs, v)
+			}
+		}
+	}
+	for _, s := range strings.Split(m[2], ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			d.slots = append(d.slots, s)
+		}
+	}
+	fc.domains = append(fc.domains, d)
+	fc.r.domainsOf[fc.fn] = fc
+	return true
+}
+
+func (fc *fnCtx) funcAttr(c *sitter.Node) {
+	r := fc.r
+	args := r.kids(c.ChildByFieldId(fldArguments))
+	if len(args) != 1 || args[0].Kind() != "dictionary" {
+		r.fail(c, "pl.func_attr takes one dict literal")
+	}
+	for _, p := range r.kids(args[0]) {
+		if p.Kind() != "pair" {
+			r.fail(p, "pl.func_attr: expected key: value")
+		}
+		k, ok := r.eval(p.ChildByFieldId(fldKey), fc.env).(string)
+		if !ok {
+			r.fail(p, "pl.func_attr: keys are strings")
+		}
+		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
+	}
+}
+
+func (r *reader) attrValue(n *sitter.Node, fc *fnCtx) any {
+	v := r.evalIn(n, fc.env, fc)
+	switch x := v.(type) {
+	case pyList:
+		var dirs []ir.ArgDirection
+		for _, y := range x {
+			d, ok := y.(ir.ArgDirection)
+			if !ok {
+				return r.toExpr(n, v)
+			}
+			dirs = append(dirs, d)
+		}
+		return dirs
+	case ir.Expr, int64, bool, string, float64, ir.DataType, ir.MemorySpace, ir.TileLayout, ir.TensorLayout, ir.PadValue:
+		return x
+	}
+	r.fail(n, "unsupported attribute value %s", describe(v))
+	return nil
+}
+
+// commGroups rebuilds the program's comm groups from the comm-domain
+// comments and retypes each window view to carry its buffer, as
+// CollectCommGroups does.
+func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
+	for fi, fn := range pc.prog.Functions {
+		fc := r.domainsOf[fn]
+		if fc == nil || len(fc.domains) == 0 {
+			continue
+		}
+		allocs := map[string]*ir.AssignStmt{}
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if c, ok := a.Value.(*ir.Call); ok && c.Name() == "pld.tensor.alloc_window_buffer" {
+					allocs[a.Var.Name] = a
+				}
+			}
+		})
+		wbs := map[*ir.Var]*ir.WindowBuffer{}
+		for _, d := range fc.domains {
+			g := &ir.CommGroup{}
+			if !d.all {
+				g.Devices = d.devs
+			}
+			for _, s := range d.slots {
+				a := allocs[s]
+				if a == nil {
+					r.fail(d.node, "comm domain slot %s is not a pld.tensor.alloc_window_buffer of %s", s, fn.Name)
+				}
+				wb := ir.NewWindowBuffer(a.Var, passes.WindowBufferSize(fn, a.Value.(*ir.Call).Args[0]), false, false, a.Pos)
+				wbs[a.Var] = wb
+				g.Slots = append(g.Slots, wb)
+			}
+			pc.prog.CommGroups = append(pc.prog.CommGroups, g)
+		}
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			a, ok := s.(*ir.AssignStmt)
+			if !ok {
+				return
+			}
+			c, ok := a.Value.(*ir.Call)
+			if !ok || c.Name() != "pld.tensor.window" {
+				return
+			}
+			base, ok := ir.VarOf(c.Args[0])
+			if !ok || wbs[base] == nil {
+				return
+			}
+			dt, ok := a.Var.T.(*ir.DistributedTensorType)
+			if !ok {
+				return
+			}
+			cp := *dt
+			cp.Window = wbs[base]
+			a.Var.T = &cp
+			c.T = &cp
+		})
+		// The rest of each lineage (rebinds, loop-carried values) carries
+		// the buffer too, as after MaterializeCommDomainScopes.
+		pc.prog.Functions[fi] = passes.WithWindowBuffers(fn, wbs)
+	}
+}
+
+// calleesFirst orders a class's methods so each comes after the methods it
+// calls through self.
+func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) []T {
+	byName := map[string]int{}
+	for i, x := range xs {
+		n, _ := key(x)
+		byName[n] = i
+	}
+	state := make([]int, len(xs))
+	var out []T
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		_, node := key(xs[i])
+		var walk func(n *sitter.Node)
+		walk = func(n *sitter.Node) {
+			if n.Kind() == "call" {
+				if name, ok := strings.CutPrefix(r.dotted(n.ChildByFieldId(fldFunction)), "self."); ok {
+					if j, ok := byName[name]; ok {
+						visit(j)
+					}
+				}
+			}
+			for k := uint(0); k < n.NamedChildCount(); k++ {
+				walk(n.NamedChild(k))
+			}
+		}
+		walk(node)
+		out = append(out, xs[i])
+	}
+	for i := range xs {
+		visit(i)
+	}
+	return out
+}

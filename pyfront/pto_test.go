@@ -1,0 +1,65 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pto"
+)
+
+// TestScalarElementPTO: pl.read / pl.write on GM tensors (upstream's
+// barrier example surfaces its signal row so) lower to pto.load_scalar and
+// pto.store_scalar, and the generic form verifies with mlir-opt.
+func TestScalarElementPTO(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "ring.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("arrivals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowered, err := passes.Lower(prog.IR())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, generic := range []bool{false, true} {
+		mods, err := pto.Emit(lowered, pto.Options{Generic: generic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for _, m := range mods {
+			all.WriteString(m.Text)
+		}
+		text := all.String()
+		if !generic {
+			for _, want := range []string{"pto.load_scalar %arg1[", "pto.store_scalar %v, %arg0["} {
+				if !strings.Contains(text, want) {
+					t.Fatalf("missing %q in\n%s", want, text)
+				}
+			}
+			continue
+		}
+		bin, err := exec.LookPath("mlir-opt-16")
+		if err != nil {
+			if bin, err = exec.LookPath("mlir-opt"); err != nil {
+				t.Fatal("mlir-opt not found: the test command installs Debian's mlir-16-tools")
+			}
+		}
+		cmd := exec.Command(bin, "--allow-unregistered-dialect", "-")
+		cmd.Stdin = strings.NewReader(text)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("mlir-opt rejects the generic form: %v\n%s\n%s", err, out.String(), text)
+		}
+	}
+}

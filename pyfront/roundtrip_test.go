@@ -1,0 +1,285 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/internal/testprogs"
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// roundTrip reads the printed text of p back and checks that the result is
+// structurally equal to p and prints to the same bytes.
+func roundTrip(t *testing.T, where string, p *ir.Program) {
+	t.Helper()
+	text := printer.Program(p)
+	q := readOne(t, where, text)
+	if q == nil {
+		return
+	}
+	if err := ir.AssertStructuralEqual(p, q, true); err != nil {
+		t.Fatalf("%s: read-back IR differs: %v\n%s", where, err, text)
+	}
+	if got := printer.Program(q); got != text {
+		t.Fatalf("%s: read-back prints differently:\n%s", where, firstDiff(text, got))
+	}
+}
+
+func readOne(t *testing.T, where, text string) *ir.Program {
+	t.Helper()
+	mod, err := pyfront.Parse(where, []byte(text))
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", where, err, text)
+		return nil
+	}
+	names := mod.Names()
+	if len(names) != 1 {
+		t.Fatalf("%s: want one program, got %v", where, names)
+	}
+	q, err := mod.Program(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n want %s\n got  %s", i+1, x, y)
+		}
+	}
+	return "(no line differs)"
+}
+
+// programs are the test programs the repository's other tests build.
+func programs() map[string]*pl.Program {
+	out := map[string]*pl.Program{
+		"Quickstart":            testprogs.Quickstart(),
+		"QuickstartSized64":     testprogs.QuickstartSized(64),
+		"RankProgram":           testprogs.RankProgram(false),
+		"RankProgramModel":      testprogs.RankProgram(true),
+		"WindowProgram":         testprogs.WindowProgram(),
+		"BarrierHandProgram":    testprogs.BarrierHandProgram(),
+		"BarrierBuiltinProgram": testprogs.BarrierBuiltinProgram(),
+		"TagProgramSet":         testprogs.TagProgram(true),
+		"TagProgramAdd":         testprogs.TagProgram(false),
+	}
+	for _, mode := range []string{"load", "store", "put", "get"} {
+		out["RingProgram_"+mode] = testprogs.RingProgram(mode)
+	}
+	out["CollectiveAllReduce"] = testprogs.Collective("AllReduce", 4, 4, func(f *pl.Func, x, data, sig pl.Expr) {
+		testprogs.StageRows(f, x, data, 4)
+		f.Set(data, pld.AllReduce(data, sig))
+	})
+	out["CollectiveBarrierStatic"] = testprogs.Collective("Barrier", 4, 4, func(f *pl.Func, x, data, sig pl.Expr) {
+		testprogs.StageRows(f, x, data, 4)
+		f.Set(sig, pld.Barrier(sig))
+	})
+	out["Loopback1301"] = testprogs.Loopback1301(func(f *pl.Func, _ pl.Expr, slot func(int) pl.Expr) {
+		s := slot(0)
+		f.Do(pl.CommNotify(s, 1, "atomic_add"))
+		f.Do(pl.CommWait(s, 1, "ge"))
+	})
+	return out
+}
+
+// TestRoundTripPipeline reads back every stage of every test program.
+func TestRoundTripPipeline(t *testing.T) {
+	for name, prog := range programs() {
+		t.Run(name, func(t *testing.T) {
+			pipe := passes.NewPipeline(prog.IR())
+			roundTrip(t, name+"/Input", prog.IR())
+			for !pipe.Done() {
+				st, _, err := pipe.Step()
+				if err != nil {
+					t.Fatalf("the pipeline fails at %s: %v", st.Name, err)
+				}
+				roundTrip(t, name+"/"+st.Name, st.Program)
+			}
+		})
+	}
+}
+
+// stages splits a passes golden into (stage name, program text) pairs.
+func stages(text string) [][2]string {
+	var out [][2]string
+	parts := strings.Split(text, "# ==== ")
+	for _, p := range parts[1:] {
+		head, body, _ := strings.Cut(p, "\n")
+		if strings.HasSuffix(head, ": unchanged") {
+			continue
+		}
+		out = append(out, [2]string{head, strings.TrimRight(body, "\n")})
+	}
+	return out
+}
+
+// TestRoundTripPassGoldens reads every stage of the pass goldens, checks it
+// prints back byte for byte, and runs the pipeline on the read Input: each
+// stage must print as the golden says and read back structurally equal.
+func TestRoundTripPassGoldens(t *testing.T) {
+	files, _ := filepath.Glob("../passes/testdata/*.stages.py")
+	if len(files) == 0 {
+		t.Fatal("no pass goldens found")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]*ir.Program{}
+			for _, st := range stages(string(raw)) {
+				where := filepath.Base(file) + "/" + st[0]
+				q := readOne(t, where, st[1])
+				if got := printer.Program(q); got != st[1] && !manyDynamicsOfOneName(st[1]) {
+					t.Fatalf("%s: read-back prints differently:\n%s", where, firstDiff(st[1], got))
+				}
+				want[st[0]] = q
+			}
+			// The pipeline on the read Input gives, stage by stage, what the
+			// golden's stages read back as (names aside: a printed x_1 is
+			// read as a variable named x_1, so passes derive other names).
+			pipe := passes.NewPipeline(want["Input"])
+			last := want["Input"]
+			for !pipe.Done() {
+				st, _, err := pipe.Step()
+				if err != nil {
+					t.Fatalf("pipeline on the read Input fails at %s: %v", st.Name, err)
+				}
+				w, ok := want[st.Name]
+				if !ok {
+					w = last
+				}
+				if err := ir.AssertStructuralEqual(w, st.Program, true); err != nil {
+					t.Fatalf("%s: the read Input lowers differently: %v", st.Name, err)
+				}
+				last = w
+				roundTrip(t, filepath.Base(file)+"/"+st.Name, st.Program)
+			}
+		})
+	}
+}
+
+// manyDynamicsOfOneName reports a program that declares one dynamic name
+// more than once (distinct variables the printed form cannot tell apart):
+// it reads back with one variable per name, so it prints one declaration.
+func manyDynamicsOfOneName(text string) bool {
+	seen := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, " = pl.dynamic(") {
+			if seen[l] {
+				return true
+			}
+			seen[l] = true
+		}
+	}
+	return false
+}
+
+// TestReadsCommCtxSpellings reads the printed form of upstream #2487 too:
+// pld.CommCtx for the context type and the pld import line.
+func TestReadsCommCtxSpellings(t *testing.T) {
+	p := testprogs.Quickstart().IR()
+	lowered, err := passes.Lower(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := printer.Program(lowered)
+	const imports = "import pypto.language as pl\nimport pypto.language.distributed as pld\n"
+	if !strings.Contains(text, "pld.CommCtx") || !strings.Contains(text, imports) {
+		t.Fatal("the lowered quickstart should use the comm context type and import pld")
+	}
+	// The spelling before #2487: CommCtxType and no pld import line.
+	older := strings.ReplaceAll(text, "pld.CommCtx", "pld.CommCtxType")
+	older = strings.Replace(older, imports, "import pypto.language as pl\n", 1)
+	for _, src := range []string{text, older} {
+		q := readOne(t, "quickstart", src)
+		if err := ir.AssertStructuralEqual(lowered, q, true); err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+	}
+}
+
+// TestRoundTripPrinterGoldens reads the printer's whole-program goldens
+// back: each prints to the same bytes, and reading that print again gives
+// a structurally equal program.
+func TestRoundTripPrinterGoldens(t *testing.T) {
+	for _, name := range []string{"ringshift.golden", "comm_domain.golden"} {
+		raw, err := os.ReadFile(filepath.Join("..", "printer", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.TrimRight(string(raw), "\n")
+		q := readOne(t, name, text)
+		if got := printer.Program(q); got != text {
+			t.Fatalf("%s: read-back prints differently:\n%s", name, firstDiff(text, got))
+		}
+		roundTrip(t, name, q)
+		if name == "comm_domain.golden" && (len(q.CommGroups) != 2 || len(q.CommGroups[1].Devices) != 2) {
+			t.Fatalf("comm groups not rebuilt from the comments: %+v", q.CommGroups)
+		}
+	}
+}
+
+// TestRoundTripAuthored: programs read from the authoring form print, and
+// read back, at every stage, like the Go-built ones.
+func TestRoundTripAuthored(t *testing.T) {
+	progs := map[string]*ir.Program{}
+	for _, file := range []string{"rank_basics.py", "ring.py"} {
+		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range mod.Names() {
+			p, err := mod.Program(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs[file+"/"+n] = p
+		}
+	}
+	fac, err := pyfront.Load(filepath.Join("testdata", "authoring", "factory.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, builtin := range []bool{true, false} {
+		p, err := fac.Call("build_shift", 4, builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[fmt.Sprintf("factory.py/build_shift(4, %v)", builtin)] = p
+	}
+	for name, p := range progs {
+		t.Run(name, func(t *testing.T) {
+			roundTrip(t, name+"/Input", p)
+			pipe := passes.NewPipeline(p)
+			for !pipe.Done() {
+				st, _, err := pipe.Step()
+				if err != nil {
+					t.Fatalf("the pipeline fails at %s: %v", st.Name, err)
+				}
+				roundTrip(t, name+"/"+st.Name, st.Program)
+			}
+		})
+	}
+}

@@ -1,0 +1,484 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// yieldCtx collects the return variables a block's pl.yield_ binds: the
+// enclosing if's or for's ReturnVars.
+type yieldCtx struct {
+	rv      []*ir.Var
+	names   []string
+	defined bool // an earlier branch defined rv
+}
+
+// block reads the statements of a block node; lead are comments that
+// precede it; top marks a function body.
+func (fc *fnCtx) block(blk *sitter.Node, yc *yieldCtx, lead []comment, top bool) []ir.Stmt {
+	r := fc.r
+	var out []ir.Stmt
+	var pending []string
+	note := func(c comment) {
+		if top && len(out) == 0 && fc.domainComment(c) {
+			return
+		}
+		pending = append(pending, c.text)
+	}
+	for _, c := range lead {
+		note(c)
+	}
+	if blk == nil {
+		return nil
+	}
+	for i := uint(0); i < blk.NamedChildCount(); i++ {
+		c := blk.NamedChild(i)
+		if c.Kind() == "comment" {
+			note(comment{commentText(r.text(c)), c})
+			continue
+		}
+		if top && len(out) == 0 && isFuncAttr(r, c) {
+			fc.funcAttr(r.kids(c)[0])
+			continue
+		}
+		stmts := fc.stmt(c, yc)
+		if len(stmts) > 0 && len(pending) > 0 {
+			setLeading(stmts[0], pending)
+			pending = nil
+		}
+		out = append(out, stmts...)
+	}
+	return out
+}
+
+func isFuncAttr(r *reader, c *sitter.Node) bool {
+	if c.Kind() != "expression_statement" {
+		return false
+	}
+	ks := r.kids(c)
+	return len(ks) == 1 && ks[0].Kind() == "call" && r.dotted(ks[0].ChildByFieldId(fldFunction)) == "pl.func_attr"
+}
+
+func setLeading(s ir.Stmt, c []string) {
+	c = append([]string(nil), c...)
+	switch s := s.(type) {
+	case *ir.AssignStmt:
+		s.Leading = c
+	case *ir.EvalStmt:
+		s.Leading = c
+	case *ir.ForStmt:
+		s.Leading = c
+	case *ir.IfStmt:
+		s.Leading = c
+	case *ir.YieldStmt:
+		s.Leading = c
+	case *ir.ReturnStmt:
+		s.Leading = c
+	case *ir.SeqStmts:
+		s.Leading = c
+	}
+}
+
+func (fc *fnCtx) stmt(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
+	r := fc.r
+	r.touch(n)
+	base := ir.StmtBase{Pos: r.pos(n)}
+	switch n.Kind() {
+	case "pass_statement":
+		return nil
+	case "expression_statement":
+		ks := r.kids(n)
+		if len(ks) != 1 {
+			r.fail(n, "unsupported statement %s", r.text(n))
+		}
+		x := ks[0]
+		switch x.Kind() {
+		case "assignment":
+			return fc.assign(x, yc)
+		case "augmented_assignment":
+			r.fail(x, "augmented assignment (%s) is not supported; write x = x %s y", r.text(x.ChildByFieldId(fldOperator)), strings.TrimSuffix(r.text(x.ChildByFieldId(fldOperator)), "="))
+		case "string", "concatenated_string":
+			return nil // a docstring
+		case "call":
+			if r.dotted(x.ChildByFieldId(fldFunction)) == "pl.yield_" {
+				vals := fc.yieldValues(x)
+				if yc != nil && yc.defined && len(yc.rv) > 0 {
+					r.fail(x, "this pl.yield_ binds nothing, but the other branch binds %s", strings.Join(yc.names, ", "))
+				}
+				return []ir.Stmt{&ir.YieldStmt{StmtBase: base, Values: vals}}
+			}
+		}
+		v := r.evalIn(x, fc.env, fc)
+		e, ok := v.(ir.Expr)
+		if !ok {
+			if _, isStr := v.(string); isStr {
+				return nil
+			}
+			r.fail(x, "expression statement has no effect (%s)", describe(v))
+		}
+		if _, ok := e.(*ir.Call); !ok {
+			r.fail(x, "expected a call as a statement, given %s", r.text(x))
+		}
+		return []ir.Stmt{&ir.EvalStmt{StmtBase: base, Expr: e}}
+	case "return_statement":
+		var vals []ir.Expr
+		if ks := r.kids(n); len(ks) == 1 {
+			v := r.evalIn(ks[0], fc.env, fc)
+			if t, ok := v.(pyTuple); ok && ks[0].Kind() == "expression_list" {
+				for _, x := range t {
+					vals = append(vals, r.toExpr(ks[0], x))
+				}
+			} else {
+				vals = []ir.Expr{r.toExpr(ks[0], v)}
+			}
+		}
+		return []ir.Stmt{&ir.ReturnStmt{StmtBase: base, Values: vals}}
+	case "if_statement":
+		return fc.ifStmt(n, yc)
+	case "for_statement":
+		return []ir.Stmt{fc.forStmt(n)}
+	case "while_statement":
+		r.fail(n, "while loops are not supported; use for ... in pl.range(...)")
+	case "function_definition", "decorated_definition", "class_definition":
+		r.fail(n, "nested definitions are not supported inside a PyPTO function")
+	}
+	r.fail(n, "unsupported Python statement in a PyPTO function: %s", kindText(n.Kind()))
+	return nil
+}
+
+func (fc *fnCtx) yieldValues(call *sitter.Node) []ir.Expr {
+	r := fc.r
+	var vals []ir.Expr
+	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
+		if a.Kind() == "keyword_argument" {
+			r.fail(a, "pl.yield_ takes positional values only")
+		}
+		vals = append(vals, r.toExpr(a, r.evalIn(a, fc.env, fc)))
+	}
+	return vals
+}
+
+// bind makes name refer to v from here on.
+func (fc *fnCtx) bind(name string, v value) { fc.env.vars[name] = v }
+
+func (fc *fnCtx) assign(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
+	r := fc.r
+	base := ir.StmtBase{Pos: r.pos(n)}
+	left := n.ChildByFieldId(fldLeft)
+	right := n.ChildByFieldId(fldRight)
+	tnode := n.ChildByFieldId(fldType)
+	if right == nil {
+		r.fail(n, "a bare annotation declares nothing; write name: T = value")
+	}
+	if right.Kind() == "call" && r.dotted(right.ChildByFieldId(fldFunction)) == "pl.yield_" {
+		return []ir.Stmt{fc.yieldAssign(n, left, tnode, right, yc)}
+	}
+	if left.Kind() != "identifier" {
+		if left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern" {
+			r.fail(left, "tuple unpacking is only supported from pl.yield_")
+		}
+		r.fail(left, "unsupported assignment target %s (expected a name)", r.text(left))
+	}
+	name := r.text(left)
+	v := r.evalIn(right, fc.env, fc)
+	e, isExpr := v.(ir.Expr)
+	if !isExpr {
+		if tnode == nil && fc.authoring {
+			// A compile-time constant: no IR, the name denotes the value.
+			fc.bind(name, v)
+			return nil
+		}
+		e = r.toExpr(right, v)
+	}
+	var t ir.Type
+	if tnode != nil {
+		t = r.typeOf(tnode, fc.env, fc)
+		// Passes refine a binding's type (memory space, memref) on the
+		// variable and its call alike; the annotation is the refined one.
+		if c, ok := e.(*ir.Call); ok && c.Op != nil && c.T != nil && c.T.TypeName() == t.TypeName() {
+			cp := *c
+			cp.T = t
+			e = &cp
+		}
+	} else {
+		t = e.Type()
+		if _, unk := t.(*ir.UnknownType); unk {
+			r.fail(right, "%s has no value (it only has effects); call it as a statement", r.text(right))
+		}
+	}
+	if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.Name == "pld.tensor.alloc_window_buffer" {
+		if !fc.fn.IsHostOrchestrator() {
+			r.fail(right, "pld.tensor.alloc_window_buffer is only valid in a host orchestrator, not in %s function %s", fc.fn.Kind, fc.fn.Name)
+		}
+		named, err := c.Op.NewCall(c.Args, c.Kwargs.With("name", name), c.Pos)
+		if err != nil {
+			r.failErr(right, err)
+		}
+		e = named
+	}
+	nv := ir.NewVar(name, t, r.pos(left))
+	fc.bind(name, nv)
+	return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: nv, Value: e}}
+}
+
+// yieldAssign reads `v: T = pl.yield_(e)` / `a, b = pl.yield_(x, y)`.
+func (fc *fnCtx) yieldAssign(n, left, tnode, call *sitter.Node, yc *yieldCtx) ir.Stmt {
+	r := fc.r
+	if yc == nil {
+		r.fail(n, "pl.yield_ with targets is only valid as the last statement of an if or for body")
+	}
+	vals := fc.yieldValues(call)
+	var names []*sitter.Node
+	switch left.Kind() {
+	case "identifier":
+		names = []*sitter.Node{left}
+	case "pattern_list", "tuple_pattern":
+		names = r.kids(left)
+	default:
+		r.fail(left, "unsupported pl.yield_ target %s", r.text(left))
+	}
+	if len(names) != len(vals) {
+		r.fail(n, "pl.yield_ gives %d values to %d targets", len(vals), len(names))
+	}
+	if yc.defined {
+		if len(yc.rv) != len(names) {
+			r.fail(n, "this branch yields %d values, the other %d", len(names), len(yc.rv))
+		}
+		for i, nn := range names {
+			if r.text(nn) != yc.names[i] {
+				r.fail(nn, "this branch yields to %s, the other to %s", r.text(nn), yc.names[i])
+			}
+		}
+	} else {
+		yc.rv = nil
+		yc.names = nil
+		for i, nn := range names {
+			var t ir.Type
+			if tnode != nil && len(names) == 1 {
+				t = r.typeOf(tnode, fc.env, fc)
+			} else {
+				t = vals[i].Type()
+			}
+			yc.rv = append(yc.rv, ir.NewVar(r.text(nn), t, r.pos(nn)))
+			yc.names = append(yc.names, r.text(nn))
+		}
+		yc.defined = true
+	}
+	return &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Values: vals}
+}
+
+func (fc *fnCtx) cond(n *sitter.Node) value {
+	v := fc.r.evalIn(n, fc.env, fc)
+	if b, ok := v.(bool); ok {
+		return b
+	}
+	e := fc.r.toExpr(n, v)
+	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+		fc.r.fail(n, "an if condition must be a BOOL scalar, given %s", ir.Describe(e))
+	}
+	return e
+}
+
+func (fc *fnCtx) ifStmt(n *sitter.Node, outer *yieldCtx) []ir.Stmt {
+	r := fc.r
+	c := fc.cond(n.ChildByFieldId(fldCondition))
+	body := n.ChildByFieldId(fldConsequence)
+	var alts []*sitter.Node
+	cur := n.Walk()
+	for _, a := range n.ChildrenByFieldName("alternative", cur) {
+		a := a
+		alts = append(alts, &a)
+	}
+	cur.Close()
+	// A compile-time condition (a factory parameter, a module constant)
+	// picks its branch's statements here, as Python would.
+	if b, ok := c.(bool); ok {
+		if b {
+			return fc.block(body, outer, r.commentsBefore(n, body), false)
+		}
+		return fc.elseChain(alts, outer)
+	}
+	yc := &yieldCtx{}
+	then := fc.block(body, yc, r.commentsBefore(n, body), false)
+	thenDefined := yc.defined
+	var els []ir.Stmt
+	hasElse := len(alts) > 0
+	if hasElse {
+		els = fc.elseChain(alts, yc)
+	}
+	if thenDefined != yc.defined || (yc.defined && !hasElse) {
+		r.fail(n, "an if whose branches yield values needs an else that yields the same names")
+	}
+	s := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Cond: c.(ir.Expr), Then: &ir.SeqStmts{Stmts: then}, ReturnVars: yc.rv}
+	if hasElse {
+		s.Else = &ir.SeqStmts{Stmts: els}
+	}
+	for i, v := range yc.rv {
+		fc.bind(yc.names[i], v)
+	}
+	return []ir.Stmt{s}
+}
+
+func (fc *fnCtx) elseChain(alts []*sitter.Node, yc *yieldCtx) []ir.Stmt {
+	if len(alts) == 0 {
+		return nil
+	}
+	r := fc.r
+	a := alts[0]
+	switch a.Kind() {
+	case "else_clause":
+		body := a.ChildByFieldId(fldBody)
+		return fc.block(body, yc, r.commentsBefore(a, body), false)
+	case "elif_clause":
+		c := fc.cond(a.ChildByFieldId(fldCondition))
+		body := a.ChildByFieldId(fldConsequence)
+		if b, ok := c.(bool); ok {
+			if b {
+				return fc.block(body, yc, r.commentsBefore(a, body), false)
+			}
+			return fc.elseChain(alts[1:], yc)
+		}
+		inner := &yieldCtx{}
+		then := fc.block(body, inner, r.commentsBefore(a, body), false)
+		s := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: r.pos(a)}, Cond: c.(ir.Expr), Then: &ir.SeqStmts{Stmts: then}}
+		if len(alts) > 1 {
+			s.Else = &ir.SeqStmts{Stmts: fc.elseChain(alts[1:], inner)}
+		}
+		if inner.defined {
+			r.fail(a, "elif branches that yield values are not supported; nest an if in the else")
+		}
+		return []ir.Stmt{s}
+	}
+	r.fail(a, "unsupported if alternative %s", kindText(a.Kind()))
+	return nil
+}
+
+var loopKinds = map[string]ir.LoopKind{"pl.range": ir.Sequential, "pl.parallel": ir.Parallel, "pl.unroll": ir.Unroll, "pl.pipeline": ir.Pipeline}
+
+func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
+	r := fc.r
+	left := n.ChildByFieldId(fldLeft)
+	right := n.ChildByFieldId(fldRight)
+	if n.ChildByFieldId(fldAlternative) != nil {
+		r.fail(n, "for ... else is not supported")
+	}
+	if right.Kind() != "call" {
+		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s", r.text(right))
+	}
+	callee := r.dotted(right.ChildByFieldId(fldFunction))
+	kind, ok := loopKinds[callee]
+	if !ok {
+		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldId(fldFunction)))
+	}
+	s := &ir.ForStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: kind}
+	var bounds []ir.Expr
+	var inits []ir.Expr
+	for _, a := range r.kids(right.ChildByFieldId(fldArguments)) {
+		if a.Kind() == "keyword_argument" {
+			key := r.text(a.ChildByFieldId(fldName))
+			vn := a.ChildByFieldId(fldValue)
+			switch key {
+			case "init_values":
+				v := r.evalIn(vn, fc.env, fc)
+				var xs []value
+				switch t := v.(type) {
+				case pyTuple:
+					xs = t
+				case pyList:
+					xs = t
+				default:
+					r.fail(vn, "init_values takes a tuple, given %s", describe(v))
+				}
+				for _, x := range xs {
+					inits = append(inits, r.toExpr(vn, x))
+				}
+			case "stage":
+				v, ok := r.evalIn(vn, fc.env, fc).(int64)
+				if !ok || kind != ir.Pipeline {
+					r.fail(a, "stage= takes an int, on pl.pipeline only")
+				}
+				s.PipelineArg = int(v)
+			case "attrs":
+				if vn.Kind() != "dictionary" {
+					r.fail(vn, "attrs= takes a dict literal")
+				}
+				for _, p := range r.kids(vn) {
+					k, ok := r.evalIn(p.ChildByFieldId(fldKey), fc.env, fc).(string)
+					if !ok {
+						r.fail(p, "attrs keys are strings")
+					}
+					s.Attrs = append(s.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
+				}
+			default:
+				r.fail(a, "%s: unknown keyword %s (expected init_values, stage or attrs)", callee, key)
+			}
+			continue
+		}
+		e := r.toExpr(a, r.evalIn(a, fc.env, fc))
+		if st, ok := e.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+			r.fail(a, "%s: bounds must be integer scalars, given %s", callee, ir.Describe(e))
+		}
+		bounds = append(bounds, e)
+	}
+	switch len(bounds) {
+	case 1:
+		s.Start, s.Stop, s.Step = ir.Int(0), bounds[0], ir.Int(1)
+	case 2:
+		s.Start, s.Stop, s.Step = bounds[0], bounds[1], ir.Int(1)
+	case 3:
+		s.Start, s.Stop, s.Step = bounds[0], bounds[1], bounds[2]
+	default:
+		r.fail(right, "%s takes 1 to 3 bounds (stop | start, stop | start, stop, step), given %d", callee, len(bounds))
+	}
+	if c, ok := s.Step.(*ir.ConstInt); ok && c.Value == 0 {
+		r.fail(right, "%s: step must not be 0", callee)
+	}
+	var loopName *sitter.Node
+	var iterNames []*sitter.Node
+	switch left.Kind() {
+	case "identifier":
+		loopName = left
+	case "pattern_list":
+		ks := r.kids(left)
+		if len(ks) != 2 || (ks[1].Kind() != "tuple_pattern" && ks[1].Kind() != "parenthesized_expression") {
+			r.fail(left, "expected `for i, (a, b) in ...(init_values=...)`")
+		}
+		loopName = ks[0]
+		if ks[1].Kind() == "parenthesized_expression" {
+			iterNames = r.kids(ks[1])
+		} else {
+			iterNames = r.kids(ks[1])
+		}
+	default:
+		r.fail(left, "unsupported loop target %s", r.text(left))
+	}
+	if loopName.Kind() != "identifier" {
+		r.fail(loopName, "the loop variable must be a name")
+	}
+	if len(iterNames) != len(inits) {
+		r.fail(n, "%d loop-carried names but %d init_values", len(iterNames), len(inits))
+	}
+	s.LoopVar = ir.NewVar(r.text(loopName), ir.Scalar(ir.INDEX), r.pos(loopName))
+	fc.bind(r.text(loopName), s.LoopVar)
+	for i, nn := range iterNames {
+		if nn.Kind() != "identifier" {
+			r.fail(nn, "a loop-carried value must be a name")
+		}
+		ia := ir.NewIterArg(r.text(nn), inits[i].Type(), inits[i], r.pos(nn))
+		s.IterArgs = append(s.IterArgs, ia)
+		fc.bind(r.text(nn), ia)
+	}
+	yc := &yieldCtx{}
+	body := n.ChildByFieldId(fldBody)
+	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
+	s.ReturnVars = yc.rv
+	for i, v := range yc.rv {
+		fc.bind(yc.names[i], v)
+	}
+	return s
+}

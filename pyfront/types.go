@@ -1,0 +1,325 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// tileViewSpec is a pl.TileView(...) whose unset layouts take the tile's
+// implicit ones once its memory space is known.
+type tileViewSpec []kwArg
+
+func (r *reader) subscript(n *sitter.Node, e *env, fc *fnCtx) value {
+	head := r.dotted(n.ChildByFieldId(fldValue))
+	subs := r.subscriptArgs(n)
+	items := func() []value {
+		out := make([]value, len(subs))
+		for i, s := range subs {
+			out[i] = r.evalIn(s, e, fc)
+		}
+		return out
+	}
+	switch head {
+	case "pl.Scalar":
+		it := items()
+		if len(it) != 1 {
+			r.fail(n, "pl.Scalar takes one dtype: pl.Scalar[pl.INT32]")
+		}
+		dt, ok := it[0].(ir.DataType)
+		if !ok {
+			r.fail(subs[0], "pl.Scalar: expected a dtype, given %s", describe(it[0]))
+		}
+		return ir.Scalar(dt)
+	case "pl.Tensor", "pld.DistributedTensor":
+		it := items()
+		if len(it) < 2 {
+			r.fail(n, "%s takes a shape and a dtype: %s[[16, 64], pl.FP32]", head, head)
+		}
+		shape := r.shape(subs[0], it[0])
+		dt, ok := it[1].(ir.DataType)
+		if !ok {
+			r.fail(subs[1], "%s: expected a dtype, given %s", head, describe(it[1]))
+		}
+		var view *ir.TensorView
+		var mr *ir.MemRef
+		for i, x := range it[2:] {
+			switch v := x.(type) {
+			case *ir.TensorView:
+				view = v
+			case *ir.MemRef:
+				mr = v
+			case string:
+				if head == "pld.DistributedTensor" && strings.HasPrefix(v, "window_buffer=") {
+					continue // explicit-layout marker; the buffer comes from the comm domain
+				}
+				r.fail(subs[i+2], "%s: unexpected %q", head, v)
+			default:
+				r.fail(subs[i+2], "%s: expected pl.TensorView(...) or pl.MemRef(...), given %s", head, describe(x))
+			}
+		}
+		if head == "pl.Tensor" {
+			return &ir.TensorType{Shape: shape, DType: dt, View: view, MemRef: mr}
+		}
+		return &ir.DistributedTensorType{Shape: shape, DType: dt, View: view, MemRef: mr}
+	case "pl.Tile":
+		it := items()
+		if len(it) < 2 {
+			r.fail(n, "pl.Tile takes a shape and a dtype: pl.Tile[[16, 64], pl.FP32]")
+		}
+		shape := r.shape(subs[0], it[0])
+		dt, ok := it[1].(ir.DataType)
+		if !ok {
+			r.fail(subs[1], "pl.Tile: expected a dtype, given %s", describe(it[1]))
+		}
+		t := &ir.TileType{Shape: shape, DType: dt, Memory: ir.MemNone}
+		var spec tileViewSpec
+		hasView := false
+		for i, x := range it[2:] {
+			switch v := x.(type) {
+			case *ir.MemRef:
+				t.MemRef = v
+			case ir.MemorySpace:
+				t.Memory = v
+			case tileViewSpec:
+				spec, hasView = v, true
+			default:
+				r.fail(subs[i+2], "pl.Tile: expected pl.MemRef(...), pl.Mem.X or pl.TileView(...), given %s", describe(x))
+			}
+		}
+		if hasView {
+			t.View = r.tileView(spec, t.Memory, e, fc)
+		}
+		return t
+	case "pl.Out", "pl.InOut":
+		it := items()
+		if len(it) != 1 {
+			r.fail(n, "%s takes one type", head)
+		}
+		t, ok := it[0].(ir.Type)
+		if !ok {
+			r.fail(subs[0], "%s: expected a type, given %s", head, describe(it[0]))
+		}
+		dir := ir.Out
+		if head == "pl.InOut" {
+			dir = ir.InOut
+		}
+		return dirType{dir, t}
+	case "pl.Tuple", "tuple":
+		it := items()
+		tt := &ir.TupleType{}
+		for i, x := range it {
+			if tup, ok := x.(pyTuple); ok && len(tup) == 0 && len(it) == 1 {
+				break
+			}
+			t, ok := x.(ir.Type)
+			if !ok {
+				r.fail(subs[i], "%s: expected a type, given %s", head, describe(x))
+			}
+			tt.Types = append(tt.Types, t)
+		}
+		return tt
+	case "pl.Array":
+		it := items()
+		if len(it) != 2 {
+			r.fail(n, "pl.Array takes an extent and a dtype")
+		}
+		ext, ok1 := it[0].(int64)
+		dt, ok2 := it[1].(ir.DataType)
+		if !ok1 || !ok2 {
+			r.fail(n, "pl.Array: expected pl.Array[16, pl.INT32]")
+		}
+		return &ir.ArrayType{Extent: ext, DType: dt}
+	}
+	// Indexing a value.
+	obj := r.evalIn(n.ChildByFieldId(fldValue), e, fc)
+	if len(subs) != 1 {
+		r.fail(n, "unsupported subscript %s", r.text(n))
+	}
+	idx := r.evalIn(subs[0], e, fc)
+	switch o := obj.(type) {
+	case *ir.MemRef:
+		c := *o
+		c.SlotIndex = r.toExpr(subs[0], idx)
+		return &c
+	case pyList:
+		return r.pyIndex(subs[0], []value(o), idx)
+	case pyTuple:
+		return r.pyIndex(subs[0], []value(o), idx)
+	case ir.Expr:
+		if tt, ok := o.Type().(*ir.TupleType); ok {
+			i, ok := idx.(int64)
+			if !ok || i < 0 || int(i) >= len(tt.Types) {
+				r.fail(subs[0], "tuple index must be a constant in [0, %d), given %s", len(tt.Types), describe(idx))
+			}
+			return &ir.TupleGetItem{Tuple: o, Index: int(i), Pos: r.pos(n)}
+		}
+		if fc != nil && fc.authoring {
+			return fc.index(n, o, subs[0], idx)
+		}
+		r.fail(n, "cannot index %s", ir.Describe(o))
+	}
+	r.fail(n, "cannot index %s", describe(obj))
+	return nil
+}
+
+func (r *reader) pyIndex(n *sitter.Node, xs []value, idx value) value {
+	i, ok := idx.(int64)
+	if !ok {
+		r.fail(n, "list index must be an int, given %s", describe(idx))
+	}
+	if i < 0 {
+		i += int64(len(xs))
+	}
+	if i < 0 || int(i) >= len(xs) {
+		r.fail(n, "list index out of range")
+	}
+	return xs[i]
+}
+
+// shape converts a shape list.
+func (r *reader) shape(n *sitter.Node, v value) []ir.Expr {
+	var xs []value
+	switch t := v.(type) {
+	case pyList:
+		xs = t
+	case pyTuple:
+		xs = t
+	default:
+		r.fail(n, "expected a shape list like [16, 64], given %s", describe(v))
+	}
+	out := make([]ir.Expr, len(xs))
+	for i, x := range xs {
+		out[i] = r.toExpr(n, x)
+		if st, ok := out[i].Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+			r.fail(n, "shape dimension %d must be an integer, given %s", i, describe(x))
+		}
+	}
+	return out
+}
+
+func (r *reader) memRef(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []kwArg, fc *fnCtx) value {
+	if len(pos) != 1 && len(pos) != 3 {
+		r.fail(n, "pl.MemRef takes (base, byte_offset, size[, slots=N]) or (\"name\"[, slots=N])")
+	}
+	var base *ir.Var
+	switch b := pos[0].(type) {
+	case string:
+		if fc != nil {
+			if v, ok := fc.memrefBases[b]; ok {
+				base = v
+			} else {
+				base = ir.NewVar(b, ir.PtrT, r.pos(nodes[0]))
+				fc.memrefBases[b] = base
+			}
+		} else {
+			base = ir.NewVar(b, ir.PtrT, r.pos(nodes[0]))
+		}
+	case ir.Expr:
+		v, ok := ir.VarOf(b)
+		if !ok {
+			r.fail(nodes[0], "pl.MemRef: the base must be a variable or a name string")
+		}
+		base = v
+	default:
+		r.fail(nodes[0], "pl.MemRef: the base must be a variable or a name string, given %s", describe(pos[0]))
+	}
+	slots := 1
+	for _, k := range kws {
+		if k.name != "slots" {
+			r.fail(k.node, "pl.MemRef: unknown keyword %s (expected slots)", k.name)
+		}
+		s, ok := k.val.(int64)
+		if !ok {
+			r.fail(k.node, "pl.MemRef: slots= takes an int")
+		}
+		slots = int(s)
+	}
+	if len(pos) == 1 {
+		m := ir.NewMemRef(base, nil, 0, r.pos(n))
+		m.Pinned = true
+		m.SlotCount = slots
+		return m
+	}
+	off := r.toExpr(nodes[1], pos[1])
+	size, ok := pos[2].(int64)
+	if !ok || size < 0 {
+		r.fail(nodes[2], "pl.MemRef: size must be a non-negative int, given %s", describe(pos[2]))
+	}
+	m := ir.NewMemRef(base, off, uint64(size), r.pos(n))
+	m.SlotCount = slots
+	return m
+}
+
+func (r *reader) tensorView(n *sitter.Node, pos []value, kws []kwArg) value {
+	if len(pos) > 0 {
+		r.fail(n, "pl.TensorView takes keyword arguments only")
+	}
+	v := &ir.TensorView{}
+	for _, k := range kws {
+		switch k.name {
+		case "stride":
+			v.Stride = r.shape(k.node, k.val)
+		case "valid_shape":
+			v.ValidShape = r.shape(k.node, k.val)
+		case "layout":
+			l, ok := k.val.(ir.TensorLayout)
+			if !ok {
+				r.fail(k.node, "pl.TensorView: layout= takes pl.TensorLayout.X")
+			}
+			v.Layout = l
+		case "pad":
+			p, ok := k.val.(ir.PadValue)
+			if !ok {
+				r.fail(k.node, "pl.TensorView: pad= takes pl.PadValue.X")
+			}
+			v.Pad = p
+		default:
+			r.fail(k.node, "pl.TensorView: unknown keyword %s (expected stride, layout, valid_shape, pad)", k.name)
+		}
+	}
+	return v
+}
+
+func (r *reader) tileView(spec tileViewSpec, mem ir.MemorySpace, e *env, fc *fnCtx) *ir.TileView {
+	v := ir.ImplicitTileView(mem)
+	for _, k := range spec {
+		switch k.name {
+		case "valid_shape":
+			v.ValidShape = r.shape(k.node, k.val)
+		case "stride":
+			v.Stride = r.shape(k.node, k.val)
+		case "start_offset":
+			v.StartOffset = r.toExpr(k.node, k.val)
+		case "blayout", "slayout":
+			l, ok := k.val.(ir.TileLayout)
+			if !ok {
+				r.fail(k.node, "pl.TileView: %s= takes pl.TileLayout.X", k.name)
+			}
+			if k.name == "blayout" {
+				v.BLayout = l
+			} else {
+				v.SLayout = l
+			}
+		case "fractal":
+			f, ok := k.val.(int64)
+			if !ok {
+				r.fail(k.node, "pl.TileView: fractal= takes an int")
+			}
+			v.Fractal = int(f)
+		case "pad":
+			p, ok := k.val.(ir.PadValue)
+			if !ok {
+				r.fail(k.node, "pl.TileView: pad= takes pl.PadValue.X")
+			}
+			v.Pad = p
+		default:
+			r.fail(k.node, "pl.TileView: unknown keyword %s", k.name)
+		}
+	}
+	return &v
+}
