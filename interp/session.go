@@ -12,6 +12,8 @@ import (
 	"go/ast"
 	"go/scanner"
 	"go/token"
+	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -32,6 +34,8 @@ type Options struct {
 	OnOutput func(Output)
 	// Packages are extra symbol tables (the kernel's display package).
 	Packages []map[string]map[string]reflect.Value
+	// Args is os.Args as cells see it; nil means ["ptorepl"].
+	Args []string
 }
 
 // Result is what evaluating a cell produced.
@@ -76,8 +80,10 @@ type CellError struct {
 	Cell int    // execution count of the cell
 	Line int    // 1-based line in the cell, 0 when unknown
 	Msg  string // the message, without position
-	// Kind is "compile", "panic", "error" or "interrupted".
+	// Kind is "compile", "panic", "error", "exit" or "interrupted".
 	Kind string
+	// ExitCode is the code a cell gave os.Exit (Kind "exit").
+	ExitCode int
 }
 
 func (e *CellError) Error() string {
@@ -106,6 +112,14 @@ type Session struct {
 
 	plMu   sync.Mutex
 	panics []string
+
+	// vars are the session variables earlier cells declared.
+	vars map[string]bool
+
+	// asyncMu guards what goroutines of cells report after their cell.
+	asyncMu    sync.Mutex
+	evaluating bool
+	async      []string
 }
 
 const outVar = "_ptorepl_out"
@@ -127,12 +141,20 @@ func (s *Session) Reset() error {
 }
 
 func (s *Session) reset() error {
+	args := s.opts.Args
+	if args == nil {
+		args = []string{"ptorepl"}
+	}
+	s.vars = map[string]bool{}
 	i := interp.New(interp.Options{
 		Stdout: &interpWriter{s: s},
 		Stderr: &interpWriter{s: s, stderr: true},
-		Args:   []string{"ptorepl"},
+		Args:   args,
+		// Cells see the real environment, as a Go program does.
+		Env:          os.Environ(),
+		Unrestricted: true,
 	})
-	tables := []map[string]map[string]reflect.Value{stdlib.Symbols, symbols.Symbols, hookSymbols()}
+	tables := []map[string]map[string]reflect.Value{sessionStdlib(), symbols.Symbols, s.hookSymbols()}
 	tables = append(tables, s.opts.Packages...)
 	s.pkgs, s.pkgMembers = map[string]string{}, map[string][]string{}
 	for _, t := range tables {
@@ -185,9 +207,11 @@ func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
 	s.plMu.Lock()
 	s.panics = nil
 	s.plMu.Unlock()
+	s.setEvaluating(true)
 	restore := setEvalContext(ctx)
 	vals, err := s.evalCell(ctx, n, cell)
 	restore()
+	s.setEvaluating(false)
 	dsl.ClearLocation()
 	res.Outputs = capt.stop()
 	if err != nil {
@@ -215,79 +239,153 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, erro
 	}
 	var vals []any
 	for k, sg := range segs {
-		src, display, err := s.prepare(n, sg, k == len(segs)-1)
+		// Transform each segment only once the ones before it ran: the
+		// display rewrite asks the interpreter about names they declare.
+		ps, err := s.prepare(n, sg, k == len(segs)-1)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.i.EvalWithContext(ctx, src); err != nil {
-			return nil, s.evalError(ctx, n, err)
-		}
-		if display {
-			v, err := s.i.Eval(outVar)
-			if err == nil && v.IsValid() {
-				if list, ok := v.Interface().([]interface{}); ok {
-					for _, x := range list {
-						if x != nil {
-							vals = append(vals, x)
-						}
-					}
+		for _, p := range ps {
+			dsl.SetLocation(CellName(n), p.line)
+			if _, err := s.i.EvalWithContext(ctx, p.src); err != nil {
+				if isReturn(err) {
+					return vals, nil // a top-level return ends the cell, as it ends main
 				}
+				return nil, s.evalError(ctx, n, err)
 			}
-			s.i.Eval(outVar + " = nil")
+			for _, v := range p.vars {
+				s.vars[v] = true
+			}
+			if p.display {
+				vals = append(vals, s.takeValues()...)
+			}
 		}
 	}
 	return vals, nil
 }
 
-// prepare instruments a segment with location calls and, for the cell's
-// last statement segment, rewrites a trailing expression to store its
-// values. It returns the source to evaluate and whether values were stored.
-func (s *Session) prepare(n int, sg segment, last bool) (string, bool, error) {
-	hook := func(line int) string { return fmt.Sprintf("_ptorepl.At(%d, %d)", n, line) }
-	if sg.decl {
-		fset, f, err := parseDecls(sg.src)
-		if err != nil {
-			return "", false, s.compileError(n, err, 1)
-		}
-		var nodes []ast.Node
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				nodes = append(nodes, fd.Body)
+// takeValues reads and clears what a display rewrite stored.
+func (s *Session) takeValues() []any {
+	var vals []any
+	v, err := s.i.Eval(outVar)
+	if err == nil && v.IsValid() {
+		if list, ok := v.Interface().([]interface{}); ok {
+			for _, x := range list {
+				if x != nil {
+					vals = append(vals, x)
+				}
 			}
 		}
-		base := len("package p;\n")
-		return applyInsertions(sg.src, locationCalls(fset, nodes, base, 1, hook)), false, nil
+	}
+	s.i.Eval(outVar + " = nil")
+	return vals
+}
+
+// piece is one evaluation of a transformed segment.
+type piece struct {
+	src     string
+	line    int      // first cell line
+	display bool     // the piece stores a trailing expression's values
+	vars    []string // session variables it declares
+}
+
+// prepare transforms a segment (see transform.go) into the pieces to
+// evaluate, storing a trailing expression's values for the cell's last
+// statement segment.
+func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
+	if sg.decl {
+		return s.prepareDecls(n, sg)
 	}
 	fset, stmts, err := parseStmts(sg.src)
 	if err != nil {
-		return "", false, s.compileError(n, err, 1)
+		return nil, s.compileError(n, err, 1)
 	}
 	base := len(stmtPrefix)
-	ins := locationCalls(fset, []ast.Node{&ast.BlockStmt{List: stmts}}, base, 1, hook)
-	display := false
+	x := newXform(n, fset, base, 1)
+	x.topStmts(stmts)
+	if x.err != nil {
+		return nil, x.err
+	}
+	p := piece{line: sg.first}
+	for _, st := range stmts {
+		p.vars = append(p.vars, declaredVars(st)...)
+	}
 	if last && len(stmts) > 0 {
 		if es, ok := stmts[len(stmts)-1].(*ast.ExprStmt); ok {
-			lo := fset.Position(es.Pos()).Offset - base
-			hi := fset.Position(es.End()).Offset - base
-			expr := sg.src[lo:hi]
+			lo, hi := x.off(es.Pos()), x.off(es.End())
 			switch k := s.arity(es.X, sg.src, base, fset); {
 			case k == 1:
-				ins = append(ins, insertion{lo, outVar + " = []interface{}{"}, insertion{hi, "}"})
-				display = true
+				x.eds = append(x.eds, edit{off: lo, end: lo, text: outVar + " = []interface{}{", prio: 2}, edit{off: hi, end: hi, text: "}", prio: -2})
+				p.display = true
 			case k > 1:
 				names := make([]string, k)
 				for j := range names {
 					names[j] = "_ptorepl_v" + strconv.Itoa(j)
 				}
 				list := strings.Join(names, ", ")
-				ins = append(ins, insertion{lo, outVar + " = func() []interface{} { " + list + " := "},
-					insertion{hi, "; return []interface{}{" + list + "} }()"})
-				display = true
+				x.eds = append(x.eds, edit{off: lo, end: lo, text: outVar + " = func() []interface{} { " + list + " := ", prio: 2},
+					edit{off: hi, end: hi, text: "; return []interface{}{" + list + "} }()", prio: -2})
+				p.display = true
 			}
-			_ = expr
 		}
 	}
-	return applyInsertions(sg.src, ins), display, nil
+	p.src = applyEdits(sg.src, x.eds)
+	return []piece{p}, nil
+}
+
+// prepareDecls transforms a declaration segment. A var declaration reading
+// a variable of an earlier cell becomes a statement piece of its own, in
+// its place among the others.
+func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
+	fset, f, err := parseDecls(sg.src)
+	if err != nil {
+		return nil, s.compileError(n, err, 1)
+	}
+	x := newXform(n, fset, len("package p;\n"), 1)
+	var ps []piece
+	cur := piece{line: sg.first}
+	var ranges [][2]int
+	flush := func() {
+		if len(ranges) > 0 {
+			cur.src = renderRanges(sg.src, ranges, x.eds)
+			ps = append(ps, cur)
+		}
+		cur, ranges = piece{line: sg.first}, nil
+	}
+	for _, d := range f.Decls {
+		x.walk(d)
+		r := [2]int{x.off(d.Pos()), x.off(d.End())}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR && readsAny(gd, s.vars) {
+			flush()
+			x.insert(gd.Pos(), x.hookText(gd.Pos()), 0)
+			ranges = [][2]int{r}
+			cur = piece{line: x.line(gd.Pos()), vars: declaredVars(gd)}
+			flush()
+			continue
+		}
+		ranges = append(ranges, r)
+		cur.vars = append(cur.vars, declaredVars(d)...)
+	}
+	flush()
+	if x.err != nil {
+		return nil, x.err
+	}
+	return ps, nil
+}
+
+// renderRanges is src with only the ranges kept and the edits inside them
+// applied.
+func renderRanges(src string, ranges [][2]int, eds []edit) string {
+	var in []edit
+	for _, e := range eds {
+		for _, r := range ranges {
+			if e.off >= r[0] && e.off <= r[1] {
+				in = append(in, e)
+				break
+			}
+		}
+	}
+	return applyEdits(blankOutside(src, ranges), in)
 }
 
 // noValueBuiltins are builtins whose call has no value.
@@ -317,7 +415,11 @@ func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) i
 	}
 	lo := fset.Position(fun.Pos()).Offset - base
 	hi := fset.Position(fun.End()).Offset - base
-	v, err := s.i.Eval(src[lo:hi])
+	name := src[lo:hi]
+	if name == "main" {
+		name = mainName
+	}
+	v, err := s.i.Eval(name)
 	if err != nil || !v.IsValid() || v.Kind() != reflect.Func {
 		return 1 // a conversion, a builtin with a value, or something Yaegi cannot show alone
 	}
@@ -364,6 +466,11 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 	}
 	var p interp.Panic
 	if errors.As(err, &p) {
+		if e, ok := p.Value.(exitSignal); ok {
+			line, _ := dsl.Location()
+			_ = line
+			return &CellError{Cell: n, Msg: fmt.Sprintf("os.Exit(%d) called: the cell stopped, the session continues", e.code), Kind: "exit", ExitCode: e.code}
+		}
 		return s.panicError(n, p.Value)
 	}
 	var list scanner.ErrorList
@@ -420,12 +527,75 @@ func (s *Session) notePanicLine(l string) {
 	s.plMu.Unlock()
 }
 
-// hookSymbols is the location hook cells are instrumented with.
-func hookSymbols() map[string]map[string]reflect.Value {
+// hookSymbols are what transformed cells call (see transform.go).
+func (s *Session) hookSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{
 		"ptorepl.internal/_ptorepl/_ptorepl": {
-			"At": reflect.ValueOf(func(cell, line int) { dsl.SetLocation(CellName(cell), line) }),
+			"At":      reflect.ValueOf(func(cell, line int) { dsl.SetLocation(CellName(cell), line) }),
+			"Return":  reflect.ValueOf(func() { panic(returnSignal{}) }),
+			"GoPanic": reflect.ValueOf(s.goPanic),
 		},
+	}
+}
+
+// returnSignal unwinds a cell that executed a top-level return.
+type returnSignal struct{}
+
+func isReturn(err error) bool {
+	var p interp.Panic
+	if errors.As(err, &p) {
+		_, ok := p.Value.(returnSignal)
+		return ok
+	}
+	return false
+}
+
+// exitSignal is what os.Exit does in a cell: it unwinds the cell instead of
+// ending the process (the REPL or the kernel).
+type exitSignal struct{ code int }
+
+// sessionStdlib is Yaegi's standard library with os.Exit contained.
+func sessionStdlib() map[string]map[string]reflect.Value {
+	out := make(map[string]map[string]reflect.Value, len(stdlib.Symbols))
+	for k, v := range stdlib.Symbols {
+		out[k] = v
+	}
+	osSyms := make(map[string]reflect.Value, len(stdlib.Symbols["os/os"]))
+	for k, v := range stdlib.Symbols["os/os"] {
+		osSyms[k] = v
+	}
+	osSyms["Exit"] = reflect.ValueOf(func(code int) { panic(exitSignal{code}) })
+	out["os/os"] = osSyms
+	return out
+}
+
+// goPanic reports a panic a goroutine of a cell recovered: on the stderr of
+// the cell being evaluated, or else of the next one.
+func (s *Session) goPanic(cell, line int, v any) {
+	msg := fmt.Sprintf("%s:%d: panic in goroutine: %v\n", CellName(cell), line, v)
+	if e, ok := v.(exitSignal); ok {
+		msg = fmt.Sprintf("%s:%d: os.Exit(%d) called in a goroutine: the goroutine stopped, the session continues\n", CellName(cell), line, e.code)
+	}
+	s.asyncMu.Lock()
+	defer s.asyncMu.Unlock()
+	if s.evaluating {
+		io.WriteString(os.Stderr, msg)
+		return
+	}
+	s.async = append(s.async, msg)
+}
+
+// setEvaluating marks the capture of a cell as open (flushing reports of
+// goroutines that ended between cells into it) or closed.
+func (s *Session) setEvaluating(on bool) {
+	s.asyncMu.Lock()
+	defer s.asyncMu.Unlock()
+	s.evaluating = on
+	if on {
+		for _, m := range s.async {
+			io.WriteString(os.Stderr, m)
+		}
+		s.async = nil
 	}
 }
 

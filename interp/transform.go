@@ -1,0 +1,386 @@
+package interp
+
+// The cell transformation.
+//
+// A cell is Go typed as if it were the body of func main, with declarations
+// (types, funcs, methods, vars, consts, imports) allowed between statements.
+// Yaegi evaluates top-level statements in its global scope, which has bugs a
+// function scope does not have, so before evaluation each segment of a cell is
+// rewritten by one transformation, always keeping every token on its original
+// line so that errors name the user's cell line:
+//
+//   - Compound top-level statements (if, for, switch, select, blocks, labeled
+//     statements) run as the body of a function literal called in place:
+//     `func() { for ... }()`. Variables they declare are block-scoped in Go
+//     anyway; a top-level `return` ends the cell, as it would end main.
+//   - Top-level simple statements (`x := ...`, assignments, calls) stay at top
+//     level, so `:=` declares session variables later cells see.
+//   - A `var` declaration whose initializer reads a variable of an earlier
+//     cell is evaluated as a statement (Yaegi's package-level initializer
+//     ordering cannot see variables of earlier evaluations).
+//   - `main` is renamed so a cell declaring func main does not run it on every
+//     later evaluation; `main()` calls it once, as typed.
+//   - Go 1.22 semantics: a loop variable a closure, go or defer statement
+//     can capture gets a per-iteration copy; `range N` over an integer
+//     constant or len/cap becomes a counting loop.
+//   - Every function started by a go statement recovers its panic and reports
+//     it with the cell line, so a goroutine cannot end the session.
+//   - A call to the location hook precedes each statement of every statement
+//     list (never in a case/comm clause list, between a label and its
+//     statement, or inside an expression), so DSL calls know their cell line.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// edit replaces src[off:end] with text (an insertion when end == off).
+type edit struct {
+	off, end int
+	text     string
+	prio     int // order among edits at the same offset, lowest first
+}
+
+// applyEdits applies edits to src; overlapping replacements after the first
+// are dropped.
+func applyEdits(src string, eds []edit) string {
+	sort.SliceStable(eds, func(a, b int) bool {
+		if eds[a].off != eds[b].off {
+			return eds[a].off < eds[b].off
+		}
+		return eds[a].prio < eds[b].prio
+	})
+	var b strings.Builder
+	prev := 0
+	for _, e := range eds {
+		if e.off < prev || e.end > len(src) || e.off > len(src) {
+			continue
+		}
+		b.WriteString(src[prev:e.off])
+		b.WriteString(e.text)
+		prev = e.off
+		if e.end > e.off {
+			prev = e.end
+		}
+	}
+	b.WriteString(src[prev:])
+	return b.String()
+}
+
+// blankOutside replaces every byte of src outside the ranges with a space,
+// keeping newlines, so positions stay those of the cell.
+func blankOutside(src string, ranges [][2]int) string {
+	b := []byte(src)
+	keep := make([]bool, len(b))
+	for _, r := range ranges {
+		for i := r[0]; i < r[1] && i < len(b); i++ {
+			keep[i] = true
+		}
+	}
+	for i := range b {
+		if !keep[i] && b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// xform collects the edits of one segment.
+type xform struct {
+	cell  int
+	fset  *token.FileSet
+	file  *token.File
+	base  int // bytes the parse wrapper adds before the segment
+	shift int // lines the parse wrapper adds
+	eds   []edit
+	err   error
+}
+
+func newXform(cell int, fset *token.FileSet, base, shift int) *xform {
+	x := &xform{cell: cell, fset: fset, base: base, shift: shift}
+	fset.Iterate(func(f *token.File) bool { x.file = f; return false })
+	return x
+}
+
+func (x *xform) off(p token.Pos) int  { return x.file.Offset(p) - x.base }
+func (x *xform) line(p token.Pos) int { return x.file.Line(p) - x.shift }
+
+func (x *xform) insert(p token.Pos, text string, prio int) {
+	o := x.off(p)
+	x.eds = append(x.eds, edit{off: o, end: o, text: text, prio: prio})
+}
+
+func (x *xform) replace(from, to token.Pos, text string) {
+	x.eds = append(x.eds, edit{off: x.off(from), end: x.off(to), text: text, prio: 100})
+}
+
+func (x *xform) hookText(p token.Pos) string {
+	return fmt.Sprintf("_ptorepl.At(%d, %d); ", x.cell, x.line(p))
+}
+
+func (x *xform) fail(p token.Pos, format string, args ...any) {
+	if x.err == nil {
+		x.err = &CellError{Cell: x.cell, Line: x.line(p), Msg: fmt.Sprintf(format, args...), Kind: "compile"}
+	}
+}
+
+// hooks puts a location call before each statement of a list.
+func (x *xform) hooks(list []ast.Stmt) {
+	for _, st := range list {
+		switch st.(type) {
+		case *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause:
+			continue
+		}
+		x.insert(st.Pos(), x.hookText(st.Pos()), 0)
+	}
+}
+
+// walk applies the in-function rewrites below n.
+func (x *xform) walk(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			x.hooks(n.List)
+		case *ast.CaseClause:
+			x.hooks(n.Body)
+		case *ast.CommClause:
+			x.hooks(n.Body)
+		case *ast.Ident:
+			if n.Name == "main" {
+				x.replace(n.Pos(), n.End(), mainName)
+			}
+		case *ast.ForStmt:
+			x.forLoop(n)
+		case *ast.RangeStmt:
+			x.rangeLoop(n)
+		case *ast.GoStmt:
+			x.goStmt(n)
+		}
+		return true
+	})
+}
+
+// mainName is what a cell's main is called in the interpreter.
+const mainName = "_ptorepl_main"
+
+// goStmt makes the started function recover its panic and report it.
+func (x *xform) goStmt(g *ast.GoStmt) {
+	rec := fmt.Sprintf("defer func() { if r := recover(); r != nil { _ptorepl.GoPanic(%d, %d, r) } }(); ", x.cell, x.line(g.Pos()))
+	if fl, ok := g.Call.Fun.(*ast.FuncLit); ok {
+		x.insert(fl.Body.Lbrace+1, rec, 10)
+		return
+	}
+	// go f(args): the call runs inside a recovering literal.
+	x.insert(g.Call.Pos(), "func() { "+rec, 10)
+	x.insert(g.Call.End(), " }()", -10)
+}
+
+// captures reports whether body can keep a reference to a loop variable
+// beyond its iteration: a closure, a go or defer statement, or an address.
+func captures(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// assigns reports whether body assigns one of names.
+func assigns(body ast.Node, names []string) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		for _, n := range names {
+			if id.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					found = found || is(l)
+				}
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				found = found || (n.Key != nil && is(n.Key)) || (n.Value != nil && is(n.Value))
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func copies(names []string) string {
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s := %s; ", n, n)
+	}
+	return b.String()
+}
+
+func definedNames(es ...ast.Expr) []string {
+	var out []string
+	for _, e := range es {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			out = append(out, id.Name)
+		}
+	}
+	return out
+}
+
+// forLoop gives a captured for-clause variable a per-iteration copy (Go
+// 1.22). A body that assigns the variable keeps one variable: copying it
+// would lose the assignment for the next iteration.
+func (x *xform) forLoop(f *ast.ForStmt) {
+	init, ok := f.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE {
+		return
+	}
+	names := definedNames(init.Lhs...)
+	if len(names) == 0 || !captures(f.Body) || assigns(f.Body, names) {
+		return
+	}
+	x.insert(f.Body.Lbrace+1, copies(names), 5)
+}
+
+// rangeLoop rewrites range over an integer to a counting loop and gives
+// captured range variables per-iteration copies.
+func (x *xform) rangeLoop(r *ast.RangeStmt) {
+	if _, ok := r.X.(*ast.FuncLit); ok {
+		x.fail(r.Pos(), "range over a function (Go 1.23 iterators) is not supported by the interpreter; call the function with a yield callback instead")
+		return
+	}
+	if r.Tok == token.DEFINE && captures(r.Body) {
+		if names := definedNames(r.Key, r.Value); len(names) > 0 {
+			x.insert(r.Body.Lbrace+1, copies(names), 5)
+		}
+	}
+	if !intRange(r.X) || r.Value != nil {
+		return
+	}
+	if r.Tok == token.ASSIGN {
+		return // for k = range n: leave it to the interpreter
+	}
+	k := "_ptorepl_i"
+	if id, ok := r.Key.(*ast.Ident); ok && id.Name != "_" {
+		k = id.Name
+	}
+	init := fmt.Sprintf("%s, _ptorepl_n := 0, ", k)
+	// for K := range X { → for K, _ptorepl_n := 0, X; K < _ptorepl_n; K++ {
+	x.replace(r.For, r.X.Pos(), "for "+init)
+	x.insert(r.X.End(), fmt.Sprintf("; %s < _ptorepl_n; %s++ ", k, k), 0)
+}
+
+// intRange reports whether a range expression is an integer the rewrite can
+// count to: an integer literal, len or cap, or arithmetic on those.
+func intRange(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.INT
+	case *ast.CallExpr:
+		id, ok := e.Fun.(*ast.Ident)
+		return ok && (id.Name == "len" || id.Name == "cap")
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.SHL:
+			return intRange(e.X) && intRange(e.Y)
+		}
+	}
+	return false
+}
+
+// topStmts transforms the statements of a statement segment.
+func (x *xform) topStmts(stmts []ast.Stmt) {
+	for _, st := range stmts {
+		if _, ok := st.(*ast.EmptyStmt); ok {
+			continue
+		}
+		x.insert(st.Pos(), x.hookText(st.Pos()), 0)
+		switch st := st.(type) {
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+			*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+			x.insert(st.Pos(), "func() { ", 1)
+			x.insert(st.End(), " }()", -1)
+			x.topReturns(st)
+		case *ast.ReturnStmt:
+			x.topReturns(st)
+		}
+		x.walk(st)
+	}
+}
+
+// topReturns turns returns outside function literals into the end of the cell.
+func (x *xform) topReturns(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 {
+				x.fail(n.Pos(), "too many return values: a top-level return ends the cell and takes no values")
+			}
+			x.replace(n.Pos(), n.End(), "_ptorepl.Return()")
+		}
+		return true
+	})
+}
+
+// readsAny reports whether e mentions one of names.
+func readsAny(n ast.Node, names map[string]bool) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// declaredVars lists the names a top-level statement or var declaration
+// adds to the session.
+func declaredVars(n ast.Node) []string {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE {
+			return definedNames(n.Lhs...)
+		}
+	case *ast.DeclStmt:
+		return declaredVars(n.Decl)
+	case *ast.GenDecl:
+		if n.Tok != token.VAR {
+			return nil
+		}
+		var out []string
+		for _, sp := range n.Specs {
+			for _, id := range sp.(*ast.ValueSpec).Names {
+				if id.Name != "_" {
+					out = append(out, id.Name)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
