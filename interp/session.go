@@ -301,14 +301,16 @@ func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
 		return nil, s.compileError(n, err, 1)
 	}
 	base := len(stmtPrefix)
-	x := newXform(n, fset, base, 1)
-	x.topStmts(stmts)
+	x := newXform(n, fset, sg.src, base, 1)
+	local := x.topStmts(stmts)
 	if x.err != nil {
 		return nil, x.err
 	}
 	p := piece{line: sg.first}
 	for _, st := range stmts {
-		p.vars = append(p.vars, declaredVars(st)...)
+		if !local {
+			p.vars = append(p.vars, declaredVars(st)...)
+		}
 	}
 	if last && len(stmts) > 0 {
 		if es, ok := stmts[len(stmts)-1].(*ast.ExprStmt); ok {
@@ -341,7 +343,7 @@ func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
 	if err != nil {
 		return nil, s.compileError(n, err, 1)
 	}
-	x := newXform(n, fset, len("package p;\n"), 1)
+	x := newXform(n, fset, sg.src, len("package p;\n"), 1)
 	var ps []piece
 	cur := piece{line: sg.first}
 	var ranges [][2]int
@@ -553,6 +555,9 @@ func isReturn(err error) bool {
 // exitSignal is what os.Exit does in a cell: it unwinds the cell instead of
 // ending the process (the REPL or the kernel).
 type exitSignal struct{ code int }
+
+// String is what a cell that recovers the exit sees.
+func (e exitSignal) String() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 
 // sessionStdlib is Yaegi's standard library with os.Exit contained.
 func sessionStdlib() map[string]map[string]reflect.Value {

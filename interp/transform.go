@@ -56,6 +56,9 @@ func applyEdits(src string, eds []edit) string {
 	var b strings.Builder
 	prev := 0
 	for _, e := range eds {
+		if e.off > len(src) && e.end == e.off {
+			e.off, e.end = len(src), len(src) // an implicit empty statement at the end
+		}
 		if e.off < prev || e.end > len(src) || e.off > len(src) {
 			continue
 		}
@@ -93,14 +96,15 @@ type xform struct {
 	cell  int
 	fset  *token.FileSet
 	file  *token.File
-	base  int // bytes the parse wrapper adds before the segment
-	shift int // lines the parse wrapper adds
+	src   string // the segment
+	base  int    // bytes the parse wrapper adds before the segment
+	shift int    // lines the parse wrapper adds
 	eds   []edit
 	err   error
 }
 
-func newXform(cell int, fset *token.FileSet, base, shift int) *xform {
-	x := &xform{cell: cell, fset: fset, base: base, shift: shift}
+func newXform(cell int, fset *token.FileSet, src string, base, shift int) *xform {
+	x := &xform{cell: cell, fset: fset, src: src, base: base, shift: shift}
 	fset.Iterate(func(f *token.File) bool { x.file = f; return false })
 	return x
 }
@@ -173,9 +177,36 @@ func (x *xform) goStmt(g *ast.GoStmt) {
 		x.insert(fl.Body.Lbrace+1, rec, 10)
 		return
 	}
-	// go f(args): the call runs inside a recovering literal.
+	// go f(args): the call runs inside a recovering literal; its arguments
+	// are evaluated first, at the go statement, as Go does (literals stay
+	// in place to keep their untyped constant type).
+	var bind []string
+	for k, a := range g.Call.Args {
+		if _, lit := a.(*ast.BasicLit); lit {
+			continue
+		}
+		name := fmt.Sprintf("_ptorepl_a%d", k)
+		bind = append(bind, name)
+		x.replace(a.Pos(), a.End(), name)
+	}
+	if len(bind) > 0 {
+		vals := make([]string, 0, len(bind))
+		for _, a := range g.Call.Args {
+			if _, lit := a.(*ast.BasicLit); !lit {
+				vals = append(vals, x.text(a))
+			}
+		}
+		x.insert(g.Pos(), "{ "+strings.Join(bind, ", ")+" := "+strings.Join(vals, ", ")+"; ", 20)
+		x.insert(g.End(), " }", -10)
+	}
 	x.insert(g.Call.Pos(), "func() { "+rec, 10)
-	x.insert(g.Call.End(), " }()", -10)
+	x.insert(g.Call.End(), " }()", -20)
+}
+
+// text is the source of a node, on one line.
+func (x *xform) text(n ast.Node) string {
+	t := x.src[x.off(n.Pos()):x.off(n.End())]
+	return strings.ReplaceAll(t, "\n", " ")
 }
 
 // captures reports whether body can keep a reference to a loop variable
@@ -310,8 +341,19 @@ func intRange(e ast.Expr) bool {
 	return false
 }
 
-// topStmts transforms the statements of a statement segment.
-func (x *xform) topStmts(stmts []ast.Stmt) {
+// topStmts transforms the statements of a statement segment. It reports
+// whether the segment runs as one function body (see oneBody).
+func (x *xform) topStmts(stmts []ast.Stmt) bool {
+	if oneBody(stmts) {
+		for _, st := range stmts {
+			x.walk(st)
+		}
+		x.hooks(stmts)
+		first, last := stmts[0], stmts[len(stmts)-1]
+		x.insert(first.Pos(), "func() { ", -5)
+		x.insert(last.End(), " }()", 50)
+		return true
+	}
 	for _, st := range stmts {
 		if _, ok := st.(*ast.EmptyStmt); ok {
 			continue
@@ -325,9 +367,97 @@ func (x *xform) topStmts(stmts []ast.Stmt) {
 			x.topReturns(st)
 		case *ast.ReturnStmt:
 			x.topReturns(st)
+		case *ast.AssignStmt:
+			if x.commaOK(st) {
+				continue
+			}
 		}
 		x.walk(st)
 	}
+	return false
+}
+
+// oneBody reports whether a statement segment needs one function scope
+// around all of it: a top-level defer must run at its end and recover its
+// panics, and labels and goto join statements. Variables such a segment
+// declares stay local to it.
+func oneBody(stmts []ast.Stmt) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.DeferStmt, *ast.LabeledStmt:
+			return true
+		case *ast.BranchStmt:
+			if st.Tok == token.GOTO {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// commaOK rewrites a top-level `v, ok := e.(T)` or `v, ok := m[k]`, which
+// the interpreter's global scope cannot type, into single-value forms whose
+// comma-ok half runs in a function scope. It reports whether it did.
+func (x *xform) commaOK(a *ast.AssignStmt) bool {
+	if a.Tok != token.DEFINE || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+		return false
+	}
+	v, ok1 := a.Lhs[0].(*ast.Ident)
+	ok, ok2 := a.Lhs[1].(*ast.Ident)
+	if !ok1 || !ok2 {
+		return false
+	}
+	var out []string
+	switch r := ast.Unparen(a.Rhs[0]).(type) {
+	case *ast.TypeAssertExpr:
+		if r.Type == nil {
+			return false
+		}
+		t := x.text(r.Type)
+		tmp := fmt.Sprintf("_ptorepl_e%d_%d", x.cell, x.off(a.Pos()))
+		out = append(out, tmp+" := "+x.text(r.X))
+		if ok.Name != "_" {
+			out = append(out, fmt.Sprintf("%s := func() bool { _, ok := %s.(%s); return ok }()", ok.Name, tmp, t))
+		}
+		if v.Name != "_" {
+			out = append(out, fmt.Sprintf("%s := func() %s { v, _ := %s.(%s); return v }()", v.Name, t, tmp, t))
+		}
+	case *ast.IndexExpr:
+		if !pure(r) {
+			return false
+		}
+		e := x.text(r)
+		if ok.Name != "_" {
+			out = append(out, fmt.Sprintf("%s := func() bool { _, ok := %s; return ok }()", ok.Name, e))
+		}
+		if v.Name != "_" {
+			out = append(out, fmt.Sprintf("%s := %s", v.Name, e))
+		}
+	default:
+		return false
+	}
+	// Keep the statement's line count so later lines keep their numbers.
+	nl := strings.Count(x.src[x.off(a.Pos()):x.off(a.End())], "\n")
+	x.replace(a.Pos(), a.End(), strings.Join(out, "; ")+strings.Repeat("\n", nl))
+	return true
+}
+
+// pure reports whether evaluating e twice is the same as once: names,
+// selectors, literals, indexing and arithmetic, no calls or receives.
+func pure(e ast.Node) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr, *ast.FuncLit, *ast.CompositeLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // topReturns turns returns outside function literals into the end of the cell.
