@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"io"
@@ -84,11 +85,17 @@ type CellError struct {
 	Kind string
 	// ExitCode is the code a cell gave os.Exit (Kind "exit").
 	ExitCode int
+	// File names the program a RunProgram error is in (else the cell).
+	File string
 }
 
 func (e *CellError) Error() string {
+	name := CellName(e.Cell)
+	if e.File != "" {
+		name = e.File
+	}
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", CellName(e.Cell), e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", name, e.Line, e.Msg)
 	}
 	return e.Msg
 }
@@ -625,3 +632,63 @@ func (s *Session) Value(expr string) (any, error) {
 
 // LastProgram is the IR of the program the user built or compiled last.
 func (s *Session) LastProgram() *ir.Program { return dsl.LastProgram() }
+
+// IsProgram reports whether src is a whole Go program: package main with a
+// func main. `ptorepl run` runs such a file as `go run` does instead of as
+// cells.
+func IsProgram(src string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+	if err != nil || f.Name.Name != "main" {
+		return false
+	}
+	full, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return true // let the run report the syntax error
+	}
+	for _, d := range full.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			return true
+		}
+	}
+	return false
+}
+
+// RunProgram runs a whole program (see IsProgram): its declarations, then
+// main once. Errors carry the file name instead of a cell name.
+func (s *Session) RunProgram(ctx context.Context, file, src string) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count++
+	n := s.count
+	res := &Result{}
+	capt, err := startCapture(s.opts.OnOutput)
+	if err != nil {
+		return nil, &CellError{Cell: n, Msg: err.Error(), Kind: "error"}
+	}
+	s.setEvaluating(true)
+	restore := setEvalContext(ctx)
+	_, err = s.i.EvalWithContext(ctx, src)
+	restore()
+	s.setEvaluating(false)
+	dsl.ClearLocation()
+	res.Outputs = capt.stop()
+	if err != nil {
+		dsl.Reset()
+		ce := &CellError{Cell: n, Msg: err.Error(), Kind: "error"}
+		if e, ok := s.evalError(ctx, n, err).(*CellError); ok {
+			ce = e
+		}
+		ce.File = file
+		return res, ce
+	}
+	return res, nil
+}
+
+// SetArgs sets os.Args as cells see it. It starts the session afresh, so
+// call it before the first cell.
+func (s *Session) SetArgs(args []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.Args = append([]string(nil), args...)
+	return s.reset()
+}
