@@ -42,3 +42,6 @@ echo "== fuzz (short)"
 if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
 	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 100000x
 fi
+if grep -q 'func FuzzCellTransform' interp/*_test.go 2>/dev/null; then
+	go test ./interp -run '^$' -fuzz '^FuzzCellTransform$' -fuzztime 20000x
+fi
