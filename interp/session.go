@@ -309,6 +309,10 @@ func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
 	}
 	base := len(stmtPrefix)
 	x := newXform(n, fset, sg.src, base, 1)
+	x.defined = make(map[string]bool, len(s.vars))
+	for v := range s.vars {
+		x.defined[v] = true
+	}
 	local := x.topStmts(stmts)
 	if x.err != nil {
 		return nil, x.err

@@ -101,6 +101,9 @@ type xform struct {
 	shift int    // lines the parse wrapper adds
 	eds   []edit
 	err   error
+	// defined are the session variables so far: earlier cells' and this
+	// segment's top-level statements'.
+	defined map[string]bool
 }
 
 func newXform(cell int, fset *token.FileSet, src string, base, shift int) *xform {
@@ -131,11 +134,13 @@ func (x *xform) fail(p token.Pos, format string, args ...any) {
 	}
 }
 
-// hooks puts a location call before each statement of a list.
+// hooks puts a location call before each statement of a list. A var
+// declaration gets none: right after a call of a compiled function, the
+// interpreter initializes it wrongly (yaegi v0.16.1).
 func (x *xform) hooks(list []ast.Stmt) {
 	for _, st := range list {
 		switch st.(type) {
-		case *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause:
+		case *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause, *ast.DeclStmt:
 			continue
 		}
 		x.insert(st.Pos(), x.hookText(st.Pos()), 0)
@@ -182,7 +187,7 @@ func (x *xform) goStmt(g *ast.GoStmt) {
 	// in place to keep their untyped constant type).
 	var bind []string
 	for k, a := range g.Call.Args {
-		if _, lit := a.(*ast.BasicLit); lit {
+		if constArg(a) {
 			continue
 		}
 		name := fmt.Sprintf("_ptorepl_a%d", k)
@@ -192,7 +197,7 @@ func (x *xform) goStmt(g *ast.GoStmt) {
 	if len(bind) > 0 {
 		vals := make([]string, 0, len(bind))
 		for _, a := range g.Call.Args {
-			if _, lit := a.(*ast.BasicLit); !lit {
+			if !constArg(a) {
 				vals = append(vals, x.text(a))
 			}
 		}
@@ -201,6 +206,19 @@ func (x *xform) goStmt(g *ast.GoStmt) {
 	}
 	x.insert(g.Call.Pos(), "func() { "+rec, 10)
 	x.insert(g.Call.End(), " }()", -20)
+}
+
+// constArg reports whether a go statement's argument is a literal, nil,
+// true or false: evaluating it later is the same, and binding it to a
+// variable would lose its untyped type.
+func constArg(a ast.Expr) bool {
+	switch a := a.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return a.Name == "nil" || a.Name == "true" || a.Name == "false"
+	}
+	return false
 }
 
 // text is the source of a node, on one line.
@@ -369,12 +387,31 @@ func (x *xform) topStmts(stmts []ast.Stmt) bool {
 			x.topReturns(st)
 		case *ast.AssignStmt:
 			if x.commaOK(st) {
+				x.define(st)
 				continue
 			}
 		}
 		x.walk(st)
+		x.define(st)
 	}
 	return false
+}
+
+func (x *xform) define(st ast.Stmt) {
+	if x.defined == nil {
+		x.defined = map[string]bool{}
+	}
+	for _, v := range declaredVars(st) {
+		x.defined[v] = true
+	}
+}
+
+// decl is ":=", or "=" for a name that already exists.
+func (x *xform) decl(name string) string {
+	if x.defined[name] {
+		return "="
+	}
+	return ":="
 }
 
 // oneBody reports whether a statement segment needs one function scope
@@ -417,10 +454,10 @@ func (x *xform) commaOK(a *ast.AssignStmt) bool {
 		tmp := fmt.Sprintf("_ptorepl_e%d_%d", x.cell, x.off(a.Pos()))
 		out = append(out, tmp+" := "+x.text(r.X))
 		if ok.Name != "_" {
-			out = append(out, fmt.Sprintf("%s := func() bool { _, ok := %s.(%s); return ok }()", ok.Name, tmp, t))
+			out = append(out, fmt.Sprintf("%s %s func() bool { _, ok := %s.(%s); return ok }()", ok.Name, x.decl(ok.Name), tmp, t))
 		}
 		if v.Name != "_" {
-			out = append(out, fmt.Sprintf("%s := func() %s { v, _ := %s.(%s); return v }()", v.Name, t, tmp, t))
+			out = append(out, fmt.Sprintf("%s %s func() %s { v, _ := %s.(%s); return v }()", v.Name, x.decl(v.Name), t, tmp, t))
 		}
 	case *ast.IndexExpr:
 		if !pure(r) {
@@ -428,10 +465,10 @@ func (x *xform) commaOK(a *ast.AssignStmt) bool {
 		}
 		e := x.text(r)
 		if ok.Name != "_" {
-			out = append(out, fmt.Sprintf("%s := func() bool { _, ok := %s; return ok }()", ok.Name, e))
+			out = append(out, fmt.Sprintf("%s %s func() bool { _, ok := %s; return ok }()", ok.Name, x.decl(ok.Name), e))
 		}
 		if v.Name != "_" {
-			out = append(out, fmt.Sprintf("%s := %s", v.Name, e))
+			out = append(out, fmt.Sprintf("%s %s %s", v.Name, x.decl(v.Name), e))
 		}
 	default:
 		return false
