@@ -153,3 +153,17 @@ func TestCellPositionsStayTheUsers(t *testing.T) {
 	_, err := s.Eval(context.Background(), "1")
 	require.NoError(t, err)
 }
+
+// TestInterpreterLimitsAreNamed: what Yaegi's global scope cannot type gets
+// one clear error, not its internal panic text.
+func TestInterpreterLimitsAreNamed(t *testing.T) {
+	s := newSession(t)
+	eval(t, s, "func Sum[T int | float64](xs []T) T {\n\tvar t T\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}")
+	_, err := s.Eval(context.Background(), "total := Sum([]int{1, 2})")
+	if err != nil {
+		require.Contains(t, err.Error(), "cannot type this statement")
+		require.NotContains(t, err.Error(), "nil reflect type")
+	}
+	require.Equal(t, "3", eval(t, s, "func() int { return Sum([]int{1, 2}) }()").Text())
+	require.Equal(t, "42", eval(t, s, "1 + 41").Text())
+}

@@ -491,6 +491,9 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 		return s.compileError(n, err, 0)
 	}
 	ce := s.positioned(n, err.Error(), "compile", 0)
+	if strings.Contains(ce.Msg, "CFG post-order panic") || strings.Contains(ce.Msg, "nil type") {
+		ce.Msg = yaegiTypeLimit
+	}
 	if strings.Contains(ce.Msg, "constant definition loop") {
 		// Yaegi's message for an undefined name; say what it means.
 		ce.Msg = "undefined name (or a constant that depends on itself)"
@@ -519,6 +522,10 @@ func (s *Session) panicError(n int, v any) error {
 	frames := s.panics
 	s.plMu.Unlock()
 	ce := &CellError{Cell: n, Msg: "panic: " + msg, Kind: "panic"}
+	if strings.HasSuffix(msg, "nil type") || strings.HasSuffix(msg, "nil reflect type") {
+		// The interpreter's type checker gave up: say so, not its panic.
+		ce.Msg, ce.Kind = yaegiTypeLimit, "compile"
+	}
 	if _, isDSL := v.(*dsl.Error); isDSL {
 		ce.Msg = msg
 	}
@@ -550,6 +557,10 @@ func (s *Session) hookSymbols() map[string]map[string]reflect.Value {
 		},
 	}
 }
+
+// yaegiTypeLimit is the error for statements Yaegi's type checker cannot
+// type (it panics with "nil type").
+const yaegiTypeLimit = "the interpreter cannot type this statement at top level (a generic function call, or a comma-ok receive): write it inside a function, e.g. func() { ... }()"
 
 // returnSignal unwinds a cell that executed a top-level return.
 type returnSignal struct{}

@@ -116,7 +116,8 @@ func isFuncDecl(toks []tok, i int) bool {
 	case token.IDENT:
 		return true
 	case token.LPAREN:
-		// A method has a receiver list followed by its name.
+		// A method has a receiver list followed by its name and its
+		// parameters; a literal func() T {...}() has a result type there.
 		depth := 0
 		for j := i + 1; j < len(toks); j++ {
 			switch toks[j].t {
@@ -125,7 +126,7 @@ func isFuncDecl(toks []tok, i int) bool {
 			case token.RPAREN:
 				depth--
 				if depth == 0 {
-					return j+1 < len(toks) && toks[j+1].t == token.IDENT
+					return j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN
 				}
 			}
 		}
