@@ -271,6 +271,25 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, erro
 	return vals, nil
 }
 
+// isIntVar reports whether name is a session variable of an integer kind.
+// Only names earlier cells declared are asked: evaluating an unknown name
+// would leave it half-declared in the interpreter.
+func (s *Session) isIntVar(name string) bool {
+	if !s.vars[name] {
+		return false
+	}
+	v, err := s.safeEval(name)
+	if err != nil || !v.IsValid() {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
 // takeValues reads and clears what a display rewrite stored.
 func (s *Session) takeValues() []any {
 	var vals []any
@@ -313,6 +332,8 @@ func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
 	for v := range s.vars {
 		x.defined[v] = true
 	}
+	x.sessionInt = s.isIntVar
+	x.noteInts(&ast.BlockStmt{List: stmts})
 	local := x.topStmts(stmts)
 	if x.err != nil {
 		return nil, x.err
@@ -365,6 +386,8 @@ func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
 		}
 		cur, ranges = piece{line: sg.first}, nil
 	}
+	x.sessionInt = s.isIntVar
+	x.noteInts(f)
 	for _, d := range f.Decls {
 		x.walk(d)
 		r := [2]int{x.off(d.Pos()), x.off(d.End())}
@@ -416,6 +439,9 @@ func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) i
 	fun := ast.Unparen(call.Fun)
 	if id, ok := fun.(*ast.Ident); ok && noValueBuiltins[id.Name] {
 		return 0
+	}
+	if fl, ok := fun.(*ast.FuncLit); ok {
+		return fl.Type.Results.NumFields() // func() { ... }() has no value
 	}
 	if !isNameChain(fun) {
 		return 1
@@ -560,7 +586,7 @@ func (s *Session) hookSymbols() map[string]map[string]reflect.Value {
 
 // yaegiTypeLimit is the error for statements Yaegi's type checker cannot
 // type (it panics with "nil type").
-const yaegiTypeLimit = "the interpreter cannot type this statement at top level (a generic function call, or a comma-ok receive): write it inside a function, e.g. func() { ... }()"
+const yaegiTypeLimit = "the interpreter cannot type this statement (a generic function call or a comma-ok receive at top level, or range over an integer it cannot see is one): write it inside a function, e.g. func() { ... }(), or count with for i := 0; i < n; i++"
 
 // returnSignal unwinds a cell that executed a top-level return.
 type returnSignal struct{}

@@ -104,6 +104,10 @@ type xform struct {
 	// defined are the session variables so far: earlier cells' and this
 	// segment's top-level statements'.
 	defined map[string]bool
+	// ints are the names noteInts found integer (true) or not (false);
+	// sessionInt answers for names of earlier cells.
+	ints       map[string]bool
+	sessionInt func(name string) bool
 }
 
 func newXform(cell int, fset *token.FileSet, src string, base, shift int) *xform {
@@ -325,7 +329,7 @@ func (x *xform) rangeLoop(r *ast.RangeStmt) {
 			x.insert(r.Body.Lbrace+1, copies(names), 5)
 		}
 	}
-	if !intRange(r.X) || r.Value != nil {
+	if !(intRange(r.X) || x.intName(r.X)) || r.Value != nil {
 		return
 	}
 	if r.Tok == token.ASSIGN {
@@ -335,10 +339,82 @@ func (x *xform) rangeLoop(r *ast.RangeStmt) {
 	if id, ok := r.Key.(*ast.Ident); ok && id.Name != "_" {
 		k = id.Name
 	}
-	init := fmt.Sprintf("%s, _ptorepl_n := 0, ", k)
-	// for K := range X { → for K, _ptorepl_n := 0, X; K < _ptorepl_n; K++ {
-	x.replace(r.For, r.X.Pos(), "for "+init)
+	// for K := range X { → for K, _ptorepl_n := X-X, X; K < _ptorepl_n; K++ {
+	// (X-X gives K the type of X; X is a name or a pure expression).
+	xt := x.text(r.X)
+	x.replace(r.For, r.X.Pos(), fmt.Sprintf("for %s, _ptorepl_n := (%s)-(%s), ", k, xt, xt))
 	x.insert(r.X.End(), fmt.Sprintf("; %s < _ptorepl_n; %s++ ", k, k), 0)
+}
+
+// intTypes are the integer type names.
+var intTypes = map[string]bool{"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true, "byte": true, "rune": true}
+
+// intName reports whether e is a name the segment (or the session) declares
+// with an integer type and never with another.
+func (x *xform) intName(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if v, seen := x.ints[id.Name]; seen {
+		return v
+	}
+	return x.sessionInt != nil && x.sessionInt(id.Name)
+}
+
+// noteInts records, scope-insensitively, which names the segment declares
+// as integers: parameters, var declarations and := of integer expressions.
+// A name also declared with another type is not an integer.
+func (x *xform) noteInts(n ast.Node) {
+	x.ints = map[string]bool{}
+	note := func(name string, isInt bool) {
+		if v, seen := x.ints[name]; seen {
+			isInt = isInt && v
+		}
+		x.ints[name] = isInt
+	}
+	isIntType := func(t ast.Expr) bool {
+		id, ok := t.(*ast.Ident)
+		return ok && intTypes[id.Name]
+	}
+	isIntExpr := func(e ast.Expr) bool {
+		if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 && isIntType(c.Fun) {
+			return true
+		}
+		return intRange(e)
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			for _, nm := range n.Names {
+				note(nm.Name, isIntType(n.Type))
+			}
+		case *ast.ValueSpec:
+			for k, nm := range n.Names {
+				isInt := n.Type != nil && isIntType(n.Type)
+				if n.Type == nil && k < len(n.Values) && len(n.Values) == len(n.Names) {
+					isInt = isIntExpr(n.Values[k])
+				}
+				note(nm.Name, isInt)
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for k, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						note(id.Name, len(n.Lhs) == len(n.Rhs) && isIntExpr(n.Rhs[k]))
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					note(id.Name, false)
+				}
+			}
+		}
+		return true
+	})
 }
 
 // intRange reports whether a range expression is an integer the rewrite can
