@@ -72,6 +72,10 @@ func TestCellErrorsAreClear(t *testing.T) {
 		{"undefined name", "undefinedName + 1", 1, "undefined"},
 		{"undefined name in a declaration", "y := 1\nz := y + undefinedThing", 2, "undefined"},
 		{"undefined function in a loop", "for i := 0; i < 2; i++ {\n\tnoSuchFunc(i)\n}", 2, "undefined"},
+		{"undefined name in a := at top level", "v := undefinedV.Field", 1, "undefined: undefinedV"},
+		{"undefined name in a var", "var q = undefinedQ", 1, "undefined: undefinedQ"},
+		{"undefined name in a composite literal", "x := []int{undefinedW}", 1, "undefined: undefinedW"},
+		{"undefined function with two results", "a, b := undefinedF()", 1, "undefined: undefinedF"},
 		{"range over a function", "for x := range func(yield func(int) bool) {} {\n\t_ = x\n}", 1, "range over a function"},
 		{"top-level return with a value", "if true {\n\treturn 3\n}", 2, "top-level return"},
 	}

@@ -120,8 +120,11 @@ type Session struct {
 	plMu   sync.Mutex
 	panics []string
 
-	// vars are the session variables earlier cells declared.
-	vars map[string]bool
+	// vars are the session variables earlier cells declared; decls their
+	// functions, types and constants; cellSrc is the cell being evaluated.
+	vars    map[string]bool
+	decls   map[string]bool
+	cellSrc string
 
 	// asyncMu guards what goroutines of cells report after their cell.
 	asyncMu    sync.Mutex
@@ -152,7 +155,7 @@ func (s *Session) reset() error {
 	if args == nil {
 		args = []string{"ptorepl"}
 	}
-	s.vars = map[string]bool{}
+	s.vars, s.decls = map[string]bool{}, map[string]bool{}
 	i := interp.New(interp.Options{
 		Stdout: &interpWriter{s: s},
 		Stderr: &interpWriter{s: s, stderr: true},
@@ -231,6 +234,7 @@ func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
 }
 
 func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, error) {
+	s.cellSrc = cell
 	segs := splitCell(cell)
 	// A syntax error anywhere is reported before anything runs.
 	for _, sg := range segs {
@@ -262,6 +266,9 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, erro
 			}
 			for _, v := range p.vars {
 				s.vars[v] = true
+			}
+			for _, d := range p.decls {
+				s.decls[d] = true
 			}
 			if p.display {
 				vals = append(vals, s.takeValues()...)
@@ -313,6 +320,7 @@ type piece struct {
 	line    int      // first cell line
 	display bool     // the piece stores a trailing expression's values
 	vars    []string // session variables it declares
+	decls   []string // functions, types and constants it declares
 }
 
 // prepare transforms a segment (see transform.go) into the pieces to
@@ -401,6 +409,7 @@ func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
 		}
 		ranges = append(ranges, r)
 		cur.vars = append(cur.vars, declaredVars(d)...)
+		cur.decls = append(cur.decls, declaredNames(d)...)
 	}
 	flush()
 	if x.err != nil {
@@ -524,7 +533,35 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 		// Yaegi's message for an undefined name; say what it means.
 		ce.Msg = "undefined name (or a constant that depends on itself)"
 	}
+	return s.nameUndefined(ce)
+}
+
+// nameUndefined rewrites an error that hides an undefined name (Yaegi's
+// definition loops, incomplete types, its type checker giving up) into
+// "undefined: NAME" when the cell uses names nothing declares.
+func (s *Session) nameUndefined(ce *CellError) *CellError {
+	if m := incompleteType.FindStringSubmatch(ce.Msg); m != nil && !s.known(m[1]) {
+		ce.Msg, ce.Kind = "undefined: "+m[1], "compile"
+		return ce
+	}
+	if !strings.HasPrefix(ce.Msg, "undefined name") && ce.Msg != yaegiTypeLimit && !strings.Contains(ce.Msg, "returns 0 values") {
+		return ce
+	}
+	if names := undefinedNames(s.cellSrc, s.known); len(names) > 0 {
+		ce.Msg, ce.Kind = "undefined: "+strings.Join(names, ", "), "compile"
+	}
 	return ce
+}
+
+var incompleteType = regexp.MustCompile(`incomplete type (\w+)$`)
+
+// known reports whether name is declared in the session or is a package.
+func (s *Session) known(name string) bool {
+	if s.vars[name] || s.decls[name] {
+		return true
+	}
+	_, pkg := s.pkgs[name]
+	return pkg
 }
 
 // panicError makes a panic value one clean error: DSL errors already carry
@@ -551,6 +588,12 @@ func (s *Session) panicError(n int, v any) error {
 	if strings.HasSuffix(msg, "nil type") || strings.HasSuffix(msg, "nil reflect type") {
 		// The interpreter's type checker gave up: say so, not its panic.
 		ce.Msg, ce.Kind = yaegiTypeLimit, "compile"
+	}
+	if strings.Contains(msg, "CFG post-order panic") || ce.Msg == yaegiTypeLimit {
+		if incompleteType.MatchString(msg) {
+			ce.Msg = msg
+		}
+		s.nameUndefined(ce)
 	}
 	if _, isDSL := v.(*dsl.Error); isDSL {
 		ce.Msg = msg

@@ -627,3 +627,127 @@ func declaredVars(n ast.Node) []string {
 	}
 	return nil
 }
+
+// universe are the predeclared names.
+var universe = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`bool byte complex64 complex128 error float32 float64 int int8 int16
+		int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable true false iota nil
+		append cap clear close complex copy delete imag len make max min new panic print println real recover _`) {
+		universe[n] = true
+	}
+}
+
+// undefinedNames lists the names a cell uses but neither declares nor finds
+// in known (the session's names, packages and the universe). It names what
+// the interpreter's "definition loop" errors leave unnamed.
+func undefinedNames(cell string, known func(string) bool) []string {
+	declared := map[string]bool{}
+	var used []string
+	visit := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(n.X, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok {
+						used = append(used, id.Name)
+					}
+					return true
+				})
+				return false
+			case *ast.KeyValueExpr:
+				if _, ok := n.Key.(*ast.Ident); ok {
+					ast.Inspect(n.Value, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok {
+							used = append(used, id.Name)
+						}
+						return true
+					})
+					return false
+				}
+			case *ast.AssignStmt:
+				if n.Tok == token.DEFINE {
+					for _, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							declared[id.Name] = true
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						declared[id.Name] = true
+					}
+				}
+			case *ast.ValueSpec:
+				for _, id := range n.Names {
+					declared[id.Name] = true
+				}
+			case *ast.TypeSpec:
+				declared[n.Name.Name] = true
+			case *ast.FuncDecl:
+				declared[n.Name.Name] = true
+			case *ast.Field:
+				for _, id := range n.Names {
+					declared[id.Name] = true
+				}
+			case *ast.LabeledStmt:
+				declared[n.Label.Name] = true
+			case *ast.BranchStmt:
+				return false
+			case *ast.Ident:
+				used = append(used, n.Name)
+			}
+			return true
+		})
+	}
+	for _, sg := range splitCell(cell) {
+		if sg.decl {
+			if _, f, err := parseDecls(sg.src); err == nil {
+				for _, d := range f.Decls {
+					visit(d)
+				}
+			}
+		} else if _, stmts, err := parseStmts(sg.src); err == nil {
+			for _, st := range stmts {
+				visit(st)
+			}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range used {
+		if declared[u] || universe[u] || seen[u] || strings.HasPrefix(u, "_ptorepl") || known(u) {
+			continue
+		}
+		seen[u] = true
+		out = append(out, u)
+	}
+	return out
+}
+
+// declaredNames lists the functions, types and constants a declaration adds.
+func declaredNames(d ast.Decl) []string {
+	var out []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				out = append(out, sp.Name.Name)
+			case *ast.ValueSpec:
+				if d.Tok == token.CONST {
+					for _, id := range sp.Names {
+						out = append(out, id.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
