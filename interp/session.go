@@ -125,6 +125,10 @@ type Session struct {
 	vars    map[string]bool
 	decls   map[string]bool
 	cellSrc string
+	// types are the type names cells declared; rename maps one declared
+	// again to the name the interpreter knows its latest declaration by.
+	types  map[string]bool
+	rename map[string]string
 
 	// asyncMu guards what goroutines of cells report after their cell.
 	asyncMu    sync.Mutex
@@ -156,6 +160,7 @@ func (s *Session) reset() error {
 		args = []string{"ptorepl"}
 	}
 	s.vars, s.decls = map[string]bool{}, map[string]bool{}
+	s.types, s.rename = map[string]bool{}, map[string]string{}
 	i := interp.New(interp.Options{
 		Stdout: &interpWriter{s: s},
 		Stderr: &interpWriter{s: s, stderr: true},
@@ -233,8 +238,20 @@ func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
 	return res, nil
 }
 
-func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, error) {
+func (s *Session) evalCell(ctx context.Context, n int, cell string) (vals []any, err error) {
 	s.cellSrc = cell
+	saved := make(map[string]string, len(s.rename))
+	for k, v := range s.rename {
+		saved[k] = v
+	}
+	defer func() {
+		if err != nil {
+			s.rename = saved // a failed cell's new type names are forgotten
+			if ce, ok := err.(*CellError); ok {
+				ce.Msg = renamedType.ReplaceAllString(ce.Msg, "$1")
+			}
+		}
+	}()
 	segs := splitCell(cell)
 	// A syntax error anywhere is reported before anything runs.
 	for _, sg := range segs {
@@ -248,7 +265,6 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, erro
 			return nil, s.compileError(n, err, 1)
 		}
 	}
-	var vals []any
 	for k, sg := range segs {
 		// Transform each segment only once the ones before it ran: the
 		// display rewrite asks the interpreter about names they declare.
@@ -341,6 +357,7 @@ func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
 		x.defined[v] = true
 	}
 	x.sessionInt = s.isIntVar
+	x.rename = s.rename
 	x.noteInts(&ast.BlockStmt{List: stmts})
 	local := x.topStmts(stmts)
 	if x.err != nil {
@@ -396,6 +413,20 @@ func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
 	}
 	x.sessionInt = s.isIntVar
 	x.noteInts(f)
+	// A type declared again gets a new name in the interpreter (which keeps
+	// a name's first declaration); later cells use it through rename.
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, sp := range gd.Specs {
+				name := sp.(*ast.TypeSpec).Name.Name
+				if s.types[name] {
+					s.rename[name] = fmt.Sprintf("%s_ptorepl%d", name, n)
+				}
+				s.types[name] = true
+			}
+		}
+	}
+	x.rename = s.rename
 	for _, d := range f.Decls {
 		x.walk(d)
 		r := [2]int{x.off(d.Pos()), x.off(d.End())}
@@ -552,6 +583,9 @@ func (s *Session) nameUndefined(ce *CellError) *CellError {
 	}
 	return ce
 }
+
+// renamedType matches a type name as the interpreter knows a redeclared type.
+var renamedType = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)_ptorepl\d+\b`)
 
 var incompleteType = regexp.MustCompile(`incomplete type (\w+)$`)
 

@@ -108,6 +108,9 @@ type xform struct {
 	// sessionInt answers for names of earlier cells.
 	ints       map[string]bool
 	sessionInt func(name string) bool
+	// rename maps a type name declared again to its current name in the
+	// interpreter, which keeps the first declaration of a name.
+	rename map[string]string
 }
 
 func newXform(cell int, fset *token.FileSet, src string, base, shift int) *xform {
@@ -161,9 +164,14 @@ func (x *xform) walk(n ast.Node) {
 			x.hooks(n.Body)
 		case *ast.CommClause:
 			x.hooks(n.Body)
+		case *ast.SelectorExpr:
+			x.walk(n.X) // a selected name is a field or member, never renamed
+			return false
 		case *ast.Ident:
 			if n.Name == "main" {
 				x.replace(n.Pos(), n.End(), mainName)
+			} else if r, ok := x.rename[n.Name]; ok {
+				x.replace(n.Pos(), n.End(), r)
 			}
 		case *ast.ForStmt:
 			x.forLoop(n)
