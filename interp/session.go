@@ -10,8 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
+	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -32,6 +35,8 @@ type Options struct {
 	OnOutput func(Output)
 	// Packages are extra symbol tables (the kernel's display package).
 	Packages []map[string]map[string]reflect.Value
+	// Args is os.Args as cells see it; nil means ["ptorepl"].
+	Args []string
 }
 
 // Result is what evaluating a cell produced.
@@ -76,13 +81,21 @@ type CellError struct {
 	Cell int    // execution count of the cell
 	Line int    // 1-based line in the cell, 0 when unknown
 	Msg  string // the message, without position
-	// Kind is "compile", "panic", "error" or "interrupted".
+	// Kind is "compile", "panic", "error", "exit" or "interrupted".
 	Kind string
+	// ExitCode is the code a cell gave os.Exit (Kind "exit").
+	ExitCode int
+	// File names the program a RunProgram error is in (else the cell).
+	File string
 }
 
 func (e *CellError) Error() string {
+	name := CellName(e.Cell)
+	if e.File != "" {
+		name = e.File
+	}
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", CellName(e.Cell), e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", name, e.Line, e.Msg)
 	}
 	return e.Msg
 }
@@ -106,6 +119,21 @@ type Session struct {
 
 	plMu   sync.Mutex
 	panics []string
+
+	// vars are the session variables earlier cells declared; decls their
+	// functions, types and constants; cellSrc is the cell being evaluated.
+	vars    map[string]bool
+	decls   map[string]bool
+	cellSrc string
+	// types are the type names cells declared; rename maps one declared
+	// again to the name the interpreter knows its latest declaration by.
+	types  map[string]bool
+	rename map[string]string
+
+	// asyncMu guards what goroutines of cells report after their cell.
+	asyncMu    sync.Mutex
+	evaluating bool
+	async      []string
 }
 
 const outVar = "_ptorepl_out"
@@ -127,12 +155,21 @@ func (s *Session) Reset() error {
 }
 
 func (s *Session) reset() error {
+	args := s.opts.Args
+	if args == nil {
+		args = []string{"ptorepl"}
+	}
+	s.vars, s.decls = map[string]bool{}, map[string]bool{}
+	s.types, s.rename = map[string]bool{}, map[string]string{}
 	i := interp.New(interp.Options{
 		Stdout: &interpWriter{s: s},
 		Stderr: &interpWriter{s: s, stderr: true},
-		Args:   []string{"ptorepl"},
+		Args:   args,
+		// Cells see the real environment, as a Go program does.
+		Env:          os.Environ(),
+		Unrestricted: true,
 	})
-	tables := []map[string]map[string]reflect.Value{stdlib.Symbols, symbols.Symbols, hookSymbols()}
+	tables := []map[string]map[string]reflect.Value{sessionStdlib(), symbols.Symbols, s.hookSymbols()}
 	tables = append(tables, s.opts.Packages...)
 	s.pkgs, s.pkgMembers = map[string]string{}, map[string][]string{}
 	for _, t := range tables {
@@ -185,9 +222,11 @@ func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
 	s.plMu.Lock()
 	s.panics = nil
 	s.plMu.Unlock()
+	s.setEvaluating(true)
 	restore := setEvalContext(ctx)
 	vals, err := s.evalCell(ctx, n, cell)
 	restore()
+	s.setEvaluating(false)
 	dsl.ClearLocation()
 	res.Outputs = capt.stop()
 	if err != nil {
@@ -199,7 +238,20 @@ func (s *Session) Eval(ctx context.Context, cell string) (*Result, error) {
 	return res, nil
 }
 
-func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, error) {
+func (s *Session) evalCell(ctx context.Context, n int, cell string) (vals []any, err error) {
+	s.cellSrc = cell
+	saved := make(map[string]string, len(s.rename))
+	for k, v := range s.rename {
+		saved[k] = v
+	}
+	defer func() {
+		if err != nil {
+			s.rename = saved // a failed cell's new type names are forgotten
+			if ce, ok := err.(*CellError); ok {
+				ce.Msg = renamedType.ReplaceAllString(ce.Msg, "$1")
+			}
+		}
+	}()
 	segs := splitCell(cell)
 	// A syntax error anywhere is reported before anything runs.
 	for _, sg := range segs {
@@ -213,81 +265,203 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) ([]any, erro
 			return nil, s.compileError(n, err, 1)
 		}
 	}
-	var vals []any
 	for k, sg := range segs {
-		src, display, err := s.prepare(n, sg, k == len(segs)-1)
+		// Transform each segment only once the ones before it ran: the
+		// display rewrite asks the interpreter about names they declare.
+		ps, err := s.prepare(n, sg, k == len(segs)-1)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.i.EvalWithContext(ctx, src); err != nil {
-			return nil, s.evalError(ctx, n, err)
-		}
-		if display {
-			v, err := s.i.Eval(outVar)
-			if err == nil && v.IsValid() {
-				if list, ok := v.Interface().([]interface{}); ok {
-					for _, x := range list {
-						if x != nil {
-							vals = append(vals, x)
-						}
-					}
+		for _, p := range ps {
+			dsl.SetLocation(CellName(n), p.line)
+			if _, err := s.i.EvalWithContext(ctx, p.src); err != nil {
+				if isReturn(err) {
+					return vals, nil // a top-level return ends the cell, as it ends main
 				}
+				return nil, s.evalError(ctx, n, err)
 			}
-			s.i.Eval(outVar + " = nil")
+			for _, v := range p.vars {
+				s.vars[v] = true
+			}
+			for _, d := range p.decls {
+				s.decls[d] = true
+			}
+			if p.display {
+				vals = append(vals, s.takeValues()...)
+			}
 		}
 	}
 	return vals, nil
 }
 
-// prepare instruments a segment with location calls and, for the cell's
-// last statement segment, rewrites a trailing expression to store its
-// values. It returns the source to evaluate and whether values were stored.
-func (s *Session) prepare(n int, sg segment, last bool) (string, bool, error) {
-	hook := func(line int) string { return fmt.Sprintf("_ptorepl.At(%d, %d)", n, line) }
-	if sg.decl {
-		fset, f, err := parseDecls(sg.src)
-		if err != nil {
-			return "", false, s.compileError(n, err, 1)
-		}
-		var nodes []ast.Node
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				nodes = append(nodes, fd.Body)
+// isIntVar reports whether name is a session variable of an integer kind.
+// Only names earlier cells declared are asked: evaluating an unknown name
+// would leave it half-declared in the interpreter.
+func (s *Session) isIntVar(name string) bool {
+	if !s.vars[name] {
+		return false
+	}
+	v, err := s.safeEval(name)
+	if err != nil || !v.IsValid() {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+// takeValues reads and clears what a display rewrite stored.
+func (s *Session) takeValues() []any {
+	var vals []any
+	v, err := s.i.Eval(outVar)
+	if err == nil && v.IsValid() {
+		if list, ok := v.Interface().([]interface{}); ok {
+			for _, x := range list {
+				if x != nil {
+					vals = append(vals, x)
+				}
 			}
 		}
-		base := len("package p;\n")
-		return applyInsertions(sg.src, locationCalls(fset, nodes, base, 1, hook)), false, nil
+	}
+	s.i.Eval(outVar + " = nil")
+	return vals
+}
+
+// piece is one evaluation of a transformed segment.
+type piece struct {
+	src     string
+	line    int      // first cell line
+	display bool     // the piece stores a trailing expression's values
+	vars    []string // session variables it declares
+	decls   []string // functions, types and constants it declares
+}
+
+// prepare transforms a segment (see transform.go) into the pieces to
+// evaluate, storing a trailing expression's values for the cell's last
+// statement segment.
+func (s *Session) prepare(n int, sg segment, last bool) ([]piece, error) {
+	if sg.decl {
+		return s.prepareDecls(n, sg)
 	}
 	fset, stmts, err := parseStmts(sg.src)
 	if err != nil {
-		return "", false, s.compileError(n, err, 1)
+		return nil, s.compileError(n, err, 1)
 	}
 	base := len(stmtPrefix)
-	ins := locationCalls(fset, []ast.Node{&ast.BlockStmt{List: stmts}}, base, 1, hook)
-	display := false
+	x := newXform(n, fset, sg.src, base, 1)
+	x.defined = make(map[string]bool, len(s.vars))
+	for v := range s.vars {
+		x.defined[v] = true
+	}
+	x.sessionInt = s.isIntVar
+	x.rename = s.rename
+	x.noteInts(&ast.BlockStmt{List: stmts})
+	local := x.topStmts(stmts)
+	if x.err != nil {
+		return nil, x.err
+	}
+	p := piece{line: sg.first}
+	for _, st := range stmts {
+		if !local {
+			p.vars = append(p.vars, declaredVars(st)...)
+		}
+	}
 	if last && len(stmts) > 0 {
 		if es, ok := stmts[len(stmts)-1].(*ast.ExprStmt); ok {
-			lo := fset.Position(es.Pos()).Offset - base
-			hi := fset.Position(es.End()).Offset - base
-			expr := sg.src[lo:hi]
+			lo, hi := x.off(es.Pos()), x.off(es.End())
 			switch k := s.arity(es.X, sg.src, base, fset); {
 			case k == 1:
-				ins = append(ins, insertion{lo, outVar + " = []interface{}{"}, insertion{hi, "}"})
-				display = true
+				x.eds = append(x.eds, edit{off: lo, end: lo, text: outVar + " = []interface{}{", prio: 2}, edit{off: hi, end: hi, text: "}", prio: -2})
+				p.display = true
 			case k > 1:
 				names := make([]string, k)
 				for j := range names {
 					names[j] = "_ptorepl_v" + strconv.Itoa(j)
 				}
 				list := strings.Join(names, ", ")
-				ins = append(ins, insertion{lo, outVar + " = func() []interface{} { " + list + " := "},
-					insertion{hi, "; return []interface{}{" + list + "} }()"})
-				display = true
+				x.eds = append(x.eds, edit{off: lo, end: lo, text: outVar + " = func() []interface{} { " + list + " := ", prio: 2},
+					edit{off: hi, end: hi, text: "; return []interface{}{" + list + "} }()", prio: -2})
+				p.display = true
 			}
-			_ = expr
 		}
 	}
-	return applyInsertions(sg.src, ins), display, nil
+	p.src = applyEdits(sg.src, x.eds)
+	return []piece{p}, nil
+}
+
+// prepareDecls transforms a declaration segment. A var declaration reading
+// a variable of an earlier cell becomes a statement piece of its own, in
+// its place among the others.
+func (s *Session) prepareDecls(n int, sg segment) ([]piece, error) {
+	fset, f, err := parseDecls(sg.src)
+	if err != nil {
+		return nil, s.compileError(n, err, 1)
+	}
+	x := newXform(n, fset, sg.src, len("package p;\n"), 1)
+	var ps []piece
+	cur := piece{line: sg.first}
+	var ranges [][2]int
+	flush := func() {
+		if len(ranges) > 0 {
+			cur.src = renderRanges(sg.src, ranges, x.eds)
+			ps = append(ps, cur)
+		}
+		cur, ranges = piece{line: sg.first}, nil
+	}
+	x.sessionInt = s.isIntVar
+	x.noteInts(f)
+	// A type declared again gets a new name in the interpreter (which keeps
+	// a name's first declaration); later cells use it through rename.
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, sp := range gd.Specs {
+				name := sp.(*ast.TypeSpec).Name.Name
+				if s.types[name] {
+					s.rename[name] = fmt.Sprintf("%s_ptorepl%d", name, n)
+				}
+				s.types[name] = true
+			}
+		}
+	}
+	x.rename = s.rename
+	for _, d := range f.Decls {
+		x.walk(d)
+		r := [2]int{x.off(d.Pos()), x.off(d.End())}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR && readsAny(gd, s.vars) {
+			flush()
+			x.insert(gd.Pos(), x.hookText(gd.Pos()), 0)
+			ranges = [][2]int{r}
+			cur = piece{line: x.line(gd.Pos()), vars: declaredVars(gd)}
+			flush()
+			continue
+		}
+		ranges = append(ranges, r)
+		cur.vars = append(cur.vars, declaredVars(d)...)
+		cur.decls = append(cur.decls, declaredNames(d)...)
+	}
+	flush()
+	if x.err != nil {
+		return nil, x.err
+	}
+	return ps, nil
+}
+
+// renderRanges is src with only the ranges kept and the edits inside them
+// applied.
+func renderRanges(src string, ranges [][2]int, eds []edit) string {
+	var in []edit
+	for _, e := range eds {
+		for _, r := range ranges {
+			if e.off >= r[0] && e.off <= r[1] {
+				in = append(in, e)
+				break
+			}
+		}
+	}
+	return applyEdits(blankOutside(src, ranges), in)
 }
 
 // noValueBuiltins are builtins whose call has no value.
@@ -306,6 +480,9 @@ func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) i
 	if id, ok := fun.(*ast.Ident); ok && noValueBuiltins[id.Name] {
 		return 0
 	}
+	if fl, ok := fun.(*ast.FuncLit); ok {
+		return fl.Type.Results.NumFields() // func() { ... }() has no value
+	}
 	if !isNameChain(fun) {
 		return 1
 	}
@@ -317,7 +494,11 @@ func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) i
 	}
 	lo := fset.Position(fun.Pos()).Offset - base
 	hi := fset.Position(fun.End()).Offset - base
-	v, err := s.i.Eval(src[lo:hi])
+	name := src[lo:hi]
+	if name == "main" {
+		name = mainName
+	}
+	v, err := s.i.Eval(name)
 	if err != nil || !v.IsValid() || v.Kind() != reflect.Func {
 		return 1 // a conversion, a builtin with a value, or something Yaegi cannot show alone
 	}
@@ -364,6 +545,11 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 	}
 	var p interp.Panic
 	if errors.As(err, &p) {
+		if e, ok := p.Value.(exitSignal); ok {
+			line, _ := dsl.Location()
+			_ = line
+			return &CellError{Cell: n, Msg: fmt.Sprintf("os.Exit(%d) called: the cell stopped, the session continues", e.code), Kind: "exit", ExitCode: e.code}
+		}
 		return s.panicError(n, p.Value)
 	}
 	var list scanner.ErrorList
@@ -371,11 +557,45 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 		return s.compileError(n, err, 0)
 	}
 	ce := s.positioned(n, err.Error(), "compile", 0)
+	if strings.Contains(ce.Msg, "CFG post-order panic") || strings.Contains(ce.Msg, "nil type") {
+		ce.Msg = yaegiTypeLimit
+	}
 	if strings.Contains(ce.Msg, "constant definition loop") {
 		// Yaegi's message for an undefined name; say what it means.
 		ce.Msg = "undefined name (or a constant that depends on itself)"
 	}
+	return s.nameUndefined(ce)
+}
+
+// nameUndefined rewrites an error that hides an undefined name (Yaegi's
+// definition loops, incomplete types, its type checker giving up) into
+// "undefined: NAME" when the cell uses names nothing declares.
+func (s *Session) nameUndefined(ce *CellError) *CellError {
+	if m := incompleteType.FindStringSubmatch(ce.Msg); m != nil && !s.known(m[1]) {
+		ce.Msg, ce.Kind = "undefined: "+m[1], "compile"
+		return ce
+	}
+	if !strings.HasPrefix(ce.Msg, "undefined name") && ce.Msg != yaegiTypeLimit && !strings.Contains(ce.Msg, "returns 0 values") {
+		return ce
+	}
+	if names := undefinedNames(s.cellSrc, s.known); len(names) > 0 {
+		ce.Msg, ce.Kind = "undefined: "+strings.Join(names, ", "), "compile"
+	}
 	return ce
+}
+
+// renamedType matches a type name as the interpreter knows a redeclared type.
+var renamedType = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)_ptorepl\d+\b`)
+
+var incompleteType = regexp.MustCompile(`incomplete type (\w+)$`)
+
+// known reports whether name is declared in the session or is a package.
+func (s *Session) known(name string) bool {
+	if s.vars[name] || s.decls[name] {
+		return true
+	}
+	_, pkg := s.pkgs[name]
+	return pkg
 }
 
 // panicError makes a panic value one clean error: DSL errors already carry
@@ -399,6 +619,16 @@ func (s *Session) panicError(n int, v any) error {
 	frames := s.panics
 	s.plMu.Unlock()
 	ce := &CellError{Cell: n, Msg: "panic: " + msg, Kind: "panic"}
+	if strings.HasSuffix(msg, "nil type") || strings.HasSuffix(msg, "nil reflect type") {
+		// The interpreter's type checker gave up: say so, not its panic.
+		ce.Msg, ce.Kind = yaegiTypeLimit, "compile"
+	}
+	if strings.Contains(msg, "CFG post-order panic") || ce.Msg == yaegiTypeLimit {
+		if incompleteType.MatchString(msg) {
+			ce.Msg = msg
+		}
+		s.nameUndefined(ce)
+	}
 	if _, isDSL := v.(*dsl.Error); isDSL {
 		ce.Msg = msg
 	}
@@ -420,12 +650,82 @@ func (s *Session) notePanicLine(l string) {
 	s.plMu.Unlock()
 }
 
-// hookSymbols is the location hook cells are instrumented with.
-func hookSymbols() map[string]map[string]reflect.Value {
+// hookSymbols are what transformed cells call (see transform.go).
+func (s *Session) hookSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{
 		"ptorepl.internal/_ptorepl/_ptorepl": {
-			"At": reflect.ValueOf(func(cell, line int) { dsl.SetLocation(CellName(cell), line) }),
+			"At":      reflect.ValueOf(func(cell, line int) { dsl.SetLocation(CellName(cell), line) }),
+			"Return":  reflect.ValueOf(func() { panic(returnSignal{}) }),
+			"GoPanic": reflect.ValueOf(s.goPanic),
 		},
+	}
+}
+
+// yaegiTypeLimit is the error for statements Yaegi's type checker cannot
+// type (it panics with "nil type").
+const yaegiTypeLimit = "the interpreter cannot type this statement (a generic function call or a comma-ok receive at top level, or range over an integer it cannot see is one): write it inside a function, e.g. func() { ... }(), or count with for i := 0; i < n; i++"
+
+// returnSignal unwinds a cell that executed a top-level return.
+type returnSignal struct{}
+
+func isReturn(err error) bool {
+	var p interp.Panic
+	if errors.As(err, &p) {
+		_, ok := p.Value.(returnSignal)
+		return ok
+	}
+	return false
+}
+
+// exitSignal is what os.Exit does in a cell: it unwinds the cell instead of
+// ending the process (the REPL or the kernel).
+type exitSignal struct{ code int }
+
+// String is what a cell that recovers the exit sees.
+func (e exitSignal) String() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
+
+// sessionStdlib is Yaegi's standard library with os.Exit contained.
+func sessionStdlib() map[string]map[string]reflect.Value {
+	out := make(map[string]map[string]reflect.Value, len(stdlib.Symbols))
+	for k, v := range stdlib.Symbols {
+		out[k] = v
+	}
+	osSyms := make(map[string]reflect.Value, len(stdlib.Symbols["os/os"]))
+	for k, v := range stdlib.Symbols["os/os"] {
+		osSyms[k] = v
+	}
+	osSyms["Exit"] = reflect.ValueOf(func(code int) { panic(exitSignal{code}) })
+	out["os/os"] = osSyms
+	return out
+}
+
+// goPanic reports a panic a goroutine of a cell recovered: on the stderr of
+// the cell being evaluated, or else of the next one.
+func (s *Session) goPanic(cell, line int, v any) {
+	msg := fmt.Sprintf("%s:%d: panic in goroutine: %v\n", CellName(cell), line, v)
+	if e, ok := v.(exitSignal); ok {
+		msg = fmt.Sprintf("%s:%d: os.Exit(%d) called in a goroutine: the goroutine stopped, the session continues\n", CellName(cell), line, e.code)
+	}
+	s.asyncMu.Lock()
+	defer s.asyncMu.Unlock()
+	if s.evaluating {
+		io.WriteString(os.Stderr, msg)
+		return
+	}
+	s.async = append(s.async, msg)
+}
+
+// setEvaluating marks the capture of a cell as open (flushing reports of
+// goroutines that ended between cells into it) or closed.
+func (s *Session) setEvaluating(on bool) {
+	s.asyncMu.Lock()
+	defer s.asyncMu.Unlock()
+	s.evaluating = on
+	if on {
+		for _, m := range s.async {
+			io.WriteString(os.Stderr, m)
+		}
+		s.async = nil
 	}
 }
 
@@ -450,3 +750,63 @@ func (s *Session) Value(expr string) (any, error) {
 
 // LastProgram is the IR of the program the user built or compiled last.
 func (s *Session) LastProgram() *ir.Program { return dsl.LastProgram() }
+
+// IsProgram reports whether src is a whole Go program: package main with a
+// func main. `ptorepl run` runs such a file as `go run` does instead of as
+// cells.
+func IsProgram(src string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+	if err != nil || f.Name.Name != "main" {
+		return false
+	}
+	full, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return true // let the run report the syntax error
+	}
+	for _, d := range full.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			return true
+		}
+	}
+	return false
+}
+
+// RunProgram runs a whole program (see IsProgram): its declarations, then
+// main once. Errors carry the file name instead of a cell name.
+func (s *Session) RunProgram(ctx context.Context, file, src string) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count++
+	n := s.count
+	res := &Result{}
+	capt, err := startCapture(s.opts.OnOutput)
+	if err != nil {
+		return nil, &CellError{Cell: n, Msg: err.Error(), Kind: "error"}
+	}
+	s.setEvaluating(true)
+	restore := setEvalContext(ctx)
+	_, err = s.i.EvalWithContext(ctx, src)
+	restore()
+	s.setEvaluating(false)
+	dsl.ClearLocation()
+	res.Outputs = capt.stop()
+	if err != nil {
+		dsl.Reset()
+		ce := &CellError{Cell: n, Msg: err.Error(), Kind: "error"}
+		if e, ok := s.evalError(ctx, n, err).(*CellError); ok {
+			ce = e
+		}
+		ce.File = file
+		return res, ce
+	}
+	return res, nil
+}
+
+// SetArgs sets os.Args as cells see it. It starts the session afresh, so
+// call it before the first cell.
+func (s *Session) SetArgs(args []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.Args = append([]string(nil), args...)
+	return s.reset()
+}

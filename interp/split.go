@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -121,7 +120,8 @@ func isFuncDecl(toks []tok, i int) bool {
 	case token.IDENT:
 		return true
 	case token.LPAREN:
-		// A method has a receiver list followed by its name.
+		// A method has a receiver list followed by its name and its
+		// parameters; a literal func() T {...}() has a result type there.
 		depth := 0
 		for j := i + 1; j < len(toks); j++ {
 			switch toks[j].t {
@@ -130,7 +130,7 @@ func isFuncDecl(toks []tok, i int) bool {
 			case token.RPAREN:
 				depth--
 				if depth == 0 {
-					return j+1 < len(toks) && toks[j+1].t == token.IDENT
+					return j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN
 				}
 			}
 		}
@@ -158,58 +158,4 @@ func parseDecls(src string) (*token.FileSet, *ast.File, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "cell", "package p;\n"+src, parser.ParseComments)
 	return fset, f, err
-}
-
-// insertion is text to insert at a byte offset of a segment.
-type insertion struct {
-	off  int
-	text string
-}
-
-func applyInsertions(src string, ins []insertion) string {
-	sort.SliceStable(ins, func(a, b int) bool { return ins[a].off < ins[b].off })
-	var b strings.Builder
-	prev := 0
-	for _, in := range ins {
-		if in.off < prev || in.off > len(src) {
-			continue
-		}
-		b.WriteString(src[prev:in.off])
-		b.WriteString(in.text)
-		prev = in.off
-	}
-	b.WriteString(src[prev:])
-	return b.String()
-}
-
-// locationCalls returns insertions that call the location hook before every
-// statement of every block in the AST nodes, so the DSL can stamp IR with the
-// cell line being executed. Insertions stay on the statement's line, keeping
-// line numbers intact. base is the byte offset of the segment in the parsed
-// file and lineShift the parsed-minus-cell line difference.
-func locationCalls(fset *token.FileSet, nodes []ast.Node, base, lineShift int, hook func(line int) string) []insertion {
-	var ins []insertion
-	add := func(list []ast.Stmt) {
-		for _, st := range list {
-			if _, ok := st.(*ast.EmptyStmt); ok {
-				continue
-			}
-			p := fset.Position(st.Pos())
-			ins = append(ins, insertion{off: p.Offset - base, text: hook(p.Line-lineShift) + "; "})
-		}
-	}
-	for _, n := range nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				add(n.List)
-			case *ast.CaseClause:
-				add(n.Body)
-			case *ast.CommClause:
-				add(n.Body)
-			}
-			return true
-		})
-	}
-	return ins
 }

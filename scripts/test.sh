@@ -45,3 +45,6 @@ if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
 fi
 # The PyPTO Python reader: no panic, no hang, no reader bug on any input.
 go test ./pyfront -run '^$' -fuzz '^FuzzParse$' -fuzztime 5000x
+# The cell splitter and transformation: no panic, and a valid function body is
+# never rejected.
+go test ./interp -run '^$' -fuzz '^FuzzCellTransform$' -fuzztime 20000x

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/ptorepl/ptorepl/interp"
 )
 
 // cellMarker separates cells in a script (jupytext's percent format).
@@ -22,15 +26,37 @@ func splitScript(src string) []string {
 	return cells
 }
 
-// runFiles evaluates each file's cells in one session, printing what the
-// REPL would print; it stops at the first error and reports failure.
-func runFiles(files []string, stdout, stderr io.Writer) int {
+// runArgs splits `run` arguments into files and the program's arguments:
+// the first argument and the .go files right after it are files; the rest
+// (or everything after "--") is os.Args[1:] for the cells.
+func runArgs(args []string) (files, progArgs []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+		if i > 0 && !strings.HasSuffix(a, ".go") {
+			return args[:i], args[i:]
+		}
+	}
+	return args, nil
+}
+
+// runFiles evaluates each file in one session, printing what the REPL would
+// print; it stops at the first error and reports failure. A file that is a
+// whole program (package main with func main) runs as `go run` runs it:
+// main once, and its os.Exit code is the command's.
+func runFiles(args []string, stdout, stderr io.Writer) int {
+	files, progArgs := runArgs(args)
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "usage: ptorepl run FILE.go...")
+		fmt.Fprintln(stderr, "usage: ptorepl run FILE.go... [--] [ARGS...]")
 		return 2
 	}
 	r, err := newREPL(stdout, stderr)
 	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	if err := r.s.SetArgs(append([]string{files[0]}, progArgs...)); err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
@@ -39,6 +65,17 @@ func runFiles(files []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 			return 1
+		}
+		if interp.IsProgram(string(src)) {
+			if _, err := r.s.RunProgram(context.Background(), name, string(src)); err != nil {
+				var ce *interp.CellError
+				if errors.As(err, &ce) && ce.Kind == "exit" {
+					return ce.ExitCode
+				}
+				fmt.Fprintf(stderr, "%v\n", err)
+				return 1
+			}
+			continue
 		}
 		for _, cell := range splitScript(string(src)) {
 			if ok, quit := r.eval(cell); !ok {

@@ -1,0 +1,2 @@
+// Cells reading their arguments.
+fmt.Println("cells args:", os.Args[1:])
