@@ -215,7 +215,7 @@ func TestCourseInBrowser(t *testing.T) {
 			}
 			if artifacts != "" {
 				var png []byte
-				if err := chromedp.Run(nctx, chromedp.FullScreenshot(&png, 80)); err == nil {
+				if err := chromedp.Run(nctx, chromedp.FullScreenshot(&png, 100)); err == nil {
 					_ = os.WriteFile(filepath.Join(artifacts, strings.TrimSuffix(name, ".ipynb")+".png"), png, 0o644)
 				}
 			}
