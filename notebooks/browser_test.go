@@ -210,7 +210,7 @@ func TestCourseInBrowser(t *testing.T) {
 					}
 				}
 			}
-			if total == 0 {
+			if _, lesson := claims[name]; lesson && total == 0 {
 				t.Errorf("%s shows no picture at all", name)
 			}
 			if artifacts != "" {

@@ -167,6 +167,8 @@ var (
 	wrongs  run // the same notebooks with each exercise given a wrong answer
 	workdir string
 	kernEnv []string
+	// background counts executions still running when the tests are done.
+	background sync.WaitGroup
 )
 
 func TestMain(m *testing.M) {
@@ -177,6 +179,7 @@ func TestMain(m *testing.M) {
 	}
 	workdir = d
 	code := m.Run()
+	background.Wait() // nbconvert must not outlive its directory
 	os.RemoveAll(d)
 	os.Exit(code)
 }
@@ -248,7 +251,11 @@ func executedCourse(t *testing.T) map[string]*notebook {
 			course.err = err
 			return
 		}
-		go wrongAnswers() // overlaps with the course's own execution
+		background.Add(1)
+		go func() { // overlaps with the course's own execution
+			defer background.Done()
+			wrongAnswers()
+		}()
 		course.dir = filepath.Join(workdir, "executed")
 		course.books, course.err = execute(".", course.dir)
 	})
