@@ -103,7 +103,13 @@ func (c cell) count(mime string) int {
 }
 
 // swimlanes counts the SVG pictures the cell displayed.
-func (c cell) swimlanes() int { return strings.Count(c.html(), "<svg") }
+// swimlanes counts the swimlanes a reader sees; a lowered collective's
+// fully expanded copy, folded under its own <details>, is not another one.
+func (c cell) swimlanes() int {
+	return strings.Count(expandedRe.ReplaceAllString(c.html(), ""), "<svg")
+}
+
+var expandedRe = regexp.MustCompile(`(?s)<details class="ptorepl-swimlane-expanded">.*?</details>`)
 
 var (
 	foldedRe = regexp.MustCompile(`(?s)<details.*?</details>|<svg.*?</svg>|<style.*?</style>`)
