@@ -78,9 +78,12 @@ func (r *Result) stream(s string) string {
 
 // CellError is a failed cell: a compile error, a panic or a cancellation.
 type CellError struct {
-	Cell int    // execution count of the cell
-	Line int    // 1-based line in the cell, 0 when unknown
-	Msg  string // the message, without position
+	Cell int // execution count of the cell
+	Line int // 1-based line in the cell, 0 when unknown
+	// Col is the 1-based column of a parse error in the cell's own text, 0
+	// when unknown (run-time positions can point into rewritten code).
+	Col int
+	Msg string // the message, without position
 	// Kind is "compile", "panic", "error", "exit" or "interrupted".
 	Kind string
 	// ExitCode is the code a cell gave os.Exit (Kind "exit").
@@ -523,7 +526,7 @@ func (s *Session) compileError(n int, err error, shift int) error {
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
 		e := list[0]
-		return &CellError{Cell: n, Line: e.Pos.Line - shift, Msg: e.Msg, Kind: "compile"}
+		return &CellError{Cell: n, Line: e.Pos.Line - shift, Col: e.Pos.Column, Msg: e.Msg, Kind: "compile"}
 	}
 	return s.positioned(n, err.Error(), "compile", 0)
 }

@@ -27,8 +27,34 @@ func TestRunScriptStopsAtError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run([]string{"run", "testdata/broken.go"}, nil, &out, &errOut)
 	require.Equal(t, 1, code)
-	require.Contains(t, errOut.String(), "error: cell[2]:")
+	require.Contains(t, errOut.String(), "error: testdata/broken.go:4:1: expected operand")
+	require.NotContains(t, errOut.String(), "cell[")
 	require.NotContains(t, out.String(), "never")
+}
+
+// Errors in `ptorepl run` name the script's own line (and the column where
+// the parser gives one), whatever cell they are in.
+func TestRunErrorsNameFileLines(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ src, want string }{
+		{"a := 1\n// %%\n\nb := a +\n\n// %%\nnever()\n", ":5:1: expected operand"},
+		{"a := 1\n// %% second\nb := 2\n\nc := a + undefinedName\n", ":5:"},
+		{"x := 1\n\nvar y string = x\n", ":3:"},
+		{"// %%\npanic(\"boom\")\n", ":2: panic: boom"},
+	}
+	for i, c := range cases {
+		name := filepath.Join(dir, fmt.Sprintf("s%d.go", i))
+		require.NoError(t, os.WriteFile(name, []byte(c.src), 0o644))
+		var out, errOut bytes.Buffer
+		require.Equal(t, 1, run([]string{"run", name}, nil, &out, &errOut), c.src)
+		require.Contains(t, errOut.String(), "error: "+name+c.want, c.src)
+		require.NotContains(t, errOut.String(), "cell[", c.src)
+	}
+}
+
+func TestScriptCellsKnowTheirLines(t *testing.T) {
+	cells := scriptCells("a := 1\n// %%\nb := 2\n//%% title\n\n// %%\nc := 3\n")
+	require.Equal(t, []scriptCell{{"a := 1\n", 1}, {"\nb := 2\n", 2}, {"\nc := 3\n", 6}}, cells)
 }
 
 func TestScriptedStdin(t *testing.T) {

@@ -35,6 +35,9 @@ type repl struct {
 	viewer  *stepper
 	// progress is the terminal's "still running" line (nil when scripted).
 	progress *progressLine
+	// place, when set, restates an error's position (ptorepl run: the
+	// script file's line instead of the cell's).
+	place func(error) error
 }
 
 type metaCommand struct {
@@ -84,6 +87,9 @@ func (r *repl) eval(cell string) (ok, quit bool) {
 	cancel()
 	stop()
 	if err != nil {
+		if r.place != nil {
+			err = r.place(err)
+		}
 		fmt.Fprintf(r.errOut, "error: %v\n", err)
 		return false, false
 	}

@@ -18,12 +18,51 @@ var cellMarker = regexp.MustCompile(`(?m)^//\s*%%.*$`)
 // splitScript cuts a file into cells at "// %%" lines.
 func splitScript(src string) []string {
 	var cells []string
-	for _, c := range cellMarker.Split(src, -1) {
-		if strings.TrimSpace(c) != "" {
-			cells = append(cells, c)
-		}
+	for _, c := range scriptCells(src) {
+		cells = append(cells, c.text)
 	}
 	return cells
+}
+
+// scriptCell is one cell of a script and the file line its text starts on.
+type scriptCell struct {
+	text string
+	line int
+}
+
+// scriptCells cuts a file into cells at "// %%" lines, keeping where each
+// starts so that errors can name the file's line, not the cell's.
+func scriptCells(src string) []scriptCell {
+	var cells []scriptCell
+	start, line := 0, 1
+	add := func(end int) {
+		c := src[start:end]
+		if strings.TrimSpace(c) != "" {
+			cells = append(cells, scriptCell{text: c, line: line})
+		}
+	}
+	for _, m := range cellMarker.FindAllStringIndex(src, -1) {
+		add(m[0])
+		// The next cell's text starts right after the marker, on its line.
+		line += strings.Count(src[start:m[1]], "\n")
+		start = m[1]
+	}
+	add(len(src))
+	return cells
+}
+
+// inFile restates a cell error at the script's own position: FILE:LINE:COL
+// (the column when the parser gave one), as go run and compilers do.
+func inFile(err error, file string, first int) error {
+	var ce *interp.CellError
+	if !errors.As(err, &ce) || ce.Line <= 0 {
+		return err
+	}
+	pos := fmt.Sprintf("%s:%d", file, first+ce.Line-1)
+	if ce.Col > 0 {
+		pos += fmt.Sprintf(":%d", ce.Col)
+	}
+	return fmt.Errorf("%s: %s", pos, ce.Msg)
 }
 
 // runArgs splits `run` arguments into files and the program's arguments:
@@ -77,8 +116,11 @@ func runFiles(args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		for _, cell := range splitScript(string(src)) {
-			if ok, quit := r.eval(cell); !ok {
+		for _, cell := range scriptCells(string(src)) {
+			r.place = func(err error) error { return inFile(err, name, cell.line) }
+			ok, quit := r.eval(cell.text)
+			r.place = nil
+			if !ok {
 				fmt.Fprintf(stderr, "ptorepl: %s: stopped at the first failing cell\n", name)
 				return 1
 			} else if quit {
