@@ -57,7 +57,7 @@ func Bundle(v any) (d Data) {
 	}
 	switch v.(type) {
 	case *ir.Program, *ir.Function, interface{ IR() *ir.Program }, interface{ IR() *ir.Function }:
-		d["text/html"] = wrapHTML(HighlightPython(d["text/plain"]))
+		d["text/html"] = wrapHTML(ProgramHTML(d["text/plain"]))
 	}
 	return d
 }

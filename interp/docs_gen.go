@@ -20,6 +20,7 @@ var docIndex = map[string]docEntry{
 	"display.NewHandle":              {Signature: "func NewHandle() *Handle", Doc: "NewHandle makes an updatable display; nothing is shown until its first update."},
 	"display.PNG":                    {Signature: "func PNG(png []byte)", Doc: "PNG displays PNG image bytes."},
 	"display.PlainText":              {Signature: "func PlainText(v any) (text string)", Doc: "PlainText is the text/plain form of a value: IR in PyPTO's printed syntax,\ntensors like torch, anything else as Go prints it."},
+	"display.ProgramHTML":            {Signature: "func ProgramHTML(text string) string", Doc: "ProgramHTML renders printed PyPTO (the text stays exactly as printed) with\nsyntax colouring and, beside each line that passes an enum as an integer\n(op=0, cmp=1), a muted note naming it: \"# op=0: AtomicAdd\"."},
 	"display.Publisher":              {Signature: "type Publisher interface {\n\tDisplay(data Data, displayID string, update bool)\n\tClear(wait bool)\n}", Doc: "Publisher receives what cells display. The kernel installs one per\nsession; displayID is non-empty for updatable displays, and update tells\nan update of an existing display from a new one."},
 	"display.SVG":                    {Signature: "func SVG(svg string)", Doc: "SVG displays an SVG image."},
 	"display.SetPublisher":           {Signature: "func SetPublisher(p Publisher) Publisher", Doc: "SetPublisher installs p (nil restores terminal output) and returns the previous one."},

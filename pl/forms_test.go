@@ -41,6 +41,23 @@ func TestProgramHTMLAnnotatesEnums(t *testing.T) {
 	require.Equal(t, text, plain)
 }
 
+// Raw IR values (what c.Final() and stage.Program() give, a function) get
+// the same notes as pl.Program, since cells display them too.
+func TestRawIRAnnotatesEnums(t *testing.T) {
+	final := notifyWait().IR()
+	for _, v := range []any{final, final.Functions[0]} {
+		h := display.Bundle(v)["text/html"]
+		text := display.PlainText(v)
+		if strings.Contains(text, "pld.system.notify(") {
+			require.Contains(t, h, "# op=0: AtomicAdd")
+		}
+		if strings.Contains(text, "pld.system.wait(") {
+			require.Contains(t, h, "# cmp=1: Ge")
+		}
+	}
+	require.Contains(t, display.Bundle(final)["text/html"], "ptorepl-enum-note")
+}
+
 // Stages, stage lists, Differential and options print as words, not Go structs.
 func TestCompiledValuesReadAsWords(t *testing.T) {
 	c := pl.Compile(quickstart())

@@ -21,6 +21,7 @@ func init() {
 		"NewHandle":       reflect.ValueOf(display.NewHandle),
 		"PNG":             reflect.ValueOf(display.PNG),
 		"PlainText":       reflect.ValueOf(display.PlainText),
+		"ProgramHTML":     reflect.ValueOf(display.ProgramHTML),
 		"SVG":             reflect.ValueOf(display.SVG),
 		"SetPublisher":    reflect.ValueOf(display.SetPublisher),
 		"Show":            reflect.ValueOf(display.Show),
