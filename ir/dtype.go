@@ -100,3 +100,32 @@ func DataTypeByName(name string) (DataType, bool) {
 	}
 	return 0, false
 }
+
+// PromoteScalar is the result dtype of scalar arithmetic on l and r, the
+// rule the DSL and the Python reader share: a bare literal (an INDEX
+// constant) takes the other side's type, floats win over ints, wider wins.
+func PromoteScalar(l, r Expr) DataType {
+	ld := l.Type().(*ScalarType).DType
+	rd := r.Type().(*ScalarType).DType
+	switch {
+	case ld == rd:
+		return ld
+	case isIndexLiteral(r):
+		return ld
+	case isIndexLiteral(l):
+		return rd
+	case ld.IsFloat() != rd.IsFloat():
+		if ld.IsFloat() {
+			return ld
+		}
+		return rd
+	case ld.Bits() >= rd.Bits():
+		return ld
+	}
+	return rd
+}
+
+func isIndexLiteral(e Expr) bool {
+	c, ok := e.(*ConstInt)
+	return ok && c.DType == INDEX
+}

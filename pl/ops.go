@@ -156,41 +156,13 @@ func Maximum(a, b any) Expr { return elementwise("Maximum", ir.OpMax, a, b) }
 // Minimum is the elementwise minimum of two tiles or tensors. PyPTO: pl.minimum(a, b).
 func Minimum(a, b any) Expr { return elementwise("Minimum", ir.OpMin, a, b) }
 
-// promote is the result dtype of scalar arithmetic: a bare literal (INDEX)
-// takes the other side's type, floats win over ints, wider wins.
-func promote(l, r ir.Expr) ir.DataType {
-	ld := l.Type().(*ir.ScalarType).DType
-	rd := r.Type().(*ir.ScalarType).DType
-	switch {
-	case ld == rd:
-		return ld
-	case isLiteral(r):
-		return ld
-	case isLiteral(l):
-		return rd
-	case ld.IsFloat() != rd.IsFloat():
-		if ld.IsFloat() {
-			return ld
-		}
-		return rd
-	case ld.Bits() >= rd.Bits():
-		return ld
-	}
-	return rd
-}
-
-func isLiteral(e ir.Expr) bool {
-	c, ok := e.(*ir.ConstInt)
-	return ok && c.DType == ir.INDEX
-}
-
 func binary(op ir.BinaryOp, l, r ir.Expr) Expr {
 	for i, e := range []ir.Expr{l, r} {
 		if !isScalar(e) {
 			dsl.Raise(&ir.TypeError{Op: "scalar " + op.String(), Arg: []string{"lhs", "rhs"}[i], Expected: "a scalar", Given: ir.Describe(e)})
 		}
 	}
-	dt := promote(l, r)
+	dt := ir.PromoteScalar(l, r)
 	if op.IsCompare() || op.IsLogical() {
 		if op.IsLogical() {
 			for i, e := range []ir.Expr{l, r} {

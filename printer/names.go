@@ -35,15 +35,14 @@ func bodyDefined(f *ir.Function) map[*ir.Var]bool {
 	return out
 }
 
-// renameMap gives every variable of f its printed name (printer.md §8): the
-// distinct variables in order — parameters, body definitions, then uses — keep
-// a name that occurs once; each colliding one takes the first free of x, x_1,
-// x_2, .... A used variable that is neither a parameter nor defined in f (nor
-// a dynamic dimension) is free and gets the suffix __FREE_VAR.
-func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
-	var order []*ir.Var
+// RenameOrder lists f's variables in the order the printer's renaming visits
+// them: the parameters, every variable the body defines, then each variable
+// the body uses that keep accepts (given the parameters and definitions so
+// far). bound holds the parameters and definitions. A reader of printed text
+// that must undo the renaming walks the same order.
+func RenameOrder(f *ir.Function, keep func(v *ir.Var, bound map[*ir.Var]bool) bool) (order []*ir.Var, bound map[*ir.Var]bool) {
 	seen := map[*ir.Var]bool{}
-	bound := map[*ir.Var]bool{}
+	bound = map[*ir.Var]bool{}
 	add := func(v *ir.Var, def bool) {
 		if def {
 			bound[v] = true
@@ -62,15 +61,23 @@ func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
 		}
 	})
 	ir.WalkStmt(f.Body, func(e ir.Expr) {
-		if v, ok := ir.VarOf(e); ok {
-			if _, isWB := e.(*ir.WindowBuffer); isWB {
-				return
-			}
-			if !dynamic[v] {
-				add(v, false)
-			}
+		if _, isWB := e.(*ir.WindowBuffer); isWB {
+			return
+		}
+		if v, ok := ir.VarOf(e); ok && keep(v, bound) {
+			add(v, false)
 		}
 	}, nil)
+	return order, bound
+}
+
+// renameMap gives every variable of f its printed name (printer.md §8): the
+// distinct variables in order — parameters, body definitions, then uses — keep
+// a name that occurs once; each colliding one takes the first free of x, x_1,
+// x_2, .... A used variable that is neither a parameter nor defined in f (nor
+// a dynamic dimension) is free and gets the suffix __FREE_VAR.
+func renameMap(f *ir.Function, dynamic map[*ir.Var]bool) map[*ir.Var]string {
+	order, bound := RenameOrder(f, func(v *ir.Var, _ map[*ir.Var]bool) bool { return !dynamic[v] })
 	count := map[string]int{}
 	for _, v := range order {
 		count[v.Name]++

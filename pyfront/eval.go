@@ -546,7 +546,7 @@ func (r *reader) binExpr(n *sitter.Node, op ir.BinaryOp, lv, rv value) ir.Expr {
 				op, []string{"left", "right"}[i], ir.Describe(x))
 		}
 	}
-	dt := promote(l, rt)
+	dt := ir.PromoteScalar(l, rt)
 	if op.IsCompare() || op.IsLogical() {
 		dt = ir.BOOL
 	}
@@ -554,32 +554,4 @@ func (r *reader) binExpr(n *sitter.Node, op ir.BinaryOp, lv, rv value) ir.Expr {
 		dt = ir.FP32
 	}
 	return &ir.BinaryExpr{Op: op, Left: l, Right: rt, DType: dt, Pos: r.pos(n)}
-}
-
-// promote is the result dtype of scalar arithmetic (as package pl): a bare
-// literal takes the other side's type, floats win over ints, wider wins.
-func promote(l, r ir.Expr) ir.DataType {
-	ld := l.Type().(*ir.ScalarType).DType
-	rd := r.Type().(*ir.ScalarType).DType
-	switch {
-	case ld == rd:
-		return ld
-	case isLiteral(r):
-		return ld
-	case isLiteral(l):
-		return rd
-	case ld.IsFloat() != rd.IsFloat():
-		if ld.IsFloat() {
-			return ld
-		}
-		return rd
-	case ld.Bits() >= rd.Bits():
-		return ld
-	}
-	return rd
-}
-
-func isLiteral(e ir.Expr) bool {
-	c, ok := e.(*ir.ConstInt)
-	return ok && c.DType == ir.INDEX
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
 )
 
 var suffixRE = regexp.MustCompile(`^(.+)_([0-9]+)$`)
@@ -73,55 +74,11 @@ func restoreHints(fn *ir.Function, free map[string]*ir.Var) {
 }
 
 // renameOrder lists variables as the printer's renaming visits them:
-// parameters, body definitions, then uses.
+// parameters, body definitions, then uses of bound or free variables.
 func renameOrder(fn *ir.Function, free map[string]*ir.Var) ([]*ir.Var, map[*ir.Var]bool) {
-	var order []*ir.Var
-	seen := map[*ir.Var]bool{}
-	bound := map[*ir.Var]bool{}
-	add := func(v *ir.Var, def bool) {
-		if def {
-			bound[v] = true
-		}
-		if !seen[v] {
-			seen[v] = true
-			order = append(order, v)
-		}
-	}
-	for _, v := range fn.Params {
-		add(v, true)
-	}
-	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
-		for _, v := range stmtDefs(s) {
-			add(v, true)
-		}
-	})
 	freeSet := map[*ir.Var]bool{}
 	for _, v := range free {
 		freeSet[v] = true
 	}
-	ir.WalkStmt(fn.Body, func(e ir.Expr) {
-		if _, isWB := e.(*ir.WindowBuffer); isWB {
-			return
-		}
-		if v, ok := ir.VarOf(e); ok && (bound[v] || freeSet[v]) {
-			add(v, false)
-		}
-	}, nil)
-	return order, bound
-}
-
-func stmtDefs(s ir.Stmt) []*ir.Var {
-	switch s := s.(type) {
-	case *ir.AssignStmt:
-		return []*ir.Var{s.Var}
-	case *ir.ForStmt:
-		out := []*ir.Var{s.LoopVar}
-		for _, ia := range s.IterArgs {
-			out = append(out, &ia.Var)
-		}
-		return append(out, s.ReturnVars...)
-	case *ir.IfStmt:
-		return s.ReturnVars
-	}
-	return nil
+	return printer.RenameOrder(fn, func(v *ir.Var, bound map[*ir.Var]bool) bool { return bound[v] || freeSet[v] })
 }
