@@ -159,8 +159,7 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		return fn, nil, nil
 	}
 	m := map[*ir.Var]ir.Expr{}
-	var groups []*ir.CommGroup
-	groupKey := map[string]int{}
+	var domains commDomains
 	for _, w := range order {
 		name := w.ptr.Name
 		if len(w.views) == 0 {
@@ -179,27 +178,11 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 			c.Window = wb
 			m[v] = ir.NewVar(v.Name, &c, v.Pos)
 		}
-		var devs []int64
-		if !w.all {
-			for d := range w.devs {
-				devs = append(devs, d)
-			}
-			sort.Slice(devs, func(i, j int) bool { return devs[i] < devs[j] })
+		if domains.add(wb, w.all, w.devs) {
+			return nil, nil, fmt.Errorf("window buffer name %q is used twice in one comm group", wb.Name)
 		}
-		key := fmt.Sprint(w.all, devs)
-		gi, ok := groupKey[key]
-		if !ok {
-			gi = len(groups)
-			groupKey[key] = gi
-			groups = append(groups, &ir.CommGroup{Devices: devs})
-		}
-		for _, s := range groups[gi].Slots {
-			if s.Name == wb.Name {
-				return nil, nil, fmt.Errorf("window buffer name %q is used twice in one comm group", wb.Name)
-			}
-		}
-		groups[gi].Slots = append(groups[gi].Slots, wb)
 	}
+	groups := domains.groups
 	g := remapFunction(fn, m)
 	// The window calls' result types carry the buffer too, so a call and the
 	// variable it binds agree (the verifier's window-identity check).
@@ -224,4 +207,40 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 	}
 	g.Body = body
 	return g, groups, nil
+}
+
+// commDomains groups window buffers by the device set that uses them, one
+// comm group per distinct set, in the order the sets are first seen.
+type commDomains struct {
+	groups []*ir.CommGroup
+	byKey  map[string]int
+}
+
+// add puts wb into the group of its devices (every device when all); it
+// reports whether the group already holds a buffer of wb's name.
+func (d *commDomains) add(wb *ir.WindowBuffer, all bool, devSet map[int64]bool) (dup bool) {
+	var devs []int64
+	if !all {
+		for dev := range devSet {
+			devs = append(devs, dev)
+		}
+		sort.Slice(devs, func(i, j int) bool { return devs[i] < devs[j] })
+	}
+	key := fmt.Sprint(all, devs)
+	if d.byKey == nil {
+		d.byKey = map[string]int{}
+	}
+	gi, ok := d.byKey[key]
+	if !ok {
+		gi = len(d.groups)
+		d.byKey[key] = gi
+		d.groups = append(d.groups, &ir.CommGroup{Devices: devs})
+	}
+	for _, s := range d.groups[gi].Slots {
+		if s.Name == wb.Name {
+			return true
+		}
+	}
+	d.groups[gi].Slots = append(d.groups[gi].Slots, wb)
+	return false
 }

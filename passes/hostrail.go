@@ -2,7 +2,6 @@ package passes
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -447,8 +446,7 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		return fn, nil, nil
 	}
 	wbOf := map[*ir.Var]*ir.WindowBuffer{}
-	var groups []*ir.CommGroup
-	groupKey := map[string]int{}
+	var domains commDomains
 	for _, w := range order {
 		name := w.ptr.Name
 		if len(w.views) == 0 {
@@ -459,28 +457,11 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		}
 		wb := ir.NewWindowBuffer(w.ptr, sizeExpr(w.size, lin), false, false, w.pos)
 		wbOf[w.ptr] = wb
-		var devs []int64
-		if !w.all {
-			for d := range w.devs {
-				devs = append(devs, d)
-			}
-			sort.Slice(devs, func(i, j int) bool { return devs[i] < devs[j] })
+		if domains.add(wb, w.all, w.devs) {
+			return nil, nil, fmt.Errorf("MaterializeCommDomainScopes: duplicate allocation name '%s' within the same comm domain", wb.Name)
 		}
-		key := fmt.Sprint(w.all, devs)
-		gi, ok := groupKey[key]
-		if !ok {
-			gi = len(groups)
-			groupKey[key] = gi
-			groups = append(groups, &ir.CommGroup{Devices: devs})
-		}
-		for _, s := range groups[gi].Slots {
-			if s.Name == wb.Name {
-				return nil, nil, fmt.Errorf("MaterializeCommDomainScopes: duplicate allocation name '%s' within the same comm domain", wb.Name)
-			}
-		}
-		groups[gi].Slots = append(groups[gi].Slots, wb)
 	}
-	return WithWindowBuffers(fn, wbOf), groups, nil
+	return WithWindowBuffers(fn, wbOf), domains.groups, nil
 }
 
 // WindowBufferSize is the size MaterializeCommDomainScopes records for a
