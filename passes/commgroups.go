@@ -16,13 +16,20 @@ import (
 // allocation share the pointer), and allocations are clustered, in source
 // order, into groups with equal device sets.
 func CollectCommGroups(p *ir.Program) (*ir.Program, error) {
+	return perHost(p, collectInHost)
+}
+
+// perHost runs build on every host orchestrator of p, replacing the function
+// and collecting the comm groups it finds; a program with none is returned
+// as it is.
+func perHost(p *ir.Program, build func(*ir.Function) (*ir.Function, []*ir.CommGroup, error)) (*ir.Program, error) {
 	q := p.Clone()
 	q.CommGroups = nil
 	for i, fn := range p.Functions {
 		if !fn.IsHostOrchestrator() {
 			continue
 		}
-		g, groups, err := collectInHost(fn)
+		g, groups, err := build(fn)
 		if err != nil {
 			return nil, fmt.Errorf("function %s: %w", fn.Name, err)
 		}

@@ -264,23 +264,7 @@ func checkAllReduceForms(fn *ir.Function) error {
 // data buffer, so it lands in the same domain. The domains print as the
 // scope comments that open the host body.
 func MaterializeCommDomainScopes(p *ir.Program) (*ir.Program, error) {
-	q := p.Clone()
-	q.CommGroups = nil
-	for i, fn := range p.Functions {
-		if !fn.IsHostOrchestrator() {
-			continue
-		}
-		g, groups, err := materializeInHost(fn)
-		if err != nil {
-			return nil, fmt.Errorf("function %s: %w", fn.Name, err)
-		}
-		q.Functions[i] = g
-		q.CommGroups = append(q.CommGroups, groups...)
-	}
-	if len(q.CommGroups) == 0 && len(p.CommGroups) == 0 {
-		return p, nil
-	}
-	return q, nil
+	return perHost(p, materializeInHost)
 }
 
 // deviceSetMain classifies a device= expression as main does, with its
