@@ -43,6 +43,10 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if err := ranksGiven(fs, "ptorepl run", *ranks); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	mod, err := pl.LoadPython(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
@@ -108,6 +112,10 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
+		return 2
+	}
+	if err := ranksGiven(fs, "ptorepl compile", *ranks); err != nil {
+		fmt.Fprintln(stderr, err)
 		return 2
 	}
 	mod, err := pl.LoadPython(fs.Arg(0))

@@ -15,6 +15,14 @@ func TestRanksValidated(t *testing.T) {
 		code := run([]string{"compile", "--ranks", n, "testdata/quickstart.go"}, nil, &out, &errOut)
 		require.Equal(t, 2, code, "--ranks %s", n)
 		require.Contains(t, errOut.String(), "ptorepl compile: argument '--ranks': expected a rank count from 1 to 1024, given "+n)
+		// PyPTO Python files are validated the same way, before reading.
+		for _, cmd := range []string{"compile", "run"} {
+			out.Reset()
+			errOut.Reset()
+			code := run([]string{cmd, "--entry", "X", "--ranks", n, "no-such-file.py"}, nil, &out, &errOut)
+			require.Equal(t, 2, code, "%s --ranks %s", cmd, n)
+			require.Contains(t, errOut.String(), "ptorepl "+cmd+": argument '--ranks': expected a rank count from 1 to 1024, given "+n)
+		}
 	}
 	var out, errOut bytes.Buffer
 	code := run(nil, strings.NewReader(":run -ranks -3\n:manifest -ranks 5000\n"), &out, &errOut)
