@@ -377,7 +377,7 @@ func (k *coll) ring(t *view) error {
 		return nil
 	}
 	if !t.contiguous() {
-		return fmt.Errorf("target: a ring allreduce needs a dense tensor, given %v", t.shape)
+		return fmt.Errorf("target: a ring allreduce needs a dense tensor, given %v", dimsText(t.shape))
 	}
 	op := ir.ReduceOp(k.c.Kwargs.Int("op", 0))
 	if _, ok := reduceOps[op]; !ok {
