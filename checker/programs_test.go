@@ -1,10 +1,10 @@
 package checker_test
 
 import (
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"strings"
 )
 

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/ptorepl/ptorepl/display"
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

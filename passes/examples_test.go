@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/manifest"
 	"github.com/ptorepl/ptorepl/passes"
@@ -14,6 +13,7 @@ import (
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

@@ -1,10 +1,10 @@
 package passes_test
 
 import (
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/testprogs"
 )
 
 // The test programs: the quickstart, one program per collective, put/get and

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/ptorepl/ptorepl/display"
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

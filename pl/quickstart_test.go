@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/ptorepl/ptorepl/verify"
 	"github.com/stretchr/testify/require"
 )

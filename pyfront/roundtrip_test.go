@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/pyfront"
+	"github.com/ptorepl/ptorepl/testprogs"
 )
 
 // roundTrip reads the printed text of p back and checks that the result is

@@ -3,7 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-	"github.com/ptorepl/ptorepl/internal/testprogs"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"testing"
 	"time"
 

@@ -3,8 +3,8 @@ package runtime_test
 import (
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

@@ -6,10 +6,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 

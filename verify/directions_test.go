@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptorepl/ptorepl/internal/testprogs"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/ptorepl/ptorepl/verify"
 	"github.com/stretchr/testify/require"
 )
