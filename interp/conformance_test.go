@@ -264,6 +264,27 @@ func TestYaegiCorpusConformance(t *testing.T) {
 	}
 	close(jobs)
 	wg.Wait()
+	// Some corpus programs depend on timing (select with timers, sleeps);
+	// on a loaded machine a batch can miss their deadlines. A cells-form
+	// failure where the reference passed is run again alone, twice at most,
+	// before it counts: a real difference fails every time.
+	for p, pr := range progs {
+		for m := 1; m < len(modes); m++ {
+			if !pass[p][0] || pass[p][m] {
+				continue
+			}
+			if _, ok := acceptedDifferences[modes[m]+" "+pr.name]; ok {
+				continue
+			}
+			for try := 0; try < 2 && !pass[p][m]; try++ {
+				res := strings.TrimSpace(strings.ReplaceAll(runChildren(modes[m], progs, []int{p})[0], pr.path+":", ""))
+				pass[p][m], got[p][m] = res == pr.want, res
+				if pass[p][m] {
+					t.Logf("%s %s passed when run again alone (timing under load)", modes[m], pr.name)
+				}
+			}
+		}
+	}
 	counts := make([]int, len(modes))
 	var regress []string
 	for p, pr := range progs {
