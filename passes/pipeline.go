@@ -9,6 +9,10 @@
 //
 // Passes are rows of one ordered table. Each pass takes a program and returns
 // a new one without mutating its input (unchanged subtrees are shared). A
+// row declares the properties it requires, establishes and invalidates;
+// every driver (Pipeline, Lower, RunUntil, RunPass) refuses to run a pass
+// whose requirement is neither established earlier nor visible in the
+// program itself. A
 // Pipeline runs the table one pass at a time with hooks before and after each
 // pass; Compile runs it to the end, prints every stage, diffs it against the
 // previous one, and emits PTO-MLIR and the comm manifest.
