@@ -347,7 +347,7 @@ func TestSeedCommGroupsTable(t *testing.T) {
 		seed := passes.NewPipelineWith(tp.build(n).IR(), passes.SeedCommGroupsTable(), verifyHook())
 		a, err := seed.Run()
 		require.NoError(t, err, tp.name)
-		b, err := passes.NewPipeline(tp.build(n).IR()).Run()
+		b, err := passes.NewPipeline(tp.build(n).IR(), verifyHook()).Run()
 		require.NoError(t, err, tp.name)
 		require.Equal(t, b.Text, a.Text, tp.name)
 	}

@@ -9,6 +9,10 @@
 //
 // Passes are rows of one ordered table. Each pass takes a program and returns
 // a new one without mutating its input (unchanged subtrees are shared). A
+// row declares the properties it requires, establishes and invalidates;
+// every driver (Pipeline, Lower, RunUntil, RunPass) refuses to run a pass
+// whose requirement is neither established earlier nor visible in the
+// program itself. A
 // Pipeline runs the table one pass at a time with hooks before and after each
 // pass; Compile runs it to the end, prints every stage, diffs it against the
 // previous one, and emits PTO-MLIR and the comm manifest.
@@ -24,7 +28,7 @@ import (
 	"github.com/ptorepl/ptorepl/printer"
 )
 
-// Property is an IR property a pass requires or produces.
+// Property is an IR property a pass requires, establishes or invalidates.
 type Property string
 
 // Properties the pipeline tracks.
@@ -46,39 +50,43 @@ const (
 // PassFunc transforms a program into a new one. It must not mutate its input.
 type PassFunc func(p *ir.Program) (*ir.Program, error)
 
-// Pass is one row of the pass table.
+// Pass is one row of the pass table. Before running a pass the pipeline
+// checks that every property it Requires was established by an earlier pass
+// and not invalidated since, or holds of the program as it stands (Holds);
+// otherwise the pass does not run and the error names it and the property.
 type Pass struct {
-	Name     string
-	Run      PassFunc
-	Requires []Property
-	Produces []Property
-	Doc      string
+	Name        string
+	Run         PassFunc
+	Requires    []Property
+	Establishes []Property
+	Invalidates []Property
+	Doc         string
 }
 
 // Table is the pipeline, in upstream order (passes.md "Minimal pipeline").
 func Table() []Pass {
 	return []Pass{
-		{Name: "ConvertToSSA", Run: ConvertToSSA, Produces: []Property{SSAForm},
+		{Name: "ConvertToSSA", Run: ConvertToSSA, Establishes: []Property{SSAForm},
 			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
-		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Produces: []Property{TileOps},
+		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Establishes: []Property{TileOps},
 			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
-		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Produces: []Property{CompositesLowered},
+		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Establishes: []Property{CompositesLowered},
 			Doc: "Expand InCore collectives (allreduce, barrier, broadcast, allgather, reduce_scatter, all_to_all) into notify/wait/remote_load recipes."},
-		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered}, Produces: []Property{TileMemoryInferred},
+		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered}, Establishes: []Property{TileMemoryInferred},
 			Doc: "Give every tile without a memory space the Vec space."},
-		{Name: "InitMemRef", Run: InitMemRef, Requires: []Property{TileMemoryInferred}, Produces: []Property{MemRefsInitialized},
+		{Name: "InitMemRef", Run: InitMemRef, Requires: []Property{TileMemoryInferred}, Establishes: []Property{MemRefsInitialized},
 			Doc: "Attach a MemRef to every tensor and tile variable and allocate on-chip buffers."},
-		{Name: "AllocateMemoryAddr", Run: AllocateMemoryAddr, Requires: []Property{MemRefsInitialized}, Produces: []Property{AddressesAllocated},
+		{Name: "AllocateMemoryAddr", Run: AllocateMemoryAddr, Requires: []Property{MemRefsInitialized}, Establishes: []Property{AddressesAllocated},
 			Doc: "Assign 32-byte-aligned addresses per memory space."},
-		{Name: "SynthesizeAllReduceSignals", Run: SynthesizeAllReduceSignals, Produces: []Property{AllReduceSignals},
+		{Name: "SynthesizeAllReduceSignals", Run: SynthesizeAllReduceSignals, Establishes: []Property{AllReduceSignals},
 			Doc: "Give each signal-less host allreduce a signal: one per data-buffer lineage, allocated at the top of the host orchestrator."},
-		{Name: "MaterializeCommDomainScopes", Run: MaterializeCommDomainScopes, Requires: []Property{AllReduceSignals}, Produces: []Property{CommDomainScopes},
+		{Name: "MaterializeCommDomainScopes", Run: MaterializeCommDomainScopes, Requires: []Property{AllReduceSignals}, Establishes: []Property{CommDomainScopes},
 			Doc: "Infer the comm domains from window allocations, device= dispatches and host collectives; bind views to their window buffer."},
-		{Name: "LowerHostTensorCollectives", Run: LowerHostTensorCollectives, Requires: []Property{CommDomainScopes}, Produces: []Property{HostCollectivesLowered},
+		{Name: "LowerHostTensorCollectives", Run: LowerHostTensorCollectives, Requires: []Property{CommDomainScopes}, Establishes: []Property{HostCollectivesLowered},
 			Doc: "Turn each host collective into one builtin.tensor dispatch per device of its comm domain."},
-		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommDomainScopes}, Produces: []Property{DistTensorCtxMaterialized},
+		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommDomainScopes}, Establishes: []Property{DistTensorCtxMaterialized},
 			Doc: "Pass one CommCtx parameter per DistributedTensor parameter; replace get_comm_ctx in device functions."},
-		{Name: "InsertCommFence", Run: InsertCommFence, Requires: []Property{DistTensorCtxMaterialized}, Produces: []Property{CommFencesInserted},
+		{Name: "InsertCommFence", Run: InsertCommFence, Requires: []Property{TileOps, CompositesLowered}, Establishes: []Property{CommFencesInserted},
 			Doc: "Insert cache invalidations and fences after publishing writes and waits."},
 	}
 }
@@ -94,7 +102,7 @@ func SeedCommGroupsTable() []Pass {
 		case "SynthesizeAllReduceSignals", "LowerHostTensorCollectives":
 			continue
 		case "MaterializeCommDomainScopes":
-			p = Pass{Name: "CollectCommGroups", Run: CollectCommGroups, Produces: []Property{CommGroupsCollected, CommDomainScopes},
+			p = Pass{Name: "CollectCommGroups", Run: CollectCommGroups, Establishes: []Property{CommGroupsCollected, CommDomainScopes},
 				Doc: "Infer the program's comm groups from window allocations and device= dispatches; bind views to their window buffer (seed #1369)."}
 		}
 		out = append(out, p)
@@ -196,9 +204,16 @@ func (pl *Pipeline) Step() (Stage, bool, error) {
 			}
 		}
 	}
+	if err := checkRequires(ps, pl.cur.Program, pl.have, pl.passes); err != nil {
+		pl.err = err
+		return pl.cur, false, pl.err
+	}
 	start := time.Now()
 	out, err := runPass(ps, pl.cur.Program)
 	dur := time.Since(start)
+	if err == nil {
+		err = checkEstablishes(ps, out)
+	}
 	if err != nil {
 		pl.err = fmt.Errorf("%s: %w", ps.Name, err)
 		return pl.cur, false, pl.err
@@ -208,9 +223,7 @@ func (pl *Pipeline) Step() (Stage, bool, error) {
 	if st.Changed {
 		st.Diff = UnifiedDiff(pl.cur.Name, ps.Name, pl.cur.Text, text)
 	}
-	for _, p := range ps.Produces {
-		pl.have[p] = true
-	}
+	record(ps, pl.have)
 	pl.cur = st
 	pl.stages = append(pl.stages, st)
 	for _, h := range pl.hooks {
@@ -260,43 +273,69 @@ func runPass(ps Pass, p *ir.Program) (out *ir.Program, err error) {
 }
 
 // RunPass runs one pass by name on p: a pass of the table, or one of the
-// seed-era passes (CollectCommGroups, LowerCompositeOpsSeed1746).
+// seed-era passes (CollectCommGroups, LowerCompositeOpsSeed1746). With no
+// pass history, each property the pass requires must hold of p itself.
 func RunPass(name string, p *ir.Program) (*ir.Program, error) {
-	seed := []Pass{
-		{Name: "CollectCommGroups", Run: CollectCommGroups},
-		{Name: "LowerCompositeOpsSeed1746", Run: LowerCompositeOpsSeed1746},
-	}
-	for _, ps := range append(Table(), seed...) {
+	table := append(Table(), seedPasses()...)
+	for _, ps := range table {
 		if ps.Name == name {
+			if err := checkRequires(ps, p, nil, table); err != nil {
+				return nil, err
+			}
 			return runPass(ps, p)
 		}
 	}
 	return nil, fmt.Errorf("no pass named %q (passes: %v)", name, PassNames())
 }
 
-// RunUntil runs the pipeline up to and including the named pass.
-func RunUntil(p *ir.Program, name string) (*ir.Program, error) {
-	for _, ps := range Table() {
-		var err error
-		if p, err = runPass(ps, p); err != nil {
-			return nil, fmt.Errorf("%s: %w", ps.Name, err)
-		}
-		if ps.Name == name {
-			return p, nil
+// seedPasses are the seed-era passes RunPass knows besides the table's.
+func seedPasses() []Pass {
+	var out []Pass
+	for _, ps := range SeedCommGroupsTable() {
+		if ps.Name == "CollectCommGroups" {
+			out = append(out, ps)
 		}
 	}
-	return nil, fmt.Errorf("no pass named %q", name)
+	for _, ps := range Table() {
+		if ps.Name == "LowerCompositeOps" {
+			ps.Name, ps.Run = "LowerCompositeOpsSeed1746", LowerCompositeOpsSeed1746
+			out = append(out, ps)
+		}
+	}
+	return out
+}
+
+// RunUntil runs the pipeline up to and including the named pass.
+func RunUntil(p *ir.Program, name string) (*ir.Program, error) {
+	return runTable(p, Table(), name)
 }
 
 // Lower runs every pass of the table with no instrumentation (no printing,
 // diffs or hooks): what a compiler driver does when nobody watches the
-// stages.
+// stages. Pass contracts are still checked.
 func Lower(p *ir.Program) (*ir.Program, error) {
-	for _, ps := range Table() {
+	return runTable(p, Table(), "")
+}
+
+// runTable runs table on p, checking each pass's requirements, up to and
+// including the pass named until (to the end when until is empty).
+func runTable(p *ir.Program, table []Pass, until string) (*ir.Program, error) {
+	have := map[Property]bool{}
+	for _, ps := range table {
+		if err := checkRequires(ps, p, have, table); err != nil {
+			return nil, err
+		}
 		var err error
 		if p, err = runPass(ps, p); err != nil {
 			return nil, fmt.Errorf("%s: %w", ps.Name, err)
 		}
+		record(ps, have)
+		if ps.Name == until {
+			return p, nil
+		}
+	}
+	if until != "" {
+		return nil, fmt.Errorf("no pass named %q", until)
 	}
 	return p, nil
 }

@@ -114,7 +114,7 @@ func TestLoweredProgramsRunLikeTheInput(t *testing.T) {
 		for _, n := range []int{2, 3, 4, 8} {
 			t.Run(fmt.Sprintf("%s/P=%d", tp.name, n), func(t *testing.T) {
 				in := tp.build(n).IR()
-				pp := passes.NewPipeline(in)
+				pp := passes.NewPipeline(in, verifyHook())
 				_, err := pp.Run()
 				require.NoError(t, err)
 				args := func() []*tensor.Tensor {
@@ -195,7 +195,7 @@ func TestLoweredProgramsEmitValidMLIR(t *testing.T) {
 		if n == 0 {
 			n = 2
 		}
-		st, err := passes.NewPipeline(tp.build(n).IR()).Run()
+		st, err := passes.NewPipeline(tp.build(n).IR(), verifyHook()).Run()
 		require.NoError(t, err, tp.name)
 		mods, err := pto.Emit(st.Program, pto.Options{Generic: true})
 		require.NoError(t, err, tp.name)

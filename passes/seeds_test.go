@@ -401,7 +401,7 @@ func TestLowerMatchesPipeline(t *testing.T) {
 	p := testProgramsByName(t, "allreduce_sum").build(2).IR()
 	low, err := passes.Lower(p)
 	require.NoError(t, err)
-	st, err := passes.NewPipeline(p).Run()
+	st, err := passes.NewPipeline(p, verifyHook()).Run()
 	require.NoError(t, err)
 	require.Equal(t, printProgram(st.Program), printProgram(low))
 }

@@ -23,28 +23,7 @@ import (
 func ConvertToSSA(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		s := &ssaConv{multi: map[string]bool{}, ver: map[string]int{}}
-		count := map[string]int{}
-		for _, v := range fn.Params {
-			count[v.Name]++
-		}
-		ir.WalkStmt(fn.Body, nil, func(st ir.Stmt) {
-			switch x := st.(type) {
-			case *ir.AssignStmt:
-				count[x.Var.Name]++
-			case *ir.ForStmt:
-				for _, ia := range x.IterArgs {
-					count[ia.Name]++
-				}
-				for _, v := range x.ReturnVars {
-					count[v.Name]++
-				}
-			case *ir.IfStmt:
-				for _, v := range x.ReturnVars {
-					count[v.Name]++
-				}
-			}
-		})
-		for n, c := range count {
+		for n, c := range bindCounts(fn) {
 			if c > 1 {
 				s.multi[n] = true
 				s.ver[n] = 0
@@ -65,6 +44,34 @@ func ConvertToSSA(p *ir.Program) (*ir.Program, error) {
 		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: body}
 		return g, nil
 	})
+}
+
+// bindCounts counts how often each name is bound in fn (parameters,
+// assignments, iter-args, return vars): a function is in SSA form when no
+// count exceeds one.
+func bindCounts(fn *ir.Function) map[string]int {
+	count := map[string]int{}
+	for _, v := range fn.Params {
+		count[v.Name]++
+	}
+	ir.WalkStmt(fn.Body, nil, func(st ir.Stmt) {
+		switch x := st.(type) {
+		case *ir.AssignStmt:
+			count[x.Var.Name]++
+		case *ir.ForStmt:
+			for _, ia := range x.IterArgs {
+				count[ia.Name]++
+			}
+			for _, v := range x.ReturnVars {
+				count[v.Name]++
+			}
+		case *ir.IfStmt:
+			for _, v := range x.ReturnVars {
+				count[v.Name]++
+			}
+		}
+	})
+	return count
 }
 
 // needsPhi reports whether some loop or if would need SSA plumbing even

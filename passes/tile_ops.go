@@ -113,24 +113,38 @@ func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Sp
 	return v, assign(v, c)
 }
 
-func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
-	t.bridged = map[*ir.Var]ir.Expr{}
+// transferRules are the tensor-level transfers the pass rewrites by hand
+// (other tensor ops go by their registry TileForm).
+var transferRules = map[string]func(t *tileConv, c *ir.Call) ([]ir.Stmt, error){
+	"pld.tensor.put":          (*tileConv).putGet,
+	"pld.tensor.get":          (*tileConv).putGet,
+	"pld.tensor.remote_store": (*tileConv).remoteStore,
+}
+
+// tileLowerable reports whether the pass rewrites statement s: a program is
+// in tile form when no InCore statement is.
+func tileLowerable(s ir.Stmt) bool {
 	c := ir.StmtCall(s)
 	if c == nil || c.Op == nil {
+		return false
+	}
+	if transferRules[c.Op.Name] != nil {
+		return true
+	}
+	_, assign := s.(*ir.AssignStmt)
+	return assign && c.Op.TileForm != ""
+}
+
+func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
+	t.bridged = map[*ir.Var]ir.Expr{}
+	if !tileLowerable(s) {
 		return t.fixUses(s)
 	}
-	switch c.Op.Name {
-	case "pld.tensor.put", "pld.tensor.get":
-		return t.putGet(c)
-	case "pld.tensor.remote_store":
-		return t.remoteStore(c)
+	c := ir.StmtCall(s)
+	if rule := transferRules[c.Op.Name]; rule != nil {
+		return rule(t, c)
 	}
-	if tileOp := c.Op.TileForm; tileOp != "" {
-		if a, ok := s.(*ir.AssignStmt); ok {
-			return t.elementwise(a, c, tileOp)
-		}
-	}
-	return t.fixUses(s)
+	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
 }
 
 // fixUses rejects a converted (now tile-valued) result flowing into
@@ -289,6 +303,10 @@ func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
 // from the op's registry entry.
 func aliasArg(c *ir.Call) int { return c.Op.AliasedArg() }
 
+// directionRoundsCap, when positive, replaces upgradeDirections' derived
+// round bound (tests set it to force the non-convergence error).
+var directionRoundsCap int
+
 // upgradeDirections is UpgradeWrittenTensorParamDirections: every tensor
 // parameter is an alias origin; aliases flow through assignments, views,
 // stores, yields and loop/if return vars; the registry's argument effects
@@ -326,7 +344,17 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 	units := map[int]string{} // per parameter: the unit that stores to it
 	var mixErr error
 	// Aliases through loops need a fixpoint: iterate until nothing grows.
-	for iter := 0; iter < 8; iter++ {
+	// Each round that does not converge adds at least one (variable,
+	// parameter) pair to origin, so defs*params+1 rounds always suffice;
+	// hitting the bound means a bug, reported rather than ignored.
+	defs := 0
+	forEachDef(fn, func(*ir.Var) { defs++ })
+	bound := defs*len(fn.Params) + 1
+	if directionRoundsCap > 0 {
+		bound = directionRoundsCap
+	}
+	converged := false
+	for iter := 0; iter < bound && !converged; iter++ {
 		grew := false
 		var yieldTo func(body ir.Stmt, rvs []*ir.Var, ias []*ir.IterArg)
 		yieldTo = func(body ir.Stmt, rvs []*ir.Var, ias []*ir.IterArg) {
@@ -373,9 +401,10 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 				yieldTo(x.Else, x.ReturnVars, nil)
 			}
 		})
-		if !grew {
-			break
-		}
+		converged = !grew
+	}
+	if !converged {
+		return nil, fmt.Errorf("ConvertTensorToTileOps: the parameter-direction fixpoint did not converge within %d rounds", bound)
 	}
 	ir.WalkStmt(fn.Body, func(e ir.Expr) {
 		c, ok := e.(*ir.Call)
