@@ -288,6 +288,9 @@ func TestCollectCommGroups(t *testing.T) {
 	require.Len(t, q.CommGroups, 2)
 	require.Empty(t, q.CommGroups[0].Devices, "all devices")
 	require.Equal(t, "all_buf", q.CommGroups[0].Slots[0].Name)
+	size, ok := ir.ConstValue(q.CommGroups[0].Slots[0].Size)
+	require.True(t, ok, "the slot keeps the allocation's size")
+	require.Equal(t, int64(256), size)
 	require.Equal(t, []int64{0, 1, 3}, q.CommGroups[1].Devices)
 	// Both views of pair_buf share one WindowBuffer.
 	var wbs []*ir.WindowBuffer
