@@ -257,3 +257,12 @@ func (c *Call) ArgTuple(name string) (*MakeTuple, bool) {
 	t, ok := e.(*MakeTuple)
 	return t, ok
 }
+
+// Aliased is the argument the call's result is the storage of (the op's
+// ResultAlias: a store's output tensor, a view's input), if it has one.
+func (c *Call) Aliased() (Expr, bool) {
+	if c == nil || c.Op == nil || c.Op.ResultAlias == "" {
+		return nil, false
+	}
+	return c.Arg(c.Op.ResultAlias)
+}

@@ -60,8 +60,8 @@ func (l *lineage) root(e ir.Expr) *ir.Var {
 				}
 				return v
 			}
-			if i := c.Op.AliasedArg(); c.Op != nil && i >= 0 && i < len(c.Args) {
-				e = c.Args[i]
+			if arg, ok := c.Aliased(); ok {
+				e = arg
 				continue
 			}
 			return v
