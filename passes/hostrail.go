@@ -356,16 +356,17 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 			// The signal (and all_to_all_v's recv_counts) inherit the data
 			// buffer's devices; a barrier has only its signal.
 			var data *ir.Expr
-			if i := call.Op.AliasedArg(); i >= 0 && i < len(call.Args) && call.Op.Args[i].Name != "signal" {
-				data = &call.Args[i]
+			if arg, ok := call.Aliased(); ok && call.Op.ResultAlias != "signal" {
+				data = &arg
 			}
-			for i, spec := range call.Op.Args {
-				if (spec.Name != "signal" && spec.Name != "recv_counts") || i >= len(call.Args) {
+			for _, name := range []string{"signal", "recv_counts"} {
+				arg, ok := call.Arg(name)
+				if !ok {
 					continue
 				}
-				sig := allocOf(call.Args[i])
+				sig := allocOf(arg)
 				if sig == nil {
-					walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its %s is not a view of a window buffer allocated in this function", call.Name(), call.Pos, spec.Name)
+					walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its %s is not a view of a window buffer allocated in this function", call.Name(), call.Pos, name)
 					return false
 				}
 				cs := consumer{signal: sig, pos: call.Pos, barrier: data == nil}
