@@ -170,7 +170,8 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 			if !isAllReduce(c) || len(c.Args) != 1 {
 				return
 			}
-			r := lin.root(c.Args[0])
+			target, _ := c.Arg("target")
+			r := lin.root(target)
 			sg := sigs[r]
 			if sg == nil {
 				sg = &signal{}
@@ -202,7 +203,8 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 			if !isAllReduce(c) || len(c.Args) != 1 {
 				return []ir.Stmt{s}, nil
 			}
-			nc, err := ir.NewCall(c.Op.Name, []ir.Expr{c.Args[0], sigs[lin.root(c.Args[0])].win}, c.Kwargs, c.Pos)
+			target, _ := c.Arg("target")
+			nc, err := ir.NewCall(c.Op.Name, []ir.Expr{target, sigs[lin.root(target)].win}, c.Kwargs, c.Pos)
 			if err != nil {
 				return nil, err
 			}
