@@ -42,26 +42,26 @@ func opName(o runtime.Origin) string {
 	return o.Call.Name()
 }
 
-// viewArg is which argument of a call names the window an access of the
-// given kind touches (-1: unknown): the first tensor argument the op's
+// viewArg is the argument of a call that names the window an access of
+// the given kind touches (nil: unknown): the first tensor argument the op's
 // registry effects say it reads (for a read) or writes (otherwise), signal
 // cells aside.
-func viewArg(c *ir.Call, k runtime.AccessKind) int {
+func viewArg(c *ir.Call, k runtime.AccessKind) ir.Expr {
 	if c.Op == nil {
-		return -1
+		return nil
 	}
 	for i, eff := range ir.CallEffects(c) {
-		if c.Op.ArgSpecAt(i).Signal {
+		if c.Op.ArgSpecAt(i).Signal || i >= len(c.Args) {
 			continue
 		}
 		if _, ok := ir.AsTensorLike(c.Args[i].Type()); !ok {
 			continue
 		}
 		if (k == runtime.Read && eff.Reads()) || (k != runtime.Read && eff.Writes()) {
-			return i
+			return c.Args[i]
 		}
 	}
-	return -1
+	return nil
 }
 
 // viewName is the program's name for the window an access touched (the
@@ -71,10 +71,8 @@ func viewName(a *access) string {
 		return a.buffer
 	}
 	if c := a.origin.Call; c != nil {
-		if i := viewArg(c, a.kind); i >= 0 && i < len(c.Args) {
-			if v, ok := c.Args[i].(*ir.Var); ok && v.Name != "" {
-				return v.Name
-			}
+		if v, ok := viewArg(c, a.kind).(*ir.Var); ok && v.Name != "" {
+			return v.Name
 		}
 	}
 	return a.buffer

@@ -12,4 +12,10 @@
 // read/write effect on each argument and how it prints; later layers (PTO
 // codegen, the simulator) attach their own behaviour to the same entry as
 // facets.
+//
+// To look at a function body, use the inspector (Preorder, Nodes, WithStack:
+// a node-type filter, pruning by returning false, and the stack of enclosing
+// nodes) rather than a hand-written recursion, and read a call's arguments
+// by their registry names (Call.Arg, ArgErr, ArgVar, ArgTuple, Aliased)
+// rather than by position.
 package ir

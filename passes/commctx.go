@@ -69,7 +69,7 @@ func materializeCtx(fn *ir.Function, dtParams map[string][]int) (*ir.Function, e
 		// get_comm_ctx(x) inside a device function is x's ctx parameter.
 		if a, ok := s.(*ir.AssignStmt); ok && !host {
 			if c, ok := a.Value.(*ir.Call); ok && c.Name() == "pld.system.get_comm_ctx" {
-				if v, ok := ir.VarOf(c.Args[0]); ok && ctxOf[v] != nil {
+				if v, ok := c.ArgVar("dist_tensor"); ok && ctxOf[v] != nil {
 					return []ir.Stmt{assign(a.Var, ctxOf[v])}, nil
 				}
 			}

@@ -87,78 +87,57 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 	allocs := map[*ir.Var]*windowAlloc{}
 	var order []*windowAlloc
 	viewOf := map[*ir.Var]*windowAlloc{}
-	var loops []*ir.ForStmt
 	var walkErr error
-	var walk func(s ir.Stmt)
-	walk = func(s ir.Stmt) {
-		if walkErr != nil || s == nil {
-			return
+	// Statements are leaves here: only the call a statement is made of
+	// matters, so each is pruned once handled; the loops around it come
+	// from the parent stack.
+	ir.WithStack(fn.Body, leafStmts, func(n ir.Node, push bool, stack []ir.Node) bool {
+		if !push || walkErr != nil {
+			return false
 		}
-		switch x := s.(type) {
-		case *ir.SeqStmts:
-			for _, c := range x.Stmts {
-				walk(c)
-			}
-		case *ir.ForStmt:
-			loops = append(loops, x)
-			walk(x.Body)
-			loops = loops[:len(loops)-1]
-		case *ir.IfStmt:
-			walk(x.Then)
-			walk(x.Else)
-		default:
-			if a, ok := s.(*ir.AssignStmt); ok {
-				if c, ok := a.Value.(*ir.Call); ok {
-					switch c.Name() {
-					case "pld.tensor.alloc_window_buffer":
-						w := &windowAlloc{ptr: a.Var, size: c.Args[0], pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
-						allocs[a.Var] = w
-						order = append(order, w)
-						return
-					case "pld.tensor.window":
-						if base, ok := ir.VarOf(c.Args[0]); ok && allocs[base] != nil {
-							w := allocs[base]
-							w.views = append(w.views, a.Var)
-							viewOf[a.Var] = w
-						}
-						return
+		s := n.(ir.Stmt)
+		if a, ok := s.(*ir.AssignStmt); ok {
+			if c, ok := a.Value.(*ir.Call); ok {
+				switch c.Name() {
+				case "pld.tensor.alloc_window_buffer":
+					size, _ := c.Arg("size")
+					w := &windowAlloc{ptr: a.Var, size: size, pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
+					allocs[a.Var] = w
+					order = append(order, w)
+					return false
+				case "pld.tensor.window":
+					if base, ok := c.ArgVar("buf"); ok && allocs[base] != nil {
+						w := allocs[base]
+						w.views = append(w.views, a.Var)
+						viewOf[a.Var] = w
 					}
-				}
-			}
-			var call *ir.Call
-			switch y := s.(type) {
-			case *ir.AssignStmt:
-				call, _ = y.Value.(*ir.Call)
-			case *ir.EvalStmt:
-				call, _ = y.Expr.(*ir.Call)
-			case *ir.ReturnStmt:
-				if len(y.Values) == 1 {
-					call, _ = y.Values[0].(*ir.Call)
-				}
-			}
-			if call == nil || call.Fn == nil || call.Device() == nil {
-				return
-			}
-			all, devs, err := deviceSet(call.Device(), loops)
-			if err != nil {
-				walkErr = fmt.Errorf("dispatch of %s at %s: %w", call.Fn.Name, call.Pos, err)
-				return
-			}
-			for _, arg := range call.Args {
-				v, ok := ir.VarOf(arg)
-				if !ok || viewOf[v] == nil {
-					continue
-				}
-				w := viewOf[v]
-				w.used = true
-				w.all = w.all || all
-				for _, d := range devs {
-					w.devs[d] = true
+					return false
 				}
 			}
 		}
-	}
-	walk(fn.Body)
+		call := directCall(s)
+		if call == nil || call.Fn == nil || call.Device() == nil {
+			return false
+		}
+		all, devs, err := deviceSet(call.Device(), enclosingLoops(stack))
+		if err != nil {
+			walkErr = fmt.Errorf("dispatch of %s at %s: %w", call.Fn.Name, call.Pos, err)
+			return false
+		}
+		for _, arg := range call.Args {
+			v, ok := ir.VarOf(arg)
+			if !ok || viewOf[v] == nil {
+				continue
+			}
+			w := viewOf[v]
+			w.used = true
+			w.all = w.all || all
+			for _, d := range devs {
+				w.devs[d] = true
+			}
+		}
+		return false
+	})
 	if walkErr != nil {
 		return nil, nil, walkErr
 	}

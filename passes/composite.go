@@ -243,6 +243,25 @@ func chunkElems(cols int64, dt ir.DataType) int64 {
 	return c
 }
 
+// collectiveArgs reads a collective's input, target and signal by their
+// registry names; one the op does not declare is nil, one it declares but
+// the call lacks is an error naming the op and the argument.
+func collectiveArgs(c *ir.Call) (input, target, sig ir.Expr, err error) {
+	get := func(name string) ir.Expr {
+		if err != nil || c.Op.ArgIndex(name) < 0 {
+			return nil
+		}
+		var e ir.Expr
+		e, err = c.ArgErr(name)
+		return e
+	}
+	input, target, sig = get("input"), get("target"), get("signal")
+	if err == nil && sig == nil {
+		err = fmt.Errorf("%s: not a collective with a signal argument", c.Name())
+	}
+	return input, target, sig, err
+}
+
 // lowerAllReduce is the mesh allreduce with self-clearing credits: barrier(1),
 // then per chunk a load, a reduction over peers' remote loads, a barrier
 // (so no peer still reads the chunk) and the store; the epilogue returns
@@ -259,7 +278,10 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if n := c.Kwargs.Int("core_num", 1); n != 1 {
 		return nil, fmt.Errorf("mesh allreduce needs core_num=1, got %d", n)
 	}
-	target, sig := c.Args[0], c.Args[1]
+	_, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
@@ -332,7 +354,10 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if op := c.Kwargs.Int("op", 0); op != int64(ir.ReduceSum) {
 		return nil, fmt.Errorf("the seed #1746 recipe supports only pld.ReduceOp.Sum, got %s", ir.ReduceOp(op))
 	}
-	target, sig := c.Args[0], c.Args[1]
+	_, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
@@ -356,7 +381,10 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 }
 
 func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
-	sig := c.Args[0]
+	_, _, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
@@ -370,7 +398,10 @@ func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
 // root's target through a staging tile — in one get when the shape is
 // static, row by row when the row count is only known at run time.
 func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
-	target, sig := c.Args[0], c.Args[1]
+	_, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
@@ -404,7 +435,10 @@ func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
 // goes to row me of dest's target); one barrier publishes the rows.
 func lowerGather(toAll bool) compositeRule {
 	return func(b *lowering, c *ir.Call) (ir.Expr, error) {
-		input, target, sig := c.Args[0], c.Args[1], c.Args[2]
+		input, target, sig, err := collectiveArgs(c)
+		if err != nil {
+			return nil, err
+		}
 		if err := meshSignal(c.Op.Name, sig); err != nil {
 			return nil, err
 		}
@@ -437,7 +471,10 @@ func lowerGather(toAll bool) compositeRule {
 // lowerReduceScatter: barrier(1); row me reduced over peers; barrier(2) so
 // no peer still reads row me; store.
 func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
-	target, sig := c.Args[0], c.Args[1]
+	_, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
@@ -482,7 +519,10 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 // row receives 2 * chunk_count credits from each peer, which the epilogue
 // takes back.
 func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
-	target, sig := c.Args[0], c.Args[1]
+	_, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
 	rows, size, dt, err := targetDims(c.Op.Name, target)
 	if err != nil {
 		return nil, err

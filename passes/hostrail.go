@@ -23,13 +23,8 @@ type lineage struct {
 
 func newLineage(fn *ir.Function) *lineage {
 	l := &lineage{def: map[*ir.Var]ir.Expr{}}
-	var walk func(s ir.Stmt)
-	walk = func(s ir.Stmt) {
-		switch x := s.(type) {
-		case *ir.SeqStmts:
-			for _, c := range x.Stmts {
-				walk(c)
-			}
+	ir.Preorder(fn.Body, []ir.Node{(*ir.ForStmt)(nil), (*ir.AssignStmt)(nil)}, func(n ir.Node) {
+		switch x := n.(type) {
 		case *ir.ForStmt:
 			for i, ia := range x.IterArgs {
 				l.def[&ia.Var] = ia.Init
@@ -37,15 +32,10 @@ func newLineage(fn *ir.Function) *lineage {
 					l.def[x.ReturnVars[i]] = ia
 				}
 			}
-			walk(x.Body)
-		case *ir.IfStmt:
-			walk(x.Then)
-			walk(x.Else)
 		case *ir.AssignStmt:
 			l.def[x.Var] = x.Value
 		}
-	}
-	walk(fn.Body)
+	})
 	return l
 }
 
@@ -65,13 +55,13 @@ func (l *lineage) root(e ir.Expr) *ir.Var {
 		}
 		if c, ok := d.(*ir.Call); ok {
 			if c.Name() == "pld.tensor.window" && len(c.Args) > 0 {
-				if b, ok := ir.VarOf(c.Args[0]); ok {
+				if b, ok := c.ArgVar("buf"); ok {
 					return b
 				}
 				return v
 			}
-			if i := c.Op.AliasedArg(); c.Op != nil && i >= 0 && i < len(c.Args) {
-				e = c.Args[i]
+			if arg, ok := c.Aliased(); ok {
+				e = arg
 				continue
 			}
 			return v
@@ -98,6 +88,22 @@ func directCall(s ir.Stmt) *ir.Call {
 		}
 	}
 	return nil
+}
+
+// leafStmts filters an inspection to the statements that hold a call:
+// the host walks look at those and prune their expressions.
+var leafStmts = []ir.Node{(*ir.AssignStmt)(nil), (*ir.EvalStmt)(nil), (*ir.ReturnStmt)(nil)}
+
+// enclosingLoops are the for loops on an inspection's parent stack,
+// outermost first.
+func enclosingLoops(stack []ir.Node) []*ir.ForStmt {
+	var loops []*ir.ForStmt
+	for _, n := range stack {
+		if f, ok := n.(*ir.ForStmt); ok {
+			loops = append(loops, f)
+		}
+	}
+	return loops
 }
 
 // programNames lists every name a program's functions use.
@@ -164,7 +170,8 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 			if !isAllReduce(c) || len(c.Args) != 1 {
 				return
 			}
-			r := lin.root(c.Args[0])
+			target, _ := c.Arg("target")
+			r := lin.root(target)
 			sg := sigs[r]
 			if sg == nil {
 				sg = &signal{}
@@ -196,7 +203,8 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 			if !isAllReduce(c) || len(c.Args) != 1 {
 				return []ir.Stmt{s}, nil
 			}
-			nc, err := ir.NewCall(c.Op.Name, []ir.Expr{c.Args[0], sigs[lin.root(c.Args[0])].win}, c.Kwargs, c.Pos)
+			target, _ := c.Arg("target")
+			nc, err := ir.NewCall(c.Op.Name, []ir.Expr{target, sigs[lin.root(target)].win}, c.Kwargs, c.Pos)
 			if err != nil {
 				return nil, err
 			}
@@ -309,7 +317,6 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		pos          ir.Span
 	}
 	var consumers []consumer
-	var loops []*ir.ForStmt
 	var walkErr error
 	allocOf := func(e ir.Expr) *windowAlloc {
 		if r := lin.root(e); r != nil {
@@ -317,64 +324,52 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		}
 		return nil
 	}
-	var walk func(s ir.Stmt)
-	walk = func(s ir.Stmt) {
-		if walkErr != nil || s == nil {
-			return
+	// As in collectInHost: statements are leaves, loops come from the stack.
+	ir.WithStack(fn.Body, leafStmts, func(n ir.Node, push bool, stack []ir.Node) bool {
+		if !push || walkErr != nil {
+			return false
 		}
-		switch x := s.(type) {
-		case *ir.SeqStmts:
-			for _, c := range x.Stmts {
-				walk(c)
-			}
-			return
-		case *ir.ForStmt:
-			loops = append(loops, x)
-			walk(x.Body)
-			loops = loops[:len(loops)-1]
-			return
-		case *ir.IfStmt:
-			walk(x.Then)
-			walk(x.Else)
-			return
-		}
+		s := n.(ir.Stmt)
+		loops := enclosingLoops(stack)
 		call := directCall(s)
 		if call == nil {
-			return
+			return false
 		}
 		if a, ok := s.(*ir.AssignStmt); ok {
 			switch call.Name() {
 			case "pld.tensor.alloc_window_buffer":
-				w := &windowAlloc{ptr: a.Var, size: call.Args[0], pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
+				size, _ := call.Arg("size")
+				w := &windowAlloc{ptr: a.Var, size: size, pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
 				allocs[a.Var] = w
 				order = append(order, w)
-				return
+				return false
 			case "pld.tensor.window":
 				if w := allocOf(a.Var); w != nil {
 					w.views = append(w.views, a.Var)
 				}
-				return
+				return false
 			}
 		}
 		if _, ok := ir.HostBuiltinOf(call); ok {
 			if call.Name() == "pld.tensor.all_to_all_v" && len(loops) > 0 {
 				walkErr = fmt.Errorf("pld.tensor.all_to_all_v at %s is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is single-use and cannot reuse a signal across dynamic invocations (same restriction LowerCompositeOps enforces on the InCore path via CheckAllReduceLoopUse)", call.Pos)
-				return
+				return false
 			}
 			// The signal (and all_to_all_v's recv_counts) inherit the data
 			// buffer's devices; a barrier has only its signal.
 			var data *ir.Expr
-			if i := call.Op.AliasedArg(); i >= 0 && i < len(call.Args) && call.Op.Args[i].Name != "signal" {
-				data = &call.Args[i]
+			if arg, ok := call.Aliased(); ok && call.Op.ResultAlias != "signal" {
+				data = &arg
 			}
-			for i, spec := range call.Op.Args {
-				if (spec.Name != "signal" && spec.Name != "recv_counts") || i >= len(call.Args) {
+			for _, name := range []string{"signal", "recv_counts"} {
+				arg, ok := call.Arg(name)
+				if !ok {
 					continue
 				}
-				sig := allocOf(call.Args[i])
+				sig := allocOf(arg)
 				if sig == nil {
-					walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its %s is not a view of a window buffer allocated in this function", call.Name(), call.Pos, spec.Name)
-					return
+					walkErr = fmt.Errorf("MaterializeCommDomainScopes: %s at %s: its %s is not a view of a window buffer allocated in this function", call.Name(), call.Pos, name)
+					return false
 				}
 				cs := consumer{signal: sig, pos: call.Pos, barrier: data == nil}
 				if data != nil {
@@ -382,15 +377,15 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 				}
 				consumers = append(consumers, cs)
 			}
-			return
+			return false
 		}
 		if call.Fn == nil || call.Device() == nil {
-			return
+			return false
 		}
 		all, devs, err := deviceSetMain(call.Device(), loops, call.Pos)
 		if err != nil {
 			walkErr = err
-			return
+			return false
 		}
 		for _, arg := range call.Args {
 			w := allocOf(arg)
@@ -403,8 +398,8 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 				w.devs[d] = true
 			}
 		}
-	}
-	walk(fn.Body)
+		return false
+	})
 	if walkErr != nil {
 		return nil, nil, walkErr
 	}

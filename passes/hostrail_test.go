@@ -282,6 +282,17 @@ func TestHostRailErrors(t *testing.T) {
 	a2av := a2avProg.IR()
 	_, err := passes.Lower(a2av)
 	require.ErrorContains(t, err, "pld.tensor.all_to_all_v at  is not supported inside a for/while loop in a HOST orchestrator")
+	// Its recv_counts, like its signal, must be a window allocated here.
+	rcProg := pl.NewProgram("AllToAllVParamCounts")
+	rcProg.Host("host", func(f *pl.Func) {
+		rc := f.InOut("recv_counts", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
+		in, tgt := win(f, "input"), win(f, "target")
+		sig := f.Let("signal", pld.Window(f.Let("signal_buf", pld.AllocWindowBuffer(4)), pl.Dims(1, 1), pl.INT32))
+		sc := f.Let("send_counts", pld.Window(f.Let("send_counts_buf", pld.AllocWindowBuffer(4)), pl.Dims(1, 1), pl.INT32))
+		f.Do(ir.MustCall("pld.tensor.all_to_all_v", []ir.Expr{in.(ir.Expr), tgt.(ir.Expr), sig.(ir.Expr), sc.(ir.Expr), rc.(ir.Expr)}, nil, ir.Span{}))
+	})
+	_, err = passes.Lower(rcProg.IR())
+	require.ErrorContains(t, err, "pld.tensor.all_to_all_v at : its recv_counts is not a view of a window buffer allocated in this function")
 	// Two allocations of one name in one domain.
 	dup := withHostStmt(hostProg(func(f *pl.Func, k *pl.Function) {
 		d, s := win(f, "data"), sigWin(f, "signal")

@@ -288,6 +288,9 @@ func TestCollectCommGroups(t *testing.T) {
 	require.Len(t, q.CommGroups, 2)
 	require.Empty(t, q.CommGroups[0].Devices, "all devices")
 	require.Equal(t, "all_buf", q.CommGroups[0].Slots[0].Name)
+	size, ok := ir.ConstValue(q.CommGroups[0].Slots[0].Size)
+	require.True(t, ok, "the slot keeps the allocation's size")
+	require.Equal(t, int64(256), size)
 	require.Equal(t, []int64{0, 1, 3}, q.CommGroups[1].Devices)
 	// Both views of pair_buf share one WindowBuffer.
 	var wbs []*ir.WindowBuffer
@@ -414,4 +417,47 @@ func testProgramsByName(t *testing.T, name string) testProgram {
 	}
 	t.Fatalf("no test program %s", name)
 	return testProgram{}
+}
+
+// The staged transfer's shape is the region's shape when one is given, else
+// the DistributedTensor's (the peer's side: dst of a put, src of a get).
+func TestPutGetStageShape(t *testing.T) {
+	cases := []struct {
+		name    string
+		body    func(f *pl.Func)
+		stage   string
+		wantErr string
+	}{
+		{"get, whole window", func(f *pl.Func) {
+			dst := f.In("dst", pl.Tensor(pl.Dims(8, 64), pl.FP32))
+			src := f.In("src", pld.DistributedTensor(pl.Dims(8, 64), pl.FP32))
+			f.Do(pld.Get(dst, 1, src))
+		}, "tget_stage: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec]", ""},
+		{"put, region", func(f *pl.Func) {
+			src := f.In("src", pl.Tensor(pl.Dims(32, 64), pl.FP32))
+			dst := f.In("dst", pld.DistributedTensor(pl.Dims(8, 64), pl.FP32))
+			f.Do(pld.Put(dst, 1, src, pld.Region(pl.Dims(0, 0), pl.Dims(0, 0), pl.Dims(4, 64))))
+		}, "tput_stage: pl.Tile[[4, 64], pl.FP32, pl.Mem.Vec]", ""},
+		{"get into a computed value", func(f *pl.Func) {
+			a := f.In("a", pl.Tensor(pl.Dims(8, 64), pl.FP32))
+			src := f.In("src", pld.DistributedTensor(pl.Dims(8, 64), pl.FP32))
+			f.Do(pld.Get(f.Let("x", pl.Add(a, a)), 1, src))
+		}, "", "pld.tensor.get src must be a GM tensor, but x is computed on chip"},
+		{"get, region", func(f *pl.Func) {
+			dst := f.In("dst", pl.Tensor(pl.Dims(32, 64), pl.FP32))
+			src := f.In("src", pld.DistributedTensor(pl.Dims(8, 64), pl.FP32))
+			f.Do(pld.Get(dst, 1, src, pld.Region(pl.Dims(0, 0), pl.Dims(0, 0), pl.Dims(2, 64))))
+		}, "tget_stage: pl.Tile[[2, 64], pl.FP32, pl.Mem.Vec]", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q, err := passes.RunUntil(kernelOnly(c.body), "ConvertTensorToTileOps")
+			if c.wantErr != "" {
+				require.ErrorContains(t, err, c.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Contains(t, printProgram(q), c.stage)
+		})
+	}
 }

@@ -57,13 +57,11 @@ func convertTileOps(fn *ir.Function) (*ir.Function, error) {
 
 // transferShape is the transfer shape of a put/get: the region's shape tuple,
 // or the DistributedTensor's shape.
-func transferShape(c *ir.Call, dist int) []ir.Expr {
-	if len(c.Args) == 6 {
-		if m, ok := c.Args[5].(*ir.MakeTuple); ok {
-			return m.Elems
-		}
+func transferShape(c *ir.Call, dist ir.Expr) []ir.Expr {
+	if m, ok := c.ArgTuple("shape"); ok {
+		return m.Elems
 	}
-	s, _, _ := ir.ShapeOf(c.Args[dist].Type())
+	s, _, _ := ir.ShapeOf(dist.Type())
 	return s
 }
 
@@ -181,20 +179,29 @@ func describeStmt(s ir.Stmt) string {
 
 func (t *tileConv) putGet(c *ir.Call) ([]ir.Stmt, error) {
 	isPut := c.Op.Name == "pld.tensor.put"
-	dist, local := 0, 2
+	// The peer's side is the DistributedTensor, the other the local tensor.
+	distName, localName := "dst", "src"
 	base, tileOp := "tput_stage", "pld.tile.put"
 	if !isPut {
-		dist, local = 2, 0
+		distName, localName = "src", "dst"
 		base, tileOp = "tget_stage", "pld.tile.get"
 	}
-	if _, ok := ir.AsTensorLike(c.Args[local].Type()); !ok {
-		return nil, fmt.Errorf("%s src must be a GM tensor (got %s). Use pld.tensor.remote_store(...) for a computed tile", c.Op.Name, c.Args[local].Type())
+	dist, err := c.ArgErr(distName)
+	if err != nil {
+		return nil, err
 	}
-	if v, ok := ir.VarOf(c.Args[local]); ok && t.converted[v] {
+	local, err := c.ArgErr(localName)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ir.AsTensorLike(local.Type()); !ok {
+		return nil, fmt.Errorf("%s src must be a GM tensor (got %s). Use pld.tensor.remote_store(...) for a computed tile", c.Op.Name, local.Type())
+	}
+	if v, ok := ir.VarOf(local); ok && t.converted[v] {
 		return nil, fmt.Errorf("%s src must be a GM tensor, but %s is computed on chip. Use pld.tensor.remote_store(...)", c.Op.Name, v.Name)
 	}
 	shape := transferShape(c, dist)
-	_, dt, _ := ir.ShapeOf(c.Args[dist].Type())
+	_, dt, _ := ir.ShapeOf(dist.Type())
 	st, err := stageShape(shape, c.Kwargs.Int("chunk_rows", 0), c.Kwargs.Int("chunk_cols", 0))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Op.Name, err)
@@ -286,7 +293,11 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp string) ([]i
 
 func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
 	var out []ir.Stmt
-	src, err := t.vecOf(c.Args[0], &out)
+	in, err := c.ArgErr("src")
+	if err != nil {
+		return nil, err
+	}
+	src, err := t.vecOf(in, &out)
 	if err != nil {
 		return nil, err
 	}

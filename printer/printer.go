@@ -196,11 +196,11 @@ func topoOrder(prog *ir.Program) []*ir.Function {
 
 func callees(f *ir.Function) []string {
 	set := map[string]bool{}
-	ir.WalkStmt(f.Body, func(e ir.Expr) {
-		if c, ok := e.(*ir.Call); ok && c.Fn != nil {
+	ir.Preorder(f.Body, []ir.Node{(*ir.Call)(nil)}, func(n ir.Node) {
+		if c := n.(*ir.Call); c.Fn != nil {
 			set[c.Fn.Name] = true
 		}
-	}, nil)
+	})
 	out := make([]string, 0, len(set))
 	for n := range set {
 		out = append(out, n)

@@ -90,11 +90,8 @@ func paramDirections(f *ir.Function, byName map[string]*ir.Function) (diags []Di
 				"its registry entry so direction inference can see it; if the parameter really is an "+
 				"output, declare it pl.Out or pl.InOut", root.Name, f.Name, writer)})
 	}
-	ir.WalkStmt(f.Body, func(e ir.Expr) {
-		c, ok := e.(*ir.Call)
-		if !ok {
-			return
-		}
+	ir.Preorder(f.Body, []ir.Node{(*ir.Call)(nil)}, func(n ir.Node) {
+		c := n.(*ir.Call)
 		if c.Op != nil {
 			for i, eff := range ir.CallEffects(c) {
 				if i < len(c.Args) && eff.Writes() {
@@ -117,7 +114,7 @@ func paramDirections(f *ir.Function, byName map[string]*ir.Function) (diags []Di
 				report(a, c.Fn.Name, c.Pos)
 			}
 		}
-	}, nil)
+	})
 	return diags
 }
 
@@ -155,8 +152,8 @@ func bufferRoots(f *ir.Function) map[*ir.Var]map[*ir.Var]bool {
 			case *ir.Call:
 				// A store's result is its output tensor, a view its input:
 				// the op's registry entry names the aliased argument.
-				if i := val.Op.AliasedArg(); i >= 0 && i < len(val.Args) {
-					link(s.Var, val.Args[i])
+				if arg, ok := val.Aliased(); ok {
+					link(s.Var, arg)
 				}
 			default:
 				link(s.Var, val)
