@@ -58,17 +58,24 @@ func (c *Ctx) elementIndex(t *tensor, idx []ir.Expr) (value, error) {
 	return acc, nil
 }
 
-// tensor.read(t, indices) → `pto.load_scalar %t[%i] : !pto.ptr<T> -> T`.
-func emitTensorRead(c *Ctx, call *ir.Call, res *ir.Var) error {
+// element resolves the tensor and the flat element index of a
+// tensor.read/tensor.write call (arguments: the tensor, then the indices).
+func (c *Ctx) element(call *ir.Call) (*tensor, value, error) {
 	t, err := c.tensorExpr(call.Args[0])
 	if err != nil {
-		return err
+		return nil, value{}, err
 	}
 	idx, err := tuple(call, 1)
 	if err != nil {
-		return err
+		return nil, value{}, err
 	}
 	i, err := c.elementIndex(t, idx)
+	return t, i, err
+}
+
+// tensor.read(t, indices) → `pto.load_scalar %t[%i] : !pto.ptr<T> -> T`.
+func emitTensorRead(c *Ctx, call *ir.Call, res *ir.Var) error {
+	t, i, err := c.element(call)
 	if err != nil {
 		return err
 	}
@@ -90,15 +97,7 @@ func emitTensorRead(c *Ctx, call *ir.Call, res *ir.Var) error {
 // tensor.write(t, indices, v) → `pto.store_scalar %v, %t[%i] : !pto.ptr<T>, T`;
 // the result is t again.
 func emitTensorWrite(c *Ctx, call *ir.Call, res *ir.Var) error {
-	t, err := c.tensorExpr(call.Args[0])
-	if err != nil {
-		return err
-	}
-	idx, err := tuple(call, 1)
-	if err != nil {
-		return err
-	}
-	i, err := c.elementIndex(t, idx)
+	t, i, err := c.element(call)
 	if err != nil {
 		return err
 	}

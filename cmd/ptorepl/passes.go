@@ -33,28 +33,22 @@ func passCommands() map[string]metaCommand {
 type stepper = interp.Stepper
 
 // currentStepper returns the stepper for the session's last program.
-func (r *repl) currentStepper() (*stepper, error) {
-	p := r.s.LastProgram()
-	if p == nil {
-		return nil, fmt.Errorf("no program yet: build one with pl.NewProgram")
-	}
-	if r.stepper == nil || r.stepper.Program() != p {
-		r.stepper = interp.NewStepper(p)
-	}
-	return r.stepper, nil
-}
+func (r *repl) currentStepper() (*stepper, error) { return r.stepperIn(&r.stepper) }
 
 // viewStepper returns the stepper :stage and :diff look through: a copy of
 // :step's walk, so looking at a later stage does not move :step's cursor.
-func (r *repl) viewStepper() (*stepper, error) {
+func (r *repl) viewStepper() (*stepper, error) { return r.stepperIn(&r.viewer) }
+
+// stepperIn returns *slot, restarted when the session's last program changed.
+func (r *repl) stepperIn(slot **stepper) (*stepper, error) {
 	p := r.s.LastProgram()
 	if p == nil {
 		return nil, fmt.Errorf("no program yet: build one with pl.NewProgram")
 	}
-	if r.viewer == nil || r.viewer.Program() != p {
-		r.viewer = interp.NewStepper(p)
+	if *slot == nil || (*slot).Program() != p {
+		*slot = interp.NewStepper(p)
 	}
-	return r.viewer, nil
+	return *slot, nil
 }
 
 // stageKey checks a :stage or :diff argument: a stage number (0 is the
