@@ -253,6 +253,15 @@ func (w *writer) expr(e Expr) (any, error) {
 			f[key], err = w.expr(x)
 		}
 	}
+	// subVar writes an optional *Var field: a nil one is null, never a
+	// typed nil inside a non-nil Expr (the reader takes null for none).
+	subVar := func(key string, v *Var) {
+		if v == nil {
+			f[key] = nil
+			return
+		}
+		sub(key, v)
+	}
 	varFields := func(v *Var) {
 		f["name"] = v.Name
 		if err == nil {
@@ -270,13 +279,13 @@ func (w *writer) expr(e Expr) (any, error) {
 	case *MemRef:
 		kind = "MemRef"
 		f["name"] = x.Name
-		sub("base", x.Base)
+		subVar("base", x.Base)
 		sub("byte_offset", x.ByteOffset)
 		sub("slot_index", x.SlotIndex)
 		f["size"], f["pinned"], f["slot_count"] = strconv.FormatUint(x.Size, 10), x.Pinned, x.SlotCount
 	case *WindowBuffer:
 		kind = "WindowBuffer"
-		sub("base", x.Base)
+		subVar("base", x.Base)
 		sub("size", x.Size)
 		f["load_from_host"], f["store_to_host"] = x.LoadFromHost, x.StoreToHost
 	case *ConstInt:
