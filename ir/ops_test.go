@@ -302,9 +302,9 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 		if d.ResultAlias != "" {
 			require.GreaterOrEqual(t, d.AliasedArg(), 0, "%s: ResultAlias %q is not an argument", d.Name, d.ResultAlias)
 		}
-		if d.TileForm != "" {
-			tf, ok := LookupOp(d.TileForm)
-			require.True(t, ok, "%s: TileForm %s is not registered", d.Name, d.TileForm)
+		if tf := d.TileForm; tf != nil {
+			reg, ok := LookupOp(tf.Name)
+			require.True(t, ok && reg == tf, "%s: TileForm %s is not registered", d.Name, tf.Name)
 			require.Equal(t, len(d.Args), len(tf.Args), "%s and its tile form take the same arguments", d.Name)
 		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
@@ -314,4 +314,35 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 	require.True(t, MustOp("pld.tile.get").Args[2].Peer)
 	require.False(t, MustOp("pld.tile.get").Args[0].Peer)
 	require.True(t, MustOp("pld.system.wait").Acquire)
+}
+
+// Every registered op is reachable by its handle, and every handle is
+// filled by exactly its op's registration.
+func TestHandlesFilled(t *testing.T) {
+	handles := map[*OpDef]bool{}
+	for _, h := range []*OpDef{
+		TileLoad, TileStore, TileCreate, TensorCreate, TileRead, TileWrite, TensorRead, TensorWrite,
+		TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum, TileAdds, TileSubs, TileMuls, TileDivs,
+		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
+		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp,
+		TileAlloc, SystemFence, SystemCacheinvalid, TileCommNotify, TileCommWait, TileCommTest,
+		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
+		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
+		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,
+		PldTensorReduceScatter, PldTensorAllgather, PldTensorAllToAll, PldTensorAllToAllV,
+		BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier, BuiltinTensorBroadcast,
+		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
+	} {
+		require.NotNil(t, h)
+		require.False(t, handles[h], "%s has two handles", h.Name)
+		handles[h] = true
+		require.Same(t, MustOp(h.Name), h)
+	}
+	for _, d := range Ops() {
+		require.True(t, handles[d], "op %s has no handle", d.Name)
+	}
+	require.Equal(t, ClassRMA, PldTilePut.Class)
+	require.Same(t, PldTensorAllreduce, BuiltinTensorAllreduceRing.Collective)
+	require.True(t, TensorSlice.HostSafe)
+	require.False(t, TileSlice.HostSafe)
 }
