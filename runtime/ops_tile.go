@@ -12,7 +12,7 @@ import (
 // its dtype, so FP16 arithmetic rounds like FP16.
 
 func init() {
-	Register("tile.load", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileLoad, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -33,7 +33,7 @@ func init() {
 		}
 		return x.loadTile(t, x.local(), offs, shape, valid, c)
 	})
-	Register("tile.store", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileStore, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -63,7 +63,7 @@ func init() {
 		// The result is the output tensor (the rebind idiom).
 		return out, x.storeTile(t, out, x.local(), offs, c.Kwargs.Int("atomic", 0) != 0, c)
 	})
-	Register("tile.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		shape, err := intsArg(a[0], "shape")
 		if err != nil {
 			return nil, err
@@ -74,7 +74,7 @@ func init() {
 		}
 		return newTile(dt, shape), nil // uninitialised on the device; zero here
 	})
-	Register("tensor.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		shape, err := intsArg(a[0], "shape")
 		if err != nil {
 			return nil, err
@@ -97,7 +97,7 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("tensor.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -116,7 +116,7 @@ func init() {
 		}
 		return scalarOf(vals[0], t.dt), nil
 	})
-	Register("tensor.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorWrite, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ func init() {
 		}
 		return t, x.writeView(one, x.local(), []float64{round(v, t.dt)}, false, c)
 	})
-	Register("tile.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -146,7 +146,7 @@ func init() {
 		}
 		return scalarOf(t.at(k), t.DType), nil
 	})
-	Register("tile.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileWrite, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -162,15 +162,14 @@ func init() {
 		t.set(k, v)
 		return t, nil
 	})
-	for _, k := range []string{"tile", "tensor"} {
-		Register(k+".cast", castOp)
-		for name, fn := range elementwise {
-			Register(k+"."+name, elementwiseOp(name, fn))
-		}
+	Register(ir.TileCast, castOp)
+	Register(ir.TensorCast, castOp)
+	for op, name := range elementwiseKernels {
+		Register(op, elementwiseOp(name, elementwise[name]))
 	}
-	Register("tile.fillpad", fillpadOp(false))
-	Register("tile.fillpad_inplace", fillpadOp(true))
-	Register("tile.set_validshape", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileFillpad, fillpadOp(false))
+	Register(ir.TileFillpadInplace, fillpadOp(true))
+	Register(ir.TileSetValidshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -219,6 +218,17 @@ func tileIndex(t *Tile, idxV any) (int, error) {
 		k = k*t.Shape[i] + x
 	}
 	return k, nil
+}
+
+// elementwiseKernels names the kernel each elementwise op (tile and tensor
+// form) runs.
+var elementwiseKernels = map[*ir.OpDef]string{
+	ir.TileAdd: "add", ir.TileSub: "sub", ir.TileMul: "mul", ir.TileDiv: "div",
+	ir.TileMaximum: "maximum", ir.TileMinimum: "minimum",
+	ir.TileAdds: "adds", ir.TileSubs: "subs", ir.TileMuls: "muls", ir.TileDivs: "divs",
+	ir.TensorAdd: "add", ir.TensorSub: "sub", ir.TensorMul: "mul", ir.TensorDiv: "div",
+	ir.TensorMaximum: "maximum", ir.TensorMinimum: "minimum",
+	ir.TensorAdds: "adds", ir.TensorSubs: "subs", ir.TensorMuls: "muls", ir.TensorDivs: "divs",
 }
 
 var elementwise = map[string]func(a, b float64) float64{

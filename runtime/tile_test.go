@@ -322,8 +322,8 @@ func TestObserverTimelineProgress(t *testing.T) {
 
 func init() {
 	ir.RegisterOp(&ir.OpDef{Name: "test.nosim", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
-	ir.RegisterOp(&ir.OpDef{Name: "test.panics", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
-	runtime.Register("test.panics", func(x *runtime.Exec, c *ir.Call, a []any) (any, error) {
+	panics := ir.RegisterOp(&ir.OpDef{Name: "test.panics", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
+	runtime.Register(panics, func(x *runtime.Exec, c *ir.Call, a []any) (any, error) {
 		var m map[string]int
 		m["boom"]++ // a nil-map write: a simulator bug
 		return nil, nil
