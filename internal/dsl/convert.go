@@ -121,8 +121,8 @@ func TupleArg(v any, what string) *ir.MakeTuple {
 
 // Call builds a registered op call at the caller's position, panicking with
 // the deducer's positioned error on bad arguments.
-func Call(op string, args []ir.Expr, kwargs ir.Kwargs) *ir.Call {
-	c, err := ir.NewCall(op, args, kwargs, Caller())
+func Call(op *ir.OpDef, args []ir.Expr, kwargs ir.Kwargs) *ir.Call {
+	c, err := op.NewCall(args, kwargs, Caller())
 	if err != nil {
 		Raise(err)
 	}
