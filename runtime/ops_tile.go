@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -351,7 +350,7 @@ func (x *Exec) elementwiseF32(name string, c *ir.Call, a []any) (any, error) {
 	case *view:
 		shape = v.shape
 	}
-	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+	if tensorForm(c) {
 		v := localView(ir.FP32, shape)
 		putF32(v.host, out)
 		return v, nil
@@ -376,8 +375,12 @@ func (x *Exec) f32Values(v any, c *ir.Call) ([]float32, error) {
 
 // result wraps computed values as a tile (tile.* ops) or a rank-private
 // tensor (tensor.* ops); a tile result keeps like's valid region.
+// tensorForm reports whether c is the tensor form of an op that also has a
+// tile form (tensor.add, tensor.cast): its result is a rank-private tensor.
+func tensorForm(c *ir.Call) bool { return c.Op != nil && c.Op.TileForm != nil }
+
 func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, like *Tile) any {
-	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+	if tensorForm(c) {
 		v := localView(dt, shape)
 		encode(dt, vals, v.host)
 		return v
