@@ -510,3 +510,28 @@ func registerSystem() {
 		},
 	})
 }
+
+// TileAbs is |x| elementwise on a Vec tile (upstream's tile.abs; PTO TABS).
+var TileAbs = RegisterOp(&OpDef{
+	Name: "tile.abs", Class: ClassCompute, Category: "TileOp",
+	Doc:       "Elementwise absolute value of a Vec tile.",
+	Args:      []ArgSpec{{Name: "tile"}},
+	OutMemory: MemVec,
+	Deduce: func(c *DeduceCtx) (Type, error) {
+		t, err := c.Tile(0)
+		if err != nil {
+			return nil, err
+		}
+		if t.Memory != MemNone && t.Memory != MemVec {
+			return nil, c.Fail(0, "a tile in Vec memory", t)
+		}
+		// Like upstream's unary ops, the result keeps the source's valid shape.
+		var view *TileView
+		if t.View != nil && len(t.View.ValidShape) > 0 {
+			v := ImplicitTileView(MemVec)
+			v.ValidShape = t.View.ValidShape
+			view = &v
+		}
+		return NewTileType(t.Shape, t.DType, MemVec, view), nil
+	},
+})

@@ -112,6 +112,16 @@ func Cast(x any, dt DataType) Expr {
 	return dsl.Call(ir.TensorCast, []ir.Expr{e}, kw("target_type", dt))
 }
 
+// Abs is the elementwise absolute value of a tile. PyPTO: pl.tile.abs(t)
+// (pl.abs on a tile).
+func Abs(x any) Expr {
+	e := arg(x, "pl.Abs", "tile")
+	if !isTile(e) {
+		dsl.Raise(&ir.TypeError{Op: "pl.Abs", Arg: "tile", Expected: "a tile (load a tensor first)", Given: ir.Describe(e)})
+	}
+	return dsl.Call(ir.TileAbs, []ir.Expr{e}, nil)
+}
+
 // elementwise picks tile.X / tensor.X (or the scalar-rhs form Xs) by operand
 // type; on two scalars it builds the binary expression op.
 func elementwise(name string, binop ir.BinaryOp, a, b any) Expr {

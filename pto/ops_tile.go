@@ -20,6 +20,7 @@ func init() {
 	for op, inst := range elementwiseScalar {
 		Register(op, emitElementwise(inst, true))
 	}
+	Register(ir.TileAbs, emitUnary("pto.tabs"))
 	Register(ir.TileCast, emitTileCast)
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
@@ -126,6 +127,23 @@ func emitElementwise(inst string, scalar bool) Emitter {
 			return err
 		}
 		c.insOuts(inst, []value{a, b}, []value{r}, nil)
+		return nil
+	}
+}
+
+// emitUnary lowers a one-tile elementwise op (tile.abs → pto.tabs) into a
+// new tile.
+func emitUnary(inst string) Emitter {
+	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		a, _, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts(inst, []value{a}, []value{r}, nil)
 		return nil
 	}
 }

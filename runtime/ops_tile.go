@@ -161,6 +161,17 @@ func init() {
 		t.set(k, v)
 		return t, nil
 	})
+	Register(ir.TileAbs, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		vals, shape, dt, like, err := x.valuesOf(a[0], c, "tile")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(vals))
+		for i, v := range vals {
+			out[i] = math.Abs(v) // exact in every dtype: no rounding
+		}
+		return x.result(c, dt, shape, out, like), nil
+	})
 	Register(ir.TileCast, castOp)
 	Register(ir.TensorCast, castOp)
 	for op, name := range elementwiseKernels {
