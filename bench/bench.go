@@ -36,9 +36,9 @@ const (
 )
 
 // Op names the timeline records for the measured collectives.
-const (
-	opAllReduce = "pld.tensor.allreduce"
-	opGet       = "pld.tensor.get"
+var (
+	opAllReduce = ir.PldTensorAllreduce.Name
+	opGet       = ir.PldTensorGet.Name
 )
 
 // AllReduceProgram is one rank-local [1, elems] FP32 tensor staged into a

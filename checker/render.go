@@ -32,15 +32,31 @@ func atPos(o runtime.Origin) string {
 	return ""
 }
 
-func opName(o runtime.Origin) string {
+// opOf is the op an access came from (nil for a function call or none).
+func opOf(o runtime.Origin) *ir.OpDef {
 	if o.Call == nil {
-		return ""
+		return nil
 	}
-	if o.Call.Op != nil {
-		return o.Call.Op.Name
-	}
-	return o.Call.Name()
+	return o.Call.Op
 }
+
+// readVerbs and writeVerbs word a plain read or write by the op that made
+// it: the report's verb, its participle and the op's short name.
+var (
+	readVerbs = map[*ir.OpDef][3]string{
+		ir.PldTileRemoteLoad: {"remote-loads", "reading", "remote_load"},
+		ir.TileLoad:          {"loads", "reading", "load"},
+		ir.PldTensorGet:      {"gets", "reading", "get"},
+		ir.PldTileGet:        {"gets", "reading", "get"},
+	}
+	writeVerbs = map[*ir.OpDef][3]string{
+		ir.TileStore:            {"stores to", "storing to", "store"},
+		ir.PldTileRemoteStore:   {"remote-stores to", "storing to", "remote_store"},
+		ir.PldTensorRemoteStore: {"remote-stores to", "storing to", "remote_store"},
+		ir.PldTensorPut:         {"puts into", "writing", "put"},
+		ir.PldTilePut:           {"puts into", "writing", "put"},
+	}
+)
 
 // viewArg is the argument of a call that names the window an access of
 // the given kind touches (nil: unknown): the first tensor argument the op's
@@ -178,30 +194,20 @@ func boxOf(l *runtime.ViewLayout, rs []runtime.ByteRange) (string, bool) {
 
 // verbs for an access: present tense, gerund, noun.
 func verbs(a *access) (string, string, string) {
-	op := opName(a.origin)
+	op := opOf(a.origin)
 	switch {
 	case a.cell != "":
 		return "notifies", "notifying", "notify"
 	case a.kind == runtime.Read:
-		switch op {
-		case "pld.tile.remote_load":
-			return "remote-loads", "reading", "remote_load"
-		case "tile.load":
-			return "loads", "reading", "load"
-		case "pld.tensor.get", "pld.tile.get":
-			return "gets", "reading", "get"
+		if v, ok := readVerbs[op]; ok {
+			return v[0], v[1], v[2]
 		}
 		return "reads", "reading", "read"
 	case a.kind == runtime.Atomic:
 		return "atomically adds to", "adding to", "atomic add"
 	}
-	switch op {
-	case "tile.store":
-		return "stores to", "storing to", "store"
-	case "pld.tile.remote_store", "pld.tensor.remote_store":
-		return "remote-stores to", "storing to", "remote_store"
-	case "pld.tensor.put", "pld.tile.put":
-		return "puts into", "writing", "put"
+	if v, ok := writeVerbs[op]; ok {
+		return v[0], v[1], v[2]
 	}
 	return "writes", "writing", "write"
 }

@@ -29,6 +29,7 @@ var docIndex = map[string]docEntry{
 	"display.Text":                   {Signature: "func Text(s string)", Doc: "Text displays plain text."},
 	"pl.AIC":                         {Signature: "const pl.AIC", Doc: "Function types for Program.Function."},
 	"pl.AIV":                         {Signature: "const pl.AIV", Doc: "Function types for Program.Function."},
+	"pl.Abs":                         {Signature: "func Abs(x any) Expr", Doc: "Abs is the elementwise absolute value of a tile. PyPTO: pl.tile.abs(t)\n(pl.abs on a tile)."},
 	"pl.Acc":                         {Signature: "const pl.Acc", Doc: "Memory spaces."},
 	"pl.Add":                         {Signature: "func Add(a, b any) Expr", Doc: "Add is a + b: elementwise on tiles/tensors (adds for a scalar b), or scalar addition."},
 	"pl.And":                         {Signature: "func And(a, b any) Expr", Doc: "And is a and b."},

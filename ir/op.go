@@ -82,9 +82,17 @@ type OpDef struct {
 	// Acquire marks an op after which a rank must see what peers published
 	// before it (a signal wait): the caches need invalidating.
 	Acquire bool
-	// TileForm names the tile op ConvertTensorToTileOps lowers this tensor
-	// op to.
-	TileForm string
+	// TileForm is the tile op ConvertTensorToTileOps lowers this tensor op to.
+	TileForm *OpDef
+	// Class is what the op does to the machine (timeline, reports).
+	Class OpClass
+	// HostSafe marks an op a host orchestrator runs without first joining
+	// the ranks it dispatched: it only sets up (windows, contexts, views)
+	// and touches nothing they write.
+	HostSafe bool
+	// Collective is, for a host builtin, the device collective whose body
+	// each device runs.
+	Collective *OpDef
 
 	mu     sync.RWMutex
 	facets map[string]any

@@ -39,8 +39,8 @@ func checkCommSignal(c *DeduceCtx) error {
 }
 
 func init() {
-	RegisterOp(&OpDef{
-		Name: "tile.comm_notify", Category: "CrossCoreOp",
+	TileCommNotify = RegisterOp(&OpDef{
+		Name: "tile.comm_notify", Class: ClassSignal, Category: "CrossCoreOp",
 		Doc:    "Notify a (remote) signal slot: op='atomic_add' adds value, op='set' stores it (TNOTIFY).",
 		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite, Signal: true}, {Name: "value"}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwString, Required: true}},
@@ -62,8 +62,8 @@ func init() {
 			return Unknown, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.comm_wait", Category: "CrossCoreOp",
+	TileCommWait = RegisterOp(&OpDef{
+		Name: "tile.comm_wait", Class: ClassWait, Category: "CrossCoreOp",
 		Doc:    "Block until the local signal slot compares true against cmp_value (TWAIT).",
 		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},
@@ -77,8 +77,8 @@ func init() {
 			return Unknown, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.comm_test", Category: "CrossCoreOp",
+	TileCommTest = RegisterOp(&OpDef{
+		Name: "tile.comm_test", Class: ClassWait, Category: "CrossCoreOp",
 		Doc:    "Test, without blocking, whether the local signal slot compares true against cmp_value (TTEST).",
 		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},

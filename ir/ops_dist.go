@@ -10,8 +10,8 @@ import (
 const distCategory = "DistributedOp"
 
 func init() {
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.alloc_window_buffer", Category: distCategory,
+	PldTensorAllocWindowBuffer = RegisterOp(&OpDef{
+		Name: "pld.tensor.alloc_window_buffer", Class: ClassSetup, HostSafe: true, Category: distCategory,
 		Doc:    "Allocate a per-rank window buffer of size bytes; its name is the assignment target.",
 		Args:   []ArgSpec{{Name: "size"}},
 		Kwargs: []KwargSpec{{Name: "name", Kind: KwString, Required: true, Hidden: true}},
@@ -28,8 +28,8 @@ func init() {
 			return PtrT, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.window", Category: distCategory,
+	PldTensorWindow = RegisterOp(&OpDef{
+		Name: "pld.tensor.window", Class: ClassSetup, HostSafe: true, Category: distCategory,
 		Doc:    "View a window buffer as a DistributedTensor of the given shape and dtype.",
 		Args:   []ArgSpec{{Name: "buf"}, {Name: "shape"}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
@@ -45,15 +45,15 @@ func init() {
 			return &DistributedTensorType{Shape: shape, DType: dt}, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.system.world_size", Category: distCategory,
+	PldSystemWorldSize = RegisterOp(&OpDef{
+		Name: "pld.system.world_size", Class: ClassSetup, HostSafe: true, Category: distCategory,
 		Doc: "The number of ranks (host orchestrator only).",
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			return Scalar(INT64), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.system.get_comm_ctx", Category: distCategory,
+	PldSystemGetCommCtx = RegisterOp(&OpDef{
+		Name: "pld.system.get_comm_ctx", Class: ClassSetup, HostSafe: true, Category: distCategory,
 		Doc:  "The communication context of a window-bound tensor.",
 		Args: []ArgSpec{{Name: "dist_tensor"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -63,9 +63,13 @@ func init() {
 			return CommCtxT, nil
 		},
 	})
-	for _, name := range []string{"pld.system.rank", "pld.system.nranks"} {
-		RegisterOp(&OpDef{
-			Name: name, Category: distCategory,
+	for _, h := range []struct {
+		name   string
+		handle **OpDef
+	}{{"pld.system.rank", &PldSystemRank}, {"pld.system.nranks", &PldSystemNranks}} {
+		name := h.name
+		*h.handle = RegisterOp(&OpDef{
+			Name: name, Category: distCategory, Class: ClassSetup,
 			Doc:  "This rank's index (rank) or the number of ranks (nranks) in a comm context.",
 			Args: []ArgSpec{{Name: "ctx"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -116,8 +120,8 @@ func intValue(c *DeduceCtx, i int) error {
 }
 
 func registerSignalOps() {
-	RegisterOp(&OpDef{
-		Name: "pld.system.notify", Category: distCategory,
+	PldSystemNotify = RegisterOp(&OpDef{
+		Name: "pld.system.notify", Class: ClassSignal, Category: distCategory,
 		Doc:    "Update one signal cell on peer: op=AtomicAdd adds value, op=Set stores it.",
 		Args:   []ArgSpec{{Name: "target", Peer: true, Signal: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "value"}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
@@ -148,10 +152,14 @@ func registerSignalOps() {
 			return Unknown, nil
 		},
 	})
-	for _, name := range []string{"pld.system.wait", "pld.system.defer_wait"} {
-		deferred := name == "pld.system.defer_wait"
-		RegisterOp(&OpDef{
-			Name: name, Category: distCategory, Acquire: !deferred,
+	for _, h := range []struct {
+		name   string
+		handle **OpDef
+	}{{"pld.system.wait", &PldSystemWait}, {"pld.system.defer_wait", &PldSystemDeferWait}} {
+		name := h.name
+		deferred := h.handle == &PldSystemDeferWait
+		*h.handle = RegisterOp(&OpDef{
+			Name: name, Category: distCategory, Class: ClassWait, Acquire: !deferred,
 			Doc:    "Block until this rank's signal cell compares true against expected (cmp=Eq or Ge).",
 			Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "offsets"}, {Name: "expected"}},
 			Kwargs: []KwargSpec{{Name: "cmp", Kind: KwInt, Required: true}},
@@ -188,8 +196,8 @@ func registerSignalOps() {
 }
 
 func registerRMAOps() {
-	RegisterOp(&OpDef{
-		Name: "pld.tile.remote_load", Category: distCategory,
+	PldTileRemoteLoad = RegisterOp(&OpDef{
+		Name: "pld.tile.remote_load", Class: ClassRMA, Category: distCategory,
 		Doc:     "Load a tile of shape at offsets from peer's copy of a window tensor.",
 		Args:    []ArgSpec{{Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 4, MaxArgs: 5,
@@ -292,8 +300,8 @@ func registerRMAOps() {
 		}
 		return Unknown, nil
 	}
-	RegisterOp(&OpDef{
-		Name: "pld.tile.remote_store", Category: distCategory, StoreUnit: "dma",
+	PldTileRemoteStore = RegisterOp(&OpDef{
+		Name: "pld.tile.remote_store", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into peer's copy of a window tensor at offsets (atomic=Add accumulates).",
 		Args:    []ArgSpec{{Name: "src_tile"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
@@ -313,8 +321,8 @@ func registerRMAOps() {
 			return remoteStore(c, tile.DType, shape)
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.remote_store", Category: distCategory, StoreUnit: "dma",
+	PldTensorRemoteStore = RegisterOp(&OpDef{
+		Name: "pld.tensor.remote_store", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a tensor-level value into peer's copy of a window tensor (lowered to the tile form).",
 		Args:    []ArgSpec{{Name: "src"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
@@ -477,8 +485,8 @@ func checkStageFits(c *DeduceCtx, shape []Expr) error {
 }
 
 func registerPutGet() {
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.put", Category: distCategory, StoreUnit: "dma",
+	PldTensorPut = RegisterOp(&OpDef{
+		Name: "pld.tensor.put", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy local src into peer's window tensor dst (full or region form; atomic=Add accumulates).",
 		Args:    []ArgSpec{{Name: "dst", Peer: true}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
@@ -498,8 +506,8 @@ func registerPutGet() {
 			return Unknown, checkAtomic(c, dt)
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.get", Category: distCategory, StoreUnit: "dma",
+	PldTensorGet = RegisterOp(&OpDef{
+		Name: "pld.tensor.get", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy peer's window tensor src into local dst (full or region form).",
 		Args:    []ArgSpec{{Name: "dst", Effect: Write}, {Name: "peer"}, {Name: "src", Peer: true}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
@@ -553,8 +561,8 @@ func registerPutGet() {
 		return []ArgSpec{{Name: "dst", Peer: peerDst}, {Name: "peer"}, {Name: "src", Peer: !peerDst}, {Name: "stage"}, {Name: "stage_pong"},
 			{Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}}
 	}
-	RegisterOp(&OpDef{
-		Name: "pld.tile.put", Category: distCategory, StoreUnit: "dma",
+	PldTilePut = RegisterOp(&OpDef{
+		Name: "pld.tile.put", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Tile-level put through a Vec staging tile (ping/pong when pipelined); made by ConvertTensorToTileOps.",
 		Args:    stageArgs(true),
 		MinArgs: 4, MaxArgs: 8,
@@ -562,8 +570,8 @@ func registerPutGet() {
 		Effects: atomicDestEffects(0),
 		Deduce:  tileForm(0, 2),
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tile.get", Category: distCategory, StoreUnit: "dma",
+	PldTileGet = RegisterOp(&OpDef{
+		Name: "pld.tile.get", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Tile-level get through a Vec staging tile; made by ConvertTensorToTileOps.",
 		Args:    stageArgs(false),
 		MinArgs: 4, MaxArgs: 8,
@@ -574,8 +582,8 @@ func registerPutGet() {
 
 func registerCollectives() {
 	rw01 := staticEffects(map[int]Effect{0: ReadWrite, 1: ReadWrite})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.allreduce", Category: distCategory, ResultAlias: "target",
+	PldTensorAllreduce = RegisterOp(&OpDef{
+		Name: "pld.tensor.allreduce", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Reduce target across all ranks in place (op=Sum/Max/Min/Prod, mode 'mesh' or 'ring'), synchronising through signal.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		MinArgs: 1, MaxArgs: 2,
@@ -608,8 +616,8 @@ func registerCollectives() {
 			return c.Args[0].Type(), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.barrier", Category: distCategory, ResultAlias: "signal",
+	PldTensorBarrier = RegisterOp(&OpDef{
+		Name: "pld.tensor.barrier", Class: ClassCollective, Category: distCategory, ResultAlias: "signal",
 		Doc:     "Block until every rank has reached the barrier on signal.",
 		Args:    []ArgSpec{{Name: "signal", Effect: ReadWrite}},
 		Effects: staticEffects(map[int]Effect{0: ReadWrite}),
@@ -620,8 +628,8 @@ func registerCollectives() {
 			return c.Args[0].Type(), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.broadcast", Category: distCategory, ResultAlias: "target",
+	PldTensorBroadcast = RegisterOp(&OpDef{
+		Name: "pld.tensor.broadcast", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Copy root's target to every rank.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		Kwargs:  []KwargSpec{{Name: "root", Kind: KwInt, Required: true}},
@@ -639,8 +647,8 @@ func registerCollectives() {
 			return c.Args[0].Type(), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.reduce_scatter", Category: distCategory, ResultAlias: "target",
+	PldTensorReduceScatter = RegisterOp(&OpDef{
+		Name: "pld.tensor.reduce_scatter", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Reduce row r of target across ranks onto rank r (op=Sum).",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
@@ -711,22 +719,22 @@ func registerCollectives() {
 		}
 	}
 	wTarget := staticEffects(map[int]Effect{0: Read, 1: Write, 2: ReadWrite})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.allgather", Category: distCategory, ResultAlias: "target",
+	PldTensorAllgather = RegisterOp(&OpDef{
+		Name: "pld.tensor.allgather", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Gather every rank's [1, SIZE] input into row r of target [NR, SIZE].",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}},
 		Effects: wTarget,
 		Deduce:  gatherLike(false),
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.all_to_all", Category: distCategory, ResultAlias: "target",
+	PldTensorAllToAll = RegisterOp(&OpDef{
+		Name: "pld.tensor.all_to_all", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Exchange rows: target[src, :] receives input_src[me, :].",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}},
 		Effects: wTarget,
 		Deduce:  gatherLike(true),
 	})
-	RegisterOp(&OpDef{
-		Name: "pld.tensor.all_to_all_v", Category: distCategory, ResultAlias: "target",
+	PldTensorAllToAllV = RegisterOp(&OpDef{
+		Name: "pld.tensor.all_to_all_v", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Variable-size all-to-all: send_counts rows go to each rank; recv_counts says what arrived.",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "target", Effect: Write}, {Name: "signal", Effect: ReadWrite}, {Name: "send_counts"}, {Name: "recv_counts", Effect: Write}},
 		Effects: staticEffects(map[int]Effect{1: Write, 2: ReadWrite, 4: Write}),

@@ -22,7 +22,7 @@ func HostBuiltinOf(c *Call) (op *OpDef, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	return MustOp(v.(func(*Call) string)(c)), true
+	return v.(func(*Call) *OpDef)(c), true
 }
 
 const hostBuiltinFacet = "host_builtin"
@@ -32,24 +32,28 @@ func registerHostBuiltins() {
 		coll   string
 		args   []string
 		kwargs []KwargSpec
+		handle **OpDef
+		hostOf *OpDef // the device collective a host call of which dispatches to this builtin
+		device *OpDef // the device collective whose body each device runs
 	}
 	op := KwargSpec{Name: "op", Kind: KwInt, Required: true}
 	dt := KwargSpec{Name: "dtype", Kind: KwDType, Required: true}
 	specs := []spec{
-		{"allreduce", []string{"target", "signal"}, []KwargSpec{op, dt, {Name: "core_num", Kind: KwInt, Required: true}}},
-		{"allreduce_ring", []string{"target", "signal"}, []KwargSpec{op, dt}},
-		{"barrier", []string{"signal"}, nil},
-		{"broadcast", []string{"target", "signal"}, []KwargSpec{{Name: "root", Kind: KwInt, Required: true}, dt}},
-		{"reduce_scatter", []string{"target", "signal"}, []KwargSpec{op, dt}},
-		{"allgather", []string{"input", "target", "signal"}, []KwargSpec{dt}},
-		{"all_to_all", []string{"input", "target", "signal"}, []KwargSpec{dt}},
-		{"all_to_all_v", []string{"input", "target", "signal", "send_counts", "recv_counts"}, []KwargSpec{dt}},
+		{"allreduce", []string{"target", "signal"}, []KwargSpec{op, dt, {Name: "core_num", Kind: KwInt, Required: true}}, &BuiltinTensorAllreduce, nil, PldTensorAllreduce},
+		{"allreduce_ring", []string{"target", "signal"}, []KwargSpec{op, dt}, &BuiltinTensorAllreduceRing, nil, PldTensorAllreduce},
+		{"barrier", []string{"signal"}, nil, &BuiltinTensorBarrier, PldTensorBarrier, PldTensorBarrier},
+		{"broadcast", []string{"target", "signal"}, []KwargSpec{{Name: "root", Kind: KwInt, Required: true}, dt}, &BuiltinTensorBroadcast, PldTensorBroadcast, PldTensorBroadcast},
+		{"reduce_scatter", []string{"target", "signal"}, []KwargSpec{op, dt}, &BuiltinTensorReduceScatter, PldTensorReduceScatter, PldTensorReduceScatter},
+		{"allgather", []string{"input", "target", "signal"}, []KwargSpec{dt}, &BuiltinTensorAllgather, PldTensorAllgather, PldTensorAllgather},
+		{"all_to_all", []string{"input", "target", "signal"}, []KwargSpec{dt}, &BuiltinTensorAllToAll, PldTensorAllToAll, PldTensorAllToAll},
+		{"all_to_all_v", []string{"input", "target", "signal", "send_counts", "recv_counts"}, []KwargSpec{dt}, &BuiltinTensorAllToAllV, PldTensorAllToAllV, PldTensorAllToAllV},
 	}
-	defer MustOp("pld.tensor.allreduce").SetFacet(hostBuiltinFacet, func(c *Call) string {
+	// A host allreduce picks its builtin by mode.
+	defer PldTensorAllreduce.SetFacet(hostBuiltinFacet, func(c *Call) *OpDef {
 		if c.Kwargs.String("mode", "mesh") == "ring" {
-			return "builtin.tensor.allreduce_ring"
+			return BuiltinTensorAllreduceRing
 		}
-		return "builtin.tensor.allreduce"
+		return BuiltinTensorAllreduce
 	})
 	for _, s := range specs {
 		args := make([]ArgSpec, len(s.args))
@@ -57,15 +61,15 @@ func registerHostBuiltins() {
 			args[i] = ArgSpec{Name: a, Effect: ReadWrite}
 		}
 		name := "builtin.tensor." + s.coll
-		nargs := len(s.args)
+		nargs, device := len(s.args), s.device
 		sigArg := 0
 		for i, a := range s.args {
 			if a == "signal" {
 				sigArg = i
 			}
 		}
-		RegisterOp(&OpDef{
-			Name: name, Category: distCategory, PrintName: name,
+		d := RegisterOp(&OpDef{
+			Name: name, Category: distCategory, Class: ClassCollective, PrintName: name, Collective: device,
 			Doc:    "Host builtin: one device's part of a host pld.tensor." + s.coll + " (made by LowerHostTensorCollectives; device= names the device).",
 			Args:   args,
 			Kwargs: s.kwargs,
@@ -86,8 +90,9 @@ func registerHostBuiltins() {
 				return Unknown, nil
 			},
 		})
-		if s.coll != "allreduce_ring" {
-			MustOp("pld.tensor."+s.coll).SetFacet(hostBuiltinFacet, func(*Call) string { return name })
+		*s.handle = d
+		if s.hostOf != nil {
+			s.hostOf.SetFacet(hostBuiltinFacet, func(*Call) *OpDef { return d })
 		}
 	}
 }

@@ -136,6 +136,10 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.cast: kwarg 'mode': expected a cast mode 0..6, given 9"},
 		{"tensor.cast", []Expr{vec}, Kwargs{{"target_type", FP16}},
 			"cell[3]:7: tensor.cast: argument 'tensor': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"},
+		{"tile.abs", []Expr{plain}, nil,
+			"cell[3]:7: tile.abs: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		{"tile.abs", []Expr{tile(FP32, MemAcc, 16, 16)}, nil,
+			"cell[3]:7: tile.abs: argument 'tile': expected a tile in Vec memory, given pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc]"},
 		{"tile.fillpad", []Expr{plain}, nil,
 			"cell[3]:7: tile.fillpad: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
 		{"tile.fillpad_inplace", []Expr{plain}, Kwargs{{"pad_value", PadZero}},
@@ -245,6 +249,7 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.store", []Expr{tile(FP32, MemVec, 1, 256), Dims(0, 0), data}, nil, "pld.DistributedTensor[[1, 256], pl.FP32]"},
 		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},
+		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
 	}
@@ -302,9 +307,9 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 		if d.ResultAlias != "" {
 			require.GreaterOrEqual(t, d.AliasedArg(), 0, "%s: ResultAlias %q is not an argument", d.Name, d.ResultAlias)
 		}
-		if d.TileForm != "" {
-			tf, ok := LookupOp(d.TileForm)
-			require.True(t, ok, "%s: TileForm %s is not registered", d.Name, d.TileForm)
+		if tf := d.TileForm; tf != nil {
+			reg, ok := LookupOp(tf.Name)
+			require.True(t, ok && reg == tf, "%s: TileForm %s is not registered", d.Name, tf.Name)
 			require.Equal(t, len(d.Args), len(tf.Args), "%s and its tile form take the same arguments", d.Name)
 		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
@@ -314,4 +319,35 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 	require.True(t, MustOp("pld.tile.get").Args[2].Peer)
 	require.False(t, MustOp("pld.tile.get").Args[0].Peer)
 	require.True(t, MustOp("pld.system.wait").Acquire)
+}
+
+// Every registered op is reachable by its handle, and every handle is
+// filled by exactly its op's registration.
+func TestHandlesFilled(t *testing.T) {
+	handles := map[*OpDef]bool{}
+	for _, h := range []*OpDef{
+		TileLoad, TileStore, TileCreate, TensorCreate, TileRead, TileWrite, TensorRead, TensorWrite,
+		TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum, TileAdds, TileSubs, TileMuls, TileDivs,
+		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
+		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp,
+		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileCommNotify, TileCommWait, TileCommTest,
+		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
+		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
+		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,
+		PldTensorReduceScatter, PldTensorAllgather, PldTensorAllToAll, PldTensorAllToAllV,
+		BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier, BuiltinTensorBroadcast,
+		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
+	} {
+		require.NotNil(t, h)
+		require.False(t, handles[h], "%s has two handles", h.Name)
+		handles[h] = true
+		require.Same(t, MustOp(h.Name), h)
+	}
+	for _, d := range Ops() {
+		require.True(t, handles[d], "op %s has no handle", d.Name)
+	}
+	require.Equal(t, ClassRMA, PldTilePut.Class)
+	require.Same(t, PldTensorAllreduce, BuiltinTensorAllreduceRing.Collective)
+	require.True(t, TensorSlice.HostSafe)
+	require.False(t, TileSlice.HostSafe)
 }

@@ -5,8 +5,8 @@ import "fmt"
 // Core tile and tensor ops the distributed examples use (ops.md (c)).
 
 func init() {
-	RegisterOp(&OpDef{
-		Name: "tile.load", Category: "TileOp",
+	TileLoad = RegisterOp(&OpDef{
+		Name: "tile.load", Class: ClassMemory, Category: "TileOp",
 		Doc:     "Load a tile of shapes at offsets from a tensor into on-chip memory (default Vec).",
 		Args:    []ArgSpec{{Name: "tensor"}, {Name: "offsets"}, {Name: "shapes"}, {Name: "valid_shape"}},
 		MinArgs: 3, MaxArgs: 4,
@@ -49,8 +49,8 @@ func init() {
 			return NewTileType(shape, t.DType, mem, view), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.store", Category: "TileOp", ResultAlias: "output_tensor", StoreUnit: "dma",
+	TileStore = RegisterOp(&OpDef{
+		Name: "tile.store", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
 		Args:    []ArgSpec{{Name: "tile"}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
 		MinArgs: 3, MaxArgs: 4,
@@ -92,8 +92,8 @@ func init() {
 			return c.Args[2].Type(), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.create", Category: "TileOp",
+	TileCreate = RegisterOp(&OpDef{
+		Name: "tile.create", Class: ClassCompute, Category: "TileOp",
 		Doc:    "Create an uninitialised tile of shape and dtype in target_memory.",
 		Args:   []ArgSpec{{Name: "shape"}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},
@@ -113,8 +113,8 @@ func init() {
 			return NewTileType(shape, dt, mem, nil), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tensor.create", Category: "TensorOp",
+	TensorCreate = RegisterOp(&OpDef{
+		Name: "tensor.create", Class: ClassCompute, Category: "TensorOp",
 		Doc:    "Create a tensor of shape and dtype in global memory.",
 		Args:   []ArgSpec{{Name: "shape"}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout}, {Name: "manual_dep", Kind: KwBool}, {Name: "init_value", Kind: KwFloat}},
@@ -134,7 +134,11 @@ func init() {
 }
 
 func registerReadWrite() {
-	for _, kind := range []string{"tensor", "tile"} {
+	for _, h := range []struct {
+		kind        string
+		read, write **OpDef
+	}{{"tensor", &TensorRead, &TensorWrite}, {"tile", &TileRead, &TileWrite}} {
+		kind := h.kind
 		isTile := kind == "tile"
 		shapeOf := func(c *DeduceCtx) ([]Expr, DataType, error) {
 			if isTile {
@@ -147,8 +151,8 @@ func registerReadWrite() {
 			t, err := c.TensorLike(0)
 			return t.Shape, t.DType, err
 		}
-		RegisterOp(&OpDef{
-			Name: kind + ".read", Category: "ScalarOp",
+		*h.read = RegisterOp(&OpDef{
+			Name: kind + ".read", Category: "ScalarOp", Class: ClassMemory,
 			Doc:  "Read one element at indices.",
 			Args: []ArgSpec{{Name: kind}, {Name: "indices"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -166,8 +170,8 @@ func registerReadWrite() {
 				return Scalar(dt), nil
 			},
 		})
-		RegisterOp(&OpDef{
-			Name: kind + ".write", Category: "ScalarOp", ResultAlias: kind, StoreUnit: "scalar",
+		*h.write = RegisterOp(&OpDef{
+			Name: kind + ".write", Category: "ScalarOp", Class: ClassMemory, ResultAlias: kind, StoreUnit: "scalar",
 			Doc:  "Write value at indices; the result rebinds the " + kind + ".",
 			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices"}, {Name: "value"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -196,28 +200,30 @@ func registerReadWrite() {
 }
 
 // elementwise ops: name suffix and whether the right operand is a scalar.
+// tile and tensor point at the handles the registration fills.
 var elementwiseOps = []struct {
-	name   string
-	scalar bool
-	doc    string
+	name         string
+	scalar       bool
+	doc          string
+	tile, tensor **OpDef
 }{
-	{"add", false, "Elementwise lhs + rhs."},
-	{"sub", false, "Elementwise lhs - rhs."},
-	{"mul", false, "Elementwise lhs * rhs."},
-	{"div", false, "Elementwise lhs / rhs."},
-	{"maximum", false, "Elementwise max(lhs, rhs)."},
-	{"minimum", false, "Elementwise min(lhs, rhs)."},
-	{"adds", true, "lhs + scalar rhs, elementwise."},
-	{"subs", true, "lhs - scalar rhs, elementwise."},
-	{"muls", true, "lhs * scalar rhs, elementwise."},
-	{"divs", true, "lhs / scalar rhs, elementwise."},
+	{"add", false, "Elementwise lhs + rhs.", &TileAdd, &TensorAdd},
+	{"sub", false, "Elementwise lhs - rhs.", &TileSub, &TensorSub},
+	{"mul", false, "Elementwise lhs * rhs.", &TileMul, &TensorMul},
+	{"div", false, "Elementwise lhs / rhs.", &TileDiv, &TensorDiv},
+	{"maximum", false, "Elementwise max(lhs, rhs).", &TileMaximum, &TensorMaximum},
+	{"minimum", false, "Elementwise min(lhs, rhs).", &TileMinimum, &TensorMinimum},
+	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds},
+	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs},
+	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls},
+	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs},
 }
 
 func registerElementwise() {
 	for _, op := range elementwiseOps {
 		op := op
-		RegisterOp(&OpDef{
-			Name: "tile." + op.name, Category: "TileOp", Doc: op.doc,
+		*op.tile = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -253,8 +259,8 @@ func registerElementwise() {
 				return NewTileType(l.Shape, l.DType, MemVec, view), nil
 			},
 		})
-		RegisterOp(&OpDef{
-			Name: "tensor." + op.name, Category: "TensorOp", Doc: op.doc, TileForm: "tile." + op.name,
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile,
 			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
@@ -280,12 +286,13 @@ func registerElementwise() {
 	}
 	for _, kind := range []string{"tile", "tensor"} {
 		isTile := kind == "tile"
-		tileForm := ""
+		var tileForm *OpDef
+		handle := &TileCast
 		if !isTile {
-			tileForm = "tile.cast"
+			tileForm, handle = TileCast, &TensorCast
 		}
-		RegisterOp(&OpDef{
-			Name: kind + ".cast", Category: "TileOp", TileForm: tileForm,
+		*handle = RegisterOp(&OpDef{
+			Name: kind + ".cast", Category: "TileOp", Class: ClassCompute, TileForm: tileForm,
 			Doc:    "Convert elements to target_type (mode selects rounding).",
 			Args:   []ArgSpec{{Name: kind}},
 			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt}},
@@ -309,8 +316,8 @@ func registerElementwise() {
 			},
 		})
 	}
-	RegisterOp(&OpDef{
-		Name: "tile.fillpad", Category: "TileOp",
+	TileFillpad = RegisterOp(&OpDef{
+		Name: "tile.fillpad", Class: ClassCompute, Category: "TileOp",
 		Doc:    "Fill a tile's invalid region with pad_value.",
 		Args:   []ArgSpec{{Name: "tile"}},
 		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
@@ -322,8 +329,8 @@ func registerElementwise() {
 			return NewTileType(t.Shape, t.DType, t.Memory, nil), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.fillpad_inplace", Category: "TileOp", ResultAlias: "tile",
+	TileFillpadInplace = RegisterOp(&OpDef{
+		Name: "tile.fillpad_inplace", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
 		Doc:    "Fill a tile's invalid region with pad_value, in place.",
 		Args:   []ArgSpec{{Name: "tile", Effect: ReadWrite}},
 		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
@@ -334,8 +341,8 @@ func registerElementwise() {
 			return c.Args[0].Type(), nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "tile.set_validshape", Category: "TileOp", ResultAlias: "tile",
+	TileSetValidshape = RegisterOp(&OpDef{
+		Name: "tile.set_validshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
 		Doc:  "The same tile with a new valid shape [valid_rows, valid_cols].",
 		Args: []ArgSpec{{Name: "tile"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -359,10 +366,14 @@ func registerElementwise() {
 }
 
 func registerViews() {
-	for _, kind := range []string{"tensor", "tile"} {
+	for _, h := range []struct {
+		kind  string
+		slice **OpDef
+	}{{"tensor", &TensorSlice}, {"tile", &TileSlice}} {
+		kind := h.kind
 		isTile := kind == "tile"
-		RegisterOp(&OpDef{
-			Name: kind + ".slice", Category: "ViewOp", ResultAlias: "input",
+		*h.slice = RegisterOp(&OpDef{
+			Name: kind + ".slice", Category: "ViewOp", Class: ClassCompute, HostSafe: !isTile, ResultAlias: "input",
 			Doc:     "A view of shape at offset; drop_dims removes unit dimensions (x[r]).",
 			Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "offset"}, {Name: "valid_shape"}, {Name: "drop_dims"}},
 			MinArgs: 3, MaxArgs: 5,
@@ -417,8 +428,8 @@ func registerViews() {
 			},
 		})
 	}
-	RegisterOp(&OpDef{
-		Name: "tensor.view", Category: "ViewOp", ResultAlias: "input",
+	TensorViewOp = RegisterOp(&OpDef{
+		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 1, MaxArgs: 3,
@@ -454,8 +465,8 @@ func registerViews() {
 }
 
 func registerSystem() {
-	RegisterOp(&OpDef{
-		Name: "tile.alloc", Category: "MemoryOp",
+	TileAlloc = RegisterOp(&OpDef{
+		Name: "tile.alloc", Class: ClassCompute, Category: "MemoryOp",
 		Doc:    "Reserve size bytes of on-chip memory in memory_space; the result is the base of the tiles' MemRefs (made by InitMemRef).",
 		Args:   []ArgSpec{{Name: "size"}},
 		Kwargs: []KwargSpec{{Name: "memory_space", Kind: KwMemory, Required: true}},
@@ -466,15 +477,15 @@ func registerSystem() {
 			return PtrT, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "system.fence", Category: "SyncOp",
+	SystemFence = RegisterOp(&OpDef{
+		Name: "system.fence", Class: ClassCompute, Category: "SyncOp",
 		Doc: "Order this rank's prior memory operations before later ones (inserted by InsertCommFence).",
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			return Unknown, nil
 		},
 	})
-	RegisterOp(&OpDef{
-		Name: "system.cacheinvalid", Category: "SyncOp",
+	SystemCacheinvalid = RegisterOp(&OpDef{
+		Name: "system.cacheinvalid", Class: ClassCompute, Category: "SyncOp",
 		Doc:     "Invalidate cached lines of a tensor region (tensor, shapes, offsets), or everything with no arguments.",
 		Args:    []ArgSpec{{Name: "tensor"}, {Name: "shapes"}, {Name: "offsets"}},
 		MinArgs: 0, MaxArgs: 3,
@@ -499,3 +510,28 @@ func registerSystem() {
 		},
 	})
 }
+
+// TileAbs is |x| elementwise on a Vec tile (upstream's tile.abs; PTO TABS).
+var TileAbs = RegisterOp(&OpDef{
+	Name: "tile.abs", Class: ClassCompute, Category: "TileOp",
+	Doc:       "Elementwise absolute value of a Vec tile.",
+	Args:      []ArgSpec{{Name: "tile"}},
+	OutMemory: MemVec,
+	Deduce: func(c *DeduceCtx) (Type, error) {
+		t, err := c.Tile(0)
+		if err != nil {
+			return nil, err
+		}
+		if t.Memory != MemNone && t.Memory != MemVec {
+			return nil, c.Fail(0, "a tile in Vec memory", t)
+		}
+		// Like upstream's unary ops, the result keeps the source's valid shape.
+		var view *TileView
+		if t.View != nil && len(t.View.ValidShape) > 0 {
+			v := ImplicitTileView(MemVec)
+			v.ValidShape = t.View.ValidShape
+			view = &v
+		}
+		return NewTileType(t.Shape, t.DType, MemVec, view), nil
+	},
+})

@@ -80,7 +80,7 @@ func FromProgram(p *ir.Program, ranks int) (*Manifest, error) {
 // evalSize folds a window size expression. world_size is ranks when known.
 func evalSize(e ir.Expr, ranks int) (int64, error) {
 	return ir.FoldInt(e, func(x ir.Expr) (int64, error) {
-		if c, ok := x.(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+		if c, ok := x.(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
 			if ranks <= 0 {
 				return 0, fmt.Errorf("the size depends on pld.system.world_size(); give the rank count to resolve it")
 			}

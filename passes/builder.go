@@ -23,8 +23,8 @@ func (b *lowering) body() ir.Stmt {
 // op builds a call through the registry (running its deducer). A rejection
 // here is a lowering bug or an unsupported input; it panics and the pipeline
 // reports it as an error of this pass.
-func (b *lowering) op(name string, args []ir.Expr, kw ir.Kwargs) *ir.Call {
-	return ir.MustCall(name, args, kw, b.pos)
+func (b *lowering) op(op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) *ir.Call {
+	return op.MustCall(args, kw, b.pos)
 }
 
 // bind appends `name = e` under a fresh name and returns the variable.

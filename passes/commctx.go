@@ -68,7 +68,7 @@ func materializeCtx(fn *ir.Function, dtParams map[string][]int) (*ir.Function, e
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
 		// get_comm_ctx(x) inside a device function is x's ctx parameter.
 		if a, ok := s.(*ir.AssignStmt); ok && !host {
-			if c, ok := a.Value.(*ir.Call); ok && c.Name() == "pld.system.get_comm_ctx" {
+			if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.PldSystemGetCommCtx {
 				if v, ok := c.ArgVar("dist_tensor"); ok && ctxOf[v] != nil {
 					return []ir.Stmt{assign(a.Var, ctxOf[v])}, nil
 				}
@@ -98,7 +98,7 @@ func materializeCtx(fn *ir.Function, dtParams map[string][]int) (*ir.Function, e
 			if v, ok := ir.VarOf(arg); ok {
 				base = v.Name
 			}
-			get := ir.MustCall("pld.system.get_comm_ctx", []ir.Expr{arg}, nil, call.Pos)
+			get := ir.PldSystemGetCommCtx.MustCall([]ir.Expr{arg}, nil, call.Pos)
 			cv := ir.NewVar(names.fresh(base+"_ctx"), get.Type(), call.Pos)
 			pre = append(pre, assign(cv, get))
 			nc.Args = append(nc.Args, cv)

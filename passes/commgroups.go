@@ -64,7 +64,7 @@ func deviceSet(dev ir.Expr, loops []*ir.ForStmt) (all bool, devs []int64, err er
 			if l.LoopVar != dv {
 				continue
 			}
-			if c, ok := l.Stop.(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+			if c, ok := l.Stop.(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
 				if v, ok := ir.ConstValue(l.Start); ok && v == 0 {
 					return true, nil, nil
 				}
@@ -98,14 +98,14 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		s := n.(ir.Stmt)
 		if a, ok := s.(*ir.AssignStmt); ok {
 			if c, ok := a.Value.(*ir.Call); ok {
-				switch c.Name() {
-				case "pld.tensor.alloc_window_buffer":
+				switch c.Op {
+				case ir.PldTensorAllocWindowBuffer:
 					size, _ := c.Arg("size")
 					w := &windowAlloc{ptr: a.Var, size: size, pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
 					allocs[a.Var] = w
 					order = append(order, w)
 					return false
-				case "pld.tensor.window":
+				case ir.PldTensorWindow:
 					if base, ok := c.ArgVar("buf"); ok && allocs[base] != nil {
 						w := allocs[base]
 						w.views = append(w.views, a.Var)
@@ -178,7 +178,7 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 			return []ir.Stmt{s}, nil
 		}
 		c, ok := a.Value.(*ir.Call)
-		if !ok || c.Name() != "pld.tensor.window" || c.T == a.Var.T {
+		if !ok || c.Op != ir.PldTensorWindow || c.T == a.Var.T {
 			return []ir.Stmt{s}, nil
 		}
 		if _, ok := a.Var.T.(*ir.DistributedTensorType); !ok {

@@ -23,11 +23,11 @@ func LowerCompositeOps(p *ir.Program) (*ir.Program, error) {
 // LowerCompositeOpsSeed1746 is LowerCompositeOps with allreduce lowered by
 // seed #1746's recipe instead of the credit barrier (Sum only).
 func LowerCompositeOpsSeed1746(p *ir.Program) (*ir.Program, error) {
-	rules := map[string]compositeRule{}
+	rules := map[*ir.OpDef]compositeRule{}
 	for k, v := range compositeRules {
 		rules[k] = v
 	}
-	rules["pld.tensor.allreduce"] = lowerAllReduceSeed
+	rules[ir.PldTensorAllreduce] = lowerAllReduceSeed
 	return lowerComposites(p, rules)
 }
 
@@ -35,23 +35,17 @@ func LowerCompositeOpsSeed1746(p *ir.Program) (*ir.Program, error) {
 // call's result variable is bound to (nil when the result is unused).
 type compositeRule func(b *lowering, c *ir.Call) (ir.Expr, error)
 
-// compositeRules is the pass's rule table, keyed by op name.
-var compositeRules = map[string]compositeRule{
-	"pld.tensor.allreduce":      lowerAllReduce,
-	"pld.tensor.barrier":        lowerBarrier,
-	"pld.tensor.broadcast":      lowerBroadcast,
-	"pld.tensor.allgather":      lowerGather(false),
-	"pld.tensor.all_to_all":     lowerGather(true),
-	"pld.tensor.reduce_scatter": lowerReduceScatter,
+// compositeRules is the pass's rule table, keyed by op.
+var compositeRules = map[*ir.OpDef]compositeRule{
+	ir.PldTensorAllreduce:     lowerAllReduce,
+	ir.PldTensorBarrier:       lowerBarrier,
+	ir.PldTensorBroadcast:     lowerBroadcast,
+	ir.PldTensorAllgather:     lowerGather(false),
+	ir.PldTensorAllToAll:      lowerGather(true),
+	ir.PldTensorReduceScatter: lowerReduceScatter,
 }
 
-// CompositeOps lists the op names LowerCompositeOps expands.
-func CompositeOps() []string {
-	return []string{"pld.tensor.allreduce", "pld.tensor.barrier", "pld.tensor.broadcast",
-		"pld.tensor.allgather", "pld.tensor.all_to_all", "pld.tensor.reduce_scatter"}
-}
-
-func lowerComposites(p *ir.Program, rules map[string]compositeRule) (*ir.Program, error) {
+func lowerComposites(p *ir.Program, rules map[*ir.OpDef]compositeRule) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if fn.Kind != ir.InCore {
 			return fn, nil
@@ -61,13 +55,13 @@ func lowerComposites(p *ir.Program, rules map[string]compositeRule) (*ir.Program
 			c := ir.StmtCall(s)
 			if c == nil || c.Op == nil {
 				if r, ok := s.(*ir.ReturnStmt); ok && len(r.Values) == 1 {
-					if rc, ok := r.Values[0].(*ir.Call); ok && rc.Op != nil && rules[rc.Op.Name] != nil {
-						return lowerOne(names, rules[rc.Op.Name], rc, nil, r)
+					if rc, ok := r.Values[0].(*ir.Call); ok && rc.Op != nil && rules[rc.Op] != nil {
+						return lowerOne(names, rules[rc.Op], rc, nil, r)
 					}
 				}
 				return []ir.Stmt{s}, nil
 			}
-			rule := rules[c.Op.Name]
+			rule := rules[c.Op]
 			if rule == nil {
 				return []ir.Stmt{s}, nil
 			}
@@ -115,19 +109,19 @@ type commCtx struct {
 }
 
 func (b *lowering) prologue(dist ir.Expr) commCtx {
-	ctx := b.bind("ctx", b.op("pld.system.get_comm_ctx", []ir.Expr{dist}, nil))
-	n := b.bind("nranks", b.op("pld.system.nranks", []ir.Expr{ctx}, nil))
+	ctx := b.bind("ctx", b.op(ir.PldSystemGetCommCtx, []ir.Expr{dist}, nil))
+	n := b.bind("nranks", b.op(ir.PldSystemNranks, []ir.Expr{ctx}, nil))
 	nIdx := b.bind("nranks_idx", cast(n, ir.INDEX))
-	me := b.bind("my_rank", b.op("pld.system.rank", []ir.Expr{ctx}, nil))
+	me := b.bind("my_rank", b.op(ir.PldSystemRank, []ir.Expr{ctx}, nil))
 	return commCtx{ctx: ctx, nranks: n, nranksIdx: nIdx, me: me}
 }
 
 func (b *lowering) notify(sig, peer ir.Expr, cell []ir.Expr, value ir.Expr, op ir.NotifyOp) {
-	b.do(b.op("pld.system.notify", []ir.Expr{sig, peer, tuple(cell...), value}, ir.Kwargs{{Key: "op", Value: int64(op)}}))
+	b.do(b.op(ir.PldSystemNotify, []ir.Expr{sig, peer, tuple(cell...), value}, ir.Kwargs{{Key: "op", Value: int64(op)}}))
 }
 
 func (b *lowering) wait(sig ir.Expr, cell []ir.Expr, expected ir.Expr, cmp ir.WaitCmp) {
-	b.do(b.op("pld.system.wait", []ir.Expr{sig, tuple(cell...), expected}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}}))
+	b.do(b.op(ir.PldSystemWait, []ir.Expr{sig, tuple(cell...), expected}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}}))
 }
 
 // forPeers emits `for name in pl.range(nranks): if name != my_rank: body`.
@@ -214,18 +208,18 @@ func mulRows(rows ir.Expr, k int64) ir.Expr {
 }
 
 // reduceTileOp is the tile op that combines two partial results.
-func reduceTileOp(op int64) (string, error) {
+func reduceTileOp(op int64) (*ir.OpDef, error) {
 	switch ir.ReduceOp(op) {
 	case ir.ReduceSum:
-		return "tile.add", nil
+		return ir.TileAdd, nil
 	case ir.ReduceMax:
-		return "tile.maximum", nil
+		return ir.TileMaximum, nil
 	case ir.ReduceMin:
-		return "tile.minimum", nil
+		return ir.TileMinimum, nil
 	case ir.ReduceProd:
-		return "tile.mul", nil
+		return ir.TileMul, nil
 	}
-	return "", fmt.Errorf("unknown reduce op %d", op)
+	return nil, fmt.Errorf("unknown reduce op %d", op)
 }
 
 // chunkElems is C: 16 KiB of elements, shrunk to the 32-byte-aligned cover of
@@ -289,7 +283,7 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	combine, err := reduceTileOp(c.Kwargs.Int("op", 0))
 	if err != nil {
 		return nil, err
 	}
@@ -310,13 +304,13 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 		off := tuple(row, col)
 		full, vshape := tuple(ir.Int(1), ir.Int(C)), tuple(ir.Int(1), valid)
 		pad := ir.Kwargs{{Key: "pad_value", Value: ir.PadZero}}
-		ld := c.bind("chunk", c.op("tile.load", []ir.Expr{target, off, full, vshape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
-		acc0 := c.bind("acc", c.op("tile.fillpad_inplace", []ir.Expr{ld}, pad))
+		ld := c.bind("chunk", c.op(ir.TileLoad, []ir.Expr{target, off, full, vshape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
+		acc0 := c.bind("acc", c.op(ir.TileFillpadInplace, []ir.Expr{ld}, pad))
 		acc := c.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
 			return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
-				recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, off, full, vshape}, nil))
-				recv = e.bind("recv_pad", e.op("tile.fillpad_inplace", []ir.Expr{recv}, pad))
-				return e.bind("acc_sum", e.op(opName, []ir.Expr{acc, recv}, nil))
+				recv := e.bind("recv", e.op(ir.PldTileRemoteLoad, []ir.Expr{target, peer, off, full, vshape}, nil))
+				recv = e.bind("recv_pad", e.op(ir.TileFillpadInplace, []ir.Expr{recv}, pad))
+				return e.bind("acc_sum", e.op(combine, []ir.Expr{acc, recv}, nil))
 			}, func(e *lowering) ir.Expr { return acc })
 		})
 		// Chunk k's barrier expects k+2 credits: 1 from the opening barrier.
@@ -327,9 +321,9 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 		c.creditBarrier(cc, sig, cast(bin(ir.OpAdd, k, ir.Int(2)), ir.INT32))
 		out := ir.Expr(acc)
 		if cols%C != 0 {
-			out = c.bind("acc_valid", c.op("tile.set_validshape", []ir.Expr{acc, ir.Int(1), valid}, nil))
+			out = c.bind("acc_valid", c.op(ir.TileSetValidshape, []ir.Expr{acc, ir.Int(1), valid}, nil))
 		}
-		c.do(c.op("tile.store", []ir.Expr{out, off, target}, nil))
+		c.do(c.op(ir.TileStore, []ir.Expr{out, off, target}, nil))
 	}
 	colLoop := func(c *lowering, row ir.Expr) {
 		c.forRange("col", ir.Int(0), ir.Int(cols), ir.Int(C), func(d *lowering, col *ir.Var) { chunk(d, row, col) })
@@ -367,17 +361,17 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 	b.forPeers(cc, "peer", func(c *lowering, peer *ir.Var) { c.notify(sig, peer, mine, i32(1), ir.NotifySet) })
 	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) { c.wait(sig, []ir.Expr{src, ir.Int(0)}, i32(1), ir.WaitGe) })
 	zeros, full := zerosLike(shape), tuple(shape...)
-	acc0 := b.bind("acc", b.op("tile.load", []ir.Expr{target, zeros, full, full},
+	acc0 := b.bind("acc", b.op(ir.TileLoad, []ir.Expr{target, zeros, full, full},
 		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
 	acc := b.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
 		return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
-			recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, zeros, full}, nil))
-			return e.bind("acc_sum", e.op("tile.add", []ir.Expr{acc, recv}, nil))
+			recv := e.bind("recv", e.op(ir.PldTileRemoteLoad, []ir.Expr{target, peer, zeros, full}, nil))
+			return e.bind("acc_sum", e.op(ir.TileAdd, []ir.Expr{acc, recv}, nil))
 		}, func(e *lowering) ir.Expr { return acc })
 	})
 	b.forPeers(cc, "peer", func(c *lowering, peer *ir.Var) { c.notify(sig, peer, mine, i32(1), ir.NotifyAtomicAdd) })
 	b.forPeers(cc, "src", func(c *lowering, src *ir.Var) { c.wait(sig, []ir.Expr{src, ir.Int(0)}, i32(2), ir.WaitGe) })
-	return b.op("tile.store", []ir.Expr{acc, zeros, target}, nil), nil
+	return b.op(ir.TileStore, []ir.Expr{acc, zeros, target}, nil), nil
 }
 
 func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
@@ -410,11 +404,11 @@ func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
 	cc := b.prologue(target)
 	b.creditBarrier(cc, sig, i32(1))
 	stageOf := func(st []ir.Expr) *ir.Var {
-		return b.bind("bcast_stage", b.op("tile.create", []ir.Expr{tuple(st...)},
+		return b.bind("bcast_stage", b.op(ir.TileCreate, []ir.Expr{tuple(st...)},
 			ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
 	}
 	if st, err := stageShape(shape, 0, 0); err == nil {
-		b.do(b.op("pld.tile.get", []ir.Expr{target, root, target, stageOf(st)}, nil))
+		b.do(b.op(ir.PldTileGet, []ir.Expr{target, root, target, stageOf(st)}, nil))
 	} else {
 		rows, cols, _, err := targetDims(c.Op.Name, target)
 		if err != nil {
@@ -423,7 +417,7 @@ func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
 		stage := stageOf([]ir.Expr{ir.Int(1), ir.Int(cols)})
 		b.forRange("row", ir.Int(0), rows, ir.Int(1), func(d *lowering, row *ir.Var) {
 			at := tuple(row, ir.Int(0))
-			d.do(d.op("pld.tile.get", []ir.Expr{target, root, target, stage, at, at, tuple(ir.Int(1), ir.Int(cols))}, nil))
+			d.do(d.op(ir.PldTileGet, []ir.Expr{target, root, target, stage, at, at, tuple(ir.Int(1), ir.Int(cols))}, nil))
 		})
 	}
 	b.epilogue(cc, sig, ir.Int(1))
@@ -451,14 +445,14 @@ func lowerGather(toAll bool) compositeRule {
 			name, loop = "aa_stage", "dest"
 		}
 		cc := b.prologue(target)
-		stage := b.bind(name, b.op("tile.create", []ir.Expr{tuple(ir.Int(1), ir.Int(cols))},
+		stage := b.bind(name, b.op(ir.TileCreate, []ir.Expr{tuple(ir.Int(1), ir.Int(cols))},
 			ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
 		b.forRange(loop, ir.Int(0), cc.nranksIdx, ir.Int(1), func(d *lowering, peer *ir.Var) {
 			var srcRow ir.Expr = ir.Int(0)
 			if toAll {
 				srcRow = peer
 			}
-			d.do(d.op("pld.tile.put", []ir.Expr{target, peer, input, stage,
+			d.do(d.op(ir.PldTilePut, []ir.Expr{target, peer, input, stage,
 				tuple(cc.me, ir.Int(0)), tuple(srcRow, ir.Int(0)), tuple(ir.Int(1), ir.Int(cols))},
 				ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
 		})
@@ -482,22 +476,22 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	combine, err := reduceTileOp(c.Kwargs.Int("op", 0))
 	if err != nil {
 		return nil, err
 	}
 	cc := b.prologue(target)
 	b.creditBarrier(cc, sig, i32(1))
 	off, shape := tuple(cc.me, ir.Int(0)), tuple(ir.Int(1), ir.Int(cols))
-	acc0 := b.bind("acc", b.op("tile.load", []ir.Expr{target, off, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
+	acc0 := b.bind("acc", b.op(ir.TileLoad, []ir.Expr{target, off, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}))
 	acc := b.forReduce("peer", ir.Int(0), cc.nranksIdx, "acc", acc0, func(d *lowering, peer *ir.Var, acc ir.Expr) ir.Expr {
 		return d.ifExpr(notEq(peer, cc.me), "acc_next", acc.Type(), func(e *lowering) ir.Expr {
-			recv := e.bind("recv", e.op("pld.tile.remote_load", []ir.Expr{target, peer, off, shape}, nil))
-			return e.bind("acc_sum", e.op(opName, []ir.Expr{acc, recv}, nil))
+			recv := e.bind("recv", e.op(ir.PldTileRemoteLoad, []ir.Expr{target, peer, off, shape}, nil))
+			return e.bind("acc_sum", e.op(combine, []ir.Expr{acc, recv}, nil))
 		}, func(e *lowering) ir.Expr { return acc })
 	})
 	b.creditBarrier(cc, sig, i32(2))
-	b.do(b.op("tile.store", []ir.Expr{acc, off, target}, nil))
+	b.do(b.op(ir.TileStore, []ir.Expr{acc, off, target}, nil))
 	b.epilogue(cc, sig, ir.Int(2))
 	return target, nil
 }
@@ -545,7 +539,7 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if dims[0] != 2*(nr-1) {
 		return nil, fmt.Errorf("pld.tensor.allreduce mode=ring signal shape[0] (%d) must equal 2*(NR-1) = %d for NR = %d", dims[0], 2*(nr-1), nr)
 	}
-	opName, err := reduceTileOp(c.Kwargs.Int("op", 0))
+	combine, err := reduceTileOp(c.Kwargs.Int("op", 0))
 	if err != nil {
 		return nil, err
 	}
@@ -577,7 +571,7 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	cc := b.prologue(target)
 	me := b.bind("my_rank_idx", cast(cc.me, ir.INDEX))
 	chunkShape := tuple(one, ir.Int(chunkCols))
-	stage := b.bind("ring_put_stage", b.op("tile.create", []ir.Expr{chunkShape},
+	stage := b.bind("ring_put_stage", b.op(ir.TileCreate, []ir.Expr{chunkShape},
 		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
 	vec := ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}
 	pad := ir.Kwargs{{Key: "pad_value", Value: ir.PadZero}}
@@ -605,19 +599,19 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	loadOr := func(d *lowering, active ir.Expr, offs, valid *ir.MakeTuple, rv, name, placeholder string,
 		then func(e *lowering, v ir.Expr) ir.Expr) *ir.Var {
 		return d.ifExpr(active, rv, nil, func(e *lowering) ir.Expr {
-			ld := e.bind(name+"_loaded", e.op("tile.load", []ir.Expr{target, offs, chunkShape, valid}, vec))
-			return then(e, e.bind(name, e.op("tile.fillpad_inplace", []ir.Expr{ld}, pad)))
+			ld := e.bind(name+"_loaded", e.op(ir.TileLoad, []ir.Expr{target, offs, chunkShape, valid}, vec))
+			return then(e, e.bind(name, e.op(ir.TileFillpadInplace, []ir.Expr{ld}, pad)))
 		}, func(e *lowering) ir.Expr {
-			ld := e.bind(placeholder+"_loaded", e.op("tile.load", []ir.Expr{target, zeros, chunkShape, valid}, vec))
-			return e.bind(placeholder, e.op("tile.fillpad_inplace", []ir.Expr{ld}, pad))
+			ld := e.bind(placeholder+"_loaded", e.op(ir.TileLoad, []ir.Expr{target, zeros, chunkShape, valid}, vec))
+			return e.bind(placeholder, e.op(ir.TileFillpadInplace, []ir.Expr{ld}, pad))
 		})
 	}
 	// push is `if active: put(target → right's target, same slot)` through
 	// the stage narrowed to the transfer.
 	push := func(d *lowering, active ir.Expr, right ir.Expr, offs *ir.MakeTuple, validCols ir.Expr, stageName string) {
 		d.ifThen(active, func(e *lowering) {
-			st := e.bind(stageName, e.op("tile.set_validshape", []ir.Expr{stage, one, validCols}, nil))
-			e.do(e.op("pld.tile.put", []ir.Expr{target, right, target, st, offs, offs, tuple(one, validCols)},
+			st := e.bind(stageName, e.op(ir.TileSetValidshape, []ir.Expr{stage, one, validCols}, nil))
+			e.do(e.op(ir.PldTilePut, []ir.Expr{target, right, target, st, offs, offs, tuple(one, validCols)},
 				ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
 		})
 	}
@@ -657,15 +651,15 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 			barrier(e, rsStep, epoch(e, "rs_read_epoch", subcol, 2), "_rs_read")
 			acc := loadOr(e, recvActive, recvOffs, loadValid, "acc_full", "recv_rs", "acc_rs_placeholder",
 				func(f *lowering, recv ir.Expr) ir.Expr {
-					return f.bind("acc_rs_next", f.op(opName, []ir.Expr{own, recv}, nil))
+					return f.bind("acc_rs_next", f.op(combine, []ir.Expr{own, recv}, nil))
 				})
 			e.ifThen(recvActive, func(f *lowering) {
 				// Clamped forms of the active branch's bounds, as upstream
 				// writes them, so the store is provably inside the target.
 				col := sub(sizeE, bin(ir.OpMax, ir.Int(0), sub(sizeE, add(recvBegin, subcol))))
 				end := sub(sizeE, bin(ir.OpMax, ir.Int(0), sub(sizeE, add(col, recvValid))))
-				v := f.bind("acc_rs_valid", f.op("tile.set_validshape", []ir.Expr{acc, one, sub(end, col)}, nil))
-				f.do(f.op("tile.store", []ir.Expr{v, tuple(ir.Int(0), col), target}, nil))
+				v := f.bind("acc_rs_valid", f.op(ir.TileSetValidshape, []ir.Expr{acc, one, sub(end, col)}, nil))
+				f.do(f.op(ir.TileStore, []ir.Expr{v, tuple(ir.Int(0), col), target}, nil))
 			})
 		})
 	})

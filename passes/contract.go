@@ -124,7 +124,7 @@ func inTileForm(p *ir.Program) bool {
 func compositesLowered(p *ir.Program) bool {
 	return !anyInCoreStmt(p, func(s ir.Stmt) bool {
 		c := ir.StmtCall(s)
-		return c != nil && c.Op != nil && compositeRules[c.Op.Name] != nil
+		return c != nil && c.Op != nil && compositeRules[c.Op] != nil
 	})
 }
 

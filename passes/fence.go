@@ -40,8 +40,8 @@ func fenceAfter(s ir.Stmt) []ir.Expr {
 		return nil
 	}
 	pos := c.Pos
-	fence := func() ir.Expr { return ir.MustCall("system.fence", nil, nil, pos) }
-	invalidAll := func() ir.Expr { return ir.MustCall("system.cacheinvalid", nil, nil, pos) }
+	fence := func() ir.Expr { return ir.SystemFence.MustCall(nil, nil, pos) }
+	invalidAll := func() ir.Expr { return ir.SystemCacheinvalid.MustCall(nil, nil, pos) }
 	if c.Fn != nil {
 		return []ir.Expr{invalidAll(), fence()}
 	}
@@ -60,7 +60,7 @@ func fenceAfter(s ir.Stmt) []ir.Expr {
 		if spec.Peer {
 			return []ir.Expr{fence()} // codegen invalidates the peer region itself
 		}
-		region := ir.MustCall("system.cacheinvalid", []ir.Expr{c.Args[i], tuple(dt.Shape...), zerosLike(dt.Shape)}, nil, pos)
+		region := ir.SystemCacheinvalid.MustCall([]ir.Expr{c.Args[i], tuple(dt.Shape...), zerosLike(dt.Shape)}, nil, pos)
 		return []ir.Expr{region, fence()}
 	}
 	return nil

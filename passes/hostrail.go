@@ -54,7 +54,7 @@ func (l *lineage) root(e ir.Expr) *ir.Var {
 			return v
 		}
 		if c, ok := d.(*ir.Call); ok {
-			if c.Name() == "pld.tensor.window" && len(c.Args) > 0 {
+			if c.Op == ir.PldTensorWindow && len(c.Args) > 0 {
 				if b, ok := c.ArgVar("buf"); ok {
 					return b
 				}
@@ -127,7 +127,7 @@ func programNames(p *ir.Program) map[string]bool {
 }
 
 // isAllReduce reports whether c is a host allreduce.
-func isAllReduce(c *ir.Call) bool { return c != nil && c.Name() == "pld.tensor.allreduce" }
+func isAllReduce(c *ir.Call) bool { return c != nil && c.Op == ir.PldTensorAllreduce }
 
 // SynthesizeAllReduceSignals gives every signal-less host
 // pld.tensor.allreduce(x) a signal (passes.md §6, with upstream #2504's
@@ -188,13 +188,13 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 		for _, r := range order {
 			sg := sigs[r]
 			n := strconv.Itoa(fresh())
-			ws := ir.MustCall("pld.system.world_size", nil, nil, pos)
+			ws := ir.PldSystemWorldSize.MustCall(nil, nil, pos)
 			wsVar := ir.NewVar("__allreduce_signal_world_size_"+n, ws.Type(), pos)
 			bufName := "__allreduce_signal_buf_" + n
 			size := bin(ir.OpMul, bin(ir.OpMul, wsVar, ir.IntOf(sg.coreNum, ir.INT64)), ir.IntOf(4, ir.INT64))
-			alloc := ir.MustCall("pld.tensor.alloc_window_buffer", []ir.Expr{size}, ir.Kwargs{{Key: "name", Value: bufName}}, pos)
+			alloc := ir.PldTensorAllocWindowBuffer.MustCall([]ir.Expr{size}, ir.Kwargs{{Key: "name", Value: bufName}}, pos)
 			bufVar := ir.NewVar(bufName, alloc.Type(), pos)
-			win := ir.MustCall("pld.tensor.window", []ir.Expr{bufVar, tuple(wsVar, ir.Int(sg.coreNum))}, ir.Kwargs{{Key: "dtype", Value: ir.INT32}}, pos)
+			win := ir.PldTensorWindow.MustCall([]ir.Expr{bufVar, tuple(wsVar, ir.Int(sg.coreNum))}, ir.Kwargs{{Key: "dtype", Value: ir.INT32}}, pos)
 			sg.win = ir.NewVar("__allreduce_signal_"+n, win.Type(), pos)
 			top = append(top, assign(wsVar, ws), assign(bufVar, alloc), assign(sg.win, win))
 		}
@@ -204,7 +204,7 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 				return []ir.Stmt{s}, nil
 			}
 			target, _ := c.Arg("target")
-			nc, err := ir.NewCall(c.Op.Name, []ir.Expr{target, sigs[lin.root(target)].win}, c.Kwargs, c.Pos)
+			nc, err := c.Op.NewCall([]ir.Expr{target, sigs[lin.root(target)].win}, c.Kwargs, c.Pos)
 			if err != nil {
 				return nil, err
 			}
@@ -290,7 +290,7 @@ func deviceSetMain(dev ir.Expr, loops []*ir.ForStmt, pos ir.Span) (all bool, dev
 		if l.LoopVar != dv {
 			continue
 		}
-		if c, ok := l.Stop.(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+		if c, ok := l.Stop.(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
 			return true, nil, nil
 		}
 		a, okA := ir.ConstValue(l.Start)
@@ -336,14 +336,14 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 			return false
 		}
 		if a, ok := s.(*ir.AssignStmt); ok {
-			switch call.Name() {
-			case "pld.tensor.alloc_window_buffer":
+			switch call.Op {
+			case ir.PldTensorAllocWindowBuffer:
 				size, _ := call.Arg("size")
 				w := &windowAlloc{ptr: a.Var, size: size, pos: a.Pos, devs: map[int64]bool{}, order: len(order)}
 				allocs[a.Var] = w
 				order = append(order, w)
 				return false
-			case "pld.tensor.window":
+			case ir.PldTensorWindow:
 				if w := allocOf(a.Var); w != nil {
 					w.views = append(w.views, a.Var)
 				}
@@ -351,7 +351,7 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 			}
 		}
 		if _, ok := ir.HostBuiltinOf(call); ok {
-			if call.Name() == "pld.tensor.all_to_all_v" && len(loops) > 0 {
+			if call.Op == ir.PldTensorAllToAllV && len(loops) > 0 {
 				walkErr = fmt.Errorf("pld.tensor.all_to_all_v at %s is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is single-use and cannot reuse a signal across dynamic invocations (same restriction LowerCompositeOps enforces on the InCore path via CheckAllReduceLoopUse)", call.Pos)
 				return false
 			}
@@ -481,7 +481,7 @@ func sizeExpr(e ir.Expr, lin *lineage) ir.Expr {
 	m := map[*ir.Var]ir.Expr{}
 	ir.WalkExpr(e, func(x ir.Expr) {
 		if v, ok := x.(*ir.Var); ok {
-			if c, ok := lin.def[v].(*ir.Call); ok && c.Name() == "pld.system.world_size" {
+			if c, ok := lin.def[v].(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
 				m[v] = c
 			}
 		}
@@ -542,7 +542,7 @@ func LowerHostTensorCollectives(p *ir.Program) (*ir.Program, error) {
 			}
 			alias := c.Op.AliasedArg()
 			dataType, _ := c.Args[max(alias, 0)].Type().(*ir.DistributedTensorType)
-			if builtin.Name == "builtin.tensor.allreduce_ring" {
+			if builtin == ir.BuiltinTensorAllreduceRing {
 				if op := ir.ReduceOp(c.Kwargs.Int("op", 0)); op != ir.ReduceSum || dataType.DType != ir.FP32 {
 					return nil, fmt.Errorf("LowerHostTensorCollectives: %s at %s: ring allreduce currently supports only ReduceOp.Sum with dtype=FP32, given %s over %s", c.Name(), c.Pos, op, dataType.DType.Name())
 				}
@@ -563,7 +563,7 @@ func LowerHostTensorCollectives(p *ir.Program) (*ir.Program, error) {
 				}
 			}
 			dispatch := func(dev ir.Expr) (ir.Stmt, error) {
-				bc, err := ir.NewCall(builtin.Name, c.Args, kw, c.Pos)
+				bc, err := builtin.NewCall(c.Args, kw, c.Pos)
 				if err != nil {
 					return nil, err
 				}
@@ -577,7 +577,7 @@ func LowerHostTensorCollectives(p *ir.Program) (*ir.Program, error) {
 				if err != nil {
 					return nil, err
 				}
-				ws := ir.MustCall("pld.system.world_size", nil, nil, c.Pos)
+				ws := ir.PldSystemWorldSize.MustCall(nil, nil, c.Pos)
 				out = append(out, &ir.ForStmt{StmtBase: ir.StmtBase{Pos: c.Pos}, LoopVar: r, Start: ir.Int(0), Stop: ws, Step: ir.Int(1),
 					Body: ir.Seq(d), Kind: ir.Sequential})
 			} else {

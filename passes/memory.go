@@ -87,7 +87,7 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 		if space == ir.MemDDR {
 			return ir.NewMemRef(base, ir.Int(0), size, pos)
 		}
-		alloc := ir.MustCall("tile.alloc", []ir.Expr{ir.Int(int64(size))},
+		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.Int(int64(size))},
 			ir.Kwargs{{Key: "memory_space", Value: space}}, pos)
 		allocs = append(allocs, assign(base, alloc))
 		return ir.NewMemRef(base, ir.Int(unallocated), size, pos)
@@ -224,7 +224,7 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 		spaceOf := map[*ir.Var]ir.MemorySpace{}
 		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok {
-				if c, ok := a.Value.(*ir.Call); ok && c.Name() == "tile.alloc" {
+				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileAlloc {
 					if m, ok := c.Kwargs.Get("memory_space"); ok {
 						spaceOf[a.Var] = m.(ir.MemorySpace)
 					}

@@ -105,7 +105,7 @@ func stageShape(shape []ir.Expr, rowsCap, colsCap int64) ([]ir.Expr, error) {
 }
 
 func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Span) (*ir.Var, ir.Stmt) {
-	c := ir.MustCall("tile.create", []ir.Expr{&ir.MakeTuple{Elems: shape}},
+	c := ir.TileCreate.MustCall([]ir.Expr{&ir.MakeTuple{Elems: shape}},
 		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}, pos)
 	v := ir.NewVar(t.names.fresh(name), c.Type(), pos)
 	return v, assign(v, c)
@@ -113,10 +113,10 @@ func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Sp
 
 // transferRules are the tensor-level transfers the pass rewrites by hand
 // (other tensor ops go by their registry TileForm).
-var transferRules = map[string]func(t *tileConv, c *ir.Call) ([]ir.Stmt, error){
-	"pld.tensor.put":          (*tileConv).putGet,
-	"pld.tensor.get":          (*tileConv).putGet,
-	"pld.tensor.remote_store": (*tileConv).remoteStore,
+var transferRules = map[*ir.OpDef]func(t *tileConv, c *ir.Call) ([]ir.Stmt, error){
+	ir.PldTensorPut:         (*tileConv).putGet,
+	ir.PldTensorGet:         (*tileConv).putGet,
+	ir.PldTensorRemoteStore: (*tileConv).remoteStore,
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -126,11 +126,11 @@ func tileLowerable(s ir.Stmt) bool {
 	if c == nil || c.Op == nil {
 		return false
 	}
-	if transferRules[c.Op.Name] != nil {
+	if transferRules[c.Op] != nil {
 		return true
 	}
 	_, assign := s.(*ir.AssignStmt)
-	return assign && c.Op.TileForm != ""
+	return assign && c.Op.TileForm != nil
 }
 
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
@@ -139,7 +139,7 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return t.fixUses(s)
 	}
 	c := ir.StmtCall(s)
-	if rule := transferRules[c.Op.Name]; rule != nil {
+	if rule := transferRules[c.Op]; rule != nil {
 		return rule(t, c)
 	}
 	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
@@ -178,13 +178,13 @@ func describeStmt(s ir.Stmt) string {
 }
 
 func (t *tileConv) putGet(c *ir.Call) ([]ir.Stmt, error) {
-	isPut := c.Op.Name == "pld.tensor.put"
+	isPut := c.Op == ir.PldTensorPut
 	// The peer's side is the DistributedTensor, the other the local tensor.
 	distName, localName := "dst", "src"
-	base, tileOp := "tput_stage", "pld.tile.put"
+	base, tileOp := "tput_stage", ir.PldTilePut
 	if !isPut {
 		distName, localName = "src", "dst"
-		base, tileOp = "tget_stage", "pld.tile.get"
+		base, tileOp = "tget_stage", ir.PldTileGet
 	}
 	dist, err := c.ArgErr(distName)
 	if err != nil {
@@ -224,7 +224,7 @@ func (t *tileConv) putGet(c *ir.Call) ([]ir.Stmt, error) {
 	if isPut {
 		kw = ir.Kwargs{{Key: "atomic", Value: c.Kwargs.Int("atomic", 0)}}
 	}
-	call, err := ir.NewCall(tileOp, args, kw, c.Pos)
+	call, err := tileOp.NewCall(args, kw, c.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +254,7 @@ func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
 	for i := range zeros {
 		zeros[i] = ir.Int(0)
 	}
-	load, err := ir.NewCall("tile.load", []ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
+	load, err := ir.TileLoad.NewCall([]ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
 		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, e.Span())
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
 	return nv, nil
 }
 
-func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp string) ([]ir.Stmt, error) {
+func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) ([]ir.Stmt, error) {
 	var out []ir.Stmt
 	args := make([]ir.Expr, len(c.Args))
 	for i, x := range c.Args {
@@ -281,7 +281,7 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp string) ([]i
 		}
 		args[i] = y
 	}
-	call, err := ir.NewCall(tileOp, args, c.Kwargs, c.Pos)
+	call, err := tileOp.NewCall(args, c.Kwargs, c.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	args := append([]ir.Expr{src}, c.Args[1:]...)
-	call, err := ir.NewCall("pld.tile.remote_store", args, c.Kwargs, c.Pos)
+	call, err := ir.PldTileRemoteStore.NewCall(args, c.Kwargs, c.Pos)
 	if err != nil {
 		return nil, err
 	}

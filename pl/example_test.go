@@ -33,6 +33,31 @@ func ExampleNewProgram() {
 	//         return pl.tile.store(u, [0, 0], y)
 }
 
+// Abs on a loaded tile prints as upstream's pl.tile.abs.
+func ExampleAbs() {
+	prog := pl.NewProgram("AbsDemo")
+	prog.InCore("absolute", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(1, 64), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 64)))
+		u := f.Let("u", pl.Abs(t))
+		f.Return(pl.Store(u, pl.Dims(0, 0), y))
+	})
+	fmt.Println(prog)
+	// Output:
+	// # pypto.program: AbsDemo
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class AbsDemo:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def absolute(x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:
+	//         t: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
+	//         u: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.abs(t)
+	//         return pl.tile.store(u, [0, 0], y)
+}
+
 // Signals: each rank notifies its right neighbour and waits for its left one.
 func ExampleFunc_For() {
 	prog := pl.NewProgram("Ring")

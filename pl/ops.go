@@ -24,22 +24,22 @@ func isTensor(e ir.Expr) bool { _, ok := ir.AsTensorLike(e.Type()); return ok }
 func Load(t, offsets, shape any) Expr {
 	s := dsl.TupleArg(shape, "pl.Load shape")
 	valid := &ir.MakeTuple{Elems: append([]ir.Expr(nil), s.Elems...)}
-	return dsl.Call("tile.load", []ir.Expr{arg(t, "pl.Load", "tensor"), dsl.TupleArg(offsets, "pl.Load offsets"), s, valid},
+	return dsl.Call(ir.TileLoad, []ir.Expr{arg(t, "pl.Load", "tensor"), dsl.TupleArg(offsets, "pl.Load offsets"), s, valid},
 		kw("target_memory", ir.MemVec))
 }
 
 // Store stores tile into tensor t at offsets; the result is t's new value.
 // PyPTO: t = pl.store(tile, offsets, t).
 func Store(tile, offsets, t any) Expr {
-	return dsl.Call("tile.store", []ir.Expr{arg(tile, "pl.Store", "tile"), dsl.TupleArg(offsets, "pl.Store offsets"), arg(t, "pl.Store", "output_tensor")}, nil)
+	return dsl.Call(ir.TileStore, []ir.Expr{arg(tile, "pl.Store", "tile"), dsl.TupleArg(offsets, "pl.Store offsets"), arg(t, "pl.Store", "output_tensor")}, nil)
 }
 
 // Read reads one element of a tensor or tile. PyPTO: pl.read(t, idx).
 func Read(t, indices any) Expr {
 	x := arg(t, "pl.Read", "tensor")
-	op := "tensor.read"
+	op := ir.TensorRead
 	if isTile(x) {
-		op = "tile.read"
+		op = ir.TileRead
 	}
 	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(indices, "pl.Read indices")}, nil)
 }
@@ -47,39 +47,39 @@ func Read(t, indices any) Expr {
 // Write writes one element; the result is t's new value. PyPTO: t = pl.write(t, idx, v).
 func Write(t, indices, value any) Expr {
 	x := arg(t, "pl.Write", "tensor")
-	op := "tensor.write"
+	op := ir.TensorWrite
 	if isTile(x) {
-		op = "tile.write"
+		op = ir.TileWrite
 	}
 	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(indices, "pl.Write indices"), arg(value, "pl.Write", "value")}, nil)
 }
 
 // Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape, dtype=dt).
 func Create(shape any, dt DataType) Expr {
-	return dsl.Call("tensor.create", []ir.Expr{dsl.TupleArg(shape, "pl.Create shape")}, kw("dtype", dt))
+	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Create shape")}, kw("dtype", dt))
 }
 
 // CreateTile makes an uninitialised Vec tile. PyPTO: pl.tile.create(shape, dtype=dt, target_memory=pl.Mem.Vec).
 func CreateTile(shape any, dt DataType) Expr {
-	return dsl.Call("tile.create", []ir.Expr{dsl.TupleArg(shape, "pl.CreateTile shape")}, kw("dtype", dt, "target_memory", ir.MemVec))
+	return dsl.Call(ir.TileCreate, []ir.Expr{dsl.TupleArg(shape, "pl.CreateTile shape")}, kw("dtype", dt, "target_memory", ir.MemVec))
 }
 
 // Full makes a tensor filled with value. PyPTO: pl.create_tensor(shape, dtype=dt, init_value=v).
 func Full(shape any, dt DataType, value float64) Expr {
-	return dsl.Call("tensor.create", []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "init_value", value))
+	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "init_value", value))
 }
 
 // View reinterprets a tensor with a new shape. PyPTO: pl.tensor.view(t, shape).
 func View(t, shape any) Expr {
-	return dsl.Call("tensor.view", []ir.Expr{arg(t, "pl.View", "input"), dsl.TupleArg(shape, "pl.View shape")}, nil)
+	return dsl.Call(ir.TensorViewOp, []ir.Expr{arg(t, "pl.View", "input"), dsl.TupleArg(shape, "pl.View shape")}, nil)
 }
 
 // Slice is a view of shape at offset. PyPTO: pl.slice(t, shape, offset).
 func Slice(t, shape, offset any) Expr {
 	x := arg(t, "pl.Slice", "input")
-	op := "tensor.slice"
+	op := ir.TensorSlice
 	if isTile(x) {
-		op = "tile.slice"
+		op = ir.TileSlice
 	}
 	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(shape, "pl.Slice shape"), dsl.TupleArg(offset, "pl.Slice offset")}, nil)
 }
@@ -97,7 +97,7 @@ func Index(t, r any) Expr {
 	for range tl.Shape[1:] {
 		offs = append(offs, ir.Int(0))
 	}
-	return dsl.Call("tensor.slice", []ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil)
+	return dsl.Call(ir.TensorSlice, []ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil)
 }
 
 // Cast converts a scalar, tile or tensor to dt. PyPTO: pl.cast(x, dt).
@@ -107,9 +107,19 @@ func Cast(x any, dt DataType) Expr {
 	case isScalar(e):
 		return &ir.UnaryExpr{Op: ir.OpCast, X: e, DType: dt, Pos: dsl.Caller()}
 	case isTile(e):
-		return dsl.Call("tile.cast", []ir.Expr{e}, kw("target_type", dt))
+		return dsl.Call(ir.TileCast, []ir.Expr{e}, kw("target_type", dt))
 	}
-	return dsl.Call("tensor.cast", []ir.Expr{e}, kw("target_type", dt))
+	return dsl.Call(ir.TensorCast, []ir.Expr{e}, kw("target_type", dt))
+}
+
+// Abs is the elementwise absolute value of a tile. PyPTO: pl.tile.abs(t)
+// (pl.abs on a tile).
+func Abs(x any) Expr {
+	e := arg(x, "pl.Abs", "tile")
+	if !isTile(e) {
+		dsl.Raise(&ir.TypeError{Op: "pl.Abs", Arg: "tile", Expected: "a tile (load a tensor first)", Given: ir.Describe(e)})
+	}
+	return dsl.Call(ir.TileAbs, []ir.Expr{e}, nil)
 }
 
 // elementwise picks tile.X / tensor.X (or the scalar-rhs form Xs) by operand
@@ -117,26 +127,44 @@ func Cast(x any, dt DataType) Expr {
 func elementwise(name string, binop ir.BinaryOp, a, b any) Expr {
 	l := arg(a, "pl."+name, "lhs")
 	r := arg(b, "pl."+name, "rhs")
-	var base string
+	var kind string
+	var forms elementwiseForms
 	switch {
 	case isTile(l):
-		base = "tile."
+		kind, forms = "tile", tileElementwise[binop]
 	case isTensor(l):
-		base = "tensor."
+		kind, forms = "tensor", tensorElementwise[binop]
 	case isScalar(l) && isScalar(r):
 		return binary(binop, l, r)
 	default:
 		dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "lhs", Expected: "a tile, tensor or scalar", Given: ir.Describe(l)})
 	}
-	op := map[ir.BinaryOp]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpFloatDiv: "div", ir.OpMax: "maximum", ir.OpMin: "minimum"}[binop]
+	op := forms.op
 	if isScalar(r) {
-		if binop == ir.OpMax || binop == ir.OpMin {
-			dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "rhs", Expected: "a " + base[:len(base)-1], Given: ir.Describe(r)})
+		if forms.scalar == nil {
+			dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "rhs", Expected: "a " + kind, Given: ir.Describe(r)})
 		}
-		op += "s"
+		op = forms.scalar
 	}
-	return dsl.Call(base+op, []ir.Expr{l, r}, nil)
+	return dsl.Call(op, []ir.Expr{l, r}, nil)
 }
+
+// elementwiseForms is the op for two tiles (or tensors) and the one for a
+// scalar rhs (nil: none).
+type elementwiseForms struct{ op, scalar *ir.OpDef }
+
+var (
+	tileElementwise = map[ir.BinaryOp]elementwiseForms{
+		ir.OpAdd: {ir.TileAdd, ir.TileAdds}, ir.OpSub: {ir.TileSub, ir.TileSubs},
+		ir.OpMul: {ir.TileMul, ir.TileMuls}, ir.OpFloatDiv: {ir.TileDiv, ir.TileDivs},
+		ir.OpMax: {ir.TileMaximum, nil}, ir.OpMin: {ir.TileMinimum, nil},
+	}
+	tensorElementwise = map[ir.BinaryOp]elementwiseForms{
+		ir.OpAdd: {ir.TensorAdd, ir.TensorAdds}, ir.OpSub: {ir.TensorSub, ir.TensorSubs},
+		ir.OpMul: {ir.TensorMul, ir.TensorMuls}, ir.OpFloatDiv: {ir.TensorDiv, ir.TensorDivs},
+		ir.OpMax: {ir.TensorMaximum, nil}, ir.OpMin: {ir.TensorMinimum, nil},
+	}
+)
 
 // Add is a + b: elementwise on tiles/tensors (adds for a scalar b), or scalar addition.
 func Add(a, b any) Expr { return elementwise("Add", ir.OpAdd, a, b) }
@@ -243,17 +271,17 @@ func Neg(a any) Expr {
 // CommNotify notifies a signal slot; op is "atomic_add" or "set".
 // PyPTO: pl.tile.comm_notify(signal, value, op='atomic_add').
 func CommNotify(signal, value any, op string) Expr {
-	return dsl.Call("tile.comm_notify", []ir.Expr{arg(signal, "pl.CommNotify", "signal"), dsl.Int32Expr(value, "pl.CommNotify value")}, kw("op", op))
+	return dsl.Call(ir.TileCommNotify, []ir.Expr{arg(signal, "pl.CommNotify", "signal"), dsl.Int32Expr(value, "pl.CommNotify value")}, kw("op", op))
 }
 
 // CommWait blocks until the local slot compares true; cmp is eq, ne, gt, ge, lt or le.
 // PyPTO: pl.tile.comm_wait(signal, v, cmp='ge').
 func CommWait(signal, value any, cmp string) Expr {
-	return dsl.Call("tile.comm_wait", []ir.Expr{arg(signal, "pl.CommWait", "signal"), dsl.Int32Expr(value, "pl.CommWait cmp_value")}, kw("cmp", cmp))
+	return dsl.Call(ir.TileCommWait, []ir.Expr{arg(signal, "pl.CommWait", "signal"), dsl.Int32Expr(value, "pl.CommWait cmp_value")}, kw("cmp", cmp))
 }
 
 // CommTest tests the local slot without blocking; the result is a BOOL scalar.
 // PyPTO: ok = pl.tile.comm_test(signal, v, cmp='eq').
 func CommTest(signal, value any, cmp string) Expr {
-	return dsl.Call("tile.comm_test", []ir.Expr{arg(signal, "pl.CommTest", "signal"), dsl.Int32Expr(value, "pl.CommTest cmp_value")}, kw("cmp", cmp))
+	return dsl.Call(ir.TileCommTest, []ir.Expr{arg(signal, "pl.CommTest", "signal"), dsl.Int32Expr(value, "pl.CommTest cmp_value")}, kw("cmp", cmp))
 }

@@ -185,7 +185,7 @@ func (f *Func) Let(name string, e any) Expr {
 // bindable converts e for an assignment, naming a window-buffer allocation
 // after its binding as PyPTO's parser does.
 func (f *Func) bindable(e any, name string) ir.Expr {
-	if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.Name == allocOp {
+	if c, ok := e.(*ir.Call); ok && c.Op == ir.PldTensorAllocWindowBuffer {
 		if !f.b.Fn.IsHostOrchestrator() {
 			dsl.Failf("pld.AllocWindowBuffer is only valid in a HOST orchestrator (prog.Host), not in %s function %s", f.b.Fn.Kind, f.b.Fn.Name)
 		}
@@ -205,8 +205,6 @@ func (f *Func) bindable(e any, name string) ir.Expr {
 	}
 	return val
 }
-
-const allocOp = "pld.tensor.alloc_window_buffer"
 
 // Set rebinds v to the value of e: later uses of v mean the new value.
 // PyPTO: v = e (a reassignment).
@@ -431,7 +429,7 @@ func kindName(t ir.Type) string {
 func (f *Func) inputRoot(e ir.Expr) string {
 	for {
 		c, ok := e.(*ir.Call)
-		if !ok || c.Op == nil || len(c.Args) == 0 || (c.Op.Name != "tensor.slice" && c.Op.Name != "tensor.view") {
+		if !ok || c.Op == nil || len(c.Args) == 0 || (c.Op != ir.TensorSlice && c.Op != ir.TensorViewOp) {
 			break
 		}
 		e = c.Args[0]

@@ -90,7 +90,7 @@ func wrapIR(p *ir.Program) *Program {
 	for _, f := range p.Functions {
 		ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok {
-				if c, ok := a.Value.(*ir.Call); ok && c.Op != nil && c.Op.Name == allocOp {
+				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.PldTensorAllocWindowBuffer {
 					st.Allocs[a.Var.Name] = a.Pos
 				}
 			}

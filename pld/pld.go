@@ -52,7 +52,7 @@ func arg(v any, op, name string) ir.Expr { return dsl.Expr(v, op+" argument '"+n
 // PyPTO: buf = pld.alloc_window_buffer(nbytes).
 func AllocWindowBuffer(nbytes any) pl.Expr {
 	// The op requires its name; the binding Let replaces this placeholder.
-	return dsl.Call("pld.tensor.alloc_window_buffer", []ir.Expr{arg(nbytes, "pld.AllocWindowBuffer", "size")}, ir.Kwargs{{Key: "name", Value: "<unbound>"}})
+	return dsl.Call(ir.PldTensorAllocWindowBuffer, []ir.Expr{arg(nbytes, "pld.AllocWindowBuffer", "size")}, ir.Kwargs{{Key: "name", Value: "<unbound>"}})
 }
 
 // AllocWindowBufferOf allocates room for a tensor of shape and dtype, folding
@@ -66,7 +66,7 @@ func AllocWindowBufferOf(shape pl.Shape, dt pl.DataType) pl.Expr {
 		dsl.Failf("pld.AllocWindowBufferOf: %s is not a whole number of bytes", dt)
 	}
 	size := ir.IntOf(n*int64(dt.Bytes()), ir.INT64)
-	return dsl.Call("pld.tensor.alloc_window_buffer", []ir.Expr{size}, ir.Kwargs{{Key: "name", Value: "<unbound>"}})
+	return dsl.Call(ir.PldTensorAllocWindowBuffer, []ir.Expr{size}, ir.Kwargs{{Key: "name", Value: "<unbound>"}})
 }
 
 // Window views a window buffer as a DistributedTensor.
@@ -75,7 +75,7 @@ func Window(buf any, shape pl.Shape, dt pl.DataType) pl.Expr {
 	dsl.CheckDims("pld.Window", shape)
 	b := arg(buf, "pld.Window", "buf")
 	checkWindowFits(b, shape, dt)
-	return dsl.Call("pld.tensor.window", []ir.Expr{b, shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
+	return dsl.Call(ir.PldTensorWindow, []ir.Expr{b, shape.Tuple()}, ir.Kwargs{{Key: "dtype", Value: dt}})
 }
 
 // checkWindowFits raises when a static window view needs more bytes than
@@ -90,7 +90,7 @@ func checkWindowFits(buf ir.Expr, shape pl.Shape, dt pl.DataType) {
 		return
 	}
 	alloc, ok := b.Bound[bv].(*ir.Call)
-	if !ok || alloc.Op == nil || alloc.Op.Name != "pld.tensor.alloc_window_buffer" || len(alloc.Args) == 0 {
+	if !ok || alloc.Op != ir.PldTensorAllocWindowBuffer || len(alloc.Args) == 0 {
 		return
 	}
 	size, ok := ir.ConstValue(alloc.Args[0])
@@ -117,43 +117,43 @@ func WorldSize() pl.Expr {
 	if b := dsl.Current(); b != nil && !b.Fn.IsHostOrchestrator() {
 		dsl.Failf("pld.WorldSize is only valid in a HOST orchestrator; in %s function %s use pld.NRanks(pld.GetCommCtx(t))", b.Fn.Kind, b.Fn.Name)
 	}
-	return dsl.Call("pld.system.world_size", nil, nil)
+	return dsl.Call(ir.PldSystemWorldSize, nil, nil)
 }
 
 // GetCommCtx is the communication context of a window-bound tensor.
 // PyPTO: pld.get_comm_ctx(t).
 func GetCommCtx(t any) pl.Expr {
-	return dsl.Call("pld.system.get_comm_ctx", []ir.Expr{arg(t, "pld.GetCommCtx", "dist_tensor")}, nil)
+	return dsl.Call(ir.PldSystemGetCommCtx, []ir.Expr{arg(t, "pld.GetCommCtx", "dist_tensor")}, nil)
 }
 
 // Rank is this rank's index in ctx. PyPTO: pld.rank(ctx).
 func Rank(ctx any) pl.Expr {
-	return dsl.Call("pld.system.rank", []ir.Expr{arg(ctx, "pld.Rank", "ctx")}, nil)
+	return dsl.Call(ir.PldSystemRank, []ir.Expr{arg(ctx, "pld.Rank", "ctx")}, nil)
 }
 
 // NRanks is the number of ranks in ctx. PyPTO: pld.nranks(ctx).
 func NRanks(ctx any) pl.Expr {
-	return dsl.Call("pld.system.nranks", []ir.Expr{arg(ctx, "pld.NRanks", "ctx")}, nil)
+	return dsl.Call(ir.PldSystemNranks, []ir.Expr{arg(ctx, "pld.NRanks", "ctx")}, nil)
 }
 
 // Notify updates the signal cell at offsets on peer: AtomicAdd adds value,
 // Set stores it. PyPTO: pld.system.notify(sig, peer, offsets, value, op=...).
 func Notify(sig, peer, offsets, value any, op ir.NotifyOp) pl.Expr {
-	return dsl.Call("pld.system.notify", []ir.Expr{arg(sig, "pld.Notify", "target"), dsl.Int32Expr(peer, "pld.Notify peer"),
+	return dsl.Call(ir.PldSystemNotify, []ir.Expr{arg(sig, "pld.Notify", "target"), dsl.Int32Expr(peer, "pld.Notify peer"),
 		dsl.TupleArg(offsets, "pld.Notify offsets"), dsl.Int32Expr(value, "pld.Notify value")}, ir.Kwargs{{Key: "op", Value: int64(op)}})
 }
 
 // Wait blocks until this rank's signal cell at offsets compares true against
 // expected (Eq or Ge). PyPTO: pld.system.wait(sig, offsets, expected, cmp=...).
 func Wait(sig, offsets, expected any, cmp ir.WaitCmp) pl.Expr {
-	return dsl.Call("pld.system.wait", []ir.Expr{arg(sig, "pld.Wait", "signal"), dsl.TupleArg(offsets, "pld.Wait offsets"),
+	return dsl.Call(ir.PldSystemWait, []ir.Expr{arg(sig, "pld.Wait", "signal"), dsl.TupleArg(offsets, "pld.Wait offsets"),
 		dsl.Int32Expr(expected, "pld.Wait expected")}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}})
 }
 
 // RemoteLoad loads a tile of shape at offsets from peer's copy of t.
 // PyPTO: pld.tile.remote_load(t, peer, offsets, shape).
 func RemoteLoad(t, peer, offsets, shape any) pl.Expr {
-	return dsl.Call("pld.tile.remote_load", []ir.Expr{arg(t, "pld.RemoteLoad", "target"), dsl.Int32Expr(peer, "pld.RemoteLoad peer"),
+	return dsl.Call(ir.PldTileRemoteLoad, []ir.Expr{arg(t, "pld.RemoteLoad", "target"), dsl.Int32Expr(peer, "pld.RemoteLoad peer"),
 		dsl.TupleArg(offsets, "pld.RemoteLoad offsets"), dsl.TupleArg(shape, "pld.RemoteLoad shape")}, nil)
 }
 
@@ -253,15 +253,15 @@ func applyOptions(op string, opts []Option, allowed ...string) (ir.Kwargs, []ir.
 // PyPTO: pld.remote_store(src, t, peer, offsets[, atomic=...]).
 func RemoteStore(src, t, peer, offsets any, opts ...Option) pl.Expr {
 	s := arg(src, "pld.RemoteStore", "src")
-	name := "pld.tensor.remote_store"
+	op := ir.PldTensorRemoteStore
 	if _, ok := s.Type().(*ir.TileType); ok {
-		name = "pld.tile.remote_store"
+		op = ir.PldTileRemoteStore
 	}
 	kws, _ := applyOptions("pld.RemoteStore", opts, "atomic")
 	if kws.Int("atomic", 0) == int64(ir.AtomicNone) {
 		kws = kws.Without("atomic") // None_ is not stored
 	}
-	return dsl.Call(name, []ir.Expr{s, arg(t, "pld.RemoteStore", "target"), dsl.Int32Expr(peer, "pld.RemoteStore peer"), dsl.TupleArg(offsets, "pld.RemoteStore offsets")}, kws)
+	return dsl.Call(op, []ir.Expr{s, arg(t, "pld.RemoteStore", "target"), dsl.Int32Expr(peer, "pld.RemoteStore peer"), dsl.TupleArg(offsets, "pld.RemoteStore offsets")}, kws)
 }
 
 // Put copies local src into peer's window tensor dst.
@@ -276,7 +276,7 @@ func Put(dst, peer, src any, opts ...Option) pl.Expr {
 		}
 	}
 	args := append([]ir.Expr{arg(dst, "pld.Put", "dst"), dsl.Int32Expr(peer, "pld.Put peer"), arg(src, "pld.Put", "src")}, extra...)
-	return dsl.Call("pld.tensor.put", args, out)
+	return dsl.Call(ir.PldTensorPut, args, out)
 }
 
 // Get copies peer's window tensor src into local dst.
@@ -284,7 +284,7 @@ func Put(dst, peer, src any, opts ...Option) pl.Expr {
 func Get(dst, peer, src any, opts ...Option) pl.Expr {
 	kws, extra := applyOptions("pld.Get", opts, "chunk", "pipeline", "region")
 	args := append([]ir.Expr{arg(dst, "pld.Get", "dst"), dsl.Int32Expr(peer, "pld.Get peer"), arg(src, "pld.Get", "src")}, extra...)
-	return dsl.Call("pld.tensor.get", args, kws)
+	return dsl.Call(ir.PldTensorGet, args, kws)
 }
 
 // AllReduce reduces t across all ranks in place; rebind the result:
@@ -305,35 +305,35 @@ func AllReduce(t, sig any, opts ...Option) pl.Expr {
 	if sig != nil {
 		args = append(args, arg(sig, "pld.AllReduce", "signal"))
 	}
-	return dsl.Call("pld.tensor.allreduce", args, out)
+	return dsl.Call(ir.PldTensorAllreduce, args, out)
 }
 
 // Barrier blocks until every rank reached it. PyPTO: sig = pld.tensor.barrier(sig).
 func Barrier(sig any) pl.Expr {
-	return dsl.Call("pld.tensor.barrier", []ir.Expr{arg(sig, "pld.Barrier", "signal")}, nil)
+	return dsl.Call(ir.PldTensorBarrier, []ir.Expr{arg(sig, "pld.Barrier", "signal")}, nil)
 }
 
 // Broadcast copies root's t to every rank. PyPTO: t = pld.tensor.broadcast(t, sig, root=0).
 func Broadcast(t, sig any, root int) pl.Expr {
-	return dsl.Call("pld.tensor.broadcast", []ir.Expr{arg(t, "pld.Broadcast", "target"), arg(sig, "pld.Broadcast", "signal")}, ir.Kwargs{{Key: "root", Value: int64(root)}})
+	return dsl.Call(ir.PldTensorBroadcast, []ir.Expr{arg(t, "pld.Broadcast", "target"), arg(sig, "pld.Broadcast", "signal")}, ir.Kwargs{{Key: "root", Value: int64(root)}})
 }
 
 // AllGather gathers every rank's [1, SIZE] input into row r of t [NR, SIZE].
 // PyPTO: t = pld.tensor.allgather(input, t, sig).
 func AllGather(input, t, sig any) pl.Expr {
-	return dsl.Call("pld.tensor.allgather", []ir.Expr{arg(input, "pld.AllGather", "input"), arg(t, "pld.AllGather", "target"), arg(sig, "pld.AllGather", "signal")}, nil)
+	return dsl.Call(ir.PldTensorAllgather, []ir.Expr{arg(input, "pld.AllGather", "input"), arg(t, "pld.AllGather", "target"), arg(sig, "pld.AllGather", "signal")}, nil)
 }
 
 // ReduceScatter reduces row r of t across ranks onto rank r.
 // PyPTO: t = pld.tensor.reduce_scatter(t, sig, op=0).
 func ReduceScatter(t, sig any, opts ...Option) pl.Expr {
 	kws, _ := applyOptions("pld.ReduceScatter", opts, "op")
-	return dsl.Call("pld.tensor.reduce_scatter", []ir.Expr{arg(t, "pld.ReduceScatter", "target"), arg(sig, "pld.ReduceScatter", "signal")},
+	return dsl.Call(ir.PldTensorReduceScatter, []ir.Expr{arg(t, "pld.ReduceScatter", "target"), arg(sig, "pld.ReduceScatter", "signal")},
 		ir.Kwargs{{Key: "op", Value: kws.Int("op", int64(ir.ReduceSum))}})
 }
 
 // AllToAll exchanges rows: t[src, :] receives input_src[me, :].
 // PyPTO: t = pld.tensor.all_to_all(input, t, sig).
 func AllToAll(input, t, sig any) pl.Expr {
-	return dsl.Call("pld.tensor.all_to_all", []ir.Expr{arg(input, "pld.AllToAll", "input"), arg(t, "pld.AllToAll", "target"), arg(sig, "pld.AllToAll", "signal")}, nil)
+	return dsl.Call(ir.PldTensorAllToAll, []ir.Expr{arg(input, "pld.AllToAll", "input"), arg(t, "pld.AllToAll", "target"), arg(sig, "pld.AllToAll", "signal")}, nil)
 }

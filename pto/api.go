@@ -35,8 +35,28 @@ const FacetKey = "pto"
 // binds result (tiles, scalars) or aliases it (tensors, contexts).
 type Emitter func(c *Ctx, call *ir.Call, result *ir.Var) error
 
-// Register attaches e as the PTO emitter of the registered op name.
-func Register(op string, e Emitter) { ir.MustOp(op).SetFacet(FacetKey, e) }
+// Register attaches e as the op's PTO emitter.
+func Register(op *ir.OpDef, e Emitter) { op.SetFacet(FacetKey, e) }
+
+// noEmitterKey is the facet under which an op without an emitter says why.
+const noEmitterKey = "pto.none"
+
+// NoEmitter records that op deliberately has no PTO emitter and why (it
+// runs on the host, or a pass lowers it before codegen): codegen of such a
+// call reports the reason, and the op coverage check accepts the op.
+func NoEmitter(op *ir.OpDef, why string) { op.SetFacet(noEmitterKey, why) }
+
+// Coverage reports whether op has a PTO emitter, or else the reason it
+// declared for having none ("" when it declared nothing).
+func Coverage(op *ir.OpDef) (emitter bool, noEmitter string) {
+	if _, ok := emitterOf(op); ok {
+		return true, ""
+	}
+	if v, ok := op.Facet(noEmitterKey); ok {
+		return false, v.(string)
+	}
+	return false, ""
+}
 
 // emitterOf returns the op's emitter, if it has one.
 func emitterOf(d *ir.OpDef) (Emitter, bool) {

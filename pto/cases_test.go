@@ -414,3 +414,19 @@ func tensorLoopKernel() (*ir.Program, *ir.Function) {
 func init() {
 	goldenCases = append(goldenCases, goldenCase{"tensor_loop", tensorLoopKernel, Options{}})
 }
+
+// absKernel loads a tile, takes tile.abs of it and stores the result.
+func absKernel() (*ir.Program, *ir.Function) {
+	x := newVar("x", tensorT(ir.FP32, 16, 16))
+	y := newVar("y", tensorT(ir.FP32, 16, 16))
+	a := newVar("a", tileT(ir.FP32, 0, 16, 16))
+	b := newVar("b", tileT(ir.FP32, 1024, 16, 16))
+	return kernel("abs_kernel", []*ir.Var{x, y},
+		assign(a, call("tile.load", args(x, ir.Dims(0, 0), ir.Dims(16, 16)), kw("target_memory", ir.MemVec))),
+		assign(b, call("tile.abs", args(a), nil)),
+		eval(call("tile.store", args(b, ir.Dims(0, 0), y), nil)))
+}
+
+func init() {
+	goldenCases = append(goldenCases, goldenCase{"tile_abs", absKernel, Options{}})
+}

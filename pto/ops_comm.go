@@ -11,9 +11,9 @@ import (
 // (offsets 0, sizes = shape); no barriers are added (ordering is PTOAS's).
 
 func init() {
-	Register("tile.comm_notify", emitCommSignal("pto.comm.tnotify", "op", "notifyOp", "notify_op", commNotifyOps))
-	Register("tile.comm_wait", emitCommSignal("pto.comm.twait", "cmp", "cmp", "wait_cmp", commCmps))
-	Register("tile.comm_test", emitCommSignal("pto.comm.ttest", "cmp", "cmp", "wait_cmp", commCmps))
+	Register(ir.TileCommNotify, emitCommSignal("pto.comm.tnotify", "op", "notifyOp", "notify_op", commNotifyOps))
+	Register(ir.TileCommWait, emitCommSignal("pto.comm.twait", "cmp", "cmp", "wait_cmp", commCmps))
+	Register(ir.TileCommTest, emitCommSignal("pto.comm.ttest", "cmp", "cmp", "wait_cmp", commCmps))
 }
 
 var (

@@ -10,15 +10,15 @@ import (
 // and remote load/store (§7).
 
 func init() {
-	Register("pld.system.get_comm_ctx", emitGetCommCtx)
-	Register("pld.system.rank", emitRankOrNRanks(false))
-	Register("pld.system.nranks", emitRankOrNRanks(true))
-	Register("pld.system.notify", emitNotify)
-	Register("pld.system.wait", emitWait)
-	Register("pld.tile.remote_load", emitRemoteLoad)
-	Register("pld.tile.remote_store", emitRemoteStore)
-	Register("pld.tile.put", emitPutGet(true))
-	Register("pld.tile.get", emitPutGet(false))
+	Register(ir.PldSystemGetCommCtx, emitGetCommCtx)
+	Register(ir.PldSystemRank, emitRankOrNRanks(false))
+	Register(ir.PldSystemNranks, emitRankOrNRanks(true))
+	Register(ir.PldSystemNotify, emitNotify)
+	Register(ir.PldSystemWait, emitWait)
+	Register(ir.PldTileRemoteLoad, emitRemoteLoad)
+	Register(ir.PldTileRemoteStore, emitRemoteStore)
+	Register(ir.PldTilePut, emitPutGet(true))
+	Register(ir.PldTileGet, emitPutGet(false))
 }
 
 // get_comm_ctx emits nothing: the result aliases the ctx parameter bound to

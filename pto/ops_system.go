@@ -7,11 +7,11 @@ import (
 // Barriers, fences and cache maintenance (pto.md §8).
 
 func init() {
-	Register("system.fence", func(c *Ctx, _ *ir.Call, _ *ir.Var) error {
+	Register(ir.SystemFence, func(c *Ctx, _ *ir.Call, _ *ir.Var) error {
 		c.fence()
 		return nil
 	})
-	Register("system.cacheinvalid", emitCacheInvalid)
+	Register(ir.SystemCacheinvalid, emitCacheInvalid)
 }
 
 // fence is `pto.fence.barrier_all #pto.fence_scope<gm>`.

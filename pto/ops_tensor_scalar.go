@@ -10,8 +10,8 @@ import (
 // on a tensor; upstream's barrier example surfaces its signal row this way).
 
 func init() {
-	Register("tensor.read", emitTensorRead)
-	Register("tensor.write", emitTensorWrite)
+	Register(ir.TensorRead, emitTensorRead)
+	Register(ir.TensorWrite, emitTensorWrite)
 }
 
 // elementIndex is the row-major element offset of indices in t (its

@@ -10,31 +10,32 @@ import (
 // elementwise arithmetic, cast and padding.
 
 func init() {
-	Register("tile.load", emitTileLoad)
-	Register("tile.store", emitTileStore)
-	Register("tile.create", emitTileCreate)
-	Register("tile.alloc", func(*Ctx, *ir.Call, *ir.Var) error { return nil })
+	Register(ir.TileLoad, emitTileLoad)
+	Register(ir.TileStore, emitTileStore)
+	Register(ir.TileCreate, emitTileCreate)
+	Register(ir.TileAlloc, func(*Ctx, *ir.Call, *ir.Var) error { return nil })
 	for op, inst := range elementwise {
 		Register(op, emitElementwise(inst, false))
 	}
 	for op, inst := range elementwiseScalar {
 		Register(op, emitElementwise(inst, true))
 	}
-	Register("tile.cast", emitTileCast)
-	Register("tile.fillpad", emitFillpad)
-	Register("tile.fillpad_inplace", emitFillpad)
-	Register("tile.set_validshape", emitSetValidShape)
+	Register(ir.TileAbs, emitUnary("pto.tabs"))
+	Register(ir.TileCast, emitTileCast)
+	Register(ir.TileFillpad, emitFillpad)
+	Register(ir.TileFillpadInplace, emitFillpad)
+	Register(ir.TileSetValidshape, emitSetValidShape)
 }
 
 // elementwise maps tile ops to PTO-ISA instructions (TADD, TSUB, ...).
-var elementwise = map[string]string{
-	"tile.add": "pto.tadd", "tile.sub": "pto.tsub", "tile.mul": "pto.tmul", "tile.div": "pto.tdiv",
-	"tile.maximum": "pto.tmax", "tile.minimum": "pto.tmin",
+var elementwise = map[*ir.OpDef]string{
+	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul", ir.TileDiv: "pto.tdiv",
+	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin",
 }
 
 // elementwiseScalar maps the tile-scalar forms (TADDS, ...).
-var elementwiseScalar = map[string]string{
-	"tile.adds": "pto.tadds", "tile.subs": "pto.tsubs", "tile.muls": "pto.tmuls", "tile.divs": "pto.tdivs",
+var elementwiseScalar = map[*ir.OpDef]string{
+	ir.TileAdds: "pto.tadds", ir.TileSubs: "pto.tsubs", ir.TileMuls: "pto.tmuls", ir.TileDivs: "pto.tdivs",
 }
 
 // tile.load(tensor, offsets, shapes[, valid_shape]) → pto.tload from a local
@@ -130,6 +131,23 @@ func emitElementwise(inst string, scalar bool) Emitter {
 	}
 }
 
+// emitUnary lowers a one-tile elementwise op (tile.abs → pto.tabs) into a
+// new tile.
+func emitUnary(inst string) Emitter {
+	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		a, _, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts(inst, []value{a}, []value{r}, nil)
+		return nil
+	}
+}
+
 // cast modes 0..6 of tile.cast, as PTO round modes.
 var roundModes = []string{"none", "rint", "round", "floor", "ceil", "trunc", "odd"}
 
@@ -162,7 +180,7 @@ func emitFillpad(c *Ctx, call *ir.Call, res *ir.Var) error {
 	}
 	dst := src
 	dt := st
-	if call.Op.Name == "tile.fillpad" {
+	if call.Op == ir.TileFillpad {
 		if dst, err = c.allocTile(res); err != nil {
 			return err
 		}

@@ -66,6 +66,9 @@ func (c *Ctx) call(call *ir.Call, result *ir.Var) error {
 	}
 	e, ok := emitterOf(call.Op)
 	if !ok {
+		if _, why := Coverage(call.Op); why != "" {
+			return fmt.Errorf("pto: no PTO emitter for op %s in function %s (%s)", call.Op.Name, c.fn.Name, why)
+		}
 		return fmt.Errorf("pto: no PTO emitter for op %s in function %s", call.Op.Name, c.fn.Name)
 	}
 	if err := e(c, call, result); err != nil {

@@ -262,9 +262,26 @@ func goValue(v any) (value, error) {
 	return nil, fmt.Errorf("expected a Go int, float, bool or string, given %T", v)
 }
 
-var elementwiseOps = map[string]string{"pl.add": "add", "pl.sub": "sub", "pl.mul": "mul", "pl.div": "div", "pl.maximum": "maximum", "pl.minimum": "minimum"}
+// elementwiseSpelling is what one authoring spelling (pl.add) picks from by
+// operand type: the tile or tensor op, its tile-by-scalar form (nil when
+// there is none) and the scalar expression for two scalars.
+type elementwiseSpelling struct {
+	tile, tensor, tileScalar, tensorScalar *ir.OpDef
+	scalar                                 ir.BinaryOp
+	hasScalar                              bool
+}
 
-var scalarBinOps = map[string]ir.BinaryOp{"add": ir.OpAdd, "sub": ir.OpSub, "mul": ir.OpMul, "div": ir.OpFloatDiv}
+var elementwiseOps = map[string]elementwiseSpelling{
+	"pl.add":     {ir.TileAdd, ir.TensorAdd, ir.TileAdds, ir.TensorAdds, ir.OpAdd, true},
+	"pl.sub":     {ir.TileSub, ir.TensorSub, ir.TileSubs, ir.TensorSubs, ir.OpSub, true},
+	"pl.mul":     {ir.TileMul, ir.TensorMul, ir.TileMuls, ir.TensorMuls, ir.OpMul, true},
+	"pl.div":     {ir.TileDiv, ir.TensorDiv, ir.TileDivs, ir.TensorDivs, ir.OpFloatDiv, true},
+	"pl.maximum": {tile: ir.TileMaximum, tensor: ir.TensorMaximum},
+	"pl.minimum": {tile: ir.TileMinimum, tensor: ir.TensorMinimum},
+}
+
+// tileForms maps an authoring op that also has a tile form to it.
+var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite}
 
 // authoringCall builds the authoring-form spellings that are not one op
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
@@ -272,8 +289,12 @@ var scalarBinOps = map[string]ir.BinaryOp{"add": ir.OpAdd, "sub": ir.OpSub, "mul
 // pld.alloc_window_buffer sizes itself in bytes.
 func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes []*sitter.Node, kws []kwArg) (value, bool) {
 	r := fc.r
-	switch callee {
-	case "pl.load":
+	op := shortOps[callee]
+	if op == nil && opByCallee[callee] == ir.PldTensorAllocWindowBuffer {
+		op = ir.PldTensorAllocWindowBuffer // the shaped form is accepted under either spelling
+	}
+	switch op {
+	case ir.TileLoad:
 		if len(pos) == 3 {
 			s := pos[2]
 			pos = append(pos, s)
@@ -286,18 +307,17 @@ func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes
 				kws = append(kws, kwArg{name: "target_memory", node: n, val: ir.MemVec})
 			}
 		}
-		return fc.opCall(n, ir.MustOp("tile.load"), pos, nodes, kws), true
-	case "pl.read", "pl.write":
-		op := "tensor." + callee[3:]
+		return fc.opCall(n, op, pos, nodes, kws), true
+	case ir.TensorRead, ir.TensorWrite:
 		if len(pos) > 0 {
 			if e, ok := pos[0].(ir.Expr); ok {
 				if _, isTile := e.Type().(*ir.TileType); isTile {
-					op = "tile." + callee[3:]
+					op = tileForms[op]
 				}
 			}
 		}
-		return fc.opCall(n, ir.MustOp(op), pos, nodes, kws), true
-	case "pld.alloc_window_buffer", "pld.tensor.alloc_window_buffer":
+		return fc.opCall(n, op, pos, nodes, kws), true
+	case ir.PldTensorAllocWindowBuffer:
 		if len(pos) == 1 {
 			if _, isList := pos[0].(pyList); isList {
 				var dt ir.DataType
@@ -320,11 +340,11 @@ func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes
 					r.fail(n, "%s: %s is not a whole number of bytes", callee, dt)
 				}
 				size := &ir.ConstInt{Value: cnt * int64(dt.Bytes()), DType: ir.INT64, Pos: r.pos(nodes[0])}
-				return fc.opCall(n, ir.MustOp("pld.tensor.alloc_window_buffer"), []value{size}, nodes, []kwArg{{name: "name", node: n, val: "<unbound>"}}), true
+				return fc.opCall(n, op, []value{size}, nodes, []kwArg{{name: "name", node: n, val: "<unbound>"}}), true
 			}
 		}
 	}
-	if base, ok := elementwiseOps[callee]; ok {
+	if sp, ok := elementwiseOps[callee]; ok {
 		if len(kws) > 0 {
 			r.fail(kws[0].node, "%s takes no keyword arguments", callee)
 		}
@@ -333,28 +353,28 @@ func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes
 		}
 		l := r.toExpr(nodes[0], pos[0])
 		rt := r.toExpr(nodes[1], pos[1])
-		var prefix string
+		var kind string
+		var op, scalarOp *ir.OpDef
 		switch l.Type().(type) {
 		case *ir.TileType:
-			prefix = "tile."
+			kind, op, scalarOp = "tile", sp.tile, sp.tileScalar
 		case *ir.TensorType, *ir.DistributedTensorType:
-			prefix = "tensor."
+			kind, op, scalarOp = "tensor", sp.tensor, sp.tensorScalar
 		case *ir.ScalarType:
-			if op, ok := scalarBinOps[base]; ok {
-				return r.binExpr(n, op, l, rt), true
+			if sp.hasScalar {
+				return r.binExpr(n, sp.scalar, l, rt), true
 			}
 			r.fail(n, "%s: expected tiles or tensors, given %s", callee, ir.Describe(l))
 		default:
 			r.fail(nodes[0], "%s: lhs: expected a tile, tensor or scalar, given %s", callee, ir.Describe(l))
 		}
-		op := base
 		if _, isScalar := rt.Type().(*ir.ScalarType); isScalar {
-			if base == "maximum" || base == "minimum" {
-				r.fail(nodes[1], "%s: rhs: expected a %s, given %s", callee, prefix[:len(prefix)-1], ir.Describe(rt))
+			if scalarOp == nil {
+				r.fail(nodes[1], "%s: rhs: expected a %s, given %s", callee, kind, ir.Describe(rt))
 			}
-			op += "s"
+			op = scalarOp
 		}
-		c, err := ir.NewCall(prefix+op, []ir.Expr{l, rt}, nil, r.pos(n))
+		c, err := op.NewCall([]ir.Expr{l, rt}, nil, r.pos(n))
 		if err != nil {
 			r.failErr(n, err)
 		}
@@ -375,7 +395,7 @@ func (fc *fnCtx) index(n *sitter.Node, x ir.Expr, sub *sitter.Node, idx value) i
 	for range tl.Shape[1:] {
 		offs = append(offs, ir.Int(0))
 	}
-	c, err := ir.NewCall("tensor.slice", []ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil, r.pos(n))
+	c, err := ir.TensorSlice.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil, r.pos(n))
 	if err != nil {
 		r.failErr(n, err)
 	}

@@ -199,12 +199,10 @@ func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
 	}
 	d := opByCallee[callee]
 	if d == nil {
-		if canon, ok := shortOps[callee]; ok {
-			d, _ = ir.LookupOp(canon)
-		}
+		d = shortOps[callee]
 	}
 	if d == nil && strings.HasSuffix(callee, "._remote_load_with_physical_tail_padding") && strings.HasPrefix(callee, "pld.tile.") {
-		d, _ = ir.LookupOp("pld.tile.remote_load")
+		d = ir.PldTileRemoteLoad
 		kws = append(kws, kwArg{name: "allow_physical_tail_padding", node: n, val: true})
 	}
 	if d == nil {
@@ -213,7 +211,7 @@ func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
 		}
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}
-	if d.Name == "pld.tensor.alloc_window_buffer" {
+	if d == ir.PldTensorAllocWindowBuffer {
 		// The binding names the buffer (the hidden name kwarg).
 		kws = append(kws, kwArg{name: "name", node: n, val: "<unbound>"})
 	}
@@ -292,15 +290,15 @@ func (r *reader) cast(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []k
 		}
 		return &ir.UnaryExpr{Op: ir.OpCast, X: x, DType: dt, Pos: r.pos(n)}
 	}
-	op := "tensor.cast"
+	op := ir.TensorCast
 	if _, ok := x.Type().(*ir.TileType); ok {
-		op = "tile.cast"
+		op = ir.TileCast
 	}
 	kw := ir.Kwargs{{Key: "target_type", Value: dt}}
 	if mode != nil {
 		kw = append(kw, ir.Kwarg{Key: "mode", Value: mode})
 	}
-	c, err := ir.NewCall(op, []ir.Expr{x}, kw, r.pos(n))
+	c, err := op.NewCall([]ir.Expr{x}, kw, r.pos(n))
 	if err != nil {
 		r.failErr(n, err)
 	}

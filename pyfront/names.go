@@ -17,19 +17,19 @@ var opByCallee = map[string]*ir.OpDef{}
 
 // shortOps are the authoring-form spellings upstream's examples use that
 // name a registered op by another path ("pl.load", "pld.rank").
-var shortOps = map[string]string{
-	"pl.load":                 "tile.load",
-	"pl.store":                "tile.store",
-	"pl.read":                 "tensor.read",
-	"pl.write":                "tensor.write",
-	"pld.get_comm_ctx":        "pld.system.get_comm_ctx",
-	"pld.rank":                "pld.system.rank",
-	"pld.nranks":              "pld.system.nranks",
-	"pld.world_size":          "pld.system.world_size",
-	"pld.window":              "pld.tensor.window",
-	"pld.alloc_window_buffer": "pld.tensor.alloc_window_buffer",
-	"pld.notify":              "pld.system.notify",
-	"pld.wait":                "pld.system.wait",
+var shortOps = map[string]*ir.OpDef{
+	"pl.load":                 ir.TileLoad,
+	"pl.store":                ir.TileStore,
+	"pl.read":                 ir.TensorRead,
+	"pl.write":                ir.TensorWrite,
+	"pld.get_comm_ctx":        ir.PldSystemGetCommCtx,
+	"pld.rank":                ir.PldSystemRank,
+	"pld.nranks":              ir.PldSystemNranks,
+	"pld.world_size":          ir.PldSystemWorldSize,
+	"pld.window":              ir.PldTensorWindow,
+	"pld.alloc_window_buffer": ir.PldTensorAllocWindowBuffer,
+	"pld.notify":              ir.PldSystemNotify,
+	"pld.wait":                ir.PldSystemWait,
 }
 
 func init() {

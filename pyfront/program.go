@@ -379,7 +379,7 @@ func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
 		allocs := map[string]*ir.AssignStmt{}
 		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok {
-				if c, ok := a.Value.(*ir.Call); ok && c.Name() == "pld.tensor.alloc_window_buffer" {
+				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.PldTensorAllocWindowBuffer {
 					allocs[a.Var.Name] = a
 				}
 			}
@@ -407,7 +407,7 @@ func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
 				return
 			}
 			c, ok := a.Value.(*ir.Call)
-			if !ok || c.Name() != "pld.tensor.window" {
+			if !ok || c.Op != ir.PldTensorWindow {
 				return
 			}
 			base, ok := ir.VarOf(c.Args[0])

@@ -211,7 +211,7 @@ func (fc *fnCtx) assign(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 			r.fail(right, "%s has no value (it only has effects); call it as a statement", r.text(right))
 		}
 	}
-	if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.Name == "pld.tensor.alloc_window_buffer" {
+	if c, ok := e.(*ir.Call); ok && c.Op == ir.PldTensorAllocWindowBuffer {
 		if !fc.fn.IsHostOrchestrator() {
 			r.fail(right, "pld.tensor.alloc_window_buffer is only valid in a host orchestrator, not in %s function %s", fc.fn.Kind, fc.fn.Name)
 		}

@@ -22,7 +22,7 @@ type OpFunc func(x *Exec, c *ir.Call, args []any) (any, error)
 const FacetKey = "sim"
 
 // Register attaches fn as op's simulated semantics.
-func Register(op string, fn OpFunc) { ir.MustOp(op).SetFacet(FacetKey, fn) }
+func Register(op *ir.OpDef, fn OpFunc) { op.SetFacet(FacetKey, fn) }
 
 // Exec is one function activation on one rank (Rank -1 is the host).
 type Exec struct {
@@ -268,20 +268,13 @@ func (rc *rankCtx) panicErr(rank int, p any) error {
 // debugPanics adds Go stacks to recovered panics (for simulator developers).
 var debugPanics = false
 
-// builtinCollective maps a host-lowered collective callee to its op.
+// builtinCollective maps a host-lowered collective callee to the device
+// collective whose body it runs ("" for any other callee).
 func builtinCollective(name string) string {
-	if !strings.HasPrefix(name, "builtin.tensor.") {
-		return ""
+	if d, ok := ir.LookupOp(name); ok && d.Collective != nil {
+		return d.Collective.Name
 	}
-	op := strings.TrimPrefix(name, "builtin.tensor.")
-	if op == "allreduce_ring" {
-		op = "allreduce"
-	}
-	full := "pld.tensor." + op
-	if _, ok := ir.LookupOp(full); !ok {
-		return ""
-	}
-	return full
+	return ""
 }
 
 // --- the host
@@ -656,13 +649,6 @@ func (x *Exec) lookup(name string) (any, error) {
 	return v, nil
 }
 
-// hostSafe ops run on the host without waiting for dispatched ranks; any
-// other host op first joins them, since it may touch what they write.
-var hostSafe = map[string]bool{
-	"pld.system.world_size": true, "pld.tensor.alloc_window_buffer": true, "pld.tensor.window": true,
-	"pld.system.get_comm_ctx": true, "tensor.slice": true, "tensor.view": true,
-}
-
 func (x *Exec) callExpr(c *ir.Call) (any, error) {
 	args, err := x.exprs(c.Args)
 	if err != nil {
@@ -678,7 +664,10 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 	if !ok {
 		return nil, x.errAt(c, fmt.Errorf("the simulator has no semantics for op %s", c.Op.Name))
 	}
-	if _, dispatch := c.Op.Facet(hostDispatchFacet); x.rank < 0 && !hostSafe[c.Op.Name] && !dispatch {
+	if _, dispatch := c.Op.Facet(hostDispatchFacet); x.rank < 0 && !c.Op.HostSafe && !dispatch {
+		// Only ops the registry marks HostSafe run on the host without
+		// waiting for dispatched ranks; any other first joins them, since
+		// it may touch what they write.
 		x.s.join()
 		if x.s.sched.stopped.Load() {
 			return nil, errAborted
@@ -697,7 +686,7 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	x.rc.cur = c
 	var ev *Event
 	if x.rc.lane.keep() {
-		ev = &Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kindOf(c.Name())}
+		ev = &Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kindOf(c.Op)}
 		x.s.timeline.begin(ev)
 	}
 	x.rc.ev = ev

@@ -14,43 +14,43 @@ import (
 // user code, so deadlock detection and observers cover collectives too.
 
 func init() {
-	Register("pld.tensor.barrier", collective(0, func(k *coll, a []any) (any, error) {
+	Register(ir.PldTensorBarrier, collective(0, func(k *coll, a []any) (any, error) {
 		if err := k.barrier(1); err != nil {
 			return nil, err
 		}
 		return k.sigV, k.epilogue(1)
 	}))
-	Register("pld.tensor.allreduce", collective(1, allreduce))
-	Register("pld.tensor.broadcast", collective(1, broadcast))
-	Register("pld.tensor.reduce_scatter", collective(1, reduceScatter))
-	Register("pld.tensor.allgather", collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) }))
-	Register("pld.tensor.all_to_all", collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) }))
-	Register("pld.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldTensorAllreduce, collective(1, allreduce))
+	Register(ir.PldTensorBroadcast, collective(1, broadcast))
+	Register(ir.PldTensorReduceScatter, collective(1, reduceScatter))
+	Register(ir.PldTensorAllgather, collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) }))
+	Register(ir.PldTensorAllToAll, collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) }))
+	Register(ir.PldTensorAllToAllV, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
 	})
 
 	// The host builtins LowerHostTensorCollectives emits: each is one
 	// device's part of a host collective, queued on that device like a
 	// dispatch; the device runs the collective's native body.
-	registerBuiltin("builtin.tensor.allreduce", hostBuiltin(collective(1, allreduce)))
-	registerBuiltin("builtin.tensor.allreduce_ring", hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
+	registerBuiltin(ir.BuiltinTensorAllreduce, hostBuiltin(collective(1, allreduce)))
+	registerBuiltin(ir.BuiltinTensorAllreduceRing, hostBuiltin(collective(1, func(k *coll, a []any) (any, error) {
 		t, err := winArg(a[0], "target")
 		if err != nil {
 			return nil, err
 		}
 		return t, k.ring(t)
 	})))
-	registerBuiltin("builtin.tensor.barrier", hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
+	registerBuiltin(ir.BuiltinTensorBarrier, hostBuiltin(collective(0, func(k *coll, a []any) (any, error) {
 		if err := k.barrier(1); err != nil {
 			return nil, err
 		}
 		return k.sigV, k.epilogue(1)
 	})))
-	registerBuiltin("builtin.tensor.broadcast", hostBuiltin(collective(1, broadcast)))
-	registerBuiltin("builtin.tensor.reduce_scatter", hostBuiltin(collective(1, reduceScatter)))
-	registerBuiltin("builtin.tensor.allgather", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
-	registerBuiltin("builtin.tensor.all_to_all", hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
-	registerBuiltin("builtin.tensor.all_to_all_v", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	registerBuiltin(ir.BuiltinTensorBroadcast, hostBuiltin(collective(1, broadcast)))
+	registerBuiltin(ir.BuiltinTensorReduceScatter, hostBuiltin(collective(1, reduceScatter)))
+	registerBuiltin(ir.BuiltinTensorAllgather, hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
+	registerBuiltin(ir.BuiltinTensorAllToAll, hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
+	registerBuiltin(ir.BuiltinTensorAllToAllV, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
 	})
 }
@@ -59,9 +59,9 @@ func init() {
 // a device= call, it does not first join the devices' queued work.
 const hostDispatchFacet = "sim.host_dispatch"
 
-func registerBuiltin(op string, fn OpFunc) {
+func registerBuiltin(op *ir.OpDef, fn OpFunc) {
 	Register(op, fn)
-	ir.MustOp(op).SetFacet(hostDispatchFacet, true)
+	op.SetFacet(hostDispatchFacet, true)
 }
 
 // hostBuiltin queues a builtin's device body on the device its device=

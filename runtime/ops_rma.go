@@ -9,7 +9,7 @@ import (
 // Semantics of one-sided RMA: remote_load, remote_store, put and get.
 
 func init() {
-	Register("pld.tile.remote_load", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldTileRemoteLoad, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := winArg(a[0], "target")
 		if err != nil {
 			return nil, err
@@ -63,12 +63,12 @@ func init() {
 		}
 		return nil, fmt.Errorf("src: expected a tile or tensor, got %s", describe(a[0]))
 	}
-	Register("pld.tile.remote_store", remoteStore)
-	Register("pld.tensor.remote_store", remoteStore)
-	Register("pld.tensor.put", rmaOp(true, false))
-	Register("pld.tensor.get", rmaOp(false, false))
-	Register("pld.tile.put", rmaOp(true, true))
-	Register("pld.tile.get", rmaOp(false, true))
+	Register(ir.PldTileRemoteStore, remoteStore)
+	Register(ir.PldTensorRemoteStore, remoteStore)
+	Register(ir.PldTensorPut, rmaOp(true, false))
+	Register(ir.PldTensorGet, rmaOp(false, false))
+	Register(ir.PldTilePut, rmaOp(true, true))
+	Register(ir.PldTileGet, rmaOp(false, true))
 }
 
 // rmaOp is put (local src → the peer's dst) or get (the peer's src → local

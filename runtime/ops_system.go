@@ -16,15 +16,15 @@ type commCtx struct {
 }
 
 func init() {
-	Register("pld.system.world_size", func(x *Exec, c *ir.Call, a []any) (any, error) { return int64(x.s.world), nil })
-	Register("pld.system.get_comm_ctx", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldSystemWorldSize, func(x *Exec, c *ir.Call, a []any) (any, error) { return int64(x.s.world), nil })
+	Register(ir.PldSystemGetCommCtx, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		v, err := winArg(a[0], "dist_tensor")
 		if err != nil {
 			return nil, err
 		}
 		return commCtx{domain: v.win.Domain}, nil
 	})
-	Register("pld.system.rank", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldSystemRank, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		ctx, ok := a[0].(commCtx)
 		if !ok {
 			return nil, fmt.Errorf("ctx: expected a comm context, got %s", describe(a[0]))
@@ -42,7 +42,7 @@ func init() {
 		}
 		return nil, fmt.Errorf("rank %d is not in the comm domain %v", x.rank, dimsText(ctx.domain))
 	})
-	Register("pld.system.nranks", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldSystemNranks, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		ctx, ok := a[0].(commCtx)
 		if !ok {
 			return nil, fmt.Errorf("ctx: expected a comm context, got %s", describe(a[0]))
@@ -52,7 +52,7 @@ func init() {
 		}
 		return int64(len(ctx.domain)), nil
 	})
-	Register("pld.tensor.alloc_window_buffer", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldTensorAllocWindowBuffer, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		n, err := toInt(a[0])
 		if err != nil {
 			return nil, fmt.Errorf("size: %w", err)
@@ -60,7 +60,7 @@ func init() {
 		name := c.Kwargs.String("name", "window")
 		return x.s.win.Alloc(name, int(n), x.s.domainOf(name))
 	})
-	Register("pld.tensor.window", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.PldTensorWindow, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		buf, ok := a[0].(*WindowBuf)
 		if !ok {
 			return nil, fmt.Errorf("buf: expected a window buffer (pld.alloc_window_buffer), got %s", describe(a[0]))
@@ -79,9 +79,9 @@ func init() {
 		}
 		return &view{dt: dt, shape: shape, strides: rowMajor(shape), win: buf}, nil
 	})
-	Register("tensor.slice", sliceOp)
-	Register("tile.slice", sliceOp)
-	Register("tensor.view", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorSlice, sliceOp)
+	Register(ir.TileSlice, sliceOp)
+	Register(ir.TensorViewOp, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		v, err := viewArg(a[0], "input")
 		if err != nil {
 			return nil, err
@@ -106,18 +106,18 @@ func init() {
 	})
 	// Fences and cache invalidation order device memory; the simulator is
 	// sequentially consistent, so they are no-ops.
-	Register("system.fence", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
-	Register("system.cacheinvalid", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	Register(ir.SystemFence, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	Register(ir.SystemCacheinvalid, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
 	// On-chip reservations only name storage for codegen; simulated tiles
 	// own their values, so the base pointer carries nothing.
-	Register("tile.alloc", func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	Register(ir.TileAlloc, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
 
-	Register("pld.system.notify", notifyOp)
-	Register("pld.system.wait", waitOp)
-	Register("pld.system.defer_wait", waitOp)
-	Register("tile.comm_notify", commNotifyOp)
-	Register("tile.comm_wait", commWaitOp)
-	Register("tile.comm_test", commWaitOp)
+	Register(ir.PldSystemNotify, notifyOp)
+	Register(ir.PldSystemWait, waitOp)
+	Register(ir.PldSystemDeferWait, waitOp)
+	Register(ir.TileCommNotify, commNotifyOp)
+	Register(ir.TileCommWait, commWaitOp)
+	Register(ir.TileCommTest, commWaitOp)
 }
 
 // domainOf is the comm domain of the buffer allocated under name: the
@@ -284,7 +284,7 @@ func waitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		cond.Cmp = "eq"
 	}
 	x.note(-1, cell.String(), want)
-	if c.Op.Name == "pld.system.defer_wait" {
+	if c.Op == ir.PldSystemDeferWait {
 		// The task completes once cell >= expected, compared as uint32.
 		cond = Cond{Cmp: "ge", Value: want, Unsigned: true}
 		x.rc.deferred = append(x.rc.deferred, deferredWait{buf: sig.win, cell: cell, cond: cond, who: x.who(c)})
@@ -359,7 +359,7 @@ func commWaitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		return nil, fmt.Errorf("cmp must be one of eq|ne|gt|ge|lt|le, got %q", cond.Cmp)
 	}
 	x.note(-1, cell.String(), v)
-	test := c.Op.Name == "tile.comm_test"
+	test := c.Op == ir.TileCommTest
 	if sig.win == nil {
 		vals, err := x.readView(sig, x.local(), c)
 		if err != nil {

@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -12,7 +11,7 @@ import (
 // its dtype, so FP16 arithmetic rounds like FP16.
 
 func init() {
-	Register("tile.load", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileLoad, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -33,7 +32,7 @@ func init() {
 		}
 		return x.loadTile(t, x.local(), offs, shape, valid, c)
 	})
-	Register("tile.store", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileStore, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -63,7 +62,7 @@ func init() {
 		// The result is the output tensor (the rebind idiom).
 		return out, x.storeTile(t, out, x.local(), offs, c.Kwargs.Int("atomic", 0) != 0, c)
 	})
-	Register("tile.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		shape, err := intsArg(a[0], "shape")
 		if err != nil {
 			return nil, err
@@ -74,7 +73,7 @@ func init() {
 		}
 		return newTile(dt, shape), nil // uninitialised on the device; zero here
 	})
-	Register("tensor.create", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		shape, err := intsArg(a[0], "shape")
 		if err != nil {
 			return nil, err
@@ -97,7 +96,7 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("tensor.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -116,7 +115,7 @@ func init() {
 		}
 		return scalarOf(vals[0], t.dt), nil
 	})
-	Register("tensor.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TensorWrite, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
 			return nil, err
@@ -135,7 +134,7 @@ func init() {
 		}
 		return t, x.writeView(one, x.local(), []float64{round(v, t.dt)}, false, c)
 	})
-	Register("tile.read", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -146,7 +145,7 @@ func init() {
 		}
 		return scalarOf(t.at(k), t.DType), nil
 	})
-	Register("tile.write", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileWrite, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -162,15 +161,25 @@ func init() {
 		t.set(k, v)
 		return t, nil
 	})
-	for _, k := range []string{"tile", "tensor"} {
-		Register(k+".cast", castOp)
-		for name, fn := range elementwise {
-			Register(k+"."+name, elementwiseOp(name, fn))
+	Register(ir.TileAbs, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		vals, shape, dt, like, err := x.valuesOf(a[0], c, "tile")
+		if err != nil {
+			return nil, err
 		}
+		out := make([]float64, len(vals))
+		for i, v := range vals {
+			out[i] = math.Abs(v) // exact in every dtype: no rounding
+		}
+		return x.result(c, dt, shape, out, like), nil
+	})
+	Register(ir.TileCast, castOp)
+	Register(ir.TensorCast, castOp)
+	for op, name := range elementwiseKernels {
+		Register(op, elementwiseOp(name, elementwise[name]))
 	}
-	Register("tile.fillpad", fillpadOp(false))
-	Register("tile.fillpad_inplace", fillpadOp(true))
-	Register("tile.set_validshape", func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileFillpad, fillpadOp(false))
+	Register(ir.TileFillpadInplace, fillpadOp(true))
+	Register(ir.TileSetValidshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
 			return nil, err
@@ -219,6 +228,17 @@ func tileIndex(t *Tile, idxV any) (int, error) {
 		k = k*t.Shape[i] + x
 	}
 	return k, nil
+}
+
+// elementwiseKernels names the kernel each elementwise op (tile and tensor
+// form) runs.
+var elementwiseKernels = map[*ir.OpDef]string{
+	ir.TileAdd: "add", ir.TileSub: "sub", ir.TileMul: "mul", ir.TileDiv: "div",
+	ir.TileMaximum: "maximum", ir.TileMinimum: "minimum",
+	ir.TileAdds: "adds", ir.TileSubs: "subs", ir.TileMuls: "muls", ir.TileDivs: "divs",
+	ir.TensorAdd: "add", ir.TensorSub: "sub", ir.TensorMul: "mul", ir.TensorDiv: "div",
+	ir.TensorMaximum: "maximum", ir.TensorMinimum: "minimum",
+	ir.TensorAdds: "adds", ir.TensorSubs: "subs", ir.TensorMuls: "muls", ir.TensorDivs: "divs",
 }
 
 var elementwise = map[string]func(a, b float64) float64{
@@ -341,7 +361,7 @@ func (x *Exec) elementwiseF32(name string, c *ir.Call, a []any) (any, error) {
 	case *view:
 		shape = v.shape
 	}
-	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+	if tensorForm(c) {
 		v := localView(ir.FP32, shape)
 		putF32(v.host, out)
 		return v, nil
@@ -366,8 +386,12 @@ func (x *Exec) f32Values(v any, c *ir.Call) ([]float32, error) {
 
 // result wraps computed values as a tile (tile.* ops) or a rank-private
 // tensor (tensor.* ops); a tile result keeps like's valid region.
+// tensorForm reports whether c is the tensor form of an op that also has a
+// tile form (tensor.add, tensor.cast): its result is a rank-private tensor.
+func tensorForm(c *ir.Call) bool { return c.Op != nil && c.Op.TileForm != nil }
+
 func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, like *Tile) any {
-	if c.Op != nil && strings.HasPrefix(c.Op.Name, "tensor.") {
+	if tensorForm(c) {
 		v := localView(dt, shape)
 		encode(dt, vals, v.host)
 		return v

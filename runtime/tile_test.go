@@ -322,8 +322,8 @@ func TestObserverTimelineProgress(t *testing.T) {
 
 func init() {
 	ir.RegisterOp(&ir.OpDef{Name: "test.nosim", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
-	ir.RegisterOp(&ir.OpDef{Name: "test.panics", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
-	runtime.Register("test.panics", func(x *runtime.Exec, c *ir.Call, a []any) (any, error) {
+	panics := ir.RegisterOp(&ir.OpDef{Name: "test.panics", Category: "Test", Deduce: func(c *ir.DeduceCtx) (ir.Type, error) { return ir.Unknown, nil }})
+	runtime.Register(panics, func(x *runtime.Exec, c *ir.Call, a []any) (any, error) {
 		var m map[string]int
 		m["boom"]++ // a nil-map write: a simulator bug
 		return nil, nil
@@ -416,4 +416,50 @@ func TestHostCollectiveBetweenDispatchLoops(t *testing.T) {
 		}
 		require.Len(t, res.Timeline.PerRank(0), 2+1+2) // stage (load, store), allreduce, copy_out (load, store)
 	}
+}
+
+// tile.abs: |x| per element on each rank, in FP32 and FP16 (exact at the
+// ends of FP16's range: its largest value and smallest subnormal).
+func TestTileAbs(t *testing.T) {
+	for _, tc := range []struct {
+		dt   ir.DataType
+		in   []float64
+		want []float64
+	}{
+		{ir.FP32, []float64{-1.5, 0, 2, -1048576.5}, []float64{1.5, 0, 2, 1048576.5}},
+		{ir.FP16, []float64{-65504, -0.5, 3, -5.9604644775390625e-08}, []float64{65504, 0.5, 3, 5.9604644775390625e-08}},
+	} {
+		t.Run(tc.dt.String(), func(t *testing.T) {
+			prog := pl.NewProgram("Abs")
+			k := prog.InCore("kernel", func(f *pl.Func) {
+				x := f.In("x", pl.Tensor(pl.Dims(1, 4), tc.dt))
+				y := f.Out("y", pl.Tensor(pl.Dims(1, 4), tc.dt))
+				u := f.Let("u", pl.Abs(f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 4)))))
+				f.Set(y, pl.Store(u, pl.Dims(0, 0), y))
+			})
+			prog.Host("host", func(f *pl.Func) {
+				x := f.In("x", pl.Tensor(pl.Dims(2, 1, 4), tc.dt))
+				y := f.Out("y", pl.Tensor(pl.Dims(2, 1, 4), tc.dt))
+				f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+					f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r)))
+				})
+			})
+			in := append(append([]float64{}, tc.in...), tc.want...) // rank 1 gets non-negative input
+			x := tensor.FromFloat64(tc.dt, in, 2, 1, 4)
+			y := tensor.Zeros(tc.dt, 2, 1, 4)
+			mustRun(t, prog, 2, x, y)
+			for r := 0; r < 2; r++ {
+				for i, w := range tc.want {
+					require.Equal(t, w, y.At(r, 0, i), "rank %d element %d", r, i)
+				}
+			}
+		})
+	}
+	// A tensor operand is a clear DSL error, not a stack trace.
+	err := pl.Catch(func() {
+		pl.NewProgram("Bad").InCore("k", func(f *pl.Func) {
+			f.Let("u", pl.Abs(f.In("x", pl.Tensor(pl.Dims(1, 4), pl.FP32))))
+		})
+	})
+	require.ErrorContains(t, err, "pl.Abs: argument 'tile': expected a tile (load a tensor first), given x of type pl.Tensor[[1, 4], pl.FP32]")
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -116,24 +115,23 @@ func (t *Timeline) All() []Event {
 	return out
 }
 
-// kindOf classifies an op for swimlane colouring.
-func kindOf(op string) string {
-	switch {
-	case strings.HasSuffix(op, "wait") || op == "tile.comm_test":
-		return "wait"
-	case strings.HasSuffix(op, "notify"):
-		return "signal"
-	case strings.Contains(op, "remote_") || strings.HasSuffix(op, ".put") || strings.HasSuffix(op, ".get"):
-		return "rma"
-	case strings.HasPrefix(op, "pld.tensor.") && op != "pld.tensor.window" && op != "pld.tensor.alloc_window_buffer":
-		return "collective"
-	case strings.HasPrefix(op, "pld."):
-		return "host"
-	case strings.HasSuffix(op, ".load") || strings.HasSuffix(op, ".store") || strings.HasSuffix(op, ".read") || strings.HasSuffix(op, ".write"):
-		return "memory"
+// kindOf classifies an op for swimlane colouring by its registry class; a
+// call of a function (op nil) or an op that declares no class is compute.
+func kindOf(op *ir.OpDef) string {
+	if op == nil {
+		return "compute"
 	}
-	return "compute"
+	return eventKinds[op.Class]
 }
+
+// eventKinds names each op class on the timeline.
+var eventKinds = map[ir.OpClass]string{
+	ir.ClassUnset: "compute", ir.ClassCompute: "compute", ir.ClassMemory: "memory", ir.ClassRMA: "rma",
+	ir.ClassSignal: "signal", ir.ClassWait: "wait", ir.ClassCollective: "collective", ir.ClassSetup: "host",
+}
+
+// EventKind is the timeline kind a call of op records ("wait", "rma", ...).
+func EventKind(op *ir.OpDef) string { return kindOf(op) }
 
 // String summarises the timeline (a cell showing it prints this, not the
 // struct): ranks, events, and the waits a failed run stopped in.

@@ -7,9 +7,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 )
 
-// allocOp is the op whose result must be bound by a Let before use.
-const allocOp = "pld.tensor.alloc_window_buffer"
-
 // Expr converts a Go value used as a DSL argument to an IR expression: IR
 // expressions pass through (variables resolved to their latest binding), Go
 // integers become INDEX constants (a bare literal, as in PyPTO), floats FP32
@@ -24,7 +21,8 @@ func Expr(v any, what string) ir.Expr {
 		}
 		return x
 	case *ir.Call:
-		if x.Op != nil && x.Op.Name == allocOp {
+		// An alloc's result must be bound by a Let before use.
+		if x.Op == ir.PldTensorAllocWindowBuffer {
 			Failf("%s: pld.AllocWindowBuffer must appear as the right-hand side of a simple assignment: bind it with f.Let(\"name\", ...) first", what)
 		}
 		return x
@@ -123,8 +121,8 @@ func TupleArg(v any, what string) *ir.MakeTuple {
 
 // Call builds a registered op call at the caller's position, panicking with
 // the deducer's positioned error on bad arguments.
-func Call(op string, args []ir.Expr, kwargs ir.Kwargs) *ir.Call {
-	c, err := ir.NewCall(op, args, kwargs, Caller())
+func Call(op *ir.OpDef, args []ir.Expr, kwargs ir.Kwargs) *ir.Call {
+	c, err := op.NewCall(args, kwargs, Caller())
 	if err != nil {
 		Raise(err)
 	}

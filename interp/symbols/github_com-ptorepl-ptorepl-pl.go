@@ -15,6 +15,7 @@ func init() {
 		// function, constant and variable definitions
 		"AIC":              reflect.ValueOf(pl.AIC),
 		"AIV":              reflect.ValueOf(pl.AIV),
+		"Abs":              reflect.ValueOf(pl.Abs),
 		"Acc":              reflect.ValueOf(pl.Acc),
 		"Add":              reflect.ValueOf(pl.Add),
 		"And":              reflect.ValueOf(pl.And),

@@ -1,0 +1,79 @@
+package ir
+
+// Op handles: each registered op is one exported *OpDef, filled by its
+// registration (at init, so every importing package sees them set). Other
+// layers attach their part to the handle (pto.Register(ir.TileLoad, ...),
+// runtime.Register(ir.TileLoad, ...)), build calls with it
+// (ir.TileAlloc.MustCall(...)) and compare calls against it
+// (c.Op == ir.PldTensorWindow) instead of spelling the op's name.
+
+// Tile and tensor ops (ops_tile.go). tensor.view's handle is TensorViewOp:
+// TensorView is the view type.
+var (
+	TileLoad, TileStore, TileCreate, TensorCreate *OpDef
+	TileRead, TileWrite, TensorRead, TensorWrite  *OpDef
+
+	TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum             *OpDef
+	TileAdds, TileSubs, TileMuls, TileDivs                                   *OpDef
+	TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum *OpDef
+	TensorAdds, TensorSubs, TensorMuls, TensorDivs                           *OpDef
+
+	TileCast, TensorCast                               *OpDef
+	TileFillpad, TileFillpadInplace, TileSetValidshape *OpDef
+	TileSlice, TensorSlice, TensorViewOp               *OpDef
+	TileAlloc, SystemFence, SystemCacheinvalid         *OpDef
+)
+
+// Seed PR #1301's tile-level signal ops (ops_comm.go).
+var TileCommNotify, TileCommWait, TileCommTest *OpDef
+
+// Distributed ops (ops_dist.go).
+var (
+	PldTensorAllocWindowBuffer, PldTensorWindow                                       *OpDef
+	PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks           *OpDef
+	PldSystemNotify, PldSystemWait, PldSystemDeferWait                                *OpDef
+	PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore                       *OpDef
+	PldTensorPut, PldTensorGet, PldTilePut, PldTileGet                                *OpDef
+	PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast                          *OpDef
+	PldTensorReduceScatter, PldTensorAllgather, PldTensorAllToAll, PldTensorAllToAllV *OpDef
+)
+
+// Host builtin collectives (ops_host_builtin.go).
+var (
+	BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier   *OpDef
+	BuiltinTensorBroadcast, BuiltinTensorReduceScatter, BuiltinTensorAllgather *OpDef
+	BuiltinTensorAllToAll, BuiltinTensorAllToAllV                              *OpDef
+)
+
+// OpClass is what an op does to the machine: the run's timeline colours
+// by it and reports word accesses by it. Every registered op sets one.
+type OpClass int
+
+// Op classes.
+const (
+	ClassUnset      OpClass = iota // not declared (the op coverage test rejects it)
+	ClassCompute                   // on-chip arithmetic, views, layout, allocation
+	ClassMemory                    // moves data between global and on-chip memory, or one element
+	ClassRMA                       // reads or writes a peer rank's window
+	ClassSignal                    // notifies a signal cell
+	ClassWait                      // waits on (or tests) a signal cell
+	ClassCollective                // a collective over the comm group
+	ClassSetup                     // comm context, windows, rank queries
+)
+
+var opClassNames = []string{"unset", "compute", "memory", "rma", "signal", "wait", "collective", "setup"}
+
+func (c OpClass) String() string { return enumName("OpClass", opClassNames, int(c)) }
+
+// MustCall builds a call of this op from arguments known to be valid
+// (passes re-creating ops); an error is a compiler bug and panics.
+func (d *OpDef) MustCall(args []Expr, kwargs Kwargs, pos Span) *Call {
+	c, err := d.NewCall(args, kwargs, pos)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Is reports whether c is a call of this op.
+func (d *OpDef) Is(c *Call) bool { return c != nil && d != nil && c.Op == d }
