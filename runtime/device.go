@@ -80,6 +80,9 @@ type RunOptions struct {
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
+	// treeWalk runs device functions on the tree-walking executor instead
+	// of the compiled one (for the differential tests).
+	treeWalk bool
 }
 
 // ProgressInfo reports how far a run is.
@@ -194,7 +197,7 @@ func (d *Simulator) Load(p *ir.Program) (Executable, error) {
 	if missing != nil {
 		return nil, missing
 	}
-	return &loaded{prog: p, host: host}, nil
+	return &loaded{prog: p, host: host, compiled: compileProgram(p)}, nil
 }
 
 // Run loads p and runs it once.
@@ -230,8 +233,9 @@ func hostOf(p *ir.Program) (*ir.Function, error) {
 }
 
 type loaded struct {
-	prog *ir.Program
-	host *ir.Function
+	prog     *ir.Program
+	host     *ir.Function
+	compiled *cprog
 }
 
 func (l *loaded) Program() *ir.Program { return l.prog }
@@ -259,6 +263,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	}
 	start := time.Now()
 	s := newSim(l.prog, o)
+	s.compiled = l.compiled
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	// The context ending (Ctrl-C, the watchdog) stops every rank.
@@ -330,6 +335,8 @@ type sim struct {
 	wg      sync.WaitGroup
 
 	progMu sync.Mutex
+
+	compiled *cprog // the device functions, compiled at Load
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {

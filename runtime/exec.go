@@ -246,6 +246,10 @@ func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 		_, err = x.runOp(t.call, t.op, t.args)
 		return err
 	}
+	if cf := s.compiled.lookup(t.fn); cf != nil && !s.opts.treeWalk {
+		_, err = x.ccall(cf, t.args)
+		return err
+	}
 	_, err = x.call(t.fn, t.args)
 	return err
 }
@@ -817,6 +821,12 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return binaryVals(e, l, r)
+}
+
+// binaryVals applies e's operator to evaluated operands (shared by both
+// executors).
+func binaryVals(e *ir.BinaryExpr, l, r any) (any, error) {
 	li, lInt := l.(int64)
 	ri, rInt := r.(int64)
 	if lb, ok := l.(bool); ok {
