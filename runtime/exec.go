@@ -51,6 +51,7 @@ type rankCtx struct {
 	// before the task ends.
 	tileMem   [][]byte
 	tileBytes int
+	small     slabs // small tiles (arena.go)
 }
 
 // maxTileMem bounds the pooled tile memory one task holds.
@@ -59,8 +60,16 @@ const maxTileMem = 64 << 20
 // allocF32 returns n float32s for a tile of the running task, zeroed when
 // zero is set (otherwise the caller overwrites all of them).
 func (x *Exec) allocF32(n int, zero bool) []float32 {
-	if x.rank < 0 || 4*n < minPooled || x.rc.tileBytes+4*n > maxTileMem {
+	if x.rank < 0 || x.rc.tileBytes+4*n > maxTileMem || !nativeLE {
 		return make([]float32, n)
+	}
+	if 4*n < minPooled {
+		f := x.rc.small.f32(n)
+		x.rc.tileBytes += 4 * n
+		if zero {
+			clear(f)
+		}
+		return f
 	}
 	b := getBuf(4 * n)
 	f, ok := asF32(b)
@@ -91,6 +100,7 @@ func (rc *rankCtx) releaseTiles() {
 		rc.tileMem[i] = nil
 	}
 	rc.tileMem, rc.tileBytes = rc.tileMem[:0], 0
+	rc.small.release()
 }
 
 type deferredWait struct {

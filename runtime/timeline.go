@@ -43,10 +43,17 @@ type Timeline struct {
 }
 
 type lane struct {
-	max     int
-	events  []Event
+	max int
+	n   int
+	// blocks hold the events in fixed-size blocks, so recording never
+	// copies what it recorded before (a growing slice would, and a long
+	// run records hundreds of thousands of events); finish joins them once.
+	blocks  [][]Event
 	dropped int64
 }
+
+// laneBlock is the number of events per block of a lane.
+const laneBlock = 1024
 
 func newTimeline(ranks, max int) *Timeline {
 	t := &Timeline{Ranks: ranks, origin: time.Now()}
@@ -64,14 +71,37 @@ func (l *lane) keep() bool {
 	if l.max < 0 {
 		return false
 	}
-	if len(l.events) >= l.max {
+	if l.n >= l.max {
 		l.dropped++
 		return false
 	}
 	return true
 }
 
-func (l *lane) add(ev *Event) { l.events = append(l.events, *ev) }
+func (l *lane) add(ev *Event) {
+	k := len(l.blocks) - 1
+	if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
+		l.blocks = append(l.blocks, make([]Event, 0, min(laneBlock, max(l.max-l.n, 1))))
+		k++
+	}
+	l.blocks[k] = append(l.blocks[k], *ev)
+	l.n++
+}
+
+// events is the lane's events in order, in one slice.
+func (l *lane) events() []Event {
+	if len(l.blocks) == 1 {
+		return l.blocks[0]
+	}
+	var out []Event
+	if l.n > 0 {
+		out = make([]Event, 0, l.n)
+	}
+	for _, b := range l.blocks {
+		out = append(out, b...)
+	}
+	return out
+}
 
 func (t *Timeline) begin(ev *Event) {
 	ev.StartTick = t.tick.Add(1)
@@ -85,10 +115,10 @@ func (t *Timeline) end(ev *Event) {
 
 // finish publishes the lanes once every rank stopped.
 func (t *Timeline) finish() {
-	t.Host = t.lanes[0].events
+	t.Host = t.lanes[0].events()
 	t.Lanes = make([][]Event, t.Ranks)
 	for r := 0; r < t.Ranks; r++ {
-		t.Lanes[r] = t.lanes[r+1].events
+		t.Lanes[r] = t.lanes[r+1].events()
 	}
 	for _, l := range t.lanes {
 		t.Dropped += l.dropped
