@@ -42,6 +42,7 @@ type cfunc struct {
 	params []int       // the slot of each parameter
 	dims   [][]dimBind // per parameter: the symbolic dims its shape binds
 	ndims  []int       // per parameter: its shape's rank (-1: not shaped)
+	nsites int         // op call sites (frame.args)
 	body   cstmt
 }
 
@@ -53,7 +54,8 @@ type dimBind struct{ dim, slot int }
 type frame struct {
 	x     *Exec
 	slots []any
-	yv    []any // the values of the yield that ended the last body run
+	yv    []any   // the values of the yield that ended the last body run
+	args  [][]any // per op call site: its argument slice
 }
 
 type cstmt func(fr *frame) (vals []any, returned bool, err error)
@@ -91,7 +93,7 @@ func compileProgram(p *ir.Program) *cprog {
 			}
 		}
 		cf.body = fc.stmt(f.Body)
-		cf.nslots, cf.names = len(fc.names), fc.names
+		cf.nslots, cf.names, cf.nsites = len(fc.names), fc.names, fc.nsites
 	}
 	return cp
 }
@@ -107,10 +109,11 @@ func (cp *cprog) lookup(fn *ir.Function) *cfunc {
 
 // fcomp compiles one function.
 type fcomp struct {
-	cp    *cprog
-	prog  *ir.Program
-	slots map[string]int
-	names []string
+	cp     *cprog
+	prog   *ir.Program
+	slots  map[string]int
+	names  []string
+	nsites int // op call sites, each with its argument slice in the frame
 }
 
 // slot numbers a variable by name: pre-SSA IR reassigns by name, Python
@@ -133,7 +136,7 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 		return nil, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
 	}
 	inner := &Exec{s: x.s, rank: x.rank, fn: fn, rc: x.rc}
-	fr := &frame{x: inner, slots: make([]any, cf.nslots)}
+	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites)}
 	for i := range fr.slots {
 		fr.slots[i] = unset
 	}
@@ -505,8 +508,67 @@ func (fc *fcomp) tuple(e *ir.MakeTuple) cexpr {
 	}
 }
 
+// argTuple builds a tuple written as an op's argument (offsets, shapes,
+// a signal cell) into the call site's own slice, reused on every
+// execution in the frame like the argument slice: ops convert tuples and
+// keep none.
+func (fc *fcomp) argTuple(e *ir.MakeTuple) cexpr {
+	build := fc.tuple(e)
+	for _, el := range e.Elems {
+		switch el.(type) {
+		case *ir.ConstInt, *ir.ConstFloat, *ir.ConstBool:
+		default:
+			elems := fc.exprs(e.Elems)
+			site := fc.nsites
+			fc.nsites++
+			return func(fr *frame) (any, error) {
+				out := fr.args[site]
+				if out == nil {
+					out = make([]any, len(elems))
+					fr.args[site] = out
+				}
+				for i, el := range elems {
+					v, err := el(fr)
+					if err != nil {
+						return nil, err
+					}
+					out[i] = v
+				}
+				return out, nil
+			}
+		}
+	}
+	return build // all constants: built once
+}
+
 func (fc *fcomp) call(c *ir.Call) cexpr {
-	args := fc.exprs(c.Args)
+	args := make([]cexpr, len(c.Args))
+	for i, a := range c.Args {
+		if t, ok := a.(*ir.MakeTuple); ok && c.Op != nil {
+			args[i] = fc.argTuple(t)
+		} else {
+			args[i] = fc.expr(a)
+		}
+	}
+	// An op's argument slice is the call site's own, reused on every
+	// execution in the frame: ops read their arguments and keep none.
+	site := fc.nsites
+	fc.nsites++
+	siteArgs := func(fr *frame) ([]any, error) {
+		out := fr.args[site]
+		if out == nil {
+			out = make([]any, len(args))
+			fr.args[site] = out
+		}
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
 	eval := func(fr *frame) ([]any, error) {
 		out := make([]any, len(args))
 		for i, a := range args {
@@ -540,12 +602,13 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 			op = k
 		}
 	}
+	kind := kindOf(c.Name())
 	return func(fr *frame) (any, error) {
-		a, err := eval(fr)
+		a, err := siteArgs(fr)
 		if err != nil {
 			return nil, err
 		}
-		return fr.x.runOp(c, op, a)
+		return fr.x.runOpKind(c, op, a, kind)
 	}
 }
 

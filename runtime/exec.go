@@ -52,6 +52,18 @@ type rankCtx struct {
 	tileMem   [][]byte
 	tileBytes int
 	small     slabs // small tiles (arena.go)
+	// freeEvents are recorded events' scratch, reused by the next ops.
+	freeEvents []*Event
+}
+
+// newEvent is scratch for the event of an op about to run.
+func (rc *rankCtx) newEvent() *Event {
+	if n := len(rc.freeEvents); n > 0 {
+		ev := rc.freeEvents[n-1]
+		rc.freeEvents = rc.freeEvents[:n-1]
+		return ev
+	}
+	return new(Event)
 }
 
 // maxTileMem bounds the pooled tile memory one task holds.
@@ -703,6 +715,11 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 
 // runOp executes one op, recording it on the timeline.
 func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
+	return x.runOpKind(c, f, args, "")
+}
+
+// runOpKind is runOp with the op's timeline kind resolved ("" computes it).
+func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, error) {
 	if x.s.sched.stopped.Load() {
 		return nil, errAborted
 	}
@@ -711,7 +728,11 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	x.rc.cur = c
 	var ev *Event
 	if x.rc.lane.keep() {
-		ev = &Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kindOf(c.Name())}
+		ev = x.rc.newEvent()
+		if kind == "" {
+			kind = kindOf(c.Name())
+		}
+		*ev = Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kind}
 		x.s.timeline.begin(ev)
 	}
 	x.rc.ev = ev
@@ -721,6 +742,7 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 		x.s.timeline.end(ev)
 		ev.Blocked = err != nil && ev.Kind == "wait"
 		x.rc.lane.add(ev)
+		x.rc.freeEvents = append(x.rc.freeEvents, ev) // the lane holds a copy
 	}
 	if err != nil {
 		return nil, x.errAt(c, err)
@@ -851,7 +873,9 @@ func binaryVals(e *ir.BinaryExpr, l, r any) (any, error) {
 			return nil, err
 		}
 		if n, ok := v.(int64); ok && e.DType.IsInt() {
-			return int64(round(float64(n), e.DType)), nil
+			if r := int64(round(float64(n), e.DType)); r != n {
+				return r, nil
+			}
 		}
 		return v, nil
 	}
@@ -875,7 +899,7 @@ func intBinary(op ir.BinaryOp, a, b int64) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return v, nil
+		return boxInt(v), nil
 	}
 	switch op {
 	case ir.OpFloatDiv:
