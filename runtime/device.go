@@ -236,6 +236,10 @@ type loaded struct {
 	prog     *ir.Program
 	host     *ir.Function
 	compiled *cprog
+	// laneHints are the timeline lane sizes of the last run, to size the
+	// next run's lanes (repeated runs of one program record alike).
+	mu        sync.Mutex
+	laneHints []int
 }
 
 func (l *loaded) Program() *ir.Program { return l.prog }
@@ -264,6 +268,11 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
+	l.mu.Lock()
+	if len(l.laneHints) == o.Ranks+1 && o.MaxEvents > 0 {
+		s.timeline = newTimeline(o.Ranks, o.MaxEvents, l.laneHints)
+	}
+	l.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	// The context ending (Ctrl-C, the watchdog) stops every rank.
@@ -298,6 +307,9 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	// A failed run still returns what happened up to the failure (the
 	// timeline with each blocked wait marked, the signal cells, the partial
 	// outputs): it is the picture a user needs to understand the failure.
+	l.mu.Lock()
+	l.laneHints = s.timeline.counts()
+	l.mu.Unlock()
 	s.timeline.finish()
 	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err}
 	for i := range l.host.Params {
@@ -341,7 +353,7 @@ type sim struct {
 
 func newSim(p *ir.Program, o RunOptions) *sim {
 	sc := &sched{blocked: map[int]*BlockedRank{}}
-	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents), start: time.Now()}
+	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now()}
 	s.win = newSimWindows(o.Ranks, sc, o.Observer)
 	s.workers = make([]*worker, o.Ranks)
 	return s

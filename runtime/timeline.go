@@ -55,12 +55,29 @@ type lane struct {
 // laneBlock is the number of events per block of a lane.
 const laneBlock = 1024
 
-func newTimeline(ranks, max int) *Timeline {
+// newTimeline makes the lanes of a run; hints, when it has a count per
+// lane (the previous run of the same program), sizes each lane's first
+// block to hold that many events, so a repeated run records into one
+// block and needs no joining.
+func newTimeline(ranks, max int, hints []int) *Timeline {
 	t := &Timeline{Ranks: ranks, origin: time.Now()}
 	for i := 0; i <= ranks; i++ {
-		t.lanes = append(t.lanes, &lane{max: max})
+		l := &lane{max: max}
+		if len(hints) == ranks+1 && hints[i] > laneBlock && max > 0 {
+			l.blocks = [][]Event{make([]Event, 0, min(hints[i], max))}
+		}
+		t.lanes = append(t.lanes, l)
 	}
 	return t
+}
+
+// counts is the number of events each lane recorded (for newTimeline's hints).
+func (t *Timeline) counts() []int {
+	out := make([]int, len(t.lanes))
+	for i, l := range t.lanes {
+		out[i] = l.n
+	}
+	return out
 }
 
 // lane returns rank r's private lane (r = -1: the host); only that rank's
