@@ -12,6 +12,22 @@ import (
 func init() {
 	RegisterKernel("tile.fillpad", fillpadKernel(false))
 	RegisterKernel("tile.fillpad_inplace", fillpadKernel(true))
+	RegisterKernel("tile.create", func(c *ir.Call) OpFunc {
+		dt, _ := c.Kwargs.DType("dtype")
+		if dt != ir.FP32 {
+			return nil
+		}
+		generic, _ := c.Op.Facet(FacetKey)
+		// Zeroed like the generic op, but from the task's memory (or the
+		// tile's planned address on the on-chip buffer).
+		return func(x *Exec, c *ir.Call, a []any) (any, error) {
+			shape, err := intsArg(a[0], "shape")
+			if err != nil {
+				return generic.(OpFunc)(x, c, a)
+			}
+			return x.newTile(dt, shape, true), nil
+		}
+	})
 }
 
 // fillpadKernel fills a 2-D tile's padding row by row: the tail of each

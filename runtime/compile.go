@@ -43,6 +43,7 @@ type cfunc struct {
 	dims   [][]dimBind // per parameter: the symbolic dims its shape binds
 	ndims  []int       // per parameter: its shape's rank (-1: not shaped)
 	nsites int         // op call sites (frame.args)
+	ubSize int         // the on-chip buffer its address plan needs (0: no plan)
 	body   cstmt
 }
 
@@ -92,7 +93,17 @@ func compileProgram(p *ir.Program) *cprog {
 				}
 			}
 		}
+		// Whether any tile has a planned address decides how every call
+		// site compiles, so look before compiling.
+		ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok && fc.placementOf(a) != nil {
+				fc.planned = true
+			}
+		})
 		cf.body = fc.stmt(f.Body)
+		if fc.planned {
+			cf.ubSize = max(UBBytes, fc.ubSize)
+		}
 		cf.nslots, cf.names, cf.nsites = len(fc.names), fc.names, fc.nsites
 	}
 	return cp
@@ -114,6 +125,12 @@ type fcomp struct {
 	slots  map[string]int
 	names  []string
 	nsites int // op call sites, each with its argument slice in the frame
+	// planned: some tile has an address from AllocateMemoryAddr; ubSize is
+	// the extent of the plan; pending is the placement of the op call being
+	// compiled.
+	planned bool
+	ubSize  int
+	pending *placement
 }
 
 // slot numbers a variable by name: pre-SSA IR reassigns by name, Python
@@ -136,6 +153,10 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 		return nil, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
 	}
 	inner := &Exec{s: x.s, rank: x.rank, fn: fn, rc: x.rc}
+	if u := &x.rc.ub; len(u.mem) < cf.ubSize {
+		u.release()
+		u.mem = getBuf(cf.ubSize) // the core's buffer, kept across tasks like the device's
+	}
 	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites)}
 	for i := range fr.slots {
 		fr.slots[i] = unset
@@ -192,7 +213,13 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 	case *ir.SeqStmts:
 		return fc.seq(s)
 	case *ir.AssignStmt:
-		slot, val := fc.slot(s.Var.Name), fc.expr(s.Value)
+		slot := fc.slot(s.Var.Name)
+		var val cexpr
+		if c, ok := s.Value.(*ir.Call); ok && c.Op != nil {
+			val = fc.opCall(c, fc.placementOf(s))
+		} else {
+			val = fc.expr(s.Value)
+		}
 		return func(fr *frame) ([]any, bool, error) {
 			v, err := val(fr)
 			if err != nil {
@@ -583,6 +610,8 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 	if c.Fn != nil {
 		return fc.callFunction(c, eval)
 	}
+	p := fc.pending
+	fc.pending = nil
 	if c.Op == nil {
 		err := fmt.Errorf("a call with neither op nor function")
 		return func(*frame) (any, error) { return nil, err }
@@ -603,13 +632,96 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 		}
 	}
 	kind := kindOf(c.Name())
+	if !fc.planned {
+		return func(fr *frame) (any, error) {
+			a, err := siteArgs(fr)
+			if err != nil {
+				return nil, err
+			}
+			return fr.x.runOpKind(c, op, a, kind)
+		}
+	}
+	// A function with an address plan: tile arguments are checked against
+	// the buffer, and the result tile (when the site has a placement)
+	// takes its planned address.
 	return func(fr *frame) (any, error) {
 		a, err := siteArgs(fr)
 		if err != nil {
 			return nil, err
 		}
-		return fr.x.runOpKind(c, op, a, kind)
+		x := fr.x
+		for _, v := range a {
+			if t, ok := v.(*Tile); ok && t.home != nil && t.home.clobber != nil {
+				x.overlap(t.home)
+			}
+		}
+		if p == nil {
+			return x.runOpKind(c, op, a, kind)
+		}
+		x.rc.place, x.rc.placed = p, nil
+		v, err := x.runOpKind(c, op, a, kind)
+		x.rc.place = nil
+		if f := x.rc.placed; f != nil {
+			x.rc.placed = nil
+			home := x.rc.ub.place(p)
+			if t, ok := v.(*Tile); ok && len(t.f32) > 0 && &t.f32[0] == &f[0] {
+				t.home = home
+			}
+		}
+		return v, err
 	}
+}
+
+// opCall compiles an op call whose result tile takes placement p (nil: no
+// planned address).
+func (fc *fcomp) opCall(c *ir.Call, p *placement) cexpr {
+	fc.pending = p
+	e := fc.call(c)
+	fc.pending = nil
+	return e
+}
+
+// placementOf is the planned address of the tile an assignment defines:
+// an FP32 tile whose MemRef AllocateMemoryAddr placed in the vector
+// buffer. It notes that the function has a plan.
+func (fc *fcomp) placementOf(s *ir.AssignStmt) *placement {
+	tt, ok := s.Var.Type().(*ir.TileType)
+	if !ok || tt.MemRef == nil || tt.DType != ir.FP32 || tt.Memory != ir.MemVec {
+		return nil
+	}
+	off, ok := ir.ConstValue(tt.MemRef.ByteOffset)
+	if !ok || off < 0 {
+		return nil // before AllocateMemoryAddr: tiles take memory from the allocator
+	}
+	base := tt.MemRef.Name
+	if tt.MemRef.Base != nil {
+		base = tt.MemRef.Base.Name
+	}
+	p := &placement{lo: int(off), size: int(tt.MemRef.Size), def: TileDef{Name: s.Var.Name, Pos: s.Pos}, base: base}
+	if !s.Pos.Known() {
+		p.def.Pos = s.Var.Pos
+	}
+	fc.planned = true
+	fc.ubSize = max(fc.ubSize, p.lo+p.size)
+	return p
+}
+
+// overlap reports a read of a tile another placement overwrote, once per
+// pair of tiles on this rank.
+func (x *Exec) overlap(t *ubTile) {
+	u := &x.rc.ub
+	k := [2]*placement{t.p, t.clobber}
+	if u.seen[k] {
+		return
+	}
+	if u.seen == nil {
+		u.seen = map[[2]*placement]bool{}
+	}
+	u.seen[k] = true
+	o := TileOverlap{Rank: x.rank, Func: x.fnName(), Live: t.p.def, Over: t.clobber.def, Lo: t.lo, Hi: t.hi}
+	x.s.ovMu.Lock()
+	x.s.overlaps = append(x.s.overlaps, o)
+	x.s.ovMu.Unlock()
 }
 
 // callFunction compiles a call of a program function. A plain call of a

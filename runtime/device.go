@@ -110,6 +110,9 @@ type Result struct {
 	// Err is the run's error (nil for a run that finished): a failed run
 	// still has a result up to the point it stopped.
 	Err error
+	// Overlaps are tiles read after another tile's placement overwrote
+	// them on the simulated on-chip buffer (a wrong address plan).
+	Overlaps []TileOverlap
 }
 
 // SignalCell is one notified cell and its final value on a rank.
@@ -301,7 +304,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape
-			o.Observer.End(RunEnd{Signals: sigs, Err: err})
+			o.Observer.End(RunEnd{Signals: sigs, Err: err, Overlaps: s.overlaps})
 		}()
 	}
 	// A failed run still returns what happened up to the failure (the
@@ -311,7 +314,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	l.laneHints = s.timeline.counts()
 	l.mu.Unlock()
 	s.timeline.finish()
-	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err}
+	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
 	for i := range l.host.Params {
 		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
 			res.Outputs = append(res.Outputs, args[i])
@@ -347,6 +350,9 @@ type sim struct {
 	wg      sync.WaitGroup
 
 	progMu sync.Mutex
+
+	ovMu     sync.Mutex
+	overlaps []TileOverlap // tiles read after an overlapping placement (arena.go)
 
 	compiled *cprog // the device functions, compiled at Load
 }

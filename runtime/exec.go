@@ -54,6 +54,11 @@ type rankCtx struct {
 	small     slabs // small tiles (arena.go)
 	// freeEvents are recorded events' scratch, reused by the next ops.
 	freeEvents []*Event
+	// ub is the rank's simulated on-chip buffer; place is the address the
+	// running op's result tile takes on it, placed what it got (arena.go).
+	ub     ubState
+	place  *placement
+	placed []float32
 }
 
 // newEvent is scratch for the event of an op about to run.
@@ -74,6 +79,16 @@ const maxTileMem = 64 << 20
 func (x *Exec) allocF32(n int, zero bool) []float32 {
 	if x.rank < 0 || x.rc.tileBytes+4*n > maxTileMem || !nativeLE {
 		return make([]float32, n)
+	}
+	if p := x.rc.place; p != nil {
+		if f := x.rc.ub.arena(p, n); f != nil {
+			// The op's result tile, at its planned address (see compile.go).
+			x.rc.place, x.rc.placed = nil, f
+			if zero {
+				clear(f)
+			}
+			return f
+		}
 	}
 	if 4*n < minPooled {
 		f := x.rc.small.f32(n)
@@ -179,6 +194,7 @@ func (s *sim) dispatch(r int, t task) {
 func (s *sim) workerLoop(w *worker) {
 	defer s.wg.Done()
 	rc := &rankCtx{lane: s.timeline.lane(w.rank)}
+	defer rc.ub.release()
 	if s.opts.Seed != 0 {
 		rc.rng = rand.New(rand.NewSource(s.opts.Seed*1000003 + int64(w.rank)))
 		time.Sleep(time.Duration(rc.rng.Intn(200)) * time.Microsecond) // a shuffled start order
