@@ -218,3 +218,46 @@ func TestCompiledMatchesTreeWalker(t *testing.T) {
 		}
 	}
 }
+
+// One protocol source: a collective run as the native op (the input
+// program) and as its lowering (every later stage) gives the same bits.
+func TestNativeCollectivesMatchLowering(t *testing.T) {
+	ranks := []int{2, 3, 4, 8}
+	if testing.Short() {
+		ranks = []int{2, 3}
+	}
+	for _, c := range diffCorpus() {
+		for _, n := range ranks {
+			if n < c.minRanks {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
+				prog := c.prog(n)
+				comp, err := pl.TryCompile(prog, pl.Ranks(n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
+				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+				want := runWith(comp.Stages()[0].Program(), args, o)
+				if want.err != nil {
+					t.Fatal(want.err)
+				}
+				for _, s := range comp.Stages()[1:] {
+					if !s.Changed {
+						continue
+					}
+					got := runWith(s.Program(), args, o)
+					if got.err != nil {
+						t.Fatalf("%s: %v", s.Name, got.err)
+					}
+					for i := range want.out {
+						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+							t.Errorf("%s: output %d differs from the input program's:\ninput %s\nstage %s", s.Name, i, want.out[i], got.out[i])
+						}
+					}
+				}
+			})
+		}
+	}
+}
