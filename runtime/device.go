@@ -271,11 +271,9 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
-	l.mu.Lock()
-	if len(l.laneHints) == o.Ranks+1 && o.MaxEvents > 0 {
-		s.timeline = newTimeline(o.Ranks, o.MaxEvents, l.laneHints)
+	if hints := l.hints(o.Ranks); hints != nil && o.MaxEvents > 0 {
+		s.timeline = newTimeline(o.Ranks, o.MaxEvents, hints)
 	}
-	l.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	// The context ending (Ctrl-C, the watchdog) stops every rank.
@@ -310,9 +308,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	// A failed run still returns what happened up to the failure (the
 	// timeline with each blocked wait marked, the signal cells, the partial
 	// outputs): it is the picture a user needs to understand the failure.
-	l.mu.Lock()
-	l.laneHints = s.timeline.counts()
-	l.mu.Unlock()
+	l.setHints(s.timeline.counts())
 	s.timeline.finish()
 	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
 	for i := range l.host.Params {

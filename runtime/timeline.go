@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -202,4 +204,45 @@ func (t *Timeline) String() string {
 		s += fmt.Sprintf(", %d blocked waits", blocked)
 	}
 	return s
+}
+
+// Lane size hints outlive one loaded executable: pl.Run and c.Run load
+// the program afresh for every run, so the hints are also kept per program
+// (by address, which keeps nothing alive: a stale entry only mis-sizes the
+// first block of a lane).
+var laneHintCache = struct {
+	sync.Mutex
+	m map[uintptr][]int
+}{m: map[uintptr][]int{}}
+
+// maxHintPrograms bounds the cache.
+const maxHintPrograms = 64
+
+// hints are the lane sizes of the last run of this program at this world
+// size (nil when unknown).
+func (l *loaded) hints(ranks int) []int {
+	l.mu.Lock()
+	h := l.laneHints
+	l.mu.Unlock()
+	if h == nil {
+		laneHintCache.Lock()
+		h = laneHintCache.m[uintptr(unsafe.Pointer(l.prog))]
+		laneHintCache.Unlock()
+	}
+	if len(h) != ranks+1 {
+		return nil
+	}
+	return h
+}
+
+func (l *loaded) setHints(h []int) {
+	l.mu.Lock()
+	l.laneHints = h
+	l.mu.Unlock()
+	laneHintCache.Lock()
+	if len(laneHintCache.m) >= maxHintPrograms {
+		clear(laneHintCache.m)
+	}
+	laneHintCache.m[uintptr(unsafe.Pointer(l.prog))] = h
+	laneHintCache.Unlock()
 }
