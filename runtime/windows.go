@@ -233,6 +233,9 @@ type rankMem struct {
 	bufs    [][]byte // by WindowBuf.id; nil when the rank is outside the buffer's domain
 	waiting int
 	cells   map[cellKey]*cellState
+	// waitKey is the cell the rank's one waiter waits on (waiting == 1): a
+	// notify of another cell cannot satisfy it, so it does not wake it.
+	waitKey cellKey
 }
 
 type simWindows struct {
@@ -770,7 +773,9 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	if len(cs.history) < 64 {
 		cs.history = append(cs.history, fmt.Sprintf("rank %d %s %d → %d", from, kind, v, nv))
 	}
-	w.changedLocked(rank, m)
+	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
+		w.changedLocked(rank, m)
+	}
 	w.observe(func(o Observer) {
 		o.Notify(Notification{Rank: from, Origin: who, Cell: cs.cell, Kind: kind, Value: v, Old: old, New: nv, Seq: seq})
 	})
@@ -787,6 +792,8 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	}
 	defer m.mu.Unlock()
 	cell.Rank, cell.Buffer = rank, buf.Name
+	key := cellKey{buf.id, cell.Offset}
+	var info *BlockedRank // built at the first block, refreshed after (reports copy it)
 	for {
 		if w.sched.stopped.Load() {
 			return errAborted
@@ -796,17 +803,21 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			w.observeWait(m, buf, cell, cond, who, v, true)
 			return nil
 		}
-		info := &BlockedRank{Rank: rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Func: who.Func}
-		if who.Call != nil {
-			info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+		if info == nil {
+			info = &BlockedRank{Rank: rank, Cell: cell.String(), Want: cond.String(), Func: who.Func}
+			if who.Call != nil {
+				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+			}
 		}
-		if cs, ok := m.cells[cellKey{buf.id, cell.Offset}]; ok {
+		info.Value = int64(v)
+		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.Writes) {
 			info.Writes = append([]string(nil), cs.history...)
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
 		}
 		m.waiting++
+		m.waitKey = key
 		m.cond.Wait()
 		m.waiting--
 		w.sched.unblock(rank)
