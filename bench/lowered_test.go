@@ -36,11 +36,19 @@ func TestLoweredAllReduceSums(t *testing.T) {
 }
 
 func benchLowered(b *testing.B, mode string, ranks, elems int) {
+	benchLoweredRun(b, mode, ranks, elems, false)
+}
+
+func benchLoweredRun(b *testing.B, mode string, ranks, elems int, unchecked bool) {
 	l, err := NewLowered(mode, ranks, elems, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := l.Run(); err != nil { // warm-up, and a correct answer
+	run := l.Run
+	if unchecked {
+		run = l.RunUnchecked
+	}
+	if _, err := run(); err != nil { // warm-up, and a correct answer
 		b.Fatal(err)
 	}
 	if err := l.Check(); err != nil {
@@ -50,8 +58,24 @@ func benchLowered(b *testing.B, mode string, ranks, elems int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := l.Run(); err != nil {
+		if _, err := run(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The same without the protocol checker: the simulator's own cost.
+func BenchmarkLoweredUnchecked8x1Mi(b *testing.B) {
+	for _, mode := range []string{"ring", "mesh"} {
+		b.Run(mode, func(b *testing.B) { benchLoweredRun(b, mode, Ranks, Elems, true) })
+	}
+}
+
+// Scaling without the checker.
+func BenchmarkLoweredUncheckedScaling(b *testing.B) {
+	for _, mode := range []string{"ring", "mesh"} {
+		for _, n := range ScalingRanks {
+			b.Run(fmt.Sprintf("%s/P=%d", mode, n), func(b *testing.B) { benchLoweredRun(b, mode, n, ScalingElems, true) })
 		}
 	}
 }
