@@ -220,7 +220,7 @@ type cellKey struct{ buf, off int }
 type cellState struct {
 	cell    Cell
 	count   int      // notifies applied
-	history []string // "rank 1 AtomicAdd 1 → 2"
+	history []histRec // the first 64 notifies, formatted on demand
 	setBy   map[string]bool
 }
 
@@ -771,7 +771,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	seq := cs.count
 	cs.count++
 	if len(cs.history) < 64 {
-		cs.history = append(cs.history, fmt.Sprintf("rank %d %s %d → %d", from, kind, v, nv))
+		cs.history = append(cs.history, histRec{from: from, kind: kind, v: v, nv: nv})
 	}
 	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
 		w.changedLocked(rank, m)
@@ -811,7 +811,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		}
 		info.Value = int64(v)
 		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.Writes) {
-			info.Writes = append([]string(nil), cs.history...)
+			info.Writes = historyText(cs.history)
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
@@ -854,6 +854,36 @@ func (w *simWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 }
 
 // signals snapshots every notified cell with its final value.
+// histRec is one notify of a cell's history. Formatting every notify as it
+// happened cost more than the notify itself when a collective touches
+// thousands of cells; the text is made when a report asks for it.
+type histRec struct {
+	from  int
+	kind  NotifyKind
+	v, nv int32
+}
+
+// historyText formats a cell's history: "rank 1 AtomicAdd 1 → 2".
+func historyText(h []histRec) []string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make([]string, len(h))
+	var b []byte
+	for i, r := range h {
+		b = append(b[:0], "rank "...)
+		b = strconv.AppendInt(b, int64(r.from), 10)
+		b = append(b, ' ')
+		b = append(b, r.kind.String()...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(r.v), 10)
+		b = append(b, " → "...)
+		b = strconv.AppendInt(b, int64(r.nv), 10)
+		out[i] = string(b)
+	}
+	return out
+}
+
 func (w *simWindows) signals() []SignalCell {
 	var out []SignalCell
 	for r, m := range w.ranks {
@@ -865,7 +895,7 @@ func (w *simWindows) signals() []SignalCell {
 				set[s] = true
 			}
 			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
-				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]string(nil), cs.history...)})
+				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: historyText(cs.history)})
 		}
 		m.mu.Unlock()
 	}
