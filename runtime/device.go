@@ -122,7 +122,7 @@ type SignalCell struct {
 	Offset     []int // the index the notifies named
 	ByteOffset int
 	Value      int64
-	SetBy      map[string]bool // "Set", "AtomicAdd"
+	SetBy      map[string]bool // "Set", "AtomicAdd" (shared between cells: read only)
 	Notifies   int
 	History    []string // the first 64 notifies, "rank 1 AtomicAdd 1 → 2"
 }

@@ -221,7 +221,7 @@ type cellState struct {
 	cell    Cell
 	count   int      // notifies applied
 	history []histRec // the first 64 notifies, formatted on demand
-	setBy   map[string]bool
+	kinds   uint8 // bit k: a notify of NotifyKind k wrote the cell
 }
 
 // rankMem is one rank's window memory, behind its own lock. Reads of data
@@ -743,7 +743,7 @@ func (m *rankMem) cellState(buf *WindowBuf, c Cell) *cellState {
 	k := cellKey{buf.id, c.Offset}
 	cs, ok := m.cells[k]
 	if !ok {
-		cs = &cellState{cell: c, setBy: map[string]bool{}}
+		cs = &cellState{cell: c}
 		cs.cell.Index = append([]int(nil), c.Index...)
 		m.cells[k] = cs
 	}
@@ -767,7 +767,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	putI32(b, cell.Offset, nv)
 	cell.Rank, cell.Buffer = rank, buf.Name
 	cs := m.cellState(buf, cell)
-	cs.setBy[kind.String()] = true
+	cs.kinds |= 1 << kind
 	seq := cs.count
 	cs.count++
 	if len(cs.history) < 64 {
@@ -886,15 +886,24 @@ func historyText(h []histRec) []string {
 
 func (w *simWindows) signals() []SignalCell {
 	var out []SignalCell
+	// One SetBy map per combination of kinds, shared by the cells that have
+	// it (a collective leaves hundreds of thousands of cells).
+	setBy := map[uint8]map[string]bool{}
 	for r, m := range w.ranks {
 		m.mu.Lock()
 		for k, cs := range m.cells {
 			v := getI32(m.bufs[k.buf], k.off)
-			set := map[string]bool{}
-			for s := range cs.setBy {
-				set[s] = true
+			set, ok := setBy[cs.kinds]
+			if !ok {
+				set = map[string]bool{}
+				for _, kind := range []NotifyKind{NotifyAtomicAdd, NotifySet} {
+					if cs.kinds&(1<<kind) != 0 {
+						set[kind.String()] = true
+					}
+				}
+				setBy[cs.kinds] = set
 			}
-			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
+			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: cs.cell.Index,
 				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: historyText(cs.history)})
 		}
 		m.mu.Unlock()
