@@ -885,7 +885,13 @@ func historyText(h []histRec) []string {
 }
 
 func (w *simWindows) signals() []SignalCell {
-	var out []SignalCell
+	n := 0
+	for _, m := range w.ranks {
+		m.mu.Lock()
+		n += len(m.cells)
+		m.mu.Unlock()
+	}
+	out := make([]SignalCell, 0, n)
 	// One SetBy map per combination of kinds, shared by the cells that have
 	// it (a collective leaves hundreds of thousands of cells).
 	setBy := map[uint8]map[string]bool{}
