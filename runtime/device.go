@@ -142,6 +142,8 @@ type BlockedRank struct {
 	Value  int64  // the cell's current value
 	Want   string // ">= 1", "== 2"
 	Writes []string
+
+	hist []histRec // Writes before formatting (a report formats them)
 }
 
 func (e *DeadlockError) Error() string {

@@ -181,7 +181,11 @@ func (s *sched) doneLive() {
 func (s *sched) deadlockLocked() error {
 	d := &DeadlockError{}
 	for _, b := range s.blocked {
-		d.Blocked = append(d.Blocked, *b)
+		bb := *b
+		if bb.Writes == nil {
+			bb.Writes = historyText(bb.hist)
+		}
+		d.Blocked = append(d.Blocked, bb)
 	}
 	sort.Slice(d.Blocked, func(i, j int) bool { return d.Blocked[i].Rank < d.Blocked[j].Rank })
 	return d
@@ -810,8 +814,8 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			}
 		}
 		info.Value = int64(v)
-		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.Writes) {
-			info.Writes = historyText(cs.history)
+		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.hist) {
+			info.hist = append([]histRec(nil), cs.history...) // formatted if a report needs it
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
