@@ -569,6 +569,9 @@ func (fc *fcomp) argTuple(e *ir.MakeTuple) cexpr {
 }
 
 func (fc *fcomp) call(c *ir.Call) cexpr {
+	// The placement belongs to this call, not to calls among its arguments.
+	p := fc.pending
+	fc.pending = nil
 	args := make([]cexpr, len(c.Args))
 	for i, a := range c.Args {
 		if t, ok := a.(*ir.MakeTuple); ok && c.Op != nil {
@@ -610,8 +613,6 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 	if c.Fn != nil {
 		return fc.callFunction(c, eval)
 	}
-	p := fc.pending
-	fc.pending = nil
 	if c.Op == nil {
 		err := fmt.Errorf("a call with neither op nor function")
 		return func(*frame) (any, error) { return nil, err }
