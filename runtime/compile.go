@@ -154,8 +154,10 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 	}
 	inner := &Exec{s: x.s, rank: x.rank, fn: fn, rc: x.rc}
 	if u := &x.rc.ub; len(u.mem) < cf.ubSize {
-		u.release()
-		u.mem = getBuf(cf.ubSize) // the core's buffer, kept across tasks like the device's
+		// The core's buffer, kept across tasks like the device's. A caller's
+		// tiles may still live in the smaller one, so it is left to the GC
+		// rather than recycled.
+		u.mem = getBuf(cf.ubSize)
 	}
 	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites)}
 	for i := range fr.slots {
