@@ -223,9 +223,9 @@ type cellKey struct{ buf, off int }
 
 type cellState struct {
 	cell    Cell
-	count   int      // notifies applied
+	count   int       // notifies applied
 	history []histRec // the first 64 notifies, formatted on demand
-	kinds   uint8 // bit k: a notify of NotifyKind k wrote the cell
+	kinds   uint8     // bit k: a notify of NotifyKind k wrote the cell
 }
 
 // rankMem is one rank's window memory, behind its own lock. Reads of data
