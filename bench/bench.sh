@@ -5,14 +5,21 @@
 #      (bench/cmd/simbench) next to OpenMPI's MPI_Allreduce with 8 processes
 #      (peers/allreduce_mpi.c, built here with mpicc);
 #   2. the simulator's data path (bytes delivered between ranks per second)
-#      next to memcpy bandwidth (peers/memcpy_bw.c).
+#      next to memcpy bandwidth (peers/memcpy_bw.c);
+#   3. the lowered allreduce a user runs (pl.Compile(prog, pl.Ranks(8)), then
+#      c.Run with the protocol checker) in ring and mesh mode, same size;
+#   4. a scaling table of the lowered allreduce, 2..64 ranks x 64 Ki FP32.
 #
 # Targets (issue 4): simulator allreduce <= 1.0x MPI; data path >= 50 % of
-# memcpy. The script exits 0 whether or not they are met and says which.
+# memcpy. Targets (issue 13): lowered ring <= 1.5x MPI, lowered mesh <= 4x
+# MPI, lowered ring at 64 ranks <= 10x its 8-rank time. The script exits 0
+# whether or not they are met and says which.
 #
 # Environment: RANKS (8), ELEMS (1048576), SIM_ITERS (10 timed simulator
 # runs; the median counts), MPI_ITERS (50 timed calls per mpirun),
 # MPI_REPEATS (3 mpiruns; the median counts), MPI_EXTRA (extra mpirun flags),
+# LOWERED_ITERS (5 timed lowered runs per mode), SCALING (2,4,8,16,32,64;
+# empty skips the table), SCALE_ITERS (3 timed runs per entry up to 16 ranks),
 # KEEP_BUILD=1 to keep the build directory.
 set -euo pipefail
 
@@ -24,6 +31,9 @@ SIM_ITERS=${SIM_ITERS:-10}
 MPI_ITERS=${MPI_ITERS:-50}
 MPI_REPEATS=${MPI_REPEATS:-3}
 MPI_EXTRA=${MPI_EXTRA:-}
+LOWERED_ITERS=${LOWERED_ITERS:-5}
+SCALING=${SCALING-2,4,8,16,32,64}
+SCALE_ITERS=${SCALE_ITERS:-3}
 cores=$(nproc)
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -78,7 +88,10 @@ median_file=$(for f in "$build"/mpi_*.txt; do printf '%s %s\n' "$(sed -n 's/^mpi
 cp "$median_file" "$build/mpi.txt"
 
 say "simulator: $SIM_ITERS timed runs"
-"$build/simbench" -ranks "$RANKS" -elems "$ELEMS" -iters "$SIM_ITERS" -warmup 2 >"$build/sim.txt"
+"$build/simbench" -ranks "$RANKS" -elems "$ELEMS" -iters "$SIM_ITERS" -warmup 2 -lowered=false >"$build/sim.txt"
+say "lowered allreduce (ring, mesh): $LOWERED_ITERS timed runs each${SCALING:+; scaling table over $SCALING ranks}"
+"$build/simbench" -ranks "$RANKS" -elems "$ELEMS" -iters "$LOWERED_ITERS" -warmup 1 -get=false \
+	-scaling "$SCALING" -scale-iters "$SCALE_ITERS" >"$build/lowered.txt"
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -113,6 +126,13 @@ awk -v ranks="$RANKS" -v elems="$ELEMS" -v cores="$cores" \
 	-v mc="$(val "$build/memcpy_block.txt" memcpy_bytes_per_second)" \
 	-v mc1="$(val "$build/memcpy_block1.txt" memcpy_bytes_per_second)" \
 	-v mcd="$(val "$build/memcpy_dram.txt" memcpy_bytes_per_second)" \
+	-v lring="$(val "$build/lowered.txt" lowered_ring_seconds_median)" \
+	-v lring_min="$(val "$build/lowered.txt" lowered_ring_seconds_min)" \
+	-v lring_max="$(val "$build/lowered.txt" lowered_ring_seconds_max)" \
+	-v lmesh="$(val "$build/lowered.txt" lowered_mesh_seconds_median)" \
+	-v lmesh_min="$(val "$build/lowered.txt" lowered_mesh_seconds_min)" \
+	-v lmesh_max="$(val "$build/lowered.txt" lowered_mesh_seconds_max)" \
+	-v scale="$(sed -n 's/^scale_\(ring\|mesh\)_P\([0-9]*\)_seconds_median=/\1 \2 /p' "$build/lowered.txt" | tr '\n' ';')" \
 	-v load_before="$load_before" -v load_after="$load_after" \
 	-v sim_iters="$SIM_ITERS" -v mpi_iters="$MPI_ITERS" -v mpi_repeats="$MPI_REPEATS" '
 function ms(s) { return sprintf("%10.3f ms", s * 1e3) }
@@ -139,5 +159,32 @@ BEGIN {
 	printf "  memcpy 256 MiB blocks, %d thread(s) %s\n", cores, gbs(mcd)
 	p = 100 * sim_bw / mc
 	printf "  allreduce data path / memcpy        %10.2f %%     target >= 50%%: %s\n", p, verdict(p >= 50)
-	printf "  (vs 1-thread memcpy %.2f %%, vs 256 MiB memcpy %.2f %%; get / memcpy %.2f %%)\n", 100 * sim_bw / mc1, 100 * sim_bw / mcd, 100 * get_bw / mc
+	printf "  (vs 1-thread memcpy %.2f %%, vs 256 MiB memcpy %.2f %%; get / memcpy %.2f %%)\n\n", 100 * sim_bw / mc1, 100 * sim_bw / mcd, 100 * get_bw / mc
+
+	printf "lowered allreduce: pl.Compile(prog, pl.Ranks(%d)) + c.Run, checker on   median        min / max\n", ranks
+	printf "  native op (above, whole run)        %s\n", ms(sim_run)
+	printf "  lowered, ring                       %s   %.3f / %.3f ms\n", ms(lring), lring_min * 1e3, lring_max * 1e3
+	printf "  lowered, mesh                       %s   %.3f / %.3f ms\n", ms(lmesh), lmesh_min * 1e3, lmesh_max * 1e3
+	printf "  OpenMPI MPI_Allreduce               %s\n", ms(mpi)
+	printf "  memcpy of %d MiB per rank           %s   (%d ranks at the %d-thread memcpy rate)\n", elems * 4 / 1048576, ms(ranks * elems * 4 / mc), ranks, cores
+	r = lring / mpi
+	printf "  ratio lowered ring / MPI            %10.2f x     target <= 1.5x: %s\n", r, verdict(r <= 1.5)
+	r = lmesh / mpi
+	printf "  ratio lowered mesh / MPI            %10.2f x     target <= 4x: %s\n", r, verdict(r <= 4)
+	printf "  ratio lowered ring / memcpy         %10.2f x\n", lring / (ranks * elems * 4 / mc)
+	printf "  ratio lowered ring / native op run  %10.2f x\n\n", lring / sim_run
+
+	if (scale != "") {
+		n = split(scale, rows, ";")
+		for (i = 1; i <= n; i++) {
+			if (split(rows[i], f, " ") == 3) { t[f[1], f[2]] = f[3]; if (!(f[2] in seen)) { seen[f[2]] = 1; order[++np] = f[2] } }
+		}
+		printf "scaling: lowered allreduce, 64 Ki FP32 per rank (median run)\n"
+		printf "  ranks        ring          mesh\n"
+		for (i = 1; i <= np; i++) printf "  %5d  %s  %s\n", order[i], ms(t["ring", order[i]]), ms(t["mesh", order[i]])
+		if ((("ring", 64) in t) && (("ring", 8) in t)) {
+			r = t["ring", 64] / t["ring", 8]
+			printf "  ring 64 ranks / 8 ranks             %10.2f x     target <= 10x: %s\n", r, verdict(r <= 10)
+		}
+	}
 }'

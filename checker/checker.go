@@ -34,6 +34,7 @@ type Checker struct {
 	ended       bool
 	endErr      error
 	signals     []runtime.SignalCell
+	overlaps    []runtime.TileOverlap
 	report      *Report
 }
 
@@ -301,6 +302,7 @@ func (c *Checker) End(e runtime.RunEnd) {
 	c.ended = true
 	c.endErr = e.Err
 	c.signals = e.Signals
+	c.overlaps = e.Overlaps
 	c.report = nil
 }
 
@@ -322,6 +324,7 @@ func (c *Checker) Report() *Report {
 			r.Findings = append([]Finding{c.deadlockFinding(dl)}, r.Findings...)
 		}
 		r.Findings = append(r.Findings, c.hygiene()...)
+		r.Findings = append(r.Findings, TileOverlaps(c.overlaps)...)
 	}
 	r.Dropped = c.dropped
 	sortFindings(r.Findings)

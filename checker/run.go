@@ -71,7 +71,7 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 		res, err := exe.Run(ctx, args, ro)
 		rep := &Report{Ranks: ro.Ranks, Disabled: true}
 		if res != nil {
-			rep.Findings = Hygiene(res.Signals)
+			rep.Findings = append(Hygiene(res.Signals), TileOverlaps(res.Overlaps)...)
 		}
 		var dl *runtime.DeadlockError
 		if errors.As(err, &dl) {
@@ -98,6 +98,28 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 		err = &DeadlockError{Deadlock: dl, Explanation: expl, cause: err}
 	}
 	return res, rep, err
+}
+
+// TileOverlaps turns the simulator's on-chip buffer reports into findings:
+// a tile read after another tile's placement overwrote it, which a wrong
+// address plan causes (the device would compute with the clobbered bytes).
+func TileOverlaps(os []runtime.TileOverlap) []Finding {
+	var out []Finding
+	at := map[string]int{}
+	for _, o := range os {
+		key := fmt.Sprintf("tile-overlap|%s|%s|%s", o.Func, o.Live.Name, o.Over.Name)
+		if i, dup := at[key]; dup {
+			out[i].Count = max(out[i].Count, 1) + 1 // the same pair on another rank
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, Finding{Kind: KindTileOverlap, Severity: Error,
+			Message: fmt.Sprintf("tiles %s and %s overlap on rank %d's on-chip buffer (bytes [%d, %d)) while both are live: %s was overwritten before its last read; give them disjoint addresses",
+				o.Live.Name, o.Over.Name, o.Rank, o.Lo, o.Hi, o.Live.Name),
+			Details: []string{"live:        " + o.Live.String(), "placed over: " + o.Over.String(), "in " + o.Func},
+			key:     key})
+	}
+	return out
 }
 
 // Hygiene lists the end-of-run signal findings visible in a result's

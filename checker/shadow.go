@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ptorepl/ptorepl/runtime"
@@ -82,11 +83,9 @@ func (s *shadow) apply(a *access, lo, hi int, vc clock, conflict func(p *access,
 		copy(s.segs[i:j], repl)
 		return
 	}
-	out := make([]seg, 0, len(s.segs)-(j-i)+len(repl))
-	out = append(out, s.segs[:i]...)
-	out = append(out, repl...)
-	out = append(out, s.segs[j:]...)
-	s.segs = out
+	// In place: a fresh slice per access made every notify on a signal
+	// buffer of many cells allocate and copy the whole history.
+	s.segs = slices.Replace(s.segs, i, j, repl...)
 }
 
 // check calls conflict for each access of st that races with a.

@@ -80,6 +80,9 @@ type RunOptions struct {
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
+	// treeWalk runs device functions on the tree-walking executor instead
+	// of the compiled one (for the differential tests).
+	treeWalk bool
 }
 
 // ProgressInfo reports how far a run is.
@@ -107,6 +110,9 @@ type Result struct {
 	// Err is the run's error (nil for a run that finished): a failed run
 	// still has a result up to the point it stopped.
 	Err error
+	// Overlaps are tiles read after another tile's placement overwrote
+	// them on the simulated on-chip buffer (a wrong address plan).
+	Overlaps []TileOverlap
 }
 
 // SignalCell is one notified cell and its final value on a rank.
@@ -116,7 +122,7 @@ type SignalCell struct {
 	Offset     []int // the index the notifies named
 	ByteOffset int
 	Value      int64
-	SetBy      map[string]bool // "Set", "AtomicAdd"
+	SetBy      map[string]bool // "Set", "AtomicAdd" (shared between cells: read only)
 	Notifies   int
 	History    []string // the first 64 notifies, "rank 1 AtomicAdd 1 → 2"
 }
@@ -136,6 +142,8 @@ type BlockedRank struct {
 	Value  int64  // the cell's current value
 	Want   string // ">= 1", "== 2"
 	Writes []string
+
+	hist []histRec // Writes before formatting (a report formats them)
 }
 
 func (e *DeadlockError) Error() string {
@@ -194,7 +202,7 @@ func (d *Simulator) Load(p *ir.Program) (Executable, error) {
 	if missing != nil {
 		return nil, missing
 	}
-	return &loaded{prog: p, host: host}, nil
+	return &loaded{prog: p, host: host, compiled: compileProgram(p)}, nil
 }
 
 // Run loads p and runs it once.
@@ -230,8 +238,13 @@ func hostOf(p *ir.Program) (*ir.Function, error) {
 }
 
 type loaded struct {
-	prog *ir.Program
-	host *ir.Function
+	prog     *ir.Program
+	host     *ir.Function
+	compiled *cprog
+	// laneHints are the timeline lane sizes of the last run, to size the
+	// next run's lanes (repeated runs of one program record alike).
+	mu        sync.Mutex
+	laneHints []int
 }
 
 func (l *loaded) Program() *ir.Program { return l.prog }
@@ -259,6 +272,10 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	}
 	start := time.Now()
 	s := newSim(l.prog, o)
+	s.compiled = l.compiled
+	if hints := l.hints(o.Ranks); hints != nil && o.MaxEvents > 0 {
+		s.timeline = newTimeline(o.Ranks, o.MaxEvents, hints)
+	}
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	// The context ending (Ctrl-C, the watchdog) stops every rank.
@@ -287,14 +304,15 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape
-			o.Observer.End(RunEnd{Signals: sigs, Err: err})
+			o.Observer.End(RunEnd{Signals: sigs, Err: err, Overlaps: s.overlaps})
 		}()
 	}
 	// A failed run still returns what happened up to the failure (the
 	// timeline with each blocked wait marked, the signal cells, the partial
 	// outputs): it is the picture a user needs to understand the failure.
+	l.setHints(s.timeline.counts())
 	s.timeline.finish()
-	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err}
+	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
 	for i := range l.host.Params {
 		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
 			res.Outputs = append(res.Outputs, args[i])
@@ -330,11 +348,16 @@ type sim struct {
 	wg      sync.WaitGroup
 
 	progMu sync.Mutex
+
+	ovMu     sync.Mutex
+	overlaps []TileOverlap // tiles read after an overlapping placement (arena.go)
+
+	compiled *cprog // the device functions, compiled at Load
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {
 	sc := &sched{blocked: map[int]*BlockedRank{}}
-	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents), start: time.Now()}
+	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now()}
 	s.win = newSimWindows(o.Ranks, sc, o.Observer)
 	s.workers = make([]*worker, o.Ranks)
 	return s

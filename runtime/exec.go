@@ -51,6 +51,24 @@ type rankCtx struct {
 	// before the task ends.
 	tileMem   [][]byte
 	tileBytes int
+	small     slabs // small tiles (arena.go)
+	// freeEvents are recorded events' scratch, reused by the next ops.
+	freeEvents []*Event
+	// ub is the rank's simulated on-chip buffer; place is the address the
+	// running op's result tile takes on it, placed what it got (arena.go).
+	ub     ubState
+	place  *placement
+	placed []float32
+}
+
+// newEvent is scratch for the event of an op about to run.
+func (rc *rankCtx) newEvent() *Event {
+	if n := len(rc.freeEvents); n > 0 {
+		ev := rc.freeEvents[n-1]
+		rc.freeEvents = rc.freeEvents[:n-1]
+		return ev
+	}
+	return new(Event)
 }
 
 // maxTileMem bounds the pooled tile memory one task holds.
@@ -59,8 +77,26 @@ const maxTileMem = 64 << 20
 // allocF32 returns n float32s for a tile of the running task, zeroed when
 // zero is set (otherwise the caller overwrites all of them).
 func (x *Exec) allocF32(n int, zero bool) []float32 {
-	if x.rank < 0 || 4*n < minPooled || x.rc.tileBytes+4*n > maxTileMem {
+	if x.rank < 0 || x.rc.tileBytes+4*n > maxTileMem || !nativeLE {
 		return make([]float32, n)
+	}
+	if p := x.rc.place; p != nil {
+		if f := x.rc.ub.arena(p, n); f != nil {
+			// The op's result tile, at its planned address (see compile.go).
+			x.rc.place, x.rc.placed = nil, f
+			if zero {
+				clear(f)
+			}
+			return f
+		}
+	}
+	if 4*n < minPooled {
+		f := x.rc.small.f32(n)
+		x.rc.tileBytes += 4 * n
+		if zero {
+			clear(f)
+		}
+		return f
 	}
 	b := getBuf(4 * n)
 	f, ok := asF32(b)
@@ -91,6 +127,7 @@ func (rc *rankCtx) releaseTiles() {
 		rc.tileMem[i] = nil
 	}
 	rc.tileMem, rc.tileBytes = rc.tileMem[:0], 0
+	rc.small.release()
 }
 
 type deferredWait struct {
@@ -157,6 +194,7 @@ func (s *sim) dispatch(r int, t task) {
 func (s *sim) workerLoop(w *worker) {
 	defer s.wg.Done()
 	rc := &rankCtx{lane: s.timeline.lane(w.rank)}
+	defer rc.ub.release()
 	if s.opts.Seed != 0 {
 		rc.rng = rand.New(rand.NewSource(s.opts.Seed*1000003 + int64(w.rank)))
 		time.Sleep(time.Duration(rc.rng.Intn(200)) * time.Microsecond) // a shuffled start order
@@ -244,6 +282,10 @@ func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 		x.fn = &ir.Function{Name: "host " + t.call.Name()}
 		rc.curFn = x.fn.Name
 		_, err = x.runOp(t.call, t.op, t.args)
+		return err
+	}
+	if cf := s.compiled.lookup(t.fn); cf != nil && !s.opts.treeWalk {
+		_, err = x.ccall(cf, t.args)
 		return err
 	}
 	_, err = x.call(t.fn, t.args)
@@ -678,6 +720,11 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 
 // runOp executes one op, recording it on the timeline.
 func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
+	return x.runOpKind(c, f, args, "")
+}
+
+// runOpKind is runOp with the op's timeline kind resolved ("" computes it).
+func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, error) {
 	if x.s.sched.stopped.Load() {
 		return nil, errAborted
 	}
@@ -686,7 +733,11 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	x.rc.cur = c
 	var ev *Event
 	if x.rc.lane.keep() {
-		ev = &Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kindOf(c.Op)}
+		ev = x.rc.newEvent()
+		if kind == "" {
+			kind = kindOf(c.Op)
+		}
+		*ev = Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kind}
 		x.s.timeline.begin(ev)
 	}
 	x.rc.ev = ev
@@ -696,6 +747,7 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 		x.s.timeline.end(ev)
 		ev.Blocked = err != nil && ev.Kind == "wait"
 		x.rc.lane.add(ev)
+		x.rc.freeEvents = append(x.rc.freeEvents, ev) // the lane holds a copy
 	}
 	if err != nil {
 		return nil, x.errAt(c, err)
@@ -806,6 +858,12 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return binaryVals(e, l, r)
+}
+
+// binaryVals applies e's operator to evaluated operands (shared by both
+// executors).
+func binaryVals(e *ir.BinaryExpr, l, r any) (any, error) {
 	li, lInt := l.(int64)
 	ri, rInt := r.(int64)
 	if lb, ok := l.(bool); ok {
@@ -820,7 +878,9 @@ func (x *Exec) binary(e *ir.BinaryExpr) (any, error) {
 			return nil, err
 		}
 		if n, ok := v.(int64); ok && e.DType.IsInt() {
-			return int64(round(float64(n), e.DType)), nil
+			if r := int64(round(float64(n), e.DType)); r != n {
+				return r, nil
+			}
 		}
 		return v, nil
 	}
@@ -844,7 +904,7 @@ func intBinary(op ir.BinaryOp, a, b int64) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return v, nil
+		return boxInt(v), nil
 	}
 	switch op {
 	case ir.OpFloatDiv:

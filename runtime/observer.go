@@ -140,6 +140,7 @@ type WaitResult struct {
 
 // RunEnd closes a run.
 type RunEnd struct {
-	Signals []SignalCell
-	Err     error
+	Signals  []SignalCell
+	Err      error
+	Overlaps []TileOverlap // tiles clobbered while live on the on-chip buffer
 }

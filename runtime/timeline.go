@@ -3,8 +3,10 @@ package runtime
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -42,17 +44,41 @@ type Timeline struct {
 }
 
 type lane struct {
-	max     int
-	events  []Event
+	max int
+	n   int
+	// blocks hold the events in fixed-size blocks, so recording never
+	// copies what it recorded before (a growing slice would, and a long
+	// run records hundreds of thousands of events); finish joins them once.
+	blocks  [][]Event
 	dropped int64
 }
 
-func newTimeline(ranks, max int) *Timeline {
+// laneBlock is the number of events per block of a lane.
+const laneBlock = 1024
+
+// newTimeline makes the lanes of a run; hints, when it has a count per
+// lane (the previous run of the same program), sizes each lane's first
+// block to hold that many events, so a repeated run records into one
+// block and needs no joining.
+func newTimeline(ranks, max int, hints []int) *Timeline {
 	t := &Timeline{Ranks: ranks, origin: time.Now()}
 	for i := 0; i <= ranks; i++ {
-		t.lanes = append(t.lanes, &lane{max: max})
+		l := &lane{max: max}
+		if len(hints) == ranks+1 && hints[i] > laneBlock && max > 0 {
+			l.blocks = [][]Event{make([]Event, 0, min(hints[i], max))}
+		}
+		t.lanes = append(t.lanes, l)
 	}
 	return t
+}
+
+// counts is the number of events each lane recorded (for newTimeline's hints).
+func (t *Timeline) counts() []int {
+	out := make([]int, len(t.lanes))
+	for i, l := range t.lanes {
+		out[i] = l.n
+	}
+	return out
 }
 
 // lane returns rank r's private lane (r = -1: the host); only that rank's
@@ -63,14 +89,37 @@ func (l *lane) keep() bool {
 	if l.max < 0 {
 		return false
 	}
-	if len(l.events) >= l.max {
+	if l.n >= l.max {
 		l.dropped++
 		return false
 	}
 	return true
 }
 
-func (l *lane) add(ev *Event) { l.events = append(l.events, *ev) }
+func (l *lane) add(ev *Event) {
+	k := len(l.blocks) - 1
+	if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
+		l.blocks = append(l.blocks, make([]Event, 0, min(laneBlock, max(l.max-l.n, 1))))
+		k++
+	}
+	l.blocks[k] = append(l.blocks[k], *ev)
+	l.n++
+}
+
+// events is the lane's events in order, in one slice.
+func (l *lane) events() []Event {
+	if len(l.blocks) == 1 {
+		return l.blocks[0]
+	}
+	var out []Event
+	if l.n > 0 {
+		out = make([]Event, 0, l.n)
+	}
+	for _, b := range l.blocks {
+		out = append(out, b...)
+	}
+	return out
+}
 
 func (t *Timeline) begin(ev *Event) {
 	ev.StartTick = t.tick.Add(1)
@@ -84,10 +133,10 @@ func (t *Timeline) end(ev *Event) {
 
 // finish publishes the lanes once every rank stopped.
 func (t *Timeline) finish() {
-	t.Host = t.lanes[0].events
+	t.Host = t.lanes[0].events()
 	t.Lanes = make([][]Event, t.Ranks)
 	for r := 0; r < t.Ranks; r++ {
-		t.Lanes[r] = t.lanes[r+1].events
+		t.Lanes[r] = t.lanes[r+1].events()
 	}
 	for _, l := range t.lanes {
 		t.Dropped += l.dropped
@@ -153,4 +202,45 @@ func (t *Timeline) String() string {
 		s += fmt.Sprintf(", %d blocked waits", blocked)
 	}
 	return s
+}
+
+// Lane size hints outlive one loaded executable: pl.Run and c.Run load
+// the program afresh for every run, so the hints are also kept per program
+// (by address, which keeps nothing alive: a stale entry only mis-sizes the
+// first block of a lane).
+var laneHintCache = struct {
+	sync.Mutex
+	m map[uintptr][]int
+}{m: map[uintptr][]int{}}
+
+// maxHintPrograms bounds the cache.
+const maxHintPrograms = 64
+
+// hints are the lane sizes of the last run of this program at this world
+// size (nil when unknown).
+func (l *loaded) hints(ranks int) []int {
+	l.mu.Lock()
+	h := l.laneHints
+	l.mu.Unlock()
+	if h == nil {
+		laneHintCache.Lock()
+		h = laneHintCache.m[uintptr(unsafe.Pointer(l.prog))]
+		laneHintCache.Unlock()
+	}
+	if len(h) != ranks+1 {
+		return nil
+	}
+	return h
+}
+
+func (l *loaded) setHints(h []int) {
+	l.mu.Lock()
+	l.laneHints = h
+	l.mu.Unlock()
+	laneHintCache.Lock()
+	if len(laneHintCache.m) >= maxHintPrograms {
+		clear(laneHintCache.m)
+	}
+	laneHintCache.m[uintptr(unsafe.Pointer(l.prog))] = h
+	laneHintCache.Unlock()
 }

@@ -36,6 +36,7 @@ type Tile struct {
 	Valid []int     // nil: the whole tile
 	Data  []float64 // the elements, unless DType is FP32
 	f32   []float32 // the elements of an FP32 tile
+	home  *ubTile   // where f32 lives on the simulated on-chip buffer (nil: elsewhere)
 }
 
 func newTile(dt ir.DataType, shape []int) *Tile {

@@ -181,7 +181,11 @@ func (s *sched) doneLive() {
 func (s *sched) deadlockLocked() error {
 	d := &DeadlockError{}
 	for _, b := range s.blocked {
-		d.Blocked = append(d.Blocked, *b)
+		bb := *b
+		if bb.Writes == nil {
+			bb.Writes = historyText(bb.hist)
+		}
+		d.Blocked = append(d.Blocked, bb)
 	}
 	sort.Slice(d.Blocked, func(i, j int) bool { return d.Blocked[i].Rank < d.Blocked[j].Rank })
 	return d
@@ -219,9 +223,9 @@ type cellKey struct{ buf, off int }
 
 type cellState struct {
 	cell    Cell
-	count   int      // notifies applied
-	history []string // "rank 1 AtomicAdd 1 → 2"
-	setBy   map[string]bool
+	count   int       // notifies applied
+	history []histRec // the first 64 notifies, formatted on demand
+	kinds   uint8     // bit k: a notify of NotifyKind k wrote the cell
 }
 
 // rankMem is one rank's window memory, behind its own lock. Reads of data
@@ -233,6 +237,9 @@ type rankMem struct {
 	bufs    [][]byte // by WindowBuf.id; nil when the rank is outside the buffer's domain
 	waiting int
 	cells   map[cellKey]*cellState
+	// waitKey is the cell the rank's one waiter waits on (waiting == 1): a
+	// notify of another cell cannot satisfy it, so it does not wake it.
+	waitKey cellKey
 }
 
 type simWindows struct {
@@ -740,7 +747,7 @@ func (m *rankMem) cellState(buf *WindowBuf, c Cell) *cellState {
 	k := cellKey{buf.id, c.Offset}
 	cs, ok := m.cells[k]
 	if !ok {
-		cs = &cellState{cell: c, setBy: map[string]bool{}}
+		cs = &cellState{cell: c}
 		cs.cell.Index = append([]int(nil), c.Index...)
 		m.cells[k] = cs
 	}
@@ -764,13 +771,15 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	putI32(b, cell.Offset, nv)
 	cell.Rank, cell.Buffer = rank, buf.Name
 	cs := m.cellState(buf, cell)
-	cs.setBy[kind.String()] = true
+	cs.kinds |= 1 << kind
 	seq := cs.count
 	cs.count++
 	if len(cs.history) < 64 {
-		cs.history = append(cs.history, fmt.Sprintf("rank %d %s %d → %d", from, kind, v, nv))
+		cs.history = append(cs.history, histRec{from: from, kind: kind, v: v, nv: nv})
 	}
-	w.changedLocked(rank, m)
+	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
+		w.changedLocked(rank, m)
+	}
 	w.observe(func(o Observer) {
 		o.Notify(Notification{Rank: from, Origin: who, Cell: cs.cell, Kind: kind, Value: v, Old: old, New: nv, Seq: seq})
 	})
@@ -787,6 +796,8 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	}
 	defer m.mu.Unlock()
 	cell.Rank, cell.Buffer = rank, buf.Name
+	key := cellKey{buf.id, cell.Offset}
+	var info *BlockedRank // built at the first block, refreshed after (reports copy it)
 	for {
 		if w.sched.stopped.Load() {
 			return errAborted
@@ -796,17 +807,21 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			w.observeWait(m, buf, cell, cond, who, v, true)
 			return nil
 		}
-		info := &BlockedRank{Rank: rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Func: who.Func}
-		if who.Call != nil {
-			info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+		if info == nil {
+			info = &BlockedRank{Rank: rank, Cell: cell.String(), Want: cond.String(), Func: who.Func}
+			if who.Call != nil {
+				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+			}
 		}
-		if cs, ok := m.cells[cellKey{buf.id, cell.Offset}]; ok {
-			info.Writes = append([]string(nil), cs.history...)
+		info.Value = int64(v)
+		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.hist) {
+			info.hist = append([]histRec(nil), cs.history...) // formatted if a report needs it
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
 		}
 		m.waiting++
+		m.waitKey = key
 		m.cond.Wait()
 		m.waiting--
 		w.sched.unblock(rank)
@@ -843,18 +858,63 @@ func (w *simWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 }
 
 // signals snapshots every notified cell with its final value.
+// histRec is one notify of a cell's history. Formatting every notify as it
+// happened cost more than the notify itself when a collective touches
+// thousands of cells; the text is made when a report asks for it.
+type histRec struct {
+	from  int
+	kind  NotifyKind
+	v, nv int32
+}
+
+// historyText formats a cell's history: "rank 1 AtomicAdd 1 → 2".
+func historyText(h []histRec) []string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make([]string, len(h))
+	var b []byte
+	for i, r := range h {
+		b = append(b[:0], "rank "...)
+		b = strconv.AppendInt(b, int64(r.from), 10)
+		b = append(b, ' ')
+		b = append(b, r.kind.String()...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(r.v), 10)
+		b = append(b, " → "...)
+		b = strconv.AppendInt(b, int64(r.nv), 10)
+		out[i] = string(b)
+	}
+	return out
+}
+
 func (w *simWindows) signals() []SignalCell {
-	var out []SignalCell
+	n := 0
+	for _, m := range w.ranks {
+		m.mu.Lock()
+		n += len(m.cells)
+		m.mu.Unlock()
+	}
+	out := make([]SignalCell, 0, n)
+	// One SetBy map per combination of kinds, shared by the cells that have
+	// it (a collective leaves hundreds of thousands of cells).
+	setBy := map[uint8]map[string]bool{}
 	for r, m := range w.ranks {
 		m.mu.Lock()
 		for k, cs := range m.cells {
 			v := getI32(m.bufs[k.buf], k.off)
-			set := map[string]bool{}
-			for s := range cs.setBy {
-				set[s] = true
+			set, ok := setBy[cs.kinds]
+			if !ok {
+				set = map[string]bool{}
+				for _, kind := range []NotifyKind{NotifyAtomicAdd, NotifySet} {
+					if cs.kinds&(1<<kind) != 0 {
+						set[kind.String()] = true
+					}
+				}
+				setBy[cs.kinds] = set
 			}
-			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
-				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]string(nil), cs.history...)})
+			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: cs.cell.Index,
+				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: historyText(cs.history)})
 		}
 		m.mu.Unlock()
 	}

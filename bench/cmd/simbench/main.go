@@ -10,8 +10,15 @@
 //	                                   the same algorithm in plain Go (bench.MeshAllReduceGo)
 //	sim_get_seconds_{median,...}, sim_get_peer_bytes, sim_get_bytes_per_second
 //	                                   the same for one pld.tensor.get per rank
+//	lowered_{ring,mesh}_seconds_{median,...}
+//	                                   the allreduce a user runs: pl.Compile(prog,
+//	                                   pl.Ranks(n)) then c.Run, in ring and mesh mode
+//	scale_{ring,mesh}_P<n>_seconds_median
+//	                                   the lowered allreduce of -scale-elems FP32 per
+//	                                   rank at each world size of -scaling
 //
 // Usage: simbench [-ranks 8] [-elems 1048576] [-iters 10] [-warmup 2] [-get=true]
+// [-lowered=true] [-scaling 2,4,8,16,32,64] [-scale-elems 65536] [-scale-iters 3]
 package main
 
 import (
@@ -19,6 +26,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/bench"
 )
@@ -29,11 +38,67 @@ func main() {
 	iters := flag.Int("iters", 10, "timed runs")
 	warmup := flag.Int("warmup", 2, "untimed runs first")
 	get := flag.Bool("get", true, "also time the raw RMA get data path")
+	lowered := flag.Bool("lowered", true, "also time the lowered allreduce (ring and mesh)")
+	scaling := flag.String("scaling", "", "world sizes of the lowered scaling table, comma-separated (empty: none)")
+	scaleElems := flag.Int("scale-elems", bench.ScalingElems, "FP32 elements per rank in the scaling table")
+	scaleIters := flag.Int("scale-iters", 3, "timed runs per scaling entry up to 16 ranks (one beyond)")
 	flag.Parse()
 	if err := run(*ranks, *elems, *iters, *warmup, *get); err != nil {
 		fmt.Fprintln(os.Stderr, "simbench:", err)
 		os.Exit(1)
 	}
+	if *lowered {
+		if err := runLowered(*ranks, *elems, *iters, *warmup); err != nil {
+			fmt.Fprintln(os.Stderr, "simbench:", err)
+			os.Exit(1)
+		}
+	}
+	if *scaling != "" {
+		if err := runScaling(*scaling, *scaleElems, *scaleIters); err != nil {
+			fmt.Fprintln(os.Stderr, "simbench:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func runLowered(ranks, elems, iters, warmup int) error {
+	for _, mode := range []string{"ring", "mesh"} {
+		l, err := bench.NewLowered(mode, ranks, elems, 1)
+		if err != nil {
+			return err
+		}
+		s, err := l.Measure(warmup, iters)
+		if err != nil {
+			return fmt.Errorf("lowered %s: %w", mode, err)
+		}
+		printSummary("lowered_"+mode, s)
+	}
+	return nil
+}
+
+func runScaling(list string, elems, iters int) error {
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("-scaling: %q is not a rank count", f)
+		}
+		it, warm := iters, 1
+		if n > 16 {
+			it, warm = 1, 0 // a 64-rank ring takes tens of seconds a run
+		}
+		for _, mode := range []string{"ring", "mesh"} {
+			l, err := bench.NewLowered(mode, n, elems, 1)
+			if err != nil {
+				return err
+			}
+			s, err := l.Measure(warm, it)
+			if err != nil {
+				return fmt.Errorf("scaling %s P=%d: %w", mode, n, err)
+			}
+			fmt.Printf("scale_%s_P%d_seconds_median=%.9f\n", mode, n, s.Median.Seconds())
+		}
+	}
+	return nil
 }
 
 func run(ranks, elems, iters, warmup int, get bool) error {

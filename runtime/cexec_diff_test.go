@@ -1,0 +1,263 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
+)
+
+// Differential tests of the two executors: every program of the corpus, at
+// every stage of the pass pipeline, at P = 2, 3, 4, 8, gives bit-identical
+// outputs and the same final signal cells on the compiled executor and on
+// the tree walker.
+
+// diffCase builds one corpus program for n ranks.
+type diffCase struct {
+	name     string
+	prog     func(n int) *pl.Program
+	minRanks int
+}
+
+func diffCorpus() []diffCase {
+	fixed := func(p *pl.Program) func(int) *pl.Program { return func(int) *pl.Program { return p } }
+	cases := []diffCase{
+		{name: "rank", prog: fixed(testprogs.RankProgram(false))},
+		{name: "rank-model", prog: fixed(testprogs.RankProgram(true))},
+		{name: "window", prog: fixed(testprogs.WindowProgram())},
+		{name: "barrier-hand", prog: fixed(testprogs.BarrierHandProgram())},
+		{name: "barrier-builtin", prog: fixed(testprogs.BarrierBuiltinProgram())},
+		{name: "quickstart", prog: fixed(testprogs.Quickstart())},
+		{name: "tag-set", prog: fixed(testprogs.TagProgram(true))},
+		{name: "tag-add", prog: fixed(testprogs.TagProgram(false))},
+		{name: "host-rail-mesh", prog: fixed(testprogs.HostAllReduceLoop(3))},
+		{name: "host-rail-ring", prog: fixed(testprogs.HostAllReduceLoopMode(3, "ring"))},
+		{name: "host-rail-subsets", prog: fixed(testprogs.HostAllReduceSubsets()), minRanks: 4},
+		{name: "tile-put", prog: fixed(tileRing(true, false))},
+		{name: "tile-get-region", prog: fixed(tileRing(false, true))},
+		{name: "tile-allreduce-fp16", prog: fixed(tileAllReduce(100, 32))},
+		{name: "big-allreduce", prog: fixed(bigAllReduce(1000, pld.Sum))},
+		{name: "get-region", prog: fixed(getRegion(5, 7))},
+		{name: "broadcast", prog: func(n int) *pl.Program {
+			return collProgramN("BC", 1, n, func(f *pl.Func, x, data, sig pl.Expr) {
+				stage(f, x, data, 1)
+				f.Set(data, pld.Broadcast(data, sig, 1))
+			})
+		}},
+		{name: "allgather", prog: func(n int) *pl.Program {
+			return collProgramN("AG", 1, n, func(f *pl.Func, x, data, sig pl.Expr) { f.Set(data, pld.AllGather(x, data, sig)) })
+		}},
+		{name: "all_to_all", prog: func(n int) *pl.Program {
+			return collProgramN("A2A", n, n, func(f *pl.Func, x, data, sig pl.Expr) { f.Set(data, pld.AllToAll(x, data, sig)) })
+		}},
+		{name: "reduce_scatter", prog: func(n int) *pl.Program {
+			return collProgramN("RS", n, n, func(f *pl.Func, x, data, sig pl.Expr) {
+				stage(f, x, data, n)
+				f.Set(data, pld.ReduceScatter(data, sig))
+			})
+		}},
+	}
+	for _, m := range []string{"put", "get"} {
+		m := m
+		cases = append(cases, diffCase{name: "ring-" + m, prog: fixed(testprogs.RingProgram(m))})
+	}
+	for _, op := range []ir.ReduceOp{pld.Sum, pld.Max, pld.Min, pld.Prod} {
+		for _, mode := range []string{"mesh", "ring"} {
+			op, mode := op, mode
+			cases = append(cases, diffCase{name: fmt.Sprintf("allreduce-%s-%s", mode, op), prog: func(n int) *pl.Program {
+				return allReduceMode(n, 100, pl.FP32, op, mode)
+			}})
+		}
+	}
+	cases = append(cases, diffCase{name: "allreduce-ring-fp16", prog: func(n int) *pl.Program { return allReduceMode(n, 77, pl.FP16, pld.Sum, "ring") }})
+	return cases
+}
+
+// allReduceMode is one allreduce of a [1, size] target in mode, with the
+// static signal shape the mode needs.
+func allReduceMode(n, size int, dt pl.DataType, op ir.ReduceOp, mode string) *pl.Program {
+	sigDims := pl.Dims(2*(n-1), n)
+	sigBytes := 2 * (n - 1) * n * 4
+	if mode == "mesh" {
+		sigDims, sigBytes = pl.Dims(n, 1), n*4
+	}
+	prog := pl.NewProgram("AllReduceMode")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, size), dt))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, size), dt))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), dt))
+		sig := f.InOut("signal", pld.DistributedTensor(sigDims, pl.INT32))
+		t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
+		f.Set(data, pld.AllReduce(data, sig, pld.Mode(mode), pld.Op(op)))
+		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
+		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), dt))
+		y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), dt))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(size*dt.Bytes()))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(sigBytes))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
+				f.Let("data", pld.Window(db, pl.Dims(1, size), dt)),
+				f.Let("signal", pld.Window(sb, sigDims, pl.INT32))))
+		})
+	})
+	return prog
+}
+
+// hostArgs makes the host tensors of p for n ranks from its parameter
+// types: inputs random (seeded), outputs zero; a dynamic dim is n.
+func hostArgs(t *testing.T, p *ir.Program, n int, seed int64) []*tensor.Tensor {
+	t.Helper()
+	var host *ir.Function
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			host = f
+		}
+	}
+	if host == nil {
+		t.Fatalf("%s has no host orchestrator", p.Name)
+	}
+	var out []*tensor.Tensor
+	for i, prm := range host.Params {
+		dims, dt, ok := ir.ShapeOf(prm.Type())
+		if !ok {
+			t.Fatalf("%s: host parameter %s is not a tensor", p.Name, prm.Name)
+		}
+		shape := make([]int, len(dims))
+		for k, d := range dims {
+			if v, c := ir.ConstValue(d); c {
+				shape[k] = int(v)
+			} else {
+				shape[k] = n
+			}
+		}
+		if host.Direction(i) == ir.Out {
+			out = append(out, tensor.Zeros(dt, shape...))
+		} else {
+			out = append(out, tensor.Randn(seed+int64(i), shape...).To(dt))
+		}
+	}
+	return out
+}
+
+type diffRun struct {
+	out  []*tensor.Tensor
+	sigs map[string]int64
+	err  error
+}
+
+func runWith(p *ir.Program, args []*tensor.Tensor, o runtime.RunOptions) diffRun {
+	cp := make([]*tensor.Tensor, len(args))
+	for i, a := range args {
+		cp[i] = a.Clone()
+	}
+	res, err := runtime.NewSimulator().Run(context.Background(), p, cp, o)
+	r := diffRun{out: cp, err: err, sigs: map[string]int64{}}
+	if res != nil {
+		for _, s := range res.Signals {
+			r.sigs[fmt.Sprintf("%s@%d%v", s.Buffer, s.Rank, s.Offset)] = s.Value
+		}
+	}
+	return r
+}
+
+func TestCompiledMatchesTreeWalker(t *testing.T) {
+	ranks := []int{2, 3, 4, 8}
+	if testing.Short() {
+		ranks = []int{2, 3}
+	}
+	for _, c := range diffCorpus() {
+		for _, n := range ranks {
+			if n < c.minRanks {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
+				prog := c.prog(n)
+				stages := []pl.Stage{}
+				comp, err := pl.TryCompile(prog, pl.Ranks(n))
+				if err != nil {
+					t.Fatalf("the corpus program does not compile: %v", err)
+				}
+				for _, s := range comp.Stages() {
+					if s.Name == "Input" || s.Changed {
+						stages = append(stages, s)
+					}
+				}
+				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
+				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+				for _, s := range stages {
+					want := runWith(s.Program(), args, runtime.TreeWalk(o))
+					got := runWith(s.Program(), args, o)
+					if (want.err == nil) != (got.err == nil) {
+						t.Fatalf("%s: tree walker error %v, compiled error %v", s.Name, want.err, got.err)
+					}
+					if want.err != nil {
+						t.Fatalf("%s: the corpus program fails: %v", s.Name, want.err)
+					}
+					for i := range want.out {
+						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+							t.Fatalf("%s: output %d differs:\ntree walker %s\ncompiled    %s", s.Name, i, want.out[i], got.out[i])
+						}
+					}
+					if fmt.Sprint(want.sigs) != fmt.Sprint(got.sigs) {
+						t.Fatalf("%s: signal cells differ:\ntree walker %v\ncompiled    %v", s.Name, want.sigs, got.sigs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// One protocol source: a collective run as the native op (the input
+// program) and as its lowering (every later stage) gives the same bits.
+func TestNativeCollectivesMatchLowering(t *testing.T) {
+	ranks := []int{2, 3, 4, 8}
+	if testing.Short() {
+		ranks = []int{2, 3}
+	}
+	for _, c := range diffCorpus() {
+		for _, n := range ranks {
+			if n < c.minRanks {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
+				prog := c.prog(n)
+				comp, err := pl.TryCompile(prog, pl.Ranks(n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
+				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+				want := runWith(comp.Stages()[0].Program(), args, o)
+				if want.err != nil {
+					t.Fatal(want.err)
+				}
+				for _, s := range comp.Stages()[1:] {
+					if !s.Changed {
+						continue
+					}
+					got := runWith(s.Program(), args, o)
+					if got.err != nil {
+						t.Fatalf("%s: %v", s.Name, got.err)
+					}
+					for i := range want.out {
+						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+							t.Errorf("%s: output %d differs from the input program's:\ninput %s\nstage %s", s.Name, i, want.out[i], got.out[i])
+						}
+					}
+				}
+			})
+		}
+	}
+}

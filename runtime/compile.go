@@ -1,0 +1,767 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// The compiled executor. Load resolves every device function once into a
+// tree of closures: variables live in numbered slots of a frame instead of
+// a map keyed by name, constants are boxed once, each call site holds its
+// op's semantics (a kernel from the op's registry entry when it has one,
+// else the op's generic facet) and, for calls between functions, the
+// compiled callee. Running then does no name lookups and no type switches
+// on statements. The host orchestrator, which runs a handful of ops per
+// dispatch, stays on the tree-walking executor in exec.go; the tree walker
+// also remains selectable for device code (RunOptions.treeWalk), which the
+// differential tests compare against.
+
+// KernelFacetKey is the ir.OpDef facet holding an op's compiled kernel: a
+// KernelBuilder called once per call site at load time.
+const KernelFacetKey = "sim.kernel"
+
+// KernelBuilder specialises an op for one call site (its kwargs and static
+// argument types are known at load time). It returns nil when the site
+// needs the generic semantics (the FacetKey facet).
+type KernelBuilder func(c *ir.Call) OpFunc
+
+// RegisterKernel attaches a compiled kernel builder to op.
+func RegisterKernel(op *ir.OpDef, b KernelBuilder) { op.SetFacet(KernelFacetKey, b) }
+
+// cprog is a program's compiled device functions.
+type cprog struct {
+	funcs map[*ir.Function]*cfunc
+}
+
+// cfunc is one compiled function.
+type cfunc struct {
+	fn     *ir.Function
+	nslots int
+	names  []string    // slot names, for error messages
+	params []int       // the slot of each parameter
+	dims   [][]dimBind // per parameter: the symbolic dims its shape binds
+	ndims  []int       // per parameter: its shape's rank (-1: not shaped)
+	nsites int         // op call sites (frame.args)
+	ubSize int         // the on-chip buffer its address plan needs (0: no plan)
+	body   cstmt
+}
+
+// dimBind binds dimension dim of a parameter's value to a slot (NR in
+// pl.Tensor[[NR, 16], ...]).
+type dimBind struct{ dim, slot int }
+
+// frame is one activation of a compiled function.
+type frame struct {
+	x     *Exec
+	slots []any
+	yv    []any   // the values of the yield that ended the last body run
+	args  [][]any // per op call site: its argument slice
+}
+
+type cstmt func(fr *frame) (vals []any, returned bool, err error)
+
+type cexpr func(fr *frame) (any, error)
+
+// unsetT marks a slot no statement has written yet.
+type unsetT struct{ _ byte }
+
+var unset any = &unsetT{}
+
+// compileProgram compiles every non-host function of p.
+func compileProgram(p *ir.Program) *cprog {
+	cp := &cprog{funcs: map[*ir.Function]*cfunc{}}
+	for _, f := range p.Functions {
+		if !f.IsHostOrchestrator() {
+			cp.funcs[f] = &cfunc{fn: f}
+		}
+	}
+	for f, cf := range cp.funcs {
+		fc := &fcomp{cp: cp, prog: p, slots: map[string]int{}}
+		cf.params = make([]int, len(f.Params))
+		cf.dims = make([][]dimBind, len(f.Params))
+		cf.ndims = make([]int, len(f.Params))
+		for i, prm := range f.Params {
+			cf.params[i] = fc.slot(prm.Name)
+			cf.ndims[i] = -1
+			if dims, _, ok := ir.ShapeOf(prm.Type()); ok {
+				cf.ndims[i] = len(dims)
+				for k, d := range dims {
+					if v, isVar := d.(*ir.Var); isVar {
+						cf.dims[i] = append(cf.dims[i], dimBind{dim: k, slot: fc.slot(v.Name)})
+					}
+				}
+			}
+		}
+		// Whether any tile has a planned address decides how every call
+		// site compiles, so look before compiling.
+		ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok && fc.placementOf(a) != nil {
+				fc.planned = true
+			}
+		})
+		cf.body = fc.stmt(f.Body)
+		if fc.planned {
+			cf.ubSize = max(UBBytes, fc.ubSize)
+		}
+		cf.nslots, cf.names, cf.nsites = len(fc.names), fc.names, fc.nsites
+	}
+	return cp
+}
+
+// lookup is fn's compiled form (nil for the host or a function of another
+// program).
+func (cp *cprog) lookup(fn *ir.Function) *cfunc {
+	if cp == nil {
+		return nil
+	}
+	return cp.funcs[fn]
+}
+
+// fcomp compiles one function.
+type fcomp struct {
+	cp     *cprog
+	prog   *ir.Program
+	slots  map[string]int
+	names  []string
+	nsites int // op call sites, each with its argument slice in the frame
+	// planned: some tile has an address from AllocateMemoryAddr; ubSize is
+	// the extent of the plan; pending is the placement of the op call being
+	// compiled.
+	planned bool
+	ubSize  int
+	pending *placement
+}
+
+// slot numbers a variable by name: pre-SSA IR reassigns by name, Python
+// style, so one name is one slot.
+func (fc *fcomp) slot(name string) int {
+	if i, ok := fc.slots[name]; ok {
+		return i
+	}
+	i := len(fc.names)
+	fc.slots[name] = i
+	fc.names = append(fc.names, name)
+	return i
+}
+
+// ccall runs a compiled function on this rank with evaluated arguments, as
+// call does for the tree walker.
+func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
+	fn := cf.fn
+	if len(args) != len(fn.Params) {
+		return nil, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
+	}
+	inner := &Exec{s: x.s, rank: x.rank, fn: fn, rc: x.rc}
+	if u := &x.rc.ub; len(u.mem) < cf.ubSize {
+		// The core's buffer, kept across tasks like the device's. A caller's
+		// tiles may still live in the smaller one, so it is left to the GC
+		// rather than recycled.
+		u.mem = getBuf(cf.ubSize)
+	}
+	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites)}
+	for i := range fr.slots {
+		fr.slots[i] = unset
+	}
+	for i := range fn.Params {
+		fr.slots[cf.params[i]] = args[i]
+		var shape []int
+		switch v := args[i].(type) {
+		case *view:
+			shape = v.shape
+		case *Tile:
+			shape = v.Shape
+		default:
+			continue
+		}
+		if cf.ndims[i] != len(shape) {
+			continue
+		}
+		for _, d := range cf.dims[i] {
+			if fr.slots[d.slot] == unset {
+				fr.slots[d.slot] = int64(shape[d.dim])
+			}
+		}
+	}
+	saved := x.rc.curFn
+	x.rc.curFn = fn.Name
+	vals, err := inner.crun(cf, fr)
+	x.rc.curFn = saved
+	return vals, err
+}
+
+// crun executes the activation's body, then its deferred waits (see run).
+func (x *Exec) crun(cf *cfunc, fr *frame) ([]any, error) {
+	nDeferred := len(x.rc.deferred)
+	vals, _, err := cf.body(fr)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range x.rc.deferred[nDeferred:] {
+		if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
+			return nil, err
+		}
+	}
+	x.rc.deferred = x.rc.deferred[:nDeferred]
+	return vals, nil
+}
+
+// --- statements
+
+func (fc *fcomp) stmt(s ir.Stmt) cstmt {
+	switch s := s.(type) {
+	case nil:
+		return func(*frame) ([]any, bool, error) { return nil, false, nil }
+	case *ir.SeqStmts:
+		return fc.seq(s)
+	case *ir.AssignStmt:
+		slot := fc.slot(s.Var.Name)
+		var val cexpr
+		if c, ok := s.Value.(*ir.Call); ok && c.Op != nil {
+			val = fc.opCall(c, fc.placementOf(s))
+		} else {
+			val = fc.expr(s.Value)
+		}
+		return func(fr *frame) ([]any, bool, error) {
+			v, err := val(fr)
+			if err != nil {
+				return nil, false, err
+			}
+			fr.slots[slot] = v
+			return nil, false, nil
+		}
+	case *ir.EvalStmt:
+		e := fc.expr(s.Expr)
+		return func(fr *frame) ([]any, bool, error) {
+			_, err := e(fr)
+			return nil, false, err
+		}
+	case *ir.ReturnStmt:
+		vals := fc.exprs(s.Values)
+		return func(fr *frame) ([]any, bool, error) {
+			out := make([]any, len(vals))
+			for i, e := range vals {
+				v, err := e(fr)
+				if err != nil {
+					return nil, false, err
+				}
+				out[i] = v
+			}
+			return out, true, nil
+		}
+	case *ir.YieldStmt:
+		vals := fc.exprs(s.Values)
+		return func(fr *frame) ([]any, bool, error) {
+			// The enclosing if or for consumes the values before the next
+			// yield of this frame runs, so one buffer per frame serves all.
+			out := fr.yv[:0]
+			for _, e := range vals {
+				v, err := e(fr)
+				if err != nil {
+					return nil, false, err
+				}
+				out = append(out, v)
+			}
+			fr.yv = out
+			return out, false, nil
+		}
+	case *ir.IfStmt:
+		return fc.ifStmt(s)
+	case *ir.ForStmt:
+		return fc.forStmt(s)
+	}
+	err := fmt.Errorf("the simulator cannot run statement %T", s)
+	return func(*frame) ([]any, bool, error) { return nil, false, err }
+}
+
+func (fc *fcomp) seq(s *ir.SeqStmts) cstmt {
+	body := make([]cstmt, len(s.Stmts))
+	yields := make([]bool, len(s.Stmts))
+	for i, c := range s.Stmts {
+		body[i] = fc.stmt(c)
+		_, yields[i] = c.(*ir.YieldStmt)
+	}
+	return func(fr *frame) ([]any, bool, error) {
+		for i, st := range body {
+			v, ret, err := st(fr)
+			if err != nil || ret {
+				return v, ret, err
+			}
+			if yields[i] {
+				return v, false, nil
+			}
+		}
+		return nil, false, nil
+	}
+}
+
+func (fc *fcomp) ifStmt(s *ir.IfStmt) cstmt {
+	cond, then, els := fc.expr(s.Cond), fc.stmt(s.Then), fc.stmt(s.Else)
+	rv := fc.slotsOf(s.ReturnVars)
+	return func(fr *frame) ([]any, bool, error) {
+		c, err := cond(fr)
+		if err != nil {
+			return nil, false, err
+		}
+		body := els
+		if truthy(c) {
+			body = then
+		}
+		vals, ret, err := body(fr)
+		if err != nil || ret {
+			return vals, ret, err
+		}
+		for i, slot := range rv {
+			if i < len(vals) {
+				fr.slots[slot] = vals[i]
+			}
+		}
+		return nil, false, nil
+	}
+}
+
+func (fc *fcomp) slotsOf(vs []*ir.Var) []int {
+	out := make([]int, len(vs))
+	for i, v := range vs {
+		out[i] = fc.slot(v.Name)
+	}
+	return out
+}
+
+func (fc *fcomp) forStmt(s *ir.ForStmt) cstmt {
+	bounds := [3]cexpr{fc.expr(s.Start), fc.expr(s.Stop), nil}
+	if s.Step != nil {
+		bounds[2] = fc.expr(s.Step)
+	}
+	name := s.LoopVar.Name
+	loopVar := fc.slot(name)
+	inits := make([]cexpr, len(s.IterArgs))
+	iter := make([]int, len(s.IterArgs))
+	for i, ia := range s.IterArgs {
+		inits[i] = fc.expr(ia.Init)
+		iter[i] = fc.slot(ia.Name)
+	}
+	rv := fc.slotsOf(s.ReturnVars)
+	body := fc.stmt(s.Body)
+	return func(fr *frame) ([]any, bool, error) {
+		b := [3]int64{0, 0, 1}
+		for i, e := range bounds {
+			if e == nil {
+				continue
+			}
+			v, err := e(fr)
+			if err != nil {
+				return nil, false, err
+			}
+			n, err := toInt(v)
+			if err != nil {
+				return nil, false, fmt.Errorf("for %s: bound: %w", name, err)
+			}
+			b[i] = n
+		}
+		if b[2] == 0 {
+			return nil, false, fmt.Errorf("for %s: step is zero", name)
+		}
+		for i, e := range inits {
+			v, err := e(fr)
+			if err != nil {
+				return nil, false, err
+			}
+			fr.slots[iter[i]] = v
+		}
+		stopped := &fr.x.s.sched.stopped
+		for i := b[0]; (b[2] > 0 && i < b[1]) || (b[2] < 0 && i > b[1]); i += b[2] {
+			if stopped.Load() {
+				return nil, false, errAborted
+			}
+			fr.slots[loopVar] = boxInt(i)
+			vals, ret, err := body(fr)
+			if err != nil || ret {
+				return vals, ret, err
+			}
+			for k, slot := range iter {
+				if k < len(vals) {
+					fr.slots[slot] = vals[k]
+				}
+			}
+		}
+		for k, slot := range rv {
+			if k < len(iter) {
+				fr.slots[slot] = fr.slots[iter[k]]
+			}
+		}
+		return nil, false, nil
+	}
+}
+
+// smallInts are boxed loop counters and offsets, so the common ones cost no
+// allocation.
+var smallInts = func() []any {
+	out := make([]any, 1<<12)
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
+}()
+
+func boxInt(i int64) any {
+	if i >= 0 && i < int64(len(smallInts)) {
+		return smallInts[i]
+	}
+	return i
+}
+
+// --- expressions
+
+func (fc *fcomp) exprs(es []ir.Expr) []cexpr {
+	out := make([]cexpr, len(es))
+	for i, e := range es {
+		out[i] = fc.expr(e)
+	}
+	return out
+}
+
+func (fc *fcomp) variable(name string) cexpr {
+	slot := fc.slot(name)
+	return func(fr *frame) (any, error) {
+		v := fr.slots[slot]
+		if v == unset {
+			return nil, fr.x.unbound(name)
+		}
+		return v, nil
+	}
+}
+
+// unbound is the error for a variable read before any write.
+func (x *Exec) unbound(name string) error {
+	where := fmt.Sprintf("rank %d", x.rank)
+	if x.rank < 0 {
+		where = "the host"
+	}
+	return fmt.Errorf("variable %s has no value on %s (in %s)", name, where, x.fnName())
+}
+
+func constant(v any) cexpr { return func(*frame) (any, error) { return v, nil } }
+
+func (fc *fcomp) expr(e ir.Expr) cexpr {
+	switch e := e.(type) {
+	case *ir.Var:
+		return fc.variable(e.Name)
+	case *ir.IterArg:
+		return fc.variable(e.Name)
+	case *ir.WindowBuffer:
+		return fc.variable(e.Base.Name)
+	case *ir.MemRef:
+		return fc.variable(e.Name)
+	case *ir.ConstInt:
+		return constant(e.Value)
+	case *ir.ConstFloat:
+		return constant(e.Value)
+	case *ir.ConstBool:
+		return constant(e.Value)
+	case *ir.MakeTuple:
+		return fc.tuple(e)
+	case *ir.TupleGetItem:
+		t, idx := fc.expr(e.Tuple), e.Index
+		return func(fr *frame) (any, error) {
+			v, err := t(fr)
+			if err != nil {
+				return nil, err
+			}
+			l, ok := v.([]any)
+			if !ok || idx < 0 || idx >= len(l) {
+				return nil, fmt.Errorf("tuple index %d out of range", idx)
+			}
+			return l[idx], nil
+		}
+	case *ir.BinaryExpr:
+		l, r := fc.expr(e.Left), fc.expr(e.Right)
+		return func(fr *frame) (any, error) {
+			a, err := l(fr)
+			if err != nil {
+				return nil, err
+			}
+			b, err := r(fr)
+			if err != nil {
+				return nil, err
+			}
+			return binaryVals(e, a, b)
+		}
+	case *ir.UnaryExpr:
+		x := fc.expr(e.X)
+		return func(fr *frame) (any, error) {
+			v, err := x(fr)
+			if err != nil {
+				return nil, err
+			}
+			return unary(e, v)
+		}
+	case *ir.Call:
+		return fc.call(e)
+	}
+	err := fmt.Errorf("the simulator cannot evaluate %T", e)
+	return func(*frame) (any, error) { return nil, err }
+}
+
+// tuple builds a MakeTuple; a tuple of constants is built once (no op
+// modifies a tuple argument).
+func (fc *fcomp) tuple(e *ir.MakeTuple) cexpr {
+	elems := fc.exprs(e.Elems)
+	consts := make([]any, len(e.Elems))
+	allConst := true
+	for i, el := range e.Elems {
+		switch c := el.(type) {
+		case *ir.ConstInt:
+			consts[i] = c.Value
+		case *ir.ConstFloat:
+			consts[i] = c.Value
+		case *ir.ConstBool:
+			consts[i] = c.Value
+		default:
+			allConst = false
+		}
+	}
+	if allConst {
+		return constant(consts)
+	}
+	return func(fr *frame) (any, error) {
+		out := make([]any, len(elems))
+		for i, el := range elems {
+			v, err := el(fr)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+}
+
+// argTuple builds a tuple written as an op's argument (offsets, shapes,
+// a signal cell) into the call site's own slice, reused on every
+// execution in the frame like the argument slice: ops convert tuples and
+// keep none.
+func (fc *fcomp) argTuple(e *ir.MakeTuple) cexpr {
+	build := fc.tuple(e)
+	for _, el := range e.Elems {
+		switch el.(type) {
+		case *ir.ConstInt, *ir.ConstFloat, *ir.ConstBool:
+		default:
+			elems := fc.exprs(e.Elems)
+			site := fc.nsites
+			fc.nsites++
+			return func(fr *frame) (any, error) {
+				out := fr.args[site]
+				if out == nil {
+					out = make([]any, len(elems))
+					fr.args[site] = out
+				}
+				for i, el := range elems {
+					v, err := el(fr)
+					if err != nil {
+						return nil, err
+					}
+					out[i] = v
+				}
+				return out, nil
+			}
+		}
+	}
+	return build // all constants: built once
+}
+
+func (fc *fcomp) call(c *ir.Call) cexpr {
+	// The placement belongs to this call, not to calls among its arguments.
+	p := fc.pending
+	fc.pending = nil
+	args := make([]cexpr, len(c.Args))
+	for i, a := range c.Args {
+		if t, ok := a.(*ir.MakeTuple); ok && c.Op != nil {
+			args[i] = fc.argTuple(t)
+		} else {
+			args[i] = fc.expr(a)
+		}
+	}
+	// An op's argument slice is the call site's own, reused on every
+	// execution in the frame: ops read their arguments and keep none.
+	site := fc.nsites
+	fc.nsites++
+	siteArgs := func(fr *frame) ([]any, error) {
+		out := fr.args[site]
+		if out == nil {
+			out = make([]any, len(args))
+			fr.args[site] = out
+		}
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	eval := func(fr *frame) ([]any, error) {
+		out := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	if c.Fn != nil {
+		return fc.callFunction(c, eval)
+	}
+	if c.Op == nil {
+		err := fmt.Errorf("a call with neither op nor function")
+		return func(*frame) (any, error) { return nil, err }
+	}
+	f, ok := c.Op.Facet(FacetKey)
+	if !ok {
+		return func(fr *frame) (any, error) {
+			if _, err := eval(fr); err != nil {
+				return nil, err
+			}
+			return nil, fr.x.errAt(c, fmt.Errorf("the simulator has no semantics for op %s", c.Op.Name))
+		}
+	}
+	op := f.(OpFunc)
+	if kb, ok := c.Op.Facet(KernelFacetKey); ok {
+		if k := kb.(KernelBuilder)(c); k != nil {
+			op = k
+		}
+	}
+	kind := kindOf(c.Op)
+	if !fc.planned {
+		return func(fr *frame) (any, error) {
+			a, err := siteArgs(fr)
+			if err != nil {
+				return nil, err
+			}
+			return fr.x.runOpKind(c, op, a, kind)
+		}
+	}
+	// A function with an address plan: tile arguments are checked against
+	// the buffer, and the result tile (when the site has a placement)
+	// takes its planned address.
+	return func(fr *frame) (any, error) {
+		a, err := siteArgs(fr)
+		if err != nil {
+			return nil, err
+		}
+		x := fr.x
+		for _, v := range a {
+			if t, ok := v.(*Tile); ok && t.home != nil && t.home.clobber != nil {
+				x.overlap(t.home)
+			}
+		}
+		if p == nil {
+			return x.runOpKind(c, op, a, kind)
+		}
+		x.rc.place, x.rc.placed = p, nil
+		v, err := x.runOpKind(c, op, a, kind)
+		x.rc.place = nil
+		if f := x.rc.placed; f != nil {
+			x.rc.placed = nil
+			home := x.rc.ub.place(p)
+			if t, ok := v.(*Tile); ok && len(t.f32) > 0 && &t.f32[0] == &f[0] {
+				t.home = home
+			}
+		}
+		return v, err
+	}
+}
+
+// opCall compiles an op call whose result tile takes placement p (nil: no
+// planned address).
+func (fc *fcomp) opCall(c *ir.Call, p *placement) cexpr {
+	fc.pending = p
+	e := fc.call(c)
+	fc.pending = nil
+	return e
+}
+
+// placementOf is the planned address of the tile an assignment defines:
+// an FP32 tile whose MemRef AllocateMemoryAddr placed in the vector
+// buffer. It notes that the function has a plan.
+func (fc *fcomp) placementOf(s *ir.AssignStmt) *placement {
+	tt, ok := s.Var.Type().(*ir.TileType)
+	if !ok || tt.MemRef == nil || tt.DType != ir.FP32 || tt.Memory != ir.MemVec {
+		return nil
+	}
+	off, ok := ir.ConstValue(tt.MemRef.ByteOffset)
+	if !ok || off < 0 {
+		return nil // before AllocateMemoryAddr: tiles take memory from the allocator
+	}
+	base := tt.MemRef.Name
+	if tt.MemRef.Base != nil {
+		base = tt.MemRef.Base.Name
+	}
+	p := &placement{lo: int(off), size: int(tt.MemRef.Size), def: TileDef{Name: s.Var.Name, Pos: s.Pos}, base: base}
+	if !s.Pos.Known() {
+		p.def.Pos = s.Var.Pos
+	}
+	fc.planned = true
+	fc.ubSize = max(fc.ubSize, p.lo+p.size)
+	return p
+}
+
+// overlap reports a read of a tile another placement overwrote, once per
+// pair of tiles on this rank.
+func (x *Exec) overlap(t *ubTile) {
+	u := &x.rc.ub
+	k := [2]*placement{t.p, t.clobber}
+	if u.seen[k] {
+		return
+	}
+	if u.seen == nil {
+		u.seen = map[[2]*placement]bool{}
+	}
+	u.seen[k] = true
+	o := TileOverlap{Rank: x.rank, Func: x.fnName(), Live: t.p.def, Over: t.clobber.def, Lo: t.lo, Hi: t.hi}
+	x.s.ovMu.Lock()
+	x.s.overlaps = append(x.s.overlaps, o)
+	x.s.ovMu.Unlock()
+}
+
+// callFunction compiles a call of a program function. A plain call of a
+// compiled function goes straight to it; everything else (device=
+// dispatch, which only the host may do, builtins, unknown functions) takes
+// the tree walker's path, which reports the error.
+func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexpr {
+	var callee *cfunc
+	if c.Device() == nil && builtinCollective(c.Fn.Name) == "" {
+		if fn := fc.prog.Function(c.Fn.Name); fn != nil {
+			callee = fc.cp.funcs[fn]
+		}
+	}
+	if callee == nil {
+		return func(fr *frame) (any, error) {
+			a, err := eval(fr)
+			if err != nil {
+				return nil, err
+			}
+			return fr.x.callFunction(c, a)
+		}
+	}
+	return func(fr *frame) (any, error) {
+		a, err := eval(fr)
+		if err != nil {
+			return nil, err
+		}
+		out, err := fr.x.ccall(callee, a)
+		if err != nil {
+			return nil, err
+		}
+		switch len(out) {
+		case 0:
+			return nil, nil
+		case 1:
+			return out[0], nil
+		}
+		return out, nil
+	}
+}
