@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -15,11 +13,11 @@ import (
 type jitFunc struct {
 	name string
 	kind string // "incore", "orch", "host"
-	dec  *sitter.Node
-	def  *sitter.Node
+	dec  *node
+	def  *node
 }
 
-func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
+func (r *reader) jitDecl(n *node, dec string) *jitFunc {
 	def := n.ChildByFieldId(fldDefinition)
 	j := &jitFunc{name: r.text(def.ChildByFieldId(fldName)), dec: n, def: def}
 	switch dec {
@@ -39,10 +37,10 @@ func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
 }
 
 // calls lists the identifiers a function body calls.
-func (r *reader) calls(n *sitter.Node) map[string]bool {
+func (r *reader) calls(n *node) map[string]bool {
 	out := map[string]bool{}
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		if n.Kind() == "call" {
 			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" {
 				out[r.text(f)] = true
@@ -145,16 +143,16 @@ func inferReturns(fn *ir.Function) []ir.Type {
 // factory is a def that defines and returns a @pl.program class.
 type factory struct {
 	name   string
-	def    *sitter.Node
+	def    *node
 	params []factoryParam
 }
 
 type factoryParam struct {
 	name string
-	def  *sitter.Node // default value, or nil
+	def  *node // default value, or nil
 }
 
-func (r *reader) factoryDecl(def *sitter.Node) *factory {
+func (r *reader) factoryDecl(def *node) *factory {
 	body := def.ChildByFieldId(fldBody)
 	isFactory := false
 	for _, c := range r.kids(body) {
@@ -270,7 +268,7 @@ var scalarBinOps = map[string]ir.BinaryOp{"add": ir.OpAdd, "sub": ir.OpSub, "mul
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
 // the tile, tensor or tile-by-scalar op by operand type; a shaped
 // pld.alloc_window_buffer sizes itself in bytes.
-func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes []*sitter.Node, kws []kwArg) (value, bool) {
+func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*node, kws []kwArg) (value, bool) {
 	r := fc.r
 	switch callee {
 	case "pl.load":
@@ -364,7 +362,7 @@ func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes
 }
 
 // index is x[r] on a tensor: row r, as the Go builder's pl.Index.
-func (fc *fnCtx) index(n *sitter.Node, x ir.Expr, sub *sitter.Node, idx value) ir.Expr {
+func (fc *fnCtx) index(n *node, x ir.Expr, sub *node, idx value) ir.Expr {
 	r := fc.r
 	tl, ok := ir.AsTensorLike(x.Type())
 	if !ok || len(tl.Shape) < 1 {

@@ -109,3 +109,17 @@ func BenchmarkPrint2000(b *testing.B) {
 		_ = printer.Program(p)
 	}
 }
+
+// BenchmarkTree2000 is the part of BenchmarkParseBuild2000 spent in
+// tree-sitter's parse and the copy of its tree into Go.
+func BenchmarkTree2000(b *testing.B) {
+	_, text := bigText(b)
+	src := []byte(text)
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := pyfront.ParseTree(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -8,21 +8,19 @@ import (
 	"sort"
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
 type kwArg struct {
 	name string
-	node *sitter.Node
+	node *node
 	val  value
 }
 
 // args evaluates a call's argument list.
-func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.Node, []kwArg) {
+func (r *reader) args(call *node, e *env, fc *fnCtx) ([]value, []*node, []kwArg) {
 	var pos []value
-	var nodes []*sitter.Node
+	var nodes []*node
 	var kws []kwArg
 	al := call.ChildByFieldId(fldArguments)
 	if al.Kind() != "argument_list" {
@@ -58,7 +56,7 @@ func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.
 	return pos, nodes, kws
 }
 
-func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	fnNode := n.ChildByFieldId(fldFunction)
 	callee := r.dotted(fnNode)
 	if callee == "" {
@@ -256,7 +254,7 @@ func suggest(callee string) string {
 	return " (did you mean " + strings.Join(near, " or ") + "?)"
 }
 
-func (r *reader) cast(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []kwArg) value {
+func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 	var dt ir.DataType
 	have := false
 	if len(pos) == 2 {
@@ -314,7 +312,7 @@ var int32Args = map[string]bool{"peer": true, "value": true, "expected": true, "
 // opCall builds a call of a registered op. Keyword arguments naming a
 // positional argument fill its slot (peer=, offsets=, shape=); the rest are
 // the op's kwargs, converted by their declared kind.
-func (fc *fnCtx) opCall(n *sitter.Node, d *ir.OpDef, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
 	slots := make([]value, len(pos))
 	copy(slots, pos)
@@ -463,7 +461,7 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 }
 
 // programCall calls a function of the program being built.
-func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
 	callee := fc.pc.funcs[name]
 	if callee == nil {
@@ -493,7 +491,7 @@ func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*
 		case "device":
 			c.Attrs = append(c.Attrs, ir.Kwarg{Key: "device", Value: r.toExpr(k.node, k.val)})
 		case "attrs":
-			dn, ok := k.val.(*sitter.Node)
+			dn, ok := k.val.(*node)
 			if !ok {
 				r.fail(k.node, "attrs= takes a dict literal")
 			}

@@ -5,12 +5,9 @@ package pyfront
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -62,29 +59,14 @@ func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
 func Parse(file string, src []byte) (mod *Module, err error) {
 	r := &reader{file: file, src: src, consts: map[string]value{}, alias: map[string]string{"pl": "pl", "pld": "pld"}, domainsOf: map[*ir.Function]*fnCtx{}}
 	defer r.recoverTo(&err)
-	tree, err := parseTree(src)
+	root, err := parseNodes(src)
 	if err != nil {
 		return nil, err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			tree.Close()
-		}
-	}()
-	root := tree.RootNode()
 	if root.HasError() {
 		r.syntaxError(root)
 	}
-	m := r.module(root)
-	if len(m.facs) == 0 {
-		return m, nil
-	}
-	keep = true
-	// Factories run later (Call) on the syntax tree: it lives as long as
-	// the module.
-	runtime.SetFinalizer(m, func(*Module) { tree.Close() })
-	return m, nil
+	return r.module(root), nil
 }
 
 // Load reads a PyPTO file.
@@ -94,28 +76,6 @@ func Load(path string) (*Module, error) {
 		return nil, err
 	}
 	return Parse(path, src)
-}
-
-func parseTree(src []byte) (*sitter.Tree, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(pythonLang); err != nil {
-		return nil, err
-	}
-	// Parse(src) hands the C parser a fresh copy of all the remaining text
-	// on every read, and it reads again whenever its lexer steps back: a
-	// quadratic copy. Bounded chunks keep each read small.
-	const chunk = 1 << 16
-	t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i >= len(src) {
-			return nil
-		}
-		return src[i:min(i+chunk, len(src))]
-	}, nil, nil)
-	if t == nil {
-		return nil, fmt.Errorf("the Python parser gave no tree")
-	}
-	return t, nil
 }
 
 // recoverTo turns a reading panic into the returned error. Any other panic
@@ -139,10 +99,10 @@ func firstFrames(stack []byte) string {
 }
 
 // syntaxError reports the first ERROR or MISSING node.
-func (r *reader) syntaxError(root *sitter.Node) {
-	var bad *sitter.Node
-	var find func(n *sitter.Node) bool
-	find = func(n *sitter.Node) bool {
+func (r *reader) syntaxError(root *node) {
+	var bad *node
+	var find func(n *node) bool
+	find = func(n *node) bool {
 		if n.IsError() || n.IsMissing() {
 			bad = n
 			return true
@@ -218,10 +178,10 @@ func expectation(line string) string {
 
 // module walks the top level: constants, programs, jit functions,
 // factories; everything else is skipped.
-func (r *reader) module(root *sitter.Node) *Module {
+func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
 	var jits []*jitFunc
-	add := func(name string, n *sitter.Node) {
+	add := func(name string, n *node) {
 		for _, o := range m.order {
 			if o == name {
 				r.fail(n, "%s is defined twice in this module", name)
@@ -262,7 +222,7 @@ func (r *reader) module(root *sitter.Node) *Module {
 	return m
 }
 
-func (r *reader) importStmt(n *sitter.Node) {
+func (r *reader) importStmt(n *node) {
 	// import pypto.language as pl / import pypto.language.distributed as pld /
 	// from pypto import language as pl
 	t := strings.Join(strings.Fields(r.text(n)), " ")
@@ -279,7 +239,7 @@ func (r *reader) importStmt(n *sitter.Node) {
 
 // moduleAssign records NAME = expr; a value this reader cannot evaluate is
 // remembered as an error raised only if a program uses it.
-func (r *reader) moduleAssign(n *sitter.Node) {
+func (r *reader) moduleAssign(n *node) {
 	a := n.NamedChild(0)
 	if a == nil || a.Kind() != "assignment" {
 		return
@@ -298,14 +258,14 @@ func (r *reader) moduleAssign(n *sitter.Node) {
 	r.consts[name] = v
 }
 
-func (r *reader) tryEval(n *sitter.Node, env *env) (v value, err error) {
+func (r *reader) tryEval(n *node, env *env) (v value, err error) {
 	defer r.recoverTo(&err)
 	return r.eval(n, env), nil
 }
 
 // decoratorName is the dotted name of a definition's first PyPTO decorator
 // ("pl.program", "pl.jit.host", "pl.function").
-func (r *reader) decoratorName(n *sitter.Node) string {
+func (r *reader) decoratorName(n *node) string {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		d := n.NamedChild(i)
 		if d.Kind() != "decorator" {
@@ -322,7 +282,7 @@ func (r *reader) decoratorName(n *sitter.Node) string {
 	return ""
 }
 
-func (r *reader) decorator(n *sitter.Node) *sitter.Node {
+func (r *reader) decorator(n *node) *node {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		if d := n.NamedChild(i); d.Kind() == "decorator" {
 			return d.NamedChild(0)

@@ -1,0 +1,327 @@
+//go:build cgo
+
+package pyfront
+
+/*
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+// The few declarations of the tree-sitter C API this file uses; the
+// library itself is compiled and linked by its Go binding.
+typedef uint16_t TSSymbol;
+typedef uint16_t TSFieldId;
+typedef struct TSLanguage TSLanguage;
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef struct { uint32_t row, column; } TSPoint;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *);
+bool ts_parser_set_language(TSParser *, const TSLanguage *);
+TSTree *ts_parser_parse_string(TSParser *, const TSTree *, const char *, uint32_t);
+void ts_tree_delete(TSTree *);
+TSNode ts_tree_root_node(const TSTree *);
+uint32_t ts_node_descendant_count(TSNode);
+TSSymbol ts_node_symbol(TSNode);
+uint32_t ts_node_start_byte(TSNode);
+uint32_t ts_node_end_byte(TSNode);
+TSPoint ts_node_start_point(TSNode);
+bool ts_node_is_named(TSNode);
+bool ts_node_is_missing(TSNode);
+bool ts_node_is_error(TSNode);
+bool ts_node_has_error(TSNode);
+TSTreeCursor ts_tree_cursor_new(TSNode);
+void ts_tree_cursor_delete(TSTreeCursor *);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
+TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *);
+
+// pf_node is one syntax node, flattened in preorder: its children follow
+// it, and next is the index just past its subtree.
+typedef struct {
+	uint32_t start, end, row, col, next, nchild, nnamed;
+	uint16_t symbol, field;
+	uint8_t flags;
+} pf_node;
+
+enum { PF_NAMED = 1, PF_MISSING = 2, PF_ERROR = 4, PF_HAS_ERROR = 8 };
+
+// pf_flatten walks the whole tree with one cursor into out (cap entries)
+// and returns how many nodes the tree has (more than cap: call again).
+static uint32_t pf_flatten(TSTree *t, pf_node *out, uint32_t cap) {
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	uint32_t n = 0, depth = 0;
+	// stack holds the index of each open ancestor.
+	uint32_t stackbuf[256];
+	uint32_t *stack = stackbuf, stackcap = 256;
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&c);
+		if (n < cap) {
+			pf_node *o = &out[n];
+			TSPoint p = ts_node_start_point(node);
+			o->start = ts_node_start_byte(node);
+			o->end = ts_node_end_byte(node);
+			o->row = p.row;
+			o->col = p.column;
+			o->symbol = ts_node_symbol(node);
+			o->field = ts_tree_cursor_current_field_id(&c);
+			o->nchild = 0;
+			o->nnamed = 0;
+			o->flags = (ts_node_is_named(node) ? PF_NAMED : 0) | (ts_node_is_missing(node) ? PF_MISSING : 0) |
+				(ts_node_is_error(node) ? PF_ERROR : 0) | (ts_node_has_error(node) ? PF_HAS_ERROR : 0);
+			if (depth > 0 && stack[depth - 1] < cap) {
+				out[stack[depth - 1]].nchild++;
+				if (o->flags & PF_NAMED) out[stack[depth - 1]].nnamed++;
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			if (depth == stackcap) {
+				uint32_t *s = malloc(2 * stackcap * sizeof *s);
+				for (uint32_t i = 0; i < depth; i++) s[i] = stack[i];
+				if (stack != stackbuf) free(stack);
+				stack = s;
+				stackcap *= 2;
+			}
+			stack[depth++] = n++;
+			continue;
+		}
+		if (n < cap) out[n].next = n + 1;
+		n++;
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+			uint32_t open = stack[--depth];
+			if (open < cap) out[open].next = n;
+		}
+	}
+done:
+	while (depth > 0) {
+		uint32_t open = stack[--depth];
+		if (open < cap) out[open].next = n;
+	}
+	if (stack != stackbuf) free(stack);
+	ts_tree_cursor_delete(&c);
+	return n;
+}
+
+typedef struct pf_arena pf_arena;
+pf_arena *pf_arena_begin(pf_arena *);
+void pf_arena_leave(void);
+void pf_arena_reset(pf_arena *);
+
+// pf_read parses src on arena a and flattens its tree into out when it
+// has room (cap entries). It returns the node count; when that exceeds
+// cap, *keep holds the tree for pf_read_rest. The thread leaves the arena
+// before returning, so nothing else this thread runs allocates from it.
+static uint32_t pf_read(const void *lang, pf_arena *a, const char *src, uint32_t len, pf_node *out, uint32_t cap, TSTree **keep) {
+	pf_arena_begin(a);
+	TSParser *p = ts_parser_new();
+	TSTree *t = NULL;
+	if (ts_parser_set_language(p, (const TSLanguage *)lang)) t = ts_parser_parse_string(p, NULL, src, len);
+	ts_parser_delete(p);
+	*keep = NULL;
+	uint32_t n = 0;
+	if (t) {
+		n = ts_node_descendant_count(ts_tree_root_node(t));
+		if (n <= cap) {
+			n = pf_flatten(t, out, cap);
+			ts_tree_delete(t);
+		} else {
+			*keep = t;
+		}
+	}
+	pf_arena_leave();
+	if (!*keep) pf_arena_reset(a);
+	return n;
+}
+
+// pf_read_rest flattens a tree pf_read kept, then frees it and its arena.
+static uint32_t pf_read_rest(TSTree *t, pf_arena *a, pf_node *out, uint32_t cap) {
+	uint32_t n = pf_flatten(t, out, cap);
+	ts_tree_delete(t);
+	pf_arena_reset(a);
+	return n;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
+)
+
+// node is one node of a parsed file's syntax tree. The tree is copied out
+// of the C parser in one pass, so walking it (every Kind, child and field
+// lookup the reader makes) is plain Go with no cgo call per node.
+type node struct {
+	t                     *syntaxTree
+	start, end, row, col  uint32
+	next, nchild, nnamed  uint32
+	kidsAt, namedAt       uint32
+	symbol, field         uint16
+	named, missing, isErr bool
+	hasErr                bool
+}
+
+type syntaxTree struct {
+	nodes []node
+	// kids lists every node's children (at node.kidsAt) and then its
+	// named children (at node.namedAt), so the reader's loops over
+	// Child(i) and NamedChild(i) take O(1) a step.
+	kids []uint32
+}
+
+// point is a start position: row and byte column, both from 0.
+type point struct{ Row, Column uint32 }
+
+// parseNodes parses src with tree-sitter-python and returns its root.
+func parseNodes(src []byte) (*node, error) {
+	if len(src) >= 1<<32-1 {
+		return nil, fmt.Errorf("the file is too large to read (%d bytes)", len(src))
+	}
+	var csrc *C.char
+	if len(src) > 0 {
+		csrc = (*C.char)(unsafe.Pointer(&src[0]))
+	} else {
+		csrc = (*C.char)(unsafe.Pointer(&[1]byte{}))
+	}
+	a := getArena()
+	defer putArena(a)
+	// About one node per two bytes of Python; a denser file takes a second
+	// call with the exact count.
+	buf := make([]C.pf_node, len(src)/2+64)
+	var keep *C.TSTree
+	n := C.pf_read(python.Language(), a, csrc, C.uint32_t(len(src)), &buf[0], C.uint32_t(len(buf)), &keep)
+	if keep != nil {
+		buf = make([]C.pf_node, int(n))
+		n = C.pf_read_rest(keep, a, &buf[0], C.uint32_t(len(buf)))
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("the Python parser gave no tree")
+	}
+	if int(n) > len(buf) {
+		return nil, fmt.Errorf("the Python parser's tree has %d nodes, more than the %d it announced", n, len(buf))
+	}
+	st := &syntaxTree{nodes: make([]node, n)}
+	for i := range st.nodes {
+		c := &buf[i]
+		st.nodes[i] = node{
+			t: st, start: uint32(c.start), end: uint32(c.end), row: uint32(c.row), col: uint32(c.col),
+			next: uint32(c.next), nchild: uint32(c.nchild), nnamed: uint32(c.nnamed), symbol: uint16(c.symbol), field: uint16(c.field),
+			named: c.flags&C.PF_NAMED != 0, missing: c.flags&C.PF_MISSING != 0,
+			isErr: c.flags&C.PF_ERROR != 0, hasErr: c.flags&C.PF_HAS_ERROR != 0,
+		}
+	}
+	st.index()
+	return &st.nodes[0], nil
+}
+
+// index fills kids: each node's children are found by following next
+// from the node after it.
+func (st *syntaxTree) index() {
+	all := st.nodes
+	total := 0
+	for i := range all {
+		total += int(all[i].nchild + all[i].nnamed)
+	}
+	kids := make([]uint32, 0, total)
+	for i := range all {
+		n := &all[i]
+		if n.nchild == 0 {
+			continue
+		}
+		n.kidsAt = uint32(len(kids))
+		for c, k := uint32(i+1), uint32(0); k < n.nchild; c, k = all[c].next, k+1 {
+			kids = append(kids, c)
+		}
+		n.namedAt = uint32(len(kids))
+		for k := uint32(0); k < n.nchild; k++ {
+			if c := kids[n.kidsAt+k]; all[c].named {
+				kids = append(kids, c)
+			}
+		}
+	}
+	st.kids = kids
+}
+
+func (n *node) index() uint32 {
+	return uint32((uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(&n.t.nodes[0]))) / unsafe.Sizeof(node{}))
+}
+
+// Kind is the grammar's name for the node ("call", "identifier", "(").
+func (n *node) Kind() string {
+	if int(n.symbol) < len(symbolNames) {
+		return symbolNames[n.symbol]
+	}
+	return "ERROR"
+}
+
+func (n *node) StartByte() uint32 { return n.start }
+func (n *node) EndByte() uint32   { return n.end }
+
+// StartPosition is where the node starts (row and byte column from 0).
+func (n *node) StartPosition() point { return point{n.row, n.col} }
+
+func (n *node) IsNamed() bool   { return n.named }
+func (n *node) IsMissing() bool { return n.missing }
+func (n *node) IsError() bool   { return n.isErr }
+func (n *node) HasError() bool  { return n.hasErr }
+
+// ChildCount counts every child, named and anonymous.
+func (n *node) ChildCount() uint { return uint(n.nchild) }
+
+// Child is the i-th child, or nil.
+func (n *node) Child(i uint) *node { return n.nth(i, false) }
+
+// NamedChildCount counts the named children.
+func (n *node) NamedChildCount() uint { return uint(n.nnamed) }
+
+// NamedChild is the i-th named child, or nil.
+func (n *node) NamedChild(i uint) *node { return n.nth(i, true) }
+
+// nth is the i-th child (named children only when named is set).
+func (n *node) nth(i uint, named bool) *node {
+	if named {
+		if i >= uint(n.nnamed) {
+			return nil
+		}
+		return &n.t.nodes[n.t.kids[uint(n.namedAt)+i]]
+	}
+	if i >= uint(n.nchild) {
+		return nil
+	}
+	return &n.t.nodes[n.t.kids[uint(n.kidsAt)+i]]
+}
+
+// ChildByFieldId is the first child under field f, or nil.
+func (n *node) ChildByFieldId(f uint16) *node {
+	all := n.t.nodes
+	c := n.index() + 1
+	for j := uint32(0); j < n.nchild; j++ {
+		if all[c].field == f {
+			return &all[c]
+		}
+		c = all[c].next
+	}
+	return nil
+}
+
+// ChildrenByField lists the children under field f.
+func (n *node) ChildrenByField(f uint16) []*node {
+	var out []*node
+	all := n.t.nodes
+	c := n.index() + 1
+	for j := uint32(0); j < n.nchild; j++ {
+		if all[c].field == f {
+			out = append(out, &all[c])
+		}
+		c = all[c].next
+	}
+	return out
+}
