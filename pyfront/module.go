@@ -66,6 +66,7 @@ func Parse(file string, src []byte) (mod *Module, err error) {
 	if root.HasError() {
 		r.syntaxError(root)
 	}
+	r.checkIndent(root)
 	return r.module(root), nil
 }
 
@@ -96,84 +97,6 @@ func firstFrames(stack []byte) string {
 		lines = lines[:12]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// syntaxError reports the first ERROR or MISSING node.
-func (r *reader) syntaxError(root *node) {
-	var bad *node
-	var find func(n *node) bool
-	find = func(n *node) bool {
-		if n.IsError() || n.IsMissing() {
-			bad = n
-			return true
-		}
-		if !n.HasError() {
-			return false
-		}
-		for i := uint(0); i < n.ChildCount(); i++ {
-			if find(n.Child(i)) {
-				return true
-			}
-		}
-		return false
-	}
-	find(root)
-	if bad == nil {
-		r.fail(root, "invalid Python syntax")
-	}
-	if bad.IsMissing() {
-		r.fail(bad, "invalid Python syntax: expected %q here", bad.Kind())
-	}
-	text := r.text(bad)
-	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		text = text[:i]
-	}
-	if len(text) > 40 {
-		text = text[:40] + "..."
-	}
-	line := r.sourceLine(int(bad.StartPosition().Row))
-	r.fail(bad, "invalid Python syntax near %q: %s", text, expectation(line))
-}
-
-func (r *reader) sourceLine(row int) string {
-	lines := strings.Split(string(r.src), "\n")
-	if row < len(lines) {
-		return lines[row]
-	}
-	return ""
-}
-
-// expectation guesses what a bad line lacks: a colon after a compound
-// statement's header, or a bracket.
-func expectation(line string) string {
-	t := strings.TrimSpace(line)
-	if i := strings.Index(t, "#"); i >= 0 && !strings.ContainsAny(t[:i], "\"'") {
-		t = strings.TrimSpace(t[:i])
-	}
-	pairs := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	var stack []byte
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch c {
-		case '(', '[', '{':
-			stack = append(stack, c)
-		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != pairs[c] {
-				return fmt.Sprintf("unmatched %q", string(c))
-			}
-			stack = stack[:len(stack)-1]
-		}
-	}
-	if len(stack) > 0 {
-		closer := map[byte]string{'(': ")", '[': "]", '{': "}"}[stack[len(stack)-1]]
-		return fmt.Sprintf("expected %q to close %q", closer, string(stack[len(stack)-1]))
-	}
-	for _, kw := range []string{"for ", "if ", "elif ", "else", "while ", "def ", "class ", "with ", "try", "except", "finally"} {
-		if strings.HasPrefix(t, kw) && !strings.HasSuffix(t, ":") {
-			return "expected ':' at the end of the " + strings.TrimSpace(kw) + " line"
-		}
-	}
-	return "expected a complete Python statement"
 }
 
 // module walks the top level: constants, programs, jit functions,
