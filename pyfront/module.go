@@ -127,6 +127,10 @@ func (r *reader) module(root *node) *Module {
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
 				m.progs[name] = r.programClass(n, r.globalEnv(), false)
+			case dec == "pl.function" && def.Kind() == "function_definition":
+				name := r.text(def.ChildByFieldId(fldName))
+				add(name, n)
+				m.progs[name] = r.functionProgram(n, r.globalEnv())
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)

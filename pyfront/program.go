@@ -114,6 +114,23 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 	return pc.prog
 }
 
+// functionProgram reads a top-level @pl.function. Upstream's parser makes
+// it a lone ir.Function; here it is a program of that one function,
+// named after it, so it prints, compiles and runs like any other.
+func (r *reader) functionProgram(n *node, e *env) *ir.Program {
+	def := n.ChildByFieldId(fldDefinition)
+	fn, fenv := r.signature(n, def, e, false)
+	pc := &progCtx{prog: ir.NewProgram(fn.Name), funcs: map[string]*ir.Function{fn.Name: fn}}
+	fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}}
+	fc.body(def)
+	restoreHints(fn, fc.free)
+	if err := pc.prog.AddFunction(fn); err != nil {
+		r.fail(def, "%v", err)
+	}
+	r.commGroups(pc, map[*ir.Function]*node{fn: def})
+	return pc.prog
+}
+
 func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *node)) map[*ir.Function]*node {
 	out := map[*ir.Function]*node{}
 	for _, x := range xs {

@@ -1,0 +1,57 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// TestBareFunction: a top-level @pl.function (upstream's pl.parse reads
+// it as a lone function) is a program of that one function, named after
+// it, equal to the same function written as the method of a class.
+func TestBareFunction(t *testing.T) {
+	const body = `    @pl.function(type=pl.FunctionType.InCore)
+    def scale(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]):
+        t: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        y: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(u, [0, 0], y)
+`
+	const head = "import pypto.language as pl\n\n"
+	bare := head + dedent(body)
+	class := head + "@pl.program\nclass scale:\n" + strings.ReplaceAll(body, "def scale(x", "def scale(self, x")
+	read := func(src string) *ir.Program {
+		t.Helper()
+		mod, err := pyfront.Parse("f.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		if got := mod.Names(); len(got) != 1 || got[0] != "scale" {
+			t.Fatalf("names %v, want [scale]", got)
+		}
+		p, err := mod.Program("scale")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, want := read(bare), read(class)
+	if err := ir.AssertStructuralEqual(want, got, true); err != nil {
+		t.Fatalf("the bare function differs from the class form: %v", err)
+	}
+	if a, b := printer.Program(got), printer.Program(want); a != b {
+		t.Fatalf("prints differ:\n%s\n---\n%s", a, b)
+	}
+}
+
+func dedent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "    "))
+	}
+	return b.String()
+}
