@@ -67,7 +67,7 @@ var docIndex = map[string]docEntry{
 	"pl.Difference.String":           {Signature: "func (d Difference) String() string", Doc: "String is \"no pass differs\" or \"after PASS ...\"."},
 	"pl.Dims":                        {Signature: "func Dims(dims ...any) Shape", Doc: "Dims builds a shape (or an offsets tuple) from ints and expressions:\npl.Dims(1, 256), pl.Dims(NR, 1), pl.Dims(my_rank, 0). PyPTO: [1, 256]."},
 	"pl.Div":                         {Signature: "func Div(a, b any) Expr", Doc: "Div is a / b, like Add (true division on scalars)."},
-	"pl.Dynamic":                     {Signature: "func Dynamic(name string) Expr", Doc: "Dynamic declares a symbolic dimension. PyPTO: NR = pl.dynamic(\"NR\")."},
+	"pl.Dynamic":                     {Signature: "func Dynamic(name string) Expr", Doc: "Dynamic declares a symbolic dimension. PyPTO: NR = pl.dynamic(\"NR\").\nEvery call with one name gives the same dimension."},
 	"pl.Eq":                          {Signature: "func Eq(a, b any) Expr", Doc: "Eq is a == b."},
 	"pl.Expr":                        {Signature: "type Expr = ir.Expr", Doc: "Expr is an IR expression: a variable, constant, or op call."},
 	"pl.FP16":                        {Signature: "const pl.FP16", Doc: "Element types."},
