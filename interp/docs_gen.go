@@ -123,6 +123,7 @@ var docIndex = map[string]docEntry{
 	"pl.Mod":                         {Signature: "func Mod(a, b any) Expr", Doc: "Mod is a % b on scalars."},
 	"pl.Module":                      {Signature: "type Module struct {\n\t// contains filtered or unexported fields\n}", Doc: "Module is a PyPTO Python file read into programs: its @pl.program classes,\nits @pl.jit.host entries (each a program named after the entry, holding\nevery function it reaches) and its factories (a def returning a\n@pl.program class)."},
 	"pl.Module.Call":                 {Signature: "func (m *Module) Call(name string, args ...interface{}) (*Program, error)", Doc: "Call builds the program a factory returns. args (Go ints, floats, bools\nand strings) bind to its parameters in order; missing ones take their\nPython defaults. PyPTO: build_x(4, True)."},
+	"pl.Module.IsFactory":            {Signature: "func (m *Module) IsFactory(name string) bool", Doc: "IsFactory reports whether name is a factory (a def that builds and\nreturns a program: call it with Call)."},
 	"pl.Module.Names":                {Signature: "func (m *Module) Names() []string", Doc: "Names lists the module's programs and factories in source order."},
 	"pl.Module.Program":              {Signature: "func (m *Module) Program(name string) (*Program, error)", Doc: "Program returns the program called name (a class or a @pl.jit.host entry)."},
 	"pl.Module.String":               {Signature: "func (m *Module) String() string", Doc: "String prints every program of the module (factories are listed)."},
