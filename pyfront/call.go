@@ -179,8 +179,16 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		}
 		r.fail(n, "int: expected a number, given %s", describe(pos[0]))
 	}
+	if f := r.facs[callee]; f != nil && fc == nil {
+		return r.runFactory(f, n, pos, kws)
+	}
 	if fc == nil {
 		r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
+	}
+	if v, ok := e.lookup(callee); ok {
+		if pf, ok := v.(*pyFunc); ok {
+			return fc.programCall(n, pf.name, pos, nodes, kws)
+		}
 	}
 	if strings.HasPrefix(callee, "self.") {
 		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)

@@ -39,6 +39,8 @@ type reader struct {
 	lastCol  int
 	// domainsOf holds the comm-domain comments read per host function.
 	domainsOf map[*ir.Function]*fnCtx
+	// facs are the module's factories, which factories may call.
+	facs map[string]*factory
 }
 
 // env is a lexical scope: a function's variables, a factory's parameters.

@@ -103,6 +103,7 @@ func firstFrames(stack []byte) string {
 // factories; everything else is skipped.
 func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
+	r.facs = m.facs
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {

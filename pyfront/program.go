@@ -91,6 +91,17 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 			r.fail(c, "unsupported statement in program class %s: %s", name, kindText(c.Kind()))
 		}
 	}
+	// Kernels a factory defined outside the class, called by name.
+	var free []pending
+	for _, pf := range r.freeFuncs(body, e) {
+		fn, fenv := r.signature(pf.dec, pf.def, pf.env, authoring)
+		if pc.funcs[fn.Name] != nil {
+			r.fail(pf.def, "program %s already has a function named %s", name, fn.Name)
+		}
+		pc.funcs[fn.Name] = fn
+		free = append(free, pending{fn, pf.def, fenv})
+	}
+	fns = append(free, fns...)
 	if authoring {
 		// Callees first: an unannotated function's return type is its
 		// return statement's, which its callers need.
