@@ -51,9 +51,11 @@ typedef struct {
 
 enum { PF_NAMED = 1, PF_MISSING = 2, PF_ERROR = 4, PF_HAS_ERROR = 8 };
 
-// pf_flatten walks the whole tree with one cursor into out (cap entries)
-// and returns how many nodes the tree has (more than cap: call again).
-static uint32_t pf_flatten(TSTree *t, pf_node *out, uint32_t cap) {
+// pf_flatten walks the whole tree with one cursor into out: cap records
+// stride bytes apart, each starting with a pf_node. It returns how many
+// nodes the tree has (more than cap: call again with room).
+#define AT(i) ((pf_node *)((char *)out + (size_t)(i) * stride))
+static uint32_t pf_flatten(TSTree *t, void *out, size_t stride, uint32_t cap) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t n = 0, depth = 0;
 	// stack holds the index of each open ancestor.
@@ -62,7 +64,7 @@ static uint32_t pf_flatten(TSTree *t, pf_node *out, uint32_t cap) {
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&c);
 		if (n < cap) {
-			pf_node *o = &out[n];
+			pf_node *o = AT(n);
 			TSPoint p = ts_node_start_point(node);
 			o->start = ts_node_start_byte(node);
 			o->end = ts_node_end_byte(node);
@@ -75,8 +77,8 @@ static uint32_t pf_flatten(TSTree *t, pf_node *out, uint32_t cap) {
 			o->flags = (ts_node_is_named(node) ? PF_NAMED : 0) | (ts_node_is_missing(node) ? PF_MISSING : 0) |
 				(ts_node_is_error(node) ? PF_ERROR : 0) | (ts_node_has_error(node) ? PF_HAS_ERROR : 0);
 			if (depth > 0 && stack[depth - 1] < cap) {
-				out[stack[depth - 1]].nchild++;
-				if (o->flags & PF_NAMED) out[stack[depth - 1]].nnamed++;
+				AT(stack[depth - 1])->nchild++;
+				if (o->flags & PF_NAMED) AT(stack[depth - 1])->nnamed++;
 			}
 		}
 		if (ts_tree_cursor_goto_first_child(&c)) {
@@ -90,18 +92,18 @@ static uint32_t pf_flatten(TSTree *t, pf_node *out, uint32_t cap) {
 			stack[depth++] = n++;
 			continue;
 		}
-		if (n < cap) out[n].next = n + 1;
+		if (n < cap) AT(n)->next = n + 1;
 		n++;
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
 			uint32_t open = stack[--depth];
-			if (open < cap) out[open].next = n;
+			if (open < cap) AT(open)->next = n;
 		}
 	}
 done:
 	while (depth > 0) {
 		uint32_t open = stack[--depth];
-		if (open < cap) out[open].next = n;
+		if (open < cap) AT(open)->next = n;
 	}
 	if (stack != stackbuf) free(stack);
 	ts_tree_cursor_delete(&c);
@@ -113,35 +115,24 @@ pf_arena *pf_arena_begin(pf_arena *);
 void pf_arena_leave(void);
 void pf_arena_reset(pf_arena *);
 
-// pf_read parses src on arena a and flattens its tree into out when it
-// has room (cap entries). It returns the node count; when that exceeds
-// cap, *keep holds the tree for pf_read_rest. The thread leaves the arena
-// before returning, so nothing else this thread runs allocates from it.
-static uint32_t pf_read(const void *lang, pf_arena *a, const char *src, uint32_t len, pf_node *out, uint32_t cap, TSTree **keep) {
+// pf_parse parses src on arena a and returns the tree (NULL: none) and
+// its node count. The thread leaves the arena before returning, so
+// nothing else this thread runs allocates from it.
+static TSTree *pf_parse(const void *lang, pf_arena *a, const char *src, uint32_t len, uint32_t *count) {
 	pf_arena_begin(a);
 	TSParser *p = ts_parser_new();
 	TSTree *t = NULL;
 	if (ts_parser_set_language(p, (const TSLanguage *)lang)) t = ts_parser_parse_string(p, NULL, src, len);
 	ts_parser_delete(p);
-	*keep = NULL;
-	uint32_t n = 0;
-	if (t) {
-		n = ts_node_descendant_count(ts_tree_root_node(t));
-		if (n <= cap) {
-			n = pf_flatten(t, out, cap);
-			ts_tree_delete(t);
-		} else {
-			*keep = t;
-		}
-	}
+	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	pf_arena_leave();
-	if (!*keep) pf_arena_reset(a);
-	return n;
+	return t;
 }
 
-// pf_read_rest flattens a tree pf_read kept, then frees it and its arena.
-static uint32_t pf_read_rest(TSTree *t, pf_arena *a, pf_node *out, uint32_t cap) {
-	uint32_t n = pf_flatten(t, out, cap);
+// pf_finish flattens a tree pf_parse made, then frees it and empties its
+// arena.
+static uint32_t pf_finish(TSTree *t, pf_arena *a, void *out, size_t stride, uint32_t cap) {
+	uint32_t n = cap > 0 ? pf_flatten(t, out, stride, cap) : 0;
 	ts_tree_delete(t);
 	pf_arena_reset(a);
 	return n;
@@ -158,15 +149,28 @@ import (
 
 // node is one node of a parsed file's syntax tree. The tree is copied out
 // of the C parser in one pass, so walking it (every Kind, child and field
-// lookup the reader makes) is plain Go with no cgo call per node.
+// lookup the reader makes) is plain Go with no cgo call per node. Its
+// first fields are C's pf_node, which the C walk writes in place.
 type node struct {
-	t                     *syntaxTree
-	start, end, row, col  uint32
-	next, nchild, nnamed  uint32
-	kidsAt, namedAt       uint32
-	symbol, field         uint16
-	named, missing, isErr bool
-	hasErr                bool
+	start, end, row, col uint32
+	next, nchild, nnamed uint32
+	symbol, field        uint16
+	flags                uint8
+	// Go's own:
+	kidsAt, namedAt uint32
+	t               *syntaxTree
+}
+
+// The C walk writes a pf_node at the start of each node: the layouts
+// must agree.
+func init() {
+	var c C.pf_node
+	var n node
+	if unsafe.Offsetof(c.start) != unsafe.Offsetof(n.start) || unsafe.Offsetof(c.nnamed) != unsafe.Offsetof(n.nnamed) ||
+		unsafe.Offsetof(c.symbol) != unsafe.Offsetof(n.symbol) || unsafe.Offsetof(c.field) != unsafe.Offsetof(n.field) ||
+		unsafe.Offsetof(c.flags) != unsafe.Offsetof(n.flags) || unsafe.Sizeof(c) > unsafe.Offsetof(n.kidsAt) {
+		panic("pyfront: node does not begin with the layout of pf_node")
+	}
 }
 
 type syntaxTree struct {
@@ -193,30 +197,23 @@ func parseNodes(src []byte) (*node, error) {
 	}
 	a := getArena()
 	defer putArena(a)
-	// About one node per two bytes of Python; a denser file takes a second
-	// call with the exact count.
-	buf := make([]C.pf_node, len(src)/2+64)
-	var keep *C.TSTree
-	n := C.pf_read(python.Language(), a, csrc, C.uint32_t(len(src)), &buf[0], C.uint32_t(len(buf)), &keep)
-	if keep != nil {
-		buf = make([]C.pf_node, int(n))
-		n = C.pf_read_rest(keep, a, &buf[0], C.uint32_t(len(buf)))
-	}
-	if n == 0 {
+	var count C.uint32_t
+	t := C.pf_parse(python.Language(), a, csrc, C.uint32_t(len(src)), &count)
+	if t == nil {
 		return nil, fmt.Errorf("the Python parser gave no tree")
 	}
-	if int(n) > len(buf) {
-		return nil, fmt.Errorf("the Python parser's tree has %d nodes, more than the %d it announced", n, len(buf))
+	st := &syntaxTree{nodes: make([]node, int(count))}
+	var n C.uint32_t
+	if count > 0 {
+		n = C.pf_finish(t, a, unsafe.Pointer(&st.nodes[0]), C.size_t(unsafe.Sizeof(node{})), count)
+	} else {
+		C.pf_finish(t, a, nil, 0, 0)
 	}
-	st := &syntaxTree{nodes: make([]node, n)}
+	if n == 0 || n != count {
+		return nil, fmt.Errorf("the Python parser's tree has %d nodes, not the %d it announced", n, count)
+	}
 	for i := range st.nodes {
-		c := &buf[i]
-		st.nodes[i] = node{
-			t: st, start: uint32(c.start), end: uint32(c.end), row: uint32(c.row), col: uint32(c.col),
-			next: uint32(c.next), nchild: uint32(c.nchild), nnamed: uint32(c.nnamed), symbol: uint16(c.symbol), field: uint16(c.field),
-			named: c.flags&C.PF_NAMED != 0, missing: c.flags&C.PF_MISSING != 0,
-			isErr: c.flags&C.PF_ERROR != 0, hasErr: c.flags&C.PF_HAS_ERROR != 0,
-		}
+		st.nodes[i].t = st
 	}
 	st.index()
 	return &st.nodes[0], nil
@@ -242,7 +239,7 @@ func (st *syntaxTree) index() {
 		}
 		n.namedAt = uint32(len(kids))
 		for k := uint32(0); k < n.nchild; k++ {
-			if c := kids[n.kidsAt+k]; all[c].named {
+			if c := kids[n.kidsAt+k]; all[c].IsNamed() {
 				kids = append(kids, c)
 			}
 		}
@@ -268,10 +265,10 @@ func (n *node) EndByte() uint32   { return n.end }
 // StartPosition is where the node starts (row and byte column from 0).
 func (n *node) StartPosition() point { return point{n.row, n.col} }
 
-func (n *node) IsNamed() bool   { return n.named }
-func (n *node) IsMissing() bool { return n.missing }
-func (n *node) IsError() bool   { return n.isErr }
-func (n *node) HasError() bool  { return n.hasErr }
+func (n *node) IsNamed() bool   { return n.flags&C.PF_NAMED != 0 }
+func (n *node) IsMissing() bool { return n.flags&C.PF_MISSING != 0 }
+func (n *node) IsError() bool   { return n.flags&C.PF_ERROR != 0 }
+func (n *node) HasError() bool  { return n.flags&C.PF_HAS_ERROR != 0 }
 
 // ChildCount counts every child, named and anonymous.
 func (n *node) ChildCount() uint { return uint(n.nchild) }
