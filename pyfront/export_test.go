@@ -38,3 +38,43 @@ func Sexp(src []byte) string {
 	walk(root, 0)
 	return string(b)
 }
+
+// SplitAgrees parses src split at up to max candidate lines (spread over
+// the file) and compares each joined tree with the whole parse. It
+// returns how many split lines it tried and how many gave a joined tree
+// (the others fell back); a difference is an error.
+func SplitAgrees(src []byte, max int) (tried, joined int, err error) {
+	whole, err := parseFlat(src, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	step := len(src) / (max + 1)
+	if step < 1 {
+		step = 1
+	}
+	last := -1
+	for from := step; from < len(src) && tried < max; from += step {
+		at, heads := findSplit(src, from)
+		if at < 0 || at == last {
+			continue
+		}
+		last = at
+		tried++
+		got, ok := parseAt(src, at, heads)
+		if !ok {
+			continue
+		}
+		joined++
+		if len(got) != len(whole) {
+			return tried, joined, fmt.Errorf("split at byte %d: %d nodes, the whole parse has %d", at, len(got), len(whole))
+		}
+		for i := range got {
+			g, w := got[i], whole[i]
+			g.t, w.t = nil, nil
+			if g != w {
+				return tried, joined, fmt.Errorf("split at byte %d: node %d (%s at %d:%d) differs: %+v, whole %+v", at, i, w.Kind(), w.row+1, w.col+1, g, w)
+			}
+		}
+	}
+	return tried, joined, nil
+}

@@ -16,11 +16,13 @@ typedef struct TSParser TSParser;
 typedef struct TSTree TSTree;
 typedef struct { uint32_t row, column; } TSPoint;
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { TSPoint start_point, end_point; uint32_t start_byte, end_byte; } TSRange;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
 
 TSParser *ts_parser_new(void);
 void ts_parser_delete(TSParser *);
 bool ts_parser_set_language(TSParser *, const TSLanguage *);
+bool ts_parser_set_included_ranges(TSParser *, const TSRange *, uint32_t);
 TSTree *ts_parser_parse_string(TSParser *, const TSTree *, const char *, uint32_t);
 void ts_tree_delete(TSTree *);
 TSNode ts_tree_root_node(const TSTree *);
@@ -118,11 +120,14 @@ void pf_arena_reset(pf_arena *);
 // pf_parse parses src on arena a and returns the tree (NULL: none) and
 // its node count. The thread leaves the arena before returning, so
 // nothing else this thread runs allocates from it.
-static TSTree *pf_parse(const void *lang, pf_arena *a, const char *src, uint32_t len, uint32_t *count) {
+// With nranges > 0 only those ranges of src are parsed, as if they were
+// one text, at their own positions.
+static TSTree *pf_parse(const void *lang, pf_arena *a, const char *src, uint32_t len, const TSRange *ranges, uint32_t nranges, uint32_t *count) {
 	pf_arena_begin(a);
 	TSParser *p = ts_parser_new();
 	TSTree *t = NULL;
-	if (ts_parser_set_language(p, (const TSLanguage *)lang)) t = ts_parser_parse_string(p, NULL, src, len);
+	if (ts_parser_set_language(p, (const TSLanguage *)lang) && (nranges == 0 || ts_parser_set_included_ranges(p, ranges, nranges)))
+		t = ts_parser_parse_string(p, NULL, src, len);
 	ts_parser_delete(p);
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	pf_arena_leave();
@@ -186,6 +191,24 @@ type point struct{ Row, Column uint32 }
 
 // parseNodes parses src with tree-sitter-python and returns its root.
 func parseNodes(src []byte) (*node, error) {
+	nodes, err := parseSplit(src)
+	if err != nil {
+		return nil, err
+	}
+	st := &syntaxTree{nodes: nodes}
+	for i := range st.nodes {
+		st.nodes[i].t = st
+	}
+	st.index()
+	return &st.nodes[0], nil
+}
+
+// srcRange is a byte range of the source that a parse reads.
+type srcRange struct{ start, end int }
+
+// parseFlat parses src (only the given ranges of it, when there are
+// some) into nodes in preorder, without their tree links.
+func parseFlat(src []byte, ranges []srcRange) ([]node, error) {
 	if len(src) >= 1<<32-1 {
 		return nil, fmt.Errorf("the file is too large to read (%d bytes)", len(src))
 	}
@@ -195,28 +218,47 @@ func parseNodes(src []byte) (*node, error) {
 	} else {
 		csrc = (*C.char)(unsafe.Pointer(&[1]byte{}))
 	}
+	var cr *C.TSRange
+	if len(ranges) > 0 {
+		rs := make([]C.TSRange, len(ranges))
+		for i, r := range ranges {
+			rs[i].start_byte, rs[i].end_byte = C.uint32_t(r.start), C.uint32_t(r.end)
+			rs[i].start_point.row, rs[i].start_point.column = pointAt(src, r.start)
+			rs[i].end_point.row, rs[i].end_point.column = pointAt(src, r.end)
+		}
+		cr = &rs[0]
+	}
 	a := getArena()
 	defer putArena(a)
 	var count C.uint32_t
-	t := C.pf_parse(python.Language(), a, csrc, C.uint32_t(len(src)), &count)
+	t := C.pf_parse(python.Language(), a, csrc, C.uint32_t(len(src)), cr, C.uint32_t(len(ranges)), &count)
 	if t == nil {
 		return nil, fmt.Errorf("the Python parser gave no tree")
 	}
-	st := &syntaxTree{nodes: make([]node, int(count))}
+	nodes := make([]node, int(count))
 	var n C.uint32_t
 	if count > 0 {
-		n = C.pf_finish(t, a, unsafe.Pointer(&st.nodes[0]), C.size_t(unsafe.Sizeof(node{})), count)
+		n = C.pf_finish(t, a, unsafe.Pointer(&nodes[0]), C.size_t(unsafe.Sizeof(node{})), count)
 	} else {
 		C.pf_finish(t, a, nil, 0, 0)
 	}
 	if n == 0 || n != count {
 		return nil, fmt.Errorf("the Python parser's tree has %d nodes, not the %d it announced", n, count)
 	}
-	for i := range st.nodes {
-		st.nodes[i].t = st
+	return nodes, nil
+}
+
+// pointAt is the row and byte column of offset at.
+func pointAt(src []byte, at int) (C.uint32_t, C.uint32_t) {
+	row, col := 0, 0
+	for i := 0; i < at && i < len(src); i++ {
+		if src[i] == '\n' {
+			row, col = row+1, 0
+		} else {
+			col++
+		}
 	}
-	st.index()
-	return &st.nodes[0], nil
+	return C.uint32_t(row), C.uint32_t(col)
 }
 
 // index fills kids: each node's children are found by following next
