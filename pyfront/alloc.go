@@ -131,6 +131,13 @@ void pf_arena_free(pf_arena *a) {
 	free(a);
 }
 
+// pf_arena_size is the bytes of a's blocks.
+size_t pf_arena_size(pf_arena *a) {
+	size_t n = 0;
+	for (pf_block *b = a->head; b; b = b->next) n += b->cap;
+	return n;
+}
+
 static void pyfront_use_arena_allocator(void) { ts_set_allocator(pf_malloc, pf_calloc, pf_realloc, pf_free); }
 */
 import "C"
@@ -159,4 +166,24 @@ func putArena(a *C.pf_arena) {
 	default:
 		C.pf_arena_free(a)
 	}
+}
+
+// arenaBytes is the memory the pooled arenas hold (tests watch it).
+func arenaBytes() int {
+	total := 0
+	var keep []*C.pf_arena
+	for {
+		select {
+		case a := <-arenas:
+			total += int(C.pf_arena_size(a))
+			keep = append(keep, a)
+			continue
+		default:
+		}
+		break
+	}
+	for _, a := range keep {
+		putArena(a)
+	}
+	return total
 }

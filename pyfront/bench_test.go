@@ -188,3 +188,19 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaBounded: the parser's arenas, kept for the next reads, stay
+// within a bound however many reads ran.
+func TestArenaBounded(t *testing.T) {
+	_, text := bigText(t)
+	for i := 0; i < 5; i++ {
+		if _, err := pyfront.Parse("big.py", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := pyfront.ArenaBytes()
+	t.Logf("arenas hold %d MB after reading a %d KB file five times", n>>20, len(text)>>10)
+	if n > 8*64<<20 {
+		t.Fatalf("arenas hold %d MB, more than 8 arenas of 64 MB", n>>20)
+	}
+}

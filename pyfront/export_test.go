@@ -44,7 +44,7 @@ func Sexp(src []byte) string {
 // returns how many split lines it tried and how many gave a joined tree
 // (the others fell back); a difference is an error.
 func SplitAgrees(src []byte, max int) (tried, joined int, err error) {
-	whole, err := parseFlat(src, nil)
+	whole, err := parseFlat(src, nil, nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -78,3 +78,6 @@ func SplitAgrees(src []byte, max int) (tried, joined int, err error) {
 	}
 	return tried, joined, nil
 }
+
+// ArenaBytes is the memory the parser's pooled arenas hold.
+func ArenaBytes() int { return arenaBytes() }

@@ -128,17 +128,19 @@ static TSTree *pf_parse(const void *lang, pf_arena *a, const char *src, uint32_t
 	TSTree *t = NULL;
 	if (ts_parser_set_language(p, (const TSLanguage *)lang) && (nranges == 0 || ts_parser_set_included_ranges(p, ranges, nranges)))
 		t = ts_parser_parse_string(p, NULL, src, len);
-	ts_parser_delete(p);
+	// Not ts_parser_delete: it would walk the parser's stacks and pools to
+	// free arena memory one piece at a time; resetting the arena frees it.
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	pf_arena_leave();
 	return t;
 }
 
-// pf_finish flattens a tree pf_parse made, then frees it and empties its
-// arena.
+// pf_finish flattens a tree pf_parse made, then empties its arena (which
+// frees the tree and the parser).
 static uint32_t pf_finish(TSTree *t, pf_arena *a, void *out, size_t stride, uint32_t cap) {
 	uint32_t n = cap > 0 ? pf_flatten(t, out, stride, cap) : 0;
-	ts_tree_delete(t);
+	// Not ts_tree_delete, for the same reason: the whole tree is arena
+	// memory (made while the parse used the arena), freed by the reset.
 	pf_arena_reset(a);
 	return n;
 }
@@ -207,8 +209,9 @@ func parseNodes(src []byte) (*node, error) {
 type srcRange struct{ start, end int }
 
 // parseFlat parses src (only the given ranges of it, when there are
-// some) into nodes in preorder, without their tree links.
-func parseFlat(src []byte, ranges []srcRange) ([]node, error) {
+// some) into nodes in preorder, without their tree links, in buf when it
+// has room.
+func parseFlat(src []byte, ranges []srcRange, buf []node) ([]node, error) {
 	if len(src) >= 1<<32-1 {
 		return nil, fmt.Errorf("the file is too large to read (%d bytes)", len(src))
 	}
@@ -235,7 +238,11 @@ func parseFlat(src []byte, ranges []srcRange) ([]node, error) {
 	if t == nil {
 		return nil, fmt.Errorf("the Python parser gave no tree")
 	}
-	nodes := make([]node, int(count))
+	nodes := buf[:0]
+	if cap(nodes) < int(count) {
+		nodes = make([]node, int(count))
+	}
+	nodes = nodes[:int(count)]
 	var n C.uint32_t
 	if count > 0 {
 		n = C.pf_finish(t, a, unsafe.Pointer(&nodes[0]), C.size_t(unsafe.Sizeof(node{})), count)

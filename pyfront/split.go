@@ -25,16 +25,16 @@ const splitMin = 32 << 10
 
 func parseSplit(src []byte) ([]node, error) {
 	if len(src) < splitMin || runtime.GOMAXPROCS(0) < 2 {
-		return parseFlat(src, nil)
+		return parseFlat(src, nil, nil)
 	}
 	at, heads := findSplit(src, len(src)/2)
 	if at < 0 {
-		return parseFlat(src, nil)
+		return parseFlat(src, nil, nil)
 	}
 	if nodes, ok := parseAt(src, at, heads); ok {
 		return nodes, nil
 	}
-	return parseFlat(src, nil)
+	return parseFlat(src, nil, nil)
 }
 
 // parseAt parses src split at byte at (a line start), the second half
@@ -44,11 +44,18 @@ func parseAt(src []byte, at int, heads []srcRange) ([]node, bool) {
 	var errA, errB error
 	var wg sync.WaitGroup
 	wg.Add(1)
+	// The halves are scratch: their slices are kept for the next read.
+	bufA, bufB := halves.Get().(*[]node), halves.Get().(*[]node)
+	defer func() {
+		*bufA, *bufB = a[:0], b[:0]
+		halves.Put(bufA)
+		halves.Put(bufB)
+	}()
 	go func() {
 		defer wg.Done()
-		a, errA = parseFlat(src[:at], nil)
+		a, errA = parseFlat(src[:at], nil, *bufA)
 	}()
-	b, errB = parseFlat(src, append(heads, srcRange{at, len(src)}))
+	b, errB = parseFlat(src, append(heads, srcRange{at, len(src)}), *bufB)
 	wg.Wait()
 	if errA != nil || errB != nil || len(a) == 0 || len(b) == 0 || a[0].HasError() || b[0].HasError() {
 		return nil, false
@@ -59,6 +66,8 @@ func parseAt(src []byte, at int, heads []srcRange) ([]node, bool) {
 	}
 	return j.out, true
 }
+
+var halves = sync.Pool{New: func() any { return new([]node) }}
 
 // findSplit picks a split line at or after byte from: a statement line
 // indented as the line right before it (so it starts a statement of the
@@ -200,6 +209,7 @@ func (j *joiner) copySub(ns []node, i uint32) {
 	for k := i; k < ns[i].next; k++ {
 		n := ns[k]
 		n.next = n.next - i + base
+		n.kidsAt, n.namedAt, n.t = 0, 0, nil
 		j.out = append(j.out, n)
 	}
 }
@@ -213,6 +223,7 @@ func (j *joiner) join(ai, bi uint32) bool {
 	self := uint32(len(j.out))
 	n := a
 	n.end = b.end
+	n.kidsAt, n.namedAt, n.t = 0, 0, nil
 	j.out = append(j.out, n)
 	ak, bk := children(j.a, ai), children(j.b, bi)
 	if len(ak) == 0 || len(bk) == 0 {
