@@ -70,7 +70,8 @@ func SplitAgrees(src []byte, max int) (tried, joined int, err error) {
 		}
 		for i := range got {
 			g, w := got[i], whole[i]
-			g.t, w.t = nil, nil
+			g.self, g.lastAll, g.lastAllAt, g.lastNamed, g.lastNamedAt = 0, 0, 0, 0, 0
+			w.self, w.lastAll, w.lastAllAt, w.lastNamed, w.lastNamedAt = 0, 0, 0, 0, 0
 			if g != w {
 				return tried, joined, fmt.Errorf("split at byte %d: node %d (%s at %d:%d) differs: %+v, whole %+v", at, i, w.Kind(), w.row+1, w.col+1, g, w)
 			}

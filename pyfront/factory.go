@@ -175,7 +175,7 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 	seen := map[*pyFunc]bool{}
 	var scan func(n *node, e *env)
 	scan = func(n *node, e *env) {
-		all := n.t.nodes
+		all := n.all()
 		for i := n.index(); i < n.next; i++ {
 			c := &all[i]
 			if c.Kind() != "identifier" {

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -21,6 +22,9 @@ type Module struct {
 	order []string
 	progs map[string]*ir.Program
 	facs  map[string]*factory
+	// mu serializes Calls: a factory runs on the module's reader and its
+	// syntax tree, which remember where they are.
+	mu sync.Mutex
 }
 
 // Names lists the module's programs and factories in source order.
@@ -51,6 +55,8 @@ func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
 		}
 		return nil, fmt.Errorf("%s: no factory named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	defer m.r.recoverTo(&err)
 	return m.r.callFactory(f, args), nil
 }

@@ -157,15 +157,20 @@ import (
 // node is one node of a parsed file's syntax tree. The tree is copied out
 // of the C parser in one pass, so walking it (every Kind, child and field
 // lookup the reader makes) is plain Go with no cgo call per node. Its
-// first fields are C's pf_node, which the C walk writes in place.
+// first fields are C's pf_node, which the C walk writes in place. A node
+// holds no Go pointer (the tree is one pointer-free slice the collector
+// need not scan): it finds its tree from its own index.
 type node struct {
 	start, end, row, col uint32
 	next, nchild, nnamed uint32
 	symbol, field        uint16
 	flags                uint8
-	// Go's own:
-	kidsAt, namedAt uint32
-	t               *syntaxTree
+	// Go's own: the node's index in the tree, and where the last
+	// Child(i) and NamedChild(i) were found, so the reader's loops over
+	// them take O(1) a step.
+	self                   uint32
+	lastAll, lastAllAt     uint32
+	lastNamed, lastNamedAt uint32
 }
 
 // The C walk writes a pf_node at the start of each node: the layouts
@@ -175,17 +180,9 @@ func init() {
 	var n node
 	if unsafe.Offsetof(c.start) != unsafe.Offsetof(n.start) || unsafe.Offsetof(c.nnamed) != unsafe.Offsetof(n.nnamed) ||
 		unsafe.Offsetof(c.symbol) != unsafe.Offsetof(n.symbol) || unsafe.Offsetof(c.field) != unsafe.Offsetof(n.field) ||
-		unsafe.Offsetof(c.flags) != unsafe.Offsetof(n.flags) || unsafe.Sizeof(c) > unsafe.Offsetof(n.kidsAt) {
+		unsafe.Offsetof(c.flags) != unsafe.Offsetof(n.flags) || unsafe.Sizeof(c) > unsafe.Offsetof(n.self) {
 		panic("pyfront: node does not begin with the layout of pf_node")
 	}
-}
-
-type syntaxTree struct {
-	nodes []node
-	// kids lists every node's children (at node.kidsAt) and then its
-	// named children (at node.namedAt), so the reader's loops over
-	// Child(i) and NamedChild(i) take O(1) a step.
-	kids []uint32
 }
 
 // point is a start position: row and byte column, both from 0.
@@ -197,12 +194,12 @@ func parseNodes(src []byte) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &syntaxTree{nodes: nodes}
-	for i := range st.nodes {
-		st.nodes[i].t = st
+	for i := range nodes {
+		n := &nodes[i]
+		n.self = uint32(i)
+		n.lastAll, n.lastAllAt, n.lastNamed, n.lastNamedAt = 0, 0, 0, 0
 	}
-	st.index()
-	return &st.nodes[0], nil
+	return &nodes[0], nil
 }
 
 // srcRange is a byte range of the source that a parse reads.
@@ -268,36 +265,12 @@ func pointAt(src []byte, at int) (C.uint32_t, C.uint32_t) {
 	return C.uint32_t(row), C.uint32_t(col)
 }
 
-// index fills kids: each node's children are found by following next
-// from the node after it.
-func (st *syntaxTree) index() {
-	all := st.nodes
-	total := 0
-	for i := range all {
-		total += int(all[i].nchild + all[i].nnamed)
-	}
-	kids := make([]uint32, 0, total)
-	for i := range all {
-		n := &all[i]
-		if n.nchild == 0 {
-			continue
-		}
-		n.kidsAt = uint32(len(kids))
-		for c, k := uint32(i+1), uint32(0); k < n.nchild; c, k = all[c].next, k+1 {
-			kids = append(kids, c)
-		}
-		n.namedAt = uint32(len(kids))
-		for k := uint32(0); k < n.nchild; k++ {
-			if c := kids[n.kidsAt+k]; all[c].IsNamed() {
-				kids = append(kids, c)
-			}
-		}
-	}
-	st.kids = kids
-}
+func (n *node) index() uint32 { return n.self }
 
-func (n *node) index() uint32 {
-	return uint32((uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(&n.t.nodes[0]))) / unsafe.Sizeof(node{}))
+// all is the whole tree n belongs to: the root (index 0) spans it.
+func (n *node) all() []node {
+	base := (*node)(unsafe.Add(unsafe.Pointer(n), -int(n.self)*int(unsafe.Sizeof(node{}))))
+	return unsafe.Slice(base, base.next)
 }
 
 // Kind is the grammar's name for the node ("call", "identifier", "(").
@@ -331,24 +304,38 @@ func (n *node) NamedChildCount() uint { return uint(n.nnamed) }
 // NamedChild is the i-th named child, or nil.
 func (n *node) NamedChild(i uint) *node { return n.nth(i, true) }
 
-// nth is the i-th child (named children only when named is set).
+// nth is the i-th child (named children only when named is set),
+// starting from where the last such lookup on n ended when it can.
 func (n *node) nth(i uint, named bool) *node {
+	count, last, lastAt := n.nchild, &n.lastAll, &n.lastAllAt
 	if named {
-		if i >= uint(n.nnamed) {
-			return nil
-		}
-		return &n.t.nodes[n.t.kids[uint(n.namedAt)+i]]
+		count, last, lastAt = n.nnamed, &n.lastNamed, &n.lastNamedAt
 	}
-	if i >= uint(n.nchild) {
+	if i >= uint(count) {
 		return nil
 	}
-	return &n.t.nodes[n.t.kids[uint(n.kidsAt)+i]]
+	all := n.all()
+	c, k := n.self+1, uint32(0)
+	if *lastAt != 0 && uint(*last) <= i {
+		c, k = *lastAt, *last
+	}
+	for ; c < n.next; c = all[c].next {
+		if named && !all[c].IsNamed() {
+			continue
+		}
+		if uint(k) == i {
+			*last, *lastAt = k, c
+			return &all[c]
+		}
+		k++
+	}
+	return nil
 }
 
 // ChildByFieldId is the first child under field f, or nil.
 func (n *node) ChildByFieldId(f uint16) *node {
-	all := n.t.nodes
-	c := n.index() + 1
+	all := n.all()
+	c := n.self + 1
 	for j := uint32(0); j < n.nchild; j++ {
 		if all[c].field == f {
 			return &all[c]
@@ -361,8 +348,8 @@ func (n *node) ChildByFieldId(f uint16) *node {
 // ChildrenByField lists the children under field f.
 func (n *node) ChildrenByField(f uint16) []*node {
 	var out []*node
-	all := n.t.nodes
-	c := n.index() + 1
+	all := n.all()
+	c := n.self + 1
 	for j := uint32(0); j < n.nchild; j++ {
 		if all[c].field == f {
 			out = append(out, &all[c])

@@ -209,7 +209,6 @@ func (j *joiner) copySub(ns []node, i uint32) {
 	for k := i; k < ns[i].next; k++ {
 		n := ns[k]
 		n.next = n.next - i + base
-		n.kidsAt, n.namedAt, n.t = 0, 0, nil
 		j.out = append(j.out, n)
 	}
 }
@@ -223,7 +222,6 @@ func (j *joiner) join(ai, bi uint32) bool {
 	self := uint32(len(j.out))
 	n := a
 	n.end = b.end
-	n.kidsAt, n.namedAt, n.t = 0, 0, nil
 	j.out = append(j.out, n)
 	ak, bk := children(j.a, ai), children(j.b, bi)
 	if len(ak) == 0 || len(bk) == 0 {

@@ -194,7 +194,7 @@ func (r *reader) restOfLineBlank(at uint32) bool {
 // parentOf finds n's parent (errors are rare; a walk from the root is
 // cheap enough).
 func (r *reader) parentOf(n *node) *node {
-	all := n.t.nodes
+	all := n.all()
 	want := n.index()
 	var p *node
 	for i := uint32(0); i < want; {
@@ -301,7 +301,7 @@ func (r *reader) failAt(at int, msg string) {
 // statement indented more or less than the others of its block, and a
 // keyword read as a name.
 func (r *reader) checkIndent(root *node) {
-	all := root.t.nodes
+	all := root.all()
 	for i := range all {
 		n := &all[i]
 		k := n.Kind()
@@ -353,7 +353,7 @@ func (r *reader) startsLine(n *node) bool {
 
 // blockColAfter is the column of the last block nested in n (0: none).
 func (r *reader) blockColAfter(n *node) int {
-	all := n.t.nodes
+	all := n.all()
 	col := 0
 	for i := n.index() + 1; i < n.next; i++ {
 		if all[i].Kind() == "block" && all[i].nchild > 0 {
