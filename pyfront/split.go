@@ -206,10 +206,10 @@ func children(ns []node, i uint32) []uint32 {
 // copySub appends the subtree at i of ns, its next links rebased.
 func (j *joiner) copySub(ns []node, i uint32) {
 	base := uint32(len(j.out))
-	for k := i; k < ns[i].next; k++ {
-		n := ns[k]
-		n.next = n.next - i + base
-		j.out = append(j.out, n)
+	j.out = append(j.out, ns[i:ns[i].next]...)
+	moved := j.out[base:]
+	for k := range moved {
+		moved[k].next = moved[k].next - i + base
 	}
 }
 
