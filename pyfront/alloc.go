@@ -25,7 +25,7 @@ typedef struct pf_arena { pf_block *head, *cur; } pf_arena;
 
 static _Thread_local pf_arena *pf_cur;
 
-enum { PF_BLOCK = 4 << 20, PF_KEEP = 64 << 20 };
+enum { PF_BLOCK = 4 << 20, PF_KEEP = 16 << 20 };
 
 static void *pf_arena_alloc(pf_arena *a, size_t n) {
 	n = (n + sizeof(pf_hdr) + 15) & ~(size_t)15;
@@ -147,9 +147,9 @@ import "C"
 func init() { C.pyfront_use_arena_allocator() }
 
 // arenas holds the emptied arenas of finished parses for the next ones
-// (as many as parses ran at once, bounded by the channel); each parse
+// (at most 4, each keeping at most PF_KEEP: 64 MB in all); each parse
 // uses one alone.
-var arenas = make(chan *C.pf_arena, 8)
+var arenas = make(chan *C.pf_arena, 4)
 
 func getArena() *C.pf_arena {
 	select {

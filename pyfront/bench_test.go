@@ -201,7 +201,7 @@ func TestArenaBounded(t *testing.T) {
 	}
 	n := pyfront.ArenaBytes()
 	t.Logf("arenas hold %d MB after reading a %d KB file five times", n>>20, len(text)>>10)
-	if n > 8*64<<20 {
-		t.Fatalf("arenas hold %d MB, more than 8 arenas of 64 MB", n>>20)
+	if n > 4*16<<20 {
+		t.Fatalf("arenas hold %d MB, more than 4 arenas of 16 MB", n>>20)
 	}
 }
