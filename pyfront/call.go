@@ -91,7 +91,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		if !ok || s == "" {
 			r.fail(n, "pl.dynamic: expected a dimension name string, given %s", describe(pos[0]))
 		}
-		return ir.NewVar(s, ir.Scalar(ir.INDEX), r.pos(n))
+		return r.dynamic(s, n)
 	case "pl.const":
 		noKw()
 		nargs(2, 2)

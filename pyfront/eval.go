@@ -41,6 +41,21 @@ type reader struct {
 	domainsOf map[*ir.Function]*fnCtx
 	// facs are the module's factories, which factories may call.
 	facs map[string]*factory
+	// dynamics are the module's pl.dynamic dimensions by name: one name,
+	// one variable, as pl.Dynamic gives.
+	dynamics map[string]*ir.Var
+}
+
+func (r *reader) dynamic(name string, at *node) *ir.Var {
+	if v, ok := r.dynamics[name]; ok {
+		return v
+	}
+	if r.dynamics == nil {
+		r.dynamics = map[string]*ir.Var{}
+	}
+	v := ir.NewVar(name, ir.Scalar(ir.INDEX), r.pos(at))
+	r.dynamics[name] = v
+	return v
 }
 
 // env is a lexical scope: a function's variables, a factory's parameters.

@@ -55,3 +55,29 @@ func dedent(s string) string {
 	}
 	return b.String()
 }
+
+// TestDynamicOnce: pl.dynamic called twice with one name in a file is one
+// dimension, declared once in the printed program.
+func TestDynamicOnce(t *testing.T) {
+	src := `import pypto.language as pl
+
+N = pl.dynamic("N")
+M = pl.dynamic("N")
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[N, 4], pl.FP32], y: pl.Tensor[[M, 4], pl.FP32]):
+    pass
+`
+	mod, err := pyfront.Parse("d.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := mod.Program("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := printer.Program(p)
+	if n := strings.Count(text, `N = pl.dynamic("N")`); n != 1 {
+		t.Fatalf("N declared %d times, want once:\n%s", n, text)
+	}
+}
