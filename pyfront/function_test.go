@@ -81,3 +81,38 @@ def k(x: pl.Tensor[[N, 4], pl.FP32], y: pl.Tensor[[M, 4], pl.FP32]):
 		t.Fatalf("N declared %d times, want once:\n%s", n, text)
 	}
 }
+
+// TestTupleReturnAnnotation: -> tuple[A, B] written over several lines (a
+// generic type to the grammar, as upstream's model examples write it)
+// gives the function both return types.
+func TestTupleReturnAnnotation(t *testing.T) {
+	src := `import pypto.language as pl
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(
+    x: pl.Tensor[[4, 16], pl.FP32],
+    y: pl.Out[pl.Tensor[[4, 16], pl.FP32]],
+) -> tuple[
+    pl.Tensor[[4, 16], pl.FP32],
+    pl.Tensor[[4, 16], pl.FP32],
+]:
+    return x, y
+`
+	mod, err := pyfront.Parse("t.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := mod.Program("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := p.Functions[0]
+	if len(fn.ReturnTypes) != 2 {
+		t.Fatalf("return types %v, want two tensors", fn.ReturnTypes)
+	}
+	for _, rt := range fn.ReturnTypes {
+		if _, ok := rt.(*ir.TensorType); !ok {
+			t.Fatalf("return types %v, want two tensors", fn.ReturnTypes)
+		}
+	}
+}

@@ -256,6 +256,20 @@ func (r *reader) returnTypes(n *node, e *env) []ir.Type {
 		}
 		return out
 	}
+	// tuple[A, B] as a return annotation is a generic type to the grammar
+	// (upstream's examples write it so, one type per line).
+	if n.Kind() == "generic_type" && r.text(n.NamedChild(0)) == "tuple" {
+		var out []ir.Type
+		if tp := n.NamedChild(1); tp != nil {
+			for _, s := range r.kids(tp) {
+				if s.Kind() == "type" {
+					s = r.kids(s)[0]
+				}
+				out = append(out, r.typeOf(s, e, nil))
+			}
+		}
+		return out
+	}
 	if n.Kind() == "none" {
 		return nil
 	}
