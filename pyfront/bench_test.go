@@ -88,8 +88,8 @@ func TestBigRoundTrip(t *testing.T) {
 
 // BenchmarkParseBuild2000 reads and builds the 2,000-line program as
 // pl.ParsePython does. Next to BenchmarkPrint2000 in the same runs, on
-// the shared 2-core development machine (load average 7, best of eight):
-// 51 ms against 9.5 ms, a ratio of about 5.4x (the goal is 2x; 8-9x when
+// the shared 2-core development machine (load average 5, best of eight):
+// 41 ms against 8.5 ms, a ratio of about 4.8x (the goal is 2x; 8-9x when
 // the machine is busier). Tree-sitter's C parse of the whole file alone is
 // 4x printing on an idle core (README, Reading speed).
 func BenchmarkParseBuild2000(b *testing.B) {
