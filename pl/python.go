@@ -42,6 +42,10 @@ func ParsePythonNamed(name, src string) (*Module, error) {
 // Names lists the module's programs and factories in source order.
 func (m *Module) Names() []string { return m.m.Names() }
 
+// IsFactory reports whether name is a factory (a def that builds and
+// returns a program: call it with Call).
+func (m *Module) IsFactory(name string) bool { return m.m.IsFactory(name) }
+
 // Program returns the program called name (a class or a @pl.jit.host entry).
 func (m *Module) Program(name string) (*Program, error) {
 	p, err := m.m.Program(name)

@@ -55,11 +55,10 @@ const (
 func Dims(dims ...any) Shape { return dsl.Dims(dims...) }
 
 // Dynamic declares a symbolic dimension. PyPTO: NR = pl.dynamic("NR").
+// Every call with one name gives the same dimension.
 func Dynamic(name string) Expr {
 	dsl.CheckName("pl.Dynamic", "name", name)
-	v := ir.NewVar(name, ir.Scalar(ir.INDEX), dsl.Caller())
-	dsl.NoteDynamic(v)
-	return v
+	return dsl.Dynamic(name, dsl.Caller())
 }
 
 // Tensor is the type of a tensor in global memory. PyPTO: pl.Tensor[[1, 256], pl.FP32].

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -15,11 +13,11 @@ import (
 type jitFunc struct {
 	name string
 	kind string // "incore", "orch", "host"
-	dec  *sitter.Node
-	def  *sitter.Node
+	dec  *node
+	def  *node
 }
 
-func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
+func (r *reader) jitDecl(n *node, dec string) *jitFunc {
 	def := n.ChildByFieldId(fldDefinition)
 	j := &jitFunc{name: r.text(def.ChildByFieldId(fldName)), dec: n, def: def}
 	switch dec {
@@ -39,10 +37,10 @@ func (r *reader) jitDecl(n *sitter.Node, dec string) *jitFunc {
 }
 
 // calls lists the identifiers a function body calls.
-func (r *reader) calls(n *sitter.Node) map[string]bool {
+func (r *reader) calls(n *node) map[string]bool {
 	out := map[string]bool{}
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		if n.Kind() == "call" {
 			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" {
 				out[r.text(f)] = true
@@ -142,106 +140,6 @@ func inferReturns(fn *ir.Function) []ir.Type {
 	return out
 }
 
-// factory is a def that defines and returns a @pl.program class.
-type factory struct {
-	name   string
-	def    *sitter.Node
-	params []factoryParam
-}
-
-type factoryParam struct {
-	name string
-	def  *sitter.Node // default value, or nil
-}
-
-func (r *reader) factoryDecl(def *sitter.Node) *factory {
-	body := def.ChildByFieldId(fldBody)
-	isFactory := false
-	for _, c := range r.kids(body) {
-		if c.Kind() == "decorated_definition" && r.decoratorName(c) == "pl.program" {
-			isFactory = true
-		}
-	}
-	if !isFactory {
-		return nil
-	}
-	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
-	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
-		switch p.Kind() {
-		case "identifier":
-			f.params = append(f.params, factoryParam{name: r.text(p)})
-		case "typed_parameter":
-			f.params = append(f.params, factoryParam{name: r.text(r.kids(p)[0])})
-		case "default_parameter", "typed_default_parameter":
-			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldId(fldName)), def: p.ChildByFieldId(fldValue)})
-		default:
-			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
-		}
-	}
-	return f
-}
-
-// callFactory runs a factory's body at compile time: constants are bound,
-// the @pl.program class is built with the parameters as closure constants,
-// and the returned class is the program.
-func (r *reader) callFactory(f *factory, args []any) *ir.Program {
-	if len(args) > len(f.params) {
-		r.fail(f.def, "%s takes %d arguments, given %d", f.name, len(f.params), len(args))
-	}
-	e := r.globalEnv()
-	for i, p := range f.params {
-		if i < len(args) {
-			v, err := goValue(args[i])
-			if err != nil {
-				r.fail(f.def, "%s argument %s: %v", f.name, p.name, err)
-			}
-			e.vars[p.name] = v
-			continue
-		}
-		if p.def == nil {
-			r.fail(f.def, "%s: missing argument %s (no default)", f.name, p.name)
-		}
-		e.vars[p.name] = r.eval(p.def, e)
-	}
-	classes := map[string]*ir.Program{}
-	for _, c := range r.kids(f.def.ChildByFieldId(fldBody)) {
-		switch c.Kind() {
-		case "decorated_definition":
-			if r.decoratorName(c) == "pl.program" {
-				p := r.programClass(c, e, true)
-				classes[p.Name] = p
-				continue
-			}
-			r.fail(c, "factory %s: only @pl.program classes may be defined inside", f.name)
-		case "expression_statement":
-			x := r.kids(c)[0]
-			switch x.Kind() {
-			case "string":
-				continue
-			case "assignment":
-				left := x.ChildByFieldId(fldLeft)
-				if left.Kind() != "identifier" || x.ChildByFieldId(fldRight) == nil {
-					r.fail(x, "factory %s: unsupported assignment", f.name)
-				}
-				e.vars[r.text(left)] = r.eval(x.ChildByFieldId(fldRight), e)
-				continue
-			}
-			r.fail(c, "factory %s: unsupported statement", f.name)
-		case "return_statement":
-			ks := r.kids(c)
-			if len(ks) != 1 || ks[0].Kind() != "identifier" || classes[r.text(ks[0])] == nil {
-				r.fail(c, "factory %s must return the @pl.program class it defines", f.name)
-			}
-			return classes[r.text(ks[0])]
-		case "pass_statement":
-		default:
-			r.fail(c, "factory %s: unsupported statement %s", f.name, kindText(c.Kind()))
-		}
-	}
-	r.fail(f.def, "factory %s returns no program", f.name)
-	return nil
-}
-
 func goValue(v any) (value, error) {
 	switch x := v.(type) {
 	case int:
@@ -287,7 +185,7 @@ var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWri
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
 // the tile, tensor or tile-by-scalar op by operand type; a shaped
 // pld.alloc_window_buffer sizes itself in bytes.
-func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes []*sitter.Node, kws []kwArg) (value, bool) {
+func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*node, kws []kwArg) (value, bool) {
 	r := fc.r
 	op := shortOps[callee]
 	if op == nil && opByCallee[callee] == ir.PldTensorAllocWindowBuffer {
@@ -384,7 +282,7 @@ func (fc *fnCtx) authoringCall(n *sitter.Node, callee string, pos []value, nodes
 }
 
 // index is x[r] on a tensor: row r, as the Go builder's pl.Index.
-func (fc *fnCtx) index(n *sitter.Node, x ir.Expr, sub *sitter.Node, idx value) ir.Expr {
+func (fc *fnCtx) index(n *node, x ir.Expr, sub *node, idx value) ir.Expr {
 	r := fc.r
 	tl, ok := ir.AsTensorLike(x.Type())
 	if !ok || len(tl.Shape) < 1 {

@@ -8,21 +8,19 @@ import (
 	"sort"
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
 type kwArg struct {
 	name string
-	node *sitter.Node
+	node *node
 	val  value
 }
 
 // args evaluates a call's argument list.
-func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.Node, []kwArg) {
+func (r *reader) args(call *node, e *env, fc *fnCtx) ([]value, []*node, []kwArg) {
 	var pos []value
-	var nodes []*sitter.Node
+	var nodes []*node
 	var kws []kwArg
 	al := call.ChildByFieldId(fldArguments)
 	if al.Kind() != "argument_list" {
@@ -58,7 +56,7 @@ func (r *reader) args(call *sitter.Node, e *env, fc *fnCtx) ([]value, []*sitter.
 	return pos, nodes, kws
 }
 
-func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	fnNode := n.ChildByFieldId(fldFunction)
 	callee := r.dotted(fnNode)
 	if callee == "" {
@@ -93,7 +91,7 @@ func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
 		if !ok || s == "" {
 			r.fail(n, "pl.dynamic: expected a dimension name string, given %s", describe(pos[0]))
 		}
-		return ir.NewVar(s, ir.Scalar(ir.INDEX), r.pos(n))
+		return r.dynamic(s, n)
 	case "pl.const":
 		noKw()
 		nargs(2, 2)
@@ -181,8 +179,16 @@ func (r *reader) call(n *sitter.Node, e *env, fc *fnCtx) value {
 		}
 		r.fail(n, "int: expected a number, given %s", describe(pos[0]))
 	}
+	if f := r.facs[callee]; f != nil && fc == nil {
+		return r.runFactory(f, n, pos, kws)
+	}
 	if fc == nil {
 		r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
+	}
+	if v, ok := e.lookup(callee); ok {
+		if pf, ok := v.(*pyFunc); ok {
+			return fc.programCall(n, pf.name, pos, nodes, kws)
+		}
 	}
 	if strings.HasPrefix(callee, "self.") {
 		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)
@@ -254,7 +260,7 @@ func suggest(callee string) string {
 	return " (did you mean " + strings.Join(near, " or ") + "?)"
 }
 
-func (r *reader) cast(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []kwArg) value {
+func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 	var dt ir.DataType
 	have := false
 	if len(pos) == 2 {
@@ -312,7 +318,7 @@ var int32Args = map[string]bool{"peer": true, "value": true, "expected": true, "
 // opCall builds a call of a registered op. Keyword arguments naming a
 // positional argument fill its slot (peer=, offsets=, shape=); the rest are
 // the op's kwargs, converted by their declared kind.
-func (fc *fnCtx) opCall(n *sitter.Node, d *ir.OpDef, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
 	slots := make([]value, len(pos))
 	copy(slots, pos)
@@ -461,7 +467,7 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 }
 
 // programCall calls a function of the program being built.
-func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*sitter.Node, kws []kwArg) ir.Expr {
+func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
 	callee := fc.pc.funcs[name]
 	if callee == nil {
@@ -491,7 +497,7 @@ func (fc *fnCtx) programCall(n *sitter.Node, name string, pos []value, nodes []*
 		case "device":
 			c.Attrs = append(c.Attrs, ir.Kwarg{Key: "device", Value: r.toExpr(k.node, k.val)})
 		case "attrs":
-			dn, ok := k.val.(*sitter.Node)
+			dn, ok := k.val.(*node)
 			if !ok {
 				r.fail(k.node, "attrs= takes a dict literal")
 			}

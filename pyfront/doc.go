@@ -15,6 +15,9 @@
 // __main__ guard) is skipped: never executed, never an error.
 //
 // The Python grammar is tree-sitter-python, a maintained grammar that knows
-// variable annotations; this package only walks its syntax tree. Every
-// error is one *Error positioned at file:line:col.
+// variable annotations; this package only walks its syntax tree, copied out
+// of C in one call per parse (node.go) from a parser that allocates on a
+// reusable arena (alloc.go); a large file parses in two halves at once
+// (split.go). Every error is one *Error positioned at file:line:col; a
+// syntax error names what is missing or unexpected (syntax.go).
 package pyfront

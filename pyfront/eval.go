@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -41,6 +39,23 @@ type reader struct {
 	lastCol  int
 	// domainsOf holds the comm-domain comments read per host function.
 	domainsOf map[*ir.Function]*fnCtx
+	// facs are the module's factories, which factories may call.
+	facs map[string]*factory
+	// dynamics are the module's pl.dynamic dimensions by name: one name,
+	// one variable, as pl.Dynamic gives.
+	dynamics map[string]*ir.Var
+}
+
+func (r *reader) dynamic(name string, at *node) *ir.Var {
+	if v, ok := r.dynamics[name]; ok {
+		return v
+	}
+	if r.dynamics == nil {
+		r.dynamics = map[string]*ir.Var{}
+	}
+	v := ir.NewVar(name, ir.Scalar(ir.INDEX), r.pos(at))
+	r.dynamics[name] = v
+	return v
 }
 
 // env is a lexical scope: a function's variables, a factory's parameters.
@@ -62,19 +77,19 @@ func (e *env) lookup(name string) (value, bool) {
 	return nil, false
 }
 
-func (r *reader) pos(n *sitter.Node) ir.Span {
+func (r *reader) pos(n *node) ir.Span {
 	p := n.StartPosition()
 	return ir.Span{File: r.file, Line: int(p.Row) + 1, Col: int(p.Column) + 1}
 }
 
-func (r *reader) fail(n *sitter.Node, format string, args ...any) {
+func (r *reader) fail(n *node, format string, args ...any) {
 	p := r.pos(n)
 	panic(&Error{File: r.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)})
 }
 
 // failErr reports an error from ir (a TypeError) at n, dropping its own
 // position prefix so the message carries one.
-func (r *reader) failErr(n *sitter.Node, err error) {
+func (r *reader) failErr(n *node, err error) {
 	if te, ok := err.(*ir.TypeError); ok {
 		c := *te
 		c.Pos = ir.Span{}
@@ -83,21 +98,21 @@ func (r *reader) failErr(n *sitter.Node, err error) {
 	r.fail(n, "%v", err)
 }
 
-func (r *reader) text(n *sitter.Node) string {
+func (r *reader) text(n *node) string {
 	if n == nil {
 		return ""
 	}
 	return string(r.src[n.StartByte():n.EndByte()])
 }
 
-func (r *reader) touch(n *sitter.Node) {
+func (r *reader) touch(n *node) {
 	p := n.StartPosition()
 	r.lastLine, r.lastCol = int(p.Row)+1, int(p.Column)+1
 }
 
 // dotted is the canonical dotted name of an identifier/attribute chain
 // ("pl.tile.load"), with import aliases resolved; "" for anything else.
-func (r *reader) dotted(n *sitter.Node) string {
+func (r *reader) dotted(n *node) string {
 	if n == nil {
 		return ""
 	}
@@ -119,8 +134,8 @@ func (r *reader) dotted(n *sitter.Node) string {
 }
 
 // named children, skipping comments.
-func (r *reader) kids(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
+func (r *reader) kids(n *node) []*node {
+	var out []*node
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		c := n.NamedChild(i)
 		if c.Kind() != "comment" {
@@ -132,9 +147,9 @@ func (r *reader) kids(n *sitter.Node) []*sitter.Node {
 
 // eval evaluates an expression at compile time, or to IR when it involves
 // IR values. fc is the function being built (nil at module level).
-func (r *reader) eval(n *sitter.Node, e *env) value { return r.evalIn(n, e, nil) }
+func (r *reader) eval(n *node, e *env) value { return r.evalIn(n, e, nil) }
 
-func (r *reader) evalIn(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 	r.touch(n)
 	switch n.Kind() {
 	case "integer":
@@ -296,7 +311,7 @@ func (r *reader) evalIn(n *sitter.Node, e *env, fc *fnCtx) value {
 
 func kindText(k string) string { return strings.ReplaceAll(k, "_", " ") }
 
-func (r *reader) resolved(n *sitter.Node, name string, v value) value {
+func (r *reader) resolved(n *node, name string, v value) value {
 	if u, ok := v.(unevaluable); ok {
 		msg := u.err.Error()
 		if pe, ok := u.err.(*Error); ok {
@@ -307,7 +322,7 @@ func (r *reader) resolved(n *sitter.Node, name string, v value) value {
 	return v
 }
 
-func (r *reader) str(n *sitter.Node) string {
+func (r *reader) str(n *node) string {
 	if n.Kind() == "concatenated_string" {
 		var b strings.Builder
 		for _, c := range r.kids(n) {
@@ -366,7 +381,7 @@ func describe(v value) string {
 
 // toExpr converts a value to IR: Python ints are INDEX constants, floats
 // FP32, lists and tuples MakeTuples.
-func (r *reader) toExpr(n *sitter.Node, v value) ir.Expr {
+func (r *reader) toExpr(n *node, v value) ir.Expr {
 	switch x := v.(type) {
 	case ir.Expr:
 		return x
@@ -385,7 +400,7 @@ func (r *reader) toExpr(n *sitter.Node, v value) ir.Expr {
 	return nil
 }
 
-func (r *reader) tupleExpr(n *sitter.Node, xs []value) *ir.MakeTuple {
+func (r *reader) tupleExpr(n *node, xs []value) *ir.MakeTuple {
 	es := make([]ir.Expr, len(xs))
 	for i, x := range xs {
 		es[i] = r.toExpr(n, x)
@@ -399,7 +414,7 @@ var binOps = map[string]ir.BinaryOp{
 	"==": ir.OpEq, "!=": ir.OpNe, "<": ir.OpLt, "<=": ir.OpLe, ">": ir.OpGt, ">=": ir.OpGe,
 }
 
-func (r *reader) binary(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) binary(n *node, e *env, fc *fnCtx) value {
 	opText := r.text(n.ChildByFieldId(fldOperator))
 	op, ok := binOps[opText]
 	if !ok {
@@ -418,7 +433,7 @@ func (r *reader) binary(n *sitter.Node, e *env, fc *fnCtx) value {
 	return r.binExpr(n, op, l, rt)
 }
 
-func (r *reader) compare(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) compare(n *node, e *env, fc *fnCtx) value {
 	ks := r.kids(n)
 	if len(ks) != 2 {
 		r.fail(n, "chained comparisons are not supported; write (a < b) and (b < c)")
@@ -538,7 +553,7 @@ func toFloat(v value) (float64, bool) {
 }
 
 // binExpr builds a scalar binary expression with the builder's dtype rules.
-func (r *reader) binExpr(n *sitter.Node, op ir.BinaryOp, lv, rv value) ir.Expr {
+func (r *reader) binExpr(n *node, op ir.BinaryOp, lv, rv value) ir.Expr {
 	l, rt := r.toExpr(n, lv), r.toExpr(n, rv)
 	for i, x := range []ir.Expr{l, rt} {
 		if _, ok := x.Type().(*ir.ScalarType); !ok {

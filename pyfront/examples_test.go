@@ -194,3 +194,46 @@ func TestFactory(t *testing.T) {
 		}
 	}
 }
+
+// TestFactoryKernels: a program factory that calls a kernel factory and
+// defines functions outside its class (upstream's model examples) builds
+// a program holding them, which runs as the ring shift it is.
+func TestFactoryKernels(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "factory_kernels.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(mod.Names()); got != "[make_shift build_shift_program]" {
+		t.Fatalf("names %s", got)
+	}
+	for _, p := range []int{2, 3, 4} {
+		prog, err := mod.Call("build_shift_program", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := prog.String()
+		for _, want := range []string{"def shift_kernel(", "def orch(", "def host(", fmt.Sprintf("pld.DistributedTensor[[%d, 1], pl.INT32]", p)} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("P=%d: the program lacks %q:\n%s", p, want, text)
+			}
+		}
+		args, _, err := runtime.HostArgs(prog.IR(), p, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Run(prog, pl.Ranks(p), args...); err != nil {
+			t.Fatalf("P=%d: %v\n%s", p, err, text)
+		}
+		if err := rowsFrom(next, zero, one)(args, p); err != nil {
+			t.Fatalf("P=%d: %v\n%s", p, err, text)
+		}
+	}
+	// The kernel factory alone gives a program of its one function.
+	prog, err := mod.Call("make_shift", 2, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := prog.String(); !strings.Contains(text, "class shift_kernel:") || !strings.Contains(text, "pl.Tensor[[1, 8], pl.FP32]") {
+		t.Fatalf("make_shift(2, 8):\n%s", text)
+	}
+}

@@ -7,9 +7,19 @@ import (
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
 
-// pythonLang is the grammar; field ids are looked up once (by name each
-// lookup costs a C string and two more cgo calls).
+// pythonLang is the grammar. Its symbol names and field ids are read once
+// here, so walking a tree never calls into C.
 var pythonLang = sitter.NewLanguage(python.Language())
+
+// symbolNames maps a node's symbol id to its kind ("call", "identifier").
+var symbolNames = func() []string {
+	n := pythonLang.NodeKindCount()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = pythonLang.NodeKindForId(uint16(i))
+	}
+	return out
+}()
 
 var (
 	fldAlternative = pythonLang.FieldIdForName("alternative")
@@ -29,6 +39,7 @@ var (
 	fldParameters  = pythonLang.FieldIdForName("parameters")
 	fldReturnType  = pythonLang.FieldIdForName("return_type")
 	fldRight       = pythonLang.FieldIdForName("right")
+	fldSubscript   = pythonLang.FieldIdForName("subscript")
 	fldType        = pythonLang.FieldIdForName("type")
 	fldValue       = pythonLang.FieldIdForName("value")
 )

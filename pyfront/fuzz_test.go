@@ -31,6 +31,10 @@ func FuzzParse(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		// A split parse joins into the whole parse's tree, or falls back.
+		if _, _, err := pyfront.SplitAgrees([]byte(src), 3); err != nil {
+			t.Fatalf("split parse: %v", err)
+		}
 		mod, err := pyfront.Parse("fuzz.py", []byte(src))
 		if err != nil {
 			if strings.Contains(err.Error(), "internal error") {

@@ -5,12 +5,10 @@ package pyfront
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
+	"sync"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -24,6 +22,9 @@ type Module struct {
 	order []string
 	progs map[string]*ir.Program
 	facs  map[string]*factory
+	// mu serializes Calls: a factory runs on the module's reader and its
+	// syntax tree, which remember where they are.
+	mu sync.Mutex
 }
 
 // Names lists the module's programs and factories in source order.
@@ -54,6 +55,8 @@ func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
 		}
 		return nil, fmt.Errorf("%s: no factory named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	defer m.r.recoverTo(&err)
 	return m.r.callFactory(f, args), nil
 }
@@ -62,29 +65,15 @@ func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
 func Parse(file string, src []byte) (mod *Module, err error) {
 	r := &reader{file: file, src: src, consts: map[string]value{}, alias: map[string]string{"pl": "pl", "pld": "pld"}, domainsOf: map[*ir.Function]*fnCtx{}}
 	defer r.recoverTo(&err)
-	tree, err := parseTree(src)
+	root, err := parseNodes(src)
 	if err != nil {
 		return nil, err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			tree.Close()
-		}
-	}()
-	root := tree.RootNode()
 	if root.HasError() {
 		r.syntaxError(root)
 	}
-	m := r.module(root)
-	if len(m.facs) == 0 {
-		return m, nil
-	}
-	keep = true
-	// Factories run later (Call) on the syntax tree: it lives as long as
-	// the module.
-	runtime.SetFinalizer(m, func(*Module) { tree.Close() })
-	return m, nil
+	r.checkIndent(root)
+	return r.module(root), nil
 }
 
 // Load reads a PyPTO file.
@@ -94,28 +83,6 @@ func Load(path string) (*Module, error) {
 		return nil, err
 	}
 	return Parse(path, src)
-}
-
-func parseTree(src []byte) (*sitter.Tree, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(pythonLang); err != nil {
-		return nil, err
-	}
-	// Parse(src) hands the C parser a fresh copy of all the remaining text
-	// on every read, and it reads again whenever its lexer steps back: a
-	// quadratic copy. Bounded chunks keep each read small.
-	const chunk = 1 << 16
-	t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i >= len(src) {
-			return nil
-		}
-		return src[i:min(i+chunk, len(src))]
-	}, nil, nil)
-	if t == nil {
-		return nil, fmt.Errorf("the Python parser gave no tree")
-	}
-	return t, nil
 }
 
 // recoverTo turns a reading panic into the returned error. Any other panic
@@ -138,90 +105,13 @@ func firstFrames(stack []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-// syntaxError reports the first ERROR or MISSING node.
-func (r *reader) syntaxError(root *sitter.Node) {
-	var bad *sitter.Node
-	var find func(n *sitter.Node) bool
-	find = func(n *sitter.Node) bool {
-		if n.IsError() || n.IsMissing() {
-			bad = n
-			return true
-		}
-		if !n.HasError() {
-			return false
-		}
-		for i := uint(0); i < n.ChildCount(); i++ {
-			if find(n.Child(i)) {
-				return true
-			}
-		}
-		return false
-	}
-	find(root)
-	if bad == nil {
-		r.fail(root, "invalid Python syntax")
-	}
-	if bad.IsMissing() {
-		r.fail(bad, "invalid Python syntax: expected %q here", bad.Kind())
-	}
-	text := r.text(bad)
-	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		text = text[:i]
-	}
-	if len(text) > 40 {
-		text = text[:40] + "..."
-	}
-	line := r.sourceLine(int(bad.StartPosition().Row))
-	r.fail(bad, "invalid Python syntax near %q: %s", text, expectation(line))
-}
-
-func (r *reader) sourceLine(row int) string {
-	lines := strings.Split(string(r.src), "\n")
-	if row < len(lines) {
-		return lines[row]
-	}
-	return ""
-}
-
-// expectation guesses what a bad line lacks: a colon after a compound
-// statement's header, or a bracket.
-func expectation(line string) string {
-	t := strings.TrimSpace(line)
-	if i := strings.Index(t, "#"); i >= 0 && !strings.ContainsAny(t[:i], "\"'") {
-		t = strings.TrimSpace(t[:i])
-	}
-	pairs := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	var stack []byte
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch c {
-		case '(', '[', '{':
-			stack = append(stack, c)
-		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != pairs[c] {
-				return fmt.Sprintf("unmatched %q", string(c))
-			}
-			stack = stack[:len(stack)-1]
-		}
-	}
-	if len(stack) > 0 {
-		closer := map[byte]string{'(': ")", '[': "]", '{': "}"}[stack[len(stack)-1]]
-		return fmt.Sprintf("expected %q to close %q", closer, string(stack[len(stack)-1]))
-	}
-	for _, kw := range []string{"for ", "if ", "elif ", "else", "while ", "def ", "class ", "with ", "try", "except", "finally"} {
-		if strings.HasPrefix(t, kw) && !strings.HasSuffix(t, ":") {
-			return "expected ':' at the end of the " + strings.TrimSpace(kw) + " line"
-		}
-	}
-	return "expected a complete Python statement"
-}
-
 // module walks the top level: constants, programs, jit functions,
 // factories; everything else is skipped.
-func (r *reader) module(root *sitter.Node) *Module {
+func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
+	r.facs = m.facs
 	var jits []*jitFunc
-	add := func(name string, n *sitter.Node) {
+	add := func(name string, n *node) {
 		for _, o := range m.order {
 			if o == name {
 				r.fail(n, "%s is defined twice in this module", name)
@@ -244,6 +134,10 @@ func (r *reader) module(root *sitter.Node) *Module {
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
 				m.progs[name] = r.programClass(n, r.globalEnv(), false)
+			case dec == "pl.function" && def.Kind() == "function_definition":
+				name := r.text(def.ChildByFieldId(fldName))
+				add(name, n)
+				m.progs[name] = r.functionProgram(n, r.globalEnv())
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)
@@ -262,7 +156,7 @@ func (r *reader) module(root *sitter.Node) *Module {
 	return m
 }
 
-func (r *reader) importStmt(n *sitter.Node) {
+func (r *reader) importStmt(n *node) {
 	// import pypto.language as pl / import pypto.language.distributed as pld /
 	// from pypto import language as pl
 	t := strings.Join(strings.Fields(r.text(n)), " ")
@@ -279,7 +173,7 @@ func (r *reader) importStmt(n *sitter.Node) {
 
 // moduleAssign records NAME = expr; a value this reader cannot evaluate is
 // remembered as an error raised only if a program uses it.
-func (r *reader) moduleAssign(n *sitter.Node) {
+func (r *reader) moduleAssign(n *node) {
 	a := n.NamedChild(0)
 	if a == nil || a.Kind() != "assignment" {
 		return
@@ -298,14 +192,14 @@ func (r *reader) moduleAssign(n *sitter.Node) {
 	r.consts[name] = v
 }
 
-func (r *reader) tryEval(n *sitter.Node, env *env) (v value, err error) {
+func (r *reader) tryEval(n *node, env *env) (v value, err error) {
 	defer r.recoverTo(&err)
 	return r.eval(n, env), nil
 }
 
 // decoratorName is the dotted name of a definition's first PyPTO decorator
 // ("pl.program", "pl.jit.host", "pl.function").
-func (r *reader) decoratorName(n *sitter.Node) string {
+func (r *reader) decoratorName(n *node) string {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		d := n.NamedChild(i)
 		if d.Kind() != "decorator" {
@@ -322,7 +216,7 @@ func (r *reader) decoratorName(n *sitter.Node) string {
 	return ""
 }
 
-func (r *reader) decorator(n *sitter.Node) *sitter.Node {
+func (r *reader) decorator(n *node) *node {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		if d := n.NamedChild(i); d.Kind() == "decorator" {
 			return d.NamedChild(0)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 )
@@ -43,7 +41,7 @@ type domainLine struct {
 	all   bool
 	devs  []int64
 	slots []string
-	node  *sitter.Node
+	node  *node
 }
 
 func (fc *fnCtx) freeVar(name string) *ir.Var {
@@ -61,14 +59,14 @@ func (fc *fnCtx) freeVar(name string) *ir.Var {
 
 // programClass reads an @pl.program class.
 // authoring selects the authoring form's rules (a class a factory defines).
-func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Program {
+func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 	cls := n.ChildByFieldId(fldDefinition)
 	name := r.text(cls.ChildByFieldId(fldName))
 	pc := &progCtx{prog: ir.NewProgram(name), funcs: map[string]*ir.Function{}}
 	body := cls.ChildByFieldId(fldBody)
 	type pending struct {
 		fn   *ir.Function
-		node *sitter.Node
+		node *node
 		fenv *env
 	}
 	var fns []pending
@@ -93,10 +91,21 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 			r.fail(c, "unsupported statement in program class %s: %s", name, kindText(c.Kind()))
 		}
 	}
+	// Kernels a factory defined outside the class, called by name.
+	var free []pending
+	for _, pf := range r.freeFuncs(body, e) {
+		fn, fenv := r.signature(pf.dec, pf.def, pf.env, authoring)
+		if pc.funcs[fn.Name] != nil {
+			r.fail(pf.def, "program %s already has a function named %s", name, fn.Name)
+		}
+		pc.funcs[fn.Name] = fn
+		free = append(free, pending{fn, pf.def, fenv})
+	}
+	fns = append(free, fns...)
 	if authoring {
 		// Callees first: an unannotated function's return type is its
 		// return statement's, which its callers need.
-		fns = calleesFirst(r, fns, func(p pending) (string, *sitter.Node) { return p.fn.Name, p.node })
+		fns = calleesFirst(r, fns, func(p pending) (string, *node) { return p.fn.Name, p.node })
 	}
 	for _, p := range fns {
 		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
@@ -112,12 +121,29 @@ func (r *reader) programClass(n *sitter.Node, e *env, authoring bool) *ir.Progra
 			r.fail(p.node, "%v", err)
 		}
 	}
-	r.commGroups(pc, fns2nodes(fns, func(p pending) (*ir.Function, *sitter.Node) { return p.fn, p.node }))
+	r.commGroups(pc, fns2nodes(fns, func(p pending) (*ir.Function, *node) { return p.fn, p.node }))
 	return pc.prog
 }
 
-func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *sitter.Node)) map[*ir.Function]*sitter.Node {
-	out := map[*ir.Function]*sitter.Node{}
+// functionProgram reads a top-level @pl.function. Upstream's parser makes
+// it a lone ir.Function; here it is a program of that one function,
+// named after it, so it prints, compiles and runs like any other.
+func (r *reader) functionProgram(n *node, e *env) *ir.Program {
+	def := n.ChildByFieldId(fldDefinition)
+	fn, fenv := r.signature(n, def, e, false)
+	pc := &progCtx{prog: ir.NewProgram(fn.Name), funcs: map[string]*ir.Function{fn.Name: fn}}
+	fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}}
+	fc.body(def)
+	restoreHints(fn, fc.free)
+	if err := pc.prog.AddFunction(fn); err != nil {
+		r.fail(def, "%v", err)
+	}
+	r.commGroups(pc, map[*ir.Function]*node{fn: def})
+	return pc.prog
+}
+
+func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *node)) map[*ir.Function]*node {
+	out := map[*ir.Function]*node{}
 	for _, x := range xs {
 		fn, n := f(x)
 		out[fn] = n
@@ -126,7 +152,7 @@ func fns2nodes[T any](xs []T, f func(T) (*ir.Function, *sitter.Node)) map[*ir.Fu
 }
 
 // signature reads a @pl.function's decorator, parameters and return type.
-func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.Function, *env) {
+func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function, *env) {
 	name := r.text(def.ChildByFieldId(fldName))
 	fn := &ir.Function{Name: name, Level: ir.LevelNone, Role: ir.RoleNone, Pos: r.pos(def)}
 	if dec != nil {
@@ -171,7 +197,7 @@ func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.F
 	params := def.ChildByFieldId(fldParameters)
 	for i, p := range r.kids(params) {
 		var pname string
-		var tnode *sitter.Node
+		var tnode *node
 		switch p.Kind() {
 		case "identifier":
 			pname = r.text(p)
@@ -219,7 +245,7 @@ func (r *reader) signature(dec, def *sitter.Node, e *env, authoring bool) (*ir.F
 	return fn, fenv
 }
 
-func (r *reader) returnTypes(n *sitter.Node, e *env) []ir.Type {
+func (r *reader) returnTypes(n *node, e *env) []ir.Type {
 	if n.Kind() == "type" {
 		n = r.kids(n)[0]
 	}
@@ -230,13 +256,27 @@ func (r *reader) returnTypes(n *sitter.Node, e *env) []ir.Type {
 		}
 		return out
 	}
+	// tuple[A, B] as a return annotation is a generic type to the grammar
+	// (upstream's examples write it so, one type per line).
+	if n.Kind() == "generic_type" && r.text(n.NamedChild(0)) == "tuple" {
+		var out []ir.Type
+		if tp := n.NamedChild(1); tp != nil {
+			for _, s := range r.kids(tp) {
+				if s.Kind() == "type" {
+					s = r.kids(s)[0]
+				}
+				out = append(out, r.typeOf(s, e, nil))
+			}
+		}
+		return out
+	}
 	if n.Kind() == "none" {
 		return nil
 	}
 	return []ir.Type{r.typeOf(n, e, nil)}
 }
 
-func (r *reader) typeOf(n *sitter.Node, e *env, fc *fnCtx) ir.Type {
+func (r *reader) typeOf(n *node, e *env, fc *fnCtx) ir.Type {
 	v := r.evalType(n, e, fc)
 	t, ok := v.(ir.Type)
 	if !ok {
@@ -246,28 +286,21 @@ func (r *reader) typeOf(n *sitter.Node, e *env, fc *fnCtx) ir.Type {
 }
 
 // evalType evaluates a type annotation (a "type" node or an expression).
-func (r *reader) evalType(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) evalType(n *node, e *env, fc *fnCtx) value {
 	if n.Kind() == "type" {
 		n = r.kids(n)[0]
 	}
 	return r.evalIn(n, e, fc)
 }
 
-func (r *reader) subscriptArgs(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	cur := n.Walk()
-	defer cur.Close()
-	for _, c := range n.ChildrenByFieldName("subscript", cur) {
-		c := c
-		out = append(out, &c)
-	}
-	return out
+func (r *reader) subscriptArgs(n *node) []*node {
+	return n.ChildrenByField(fldSubscript)
 }
 
 var domainRE = regexp.MustCompile(`^pld\.comm_domain: devices=(all|\[[0-9, ]*\]), slots=\[([A-Za-z0-9_, ]*)\]$`)
 
 // body reads a function body.
-func (fc *fnCtx) body(def *sitter.Node) {
+func (fc *fnCtx) body(def *node) {
 	r := fc.r
 	blk := def.ChildByFieldId(fldBody)
 	lead := r.commentsBefore(def, blk)
@@ -276,12 +309,12 @@ func (fc *fnCtx) body(def *sitter.Node) {
 
 type comment struct {
 	text string
-	node *sitter.Node
+	node *node
 }
 
 // commentsBefore lists comments that are children of parent and precede
 // body (tree-sitter hangs a block's first comments on its parent).
-func (r *reader) commentsBefore(parent, body *sitter.Node) []comment {
+func (r *reader) commentsBefore(parent, body *node) []comment {
 	var out []comment
 	if body == nil {
 		return nil
@@ -329,7 +362,7 @@ func (fc *fnCtx) domainComment(c comment) bool {
 	return true
 }
 
-func (fc *fnCtx) funcAttr(c *sitter.Node) {
+func (fc *fnCtx) funcAttr(c *node) {
 	r := fc.r
 	args := r.kids(c.ChildByFieldId(fldArguments))
 	if len(args) != 1 || args[0].Kind() != "dictionary" {
@@ -347,7 +380,7 @@ func (fc *fnCtx) funcAttr(c *sitter.Node) {
 	}
 }
 
-func (r *reader) attrValue(n *sitter.Node, fc *fnCtx) any {
+func (r *reader) attrValue(n *node, fc *fnCtx) any {
 	v := r.evalIn(n, fc.env, fc)
 	switch x := v.(type) {
 	case pyList:
@@ -370,7 +403,7 @@ func (r *reader) attrValue(n *sitter.Node, fc *fnCtx) any {
 // commGroups rebuilds the program's comm groups from the comm-domain
 // comments and retypes each window view to carry its buffer, as
 // CollectCommGroups does.
-func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
+func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*node) {
 	for fi, fn := range pc.prog.Functions {
 		fc := r.domainsOf[fn]
 		if fc == nil || len(fc.domains) == 0 {
@@ -431,7 +464,7 @@ func (r *reader) commGroups(pc *progCtx, nodes map[*ir.Function]*sitter.Node) {
 
 // calleesFirst orders a class's methods so each comes after the methods it
 // calls through self.
-func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) []T {
+func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *node)) []T {
 	byName := map[string]int{}
 	for i, x := range xs {
 		n, _ := key(x)
@@ -445,9 +478,9 @@ func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) 
 			return
 		}
 		state[i] = 1
-		_, node := key(xs[i])
-		var walk func(n *sitter.Node)
-		walk = func(n *sitter.Node) {
+		_, root := key(xs[i])
+		var walk func(n *node)
+		walk = func(n *node) {
 			if n.Kind() == "call" {
 				if name, ok := strings.CutPrefix(r.dotted(n.ChildByFieldId(fldFunction)), "self."); ok {
 					if j, ok := byName[name]; ok {
@@ -459,7 +492,7 @@ func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *sitter.Node)) 
 				walk(n.NamedChild(k))
 			}
 		}
-		walk(node)
+		walk(root)
 		out = append(out, xs[i])
 	}
 	for i := range xs {

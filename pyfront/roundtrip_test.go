@@ -151,7 +151,7 @@ func TestRoundTripPassGoldens(t *testing.T) {
 			for _, st := range stages(string(raw)) {
 				where := filepath.Base(file) + "/" + st[0]
 				q := readOne(t, where, st[1])
-				if got := printer.Program(q); got != st[1] && !manyDynamicsOfOneName(st[1]) {
+				if got := printer.Program(q); got != st[1] {
 					t.Fatalf("%s: read-back prints differently:\n%s", where, firstDiff(st[1], got))
 				}
 				want[st[0]] = q
@@ -178,22 +178,6 @@ func TestRoundTripPassGoldens(t *testing.T) {
 			}
 		})
 	}
-}
-
-// manyDynamicsOfOneName reports a program that declares one dynamic name
-// more than once (distinct variables the printed form cannot tell apart):
-// it reads back with one variable per name, so it prints one declaration.
-func manyDynamicsOfOneName(text string) bool {
-	seen := map[string]bool{}
-	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, " = pl.dynamic(") {
-			if seen[l] {
-				return true
-			}
-			seen[l] = true
-		}
-	}
-	return false
 }
 
 // TestReadsCommCtxSpellings reads the printed form of upstream #2487 too:

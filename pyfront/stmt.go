@@ -5,8 +5,6 @@ package pyfront
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -20,7 +18,7 @@ type yieldCtx struct {
 
 // block reads the statements of a block node; lead are comments that
 // precede it; top marks a function body.
-func (fc *fnCtx) block(blk *sitter.Node, yc *yieldCtx, lead []comment, top bool) []ir.Stmt {
+func (fc *fnCtx) block(blk *node, yc *yieldCtx, lead []comment, top bool) []ir.Stmt {
 	r := fc.r
 	var out []ir.Stmt
 	var pending []string
@@ -56,7 +54,7 @@ func (fc *fnCtx) block(blk *sitter.Node, yc *yieldCtx, lead []comment, top bool)
 	return out
 }
 
-func isFuncAttr(r *reader, c *sitter.Node) bool {
+func isFuncAttr(r *reader, c *node) bool {
 	if c.Kind() != "expression_statement" {
 		return false
 	}
@@ -84,7 +82,7 @@ func setLeading(s ir.Stmt, c []string) {
 	}
 }
 
-func (fc *fnCtx) stmt(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
+func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 	r := fc.r
 	r.touch(n)
 	base := ir.StmtBase{Pos: r.pos(n)}
@@ -151,7 +149,7 @@ func (fc *fnCtx) stmt(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 	return nil
 }
 
-func (fc *fnCtx) yieldValues(call *sitter.Node) []ir.Expr {
+func (fc *fnCtx) yieldValues(call *node) []ir.Expr {
 	r := fc.r
 	var vals []ir.Expr
 	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
@@ -166,7 +164,7 @@ func (fc *fnCtx) yieldValues(call *sitter.Node) []ir.Expr {
 // bind makes name refer to v from here on.
 func (fc *fnCtx) bind(name string, v value) { fc.env.vars[name] = v }
 
-func (fc *fnCtx) assign(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
+func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	r := fc.r
 	base := ir.StmtBase{Pos: r.pos(n)}
 	left := n.ChildByFieldId(fldLeft)
@@ -227,16 +225,16 @@ func (fc *fnCtx) assign(n *sitter.Node, yc *yieldCtx) []ir.Stmt {
 }
 
 // yieldAssign reads `v: T = pl.yield_(e)` / `a, b = pl.yield_(x, y)`.
-func (fc *fnCtx) yieldAssign(n, left, tnode, call *sitter.Node, yc *yieldCtx) ir.Stmt {
+func (fc *fnCtx) yieldAssign(n, left, tnode, call *node, yc *yieldCtx) ir.Stmt {
 	r := fc.r
 	if yc == nil {
 		r.fail(n, "pl.yield_ with targets is only valid as the last statement of an if or for body")
 	}
 	vals := fc.yieldValues(call)
-	var names []*sitter.Node
+	var names []*node
 	switch left.Kind() {
 	case "identifier":
-		names = []*sitter.Node{left}
+		names = []*node{left}
 	case "pattern_list", "tuple_pattern":
 		names = r.kids(left)
 	default:
@@ -272,7 +270,7 @@ func (fc *fnCtx) yieldAssign(n, left, tnode, call *sitter.Node, yc *yieldCtx) ir
 	return &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Values: vals}
 }
 
-func (fc *fnCtx) cond(n *sitter.Node) value {
+func (fc *fnCtx) cond(n *node) value {
 	v := fc.r.evalIn(n, fc.env, fc)
 	if b, ok := v.(bool); ok {
 		return b
@@ -284,17 +282,11 @@ func (fc *fnCtx) cond(n *sitter.Node) value {
 	return e
 }
 
-func (fc *fnCtx) ifStmt(n *sitter.Node, outer *yieldCtx) []ir.Stmt {
+func (fc *fnCtx) ifStmt(n *node, outer *yieldCtx) []ir.Stmt {
 	r := fc.r
 	c := fc.cond(n.ChildByFieldId(fldCondition))
 	body := n.ChildByFieldId(fldConsequence)
-	var alts []*sitter.Node
-	cur := n.Walk()
-	for _, a := range n.ChildrenByFieldName("alternative", cur) {
-		a := a
-		alts = append(alts, &a)
-	}
-	cur.Close()
+	alts := n.ChildrenByField(fldAlternative)
 	// A compile-time condition (a factory parameter, a module constant)
 	// picks its branch's statements here, as Python would.
 	if b, ok := c.(bool); ok {
@@ -324,7 +316,7 @@ func (fc *fnCtx) ifStmt(n *sitter.Node, outer *yieldCtx) []ir.Stmt {
 	return []ir.Stmt{s}
 }
 
-func (fc *fnCtx) elseChain(alts []*sitter.Node, yc *yieldCtx) []ir.Stmt {
+func (fc *fnCtx) elseChain(alts []*node, yc *yieldCtx) []ir.Stmt {
 	if len(alts) == 0 {
 		return nil
 	}
@@ -360,7 +352,7 @@ func (fc *fnCtx) elseChain(alts []*sitter.Node, yc *yieldCtx) []ir.Stmt {
 
 var loopKinds = map[string]ir.LoopKind{"pl.range": ir.Sequential, "pl.parallel": ir.Parallel, "pl.unroll": ir.Unroll, "pl.pipeline": ir.Pipeline}
 
-func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
+func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	r := fc.r
 	left := n.ChildByFieldId(fldLeft)
 	right := n.ChildByFieldId(fldRight)
@@ -438,8 +430,8 @@ func (fc *fnCtx) forStmt(n *sitter.Node) ir.Stmt {
 	if c, ok := s.Step.(*ir.ConstInt); ok && c.Value == 0 {
 		r.fail(right, "%s: step must not be 0", callee)
 	}
-	var loopName *sitter.Node
-	var iterNames []*sitter.Node
+	var loopName *node
+	var iterNames []*node
 	switch left.Kind() {
 	case "identifier":
 		loopName = left

@@ -5,8 +5,6 @@ package pyfront
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -14,7 +12,7 @@ import (
 // implicit ones once its memory space is known.
 type tileViewSpec []kwArg
 
-func (r *reader) subscript(n *sitter.Node, e *env, fc *fnCtx) value {
+func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 	head := r.dotted(n.ChildByFieldId(fldValue))
 	subs := r.subscriptArgs(n)
 	items := func() []value {
@@ -167,7 +165,7 @@ func (r *reader) subscript(n *sitter.Node, e *env, fc *fnCtx) value {
 	return nil
 }
 
-func (r *reader) pyIndex(n *sitter.Node, xs []value, idx value) value {
+func (r *reader) pyIndex(n *node, xs []value, idx value) value {
 	i, ok := idx.(int64)
 	if !ok {
 		r.fail(n, "list index must be an int, given %s", describe(idx))
@@ -182,7 +180,7 @@ func (r *reader) pyIndex(n *sitter.Node, xs []value, idx value) value {
 }
 
 // shape converts a shape list.
-func (r *reader) shape(n *sitter.Node, v value) []ir.Expr {
+func (r *reader) shape(n *node, v value) []ir.Expr {
 	var xs []value
 	switch t := v.(type) {
 	case pyList:
@@ -202,7 +200,7 @@ func (r *reader) shape(n *sitter.Node, v value) []ir.Expr {
 	return out
 }
 
-func (r *reader) memRef(n *sitter.Node, pos []value, nodes []*sitter.Node, kws []kwArg, fc *fnCtx) value {
+func (r *reader) memRef(n *node, pos []value, nodes []*node, kws []kwArg, fc *fnCtx) value {
 	if len(pos) != 1 && len(pos) != 3 {
 		r.fail(n, "pl.MemRef takes (base, byte_offset, size[, slots=N]) or (\"name\"[, slots=N])")
 	}
@@ -255,7 +253,7 @@ func (r *reader) memRef(n *sitter.Node, pos []value, nodes []*sitter.Node, kws [
 	return m
 }
 
-func (r *reader) tensorView(n *sitter.Node, pos []value, kws []kwArg) value {
+func (r *reader) tensorView(n *node, pos []value, kws []kwArg) value {
 	if len(pos) > 0 {
 		r.fail(n, "pl.TensorView takes keyword arguments only")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/interp"
@@ -29,11 +30,12 @@ func isPython(args []string) bool {
 func runPython(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	entry := fs.String("entry", "", "the program to run (a class or a @pl.jit.host entry)")
+	entry := fs.String("entry", "", "the program to run (a class, a @pl.jit.host entry, or a factory with --args)")
+	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
 	ranks := fs.Int("ranks", 2, "simulated rank count for --entry")
 	seed := fs.Int64("seed", 1, "seed of the random inputs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--ranks N] [--seed S]] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S]] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -56,7 +58,7 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, mod)
 		return 0
 	}
-	prog, err := mod.Program(*entry)
+	prog, err := entryProgram(mod, *entry, *fargs)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
@@ -86,6 +88,41 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// entryProgram is the module's program called name, or what the factory
+// called name builds from args (comma-separated; each an int, a float,
+// true/false or else a string, as mod.Call takes them).
+func entryProgram(mod *pl.Module, name, args string) (*pl.Program, error) {
+	if !mod.IsFactory(name) {
+		if args != "" {
+			return nil, fmt.Errorf("--args: %s is not a factory (the module's factories take arguments; %s is a program)", name, name)
+		}
+		return mod.Program(name)
+	}
+	var vals []interface{}
+	if strings.TrimSpace(args) != "" {
+		for _, a := range strings.Split(args, ",") {
+			vals = append(vals, factoryArg(strings.TrimSpace(a)))
+		}
+	}
+	return mod.Call(name, vals...)
+}
+
+func factoryArg(a string) interface{} {
+	if n, err := strconv.Atoi(a); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(a, 64); err == nil {
+		return f
+	}
+	switch a {
+	case "true", "True":
+		return true
+	case "false", "False":
+		return false
+	}
+	return a
+}
+
 func hostOf(p *ir.Program) *ir.Function {
 	for _, f := range p.Functions {
 		if f.IsHostOrchestrator() {
@@ -101,10 +138,11 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	entry := fs.String("entry", "", "the program to compile (required when the file has several)")
+	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
 	out := fs.String("out", "", "directory for <kernel>.pto files and orchestration/comm_manifest.json")
 	ranks := fs.Int("ranks", 0, "rank count, to resolve window sizes that depend on the world size")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME] [--out DIR] [--ranks N] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME [--args A,B,...]] [--out DIR] [--ranks N] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -132,7 +170,7 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	prog, err := mod.Program(name)
+	prog, err := entryProgram(mod, name, *fargs)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1

@@ -54,3 +54,25 @@ func TestLoadCommand(t *testing.T) {
 	require.Contains(t, out.String(), "[build_shift]")
 	require.Contains(t, errOut.String(), "missing.py")
 }
+
+// TestRunPythonFactoryArgs: --args binds a factory entry's parameters in
+// order (an int, a bool); the factory's program runs, and a non-factory
+// entry given --args is refused.
+func TestRunPythonFactoryArgs(t *testing.T) {
+	const factoryPy = "../../pyfront/testdata/authoring/factory.py"
+	var out, errOut bytes.Buffer
+	require.Equal(t, 1, run([]string{"run", "--entry", "build_shift", "--ranks", "3", factoryPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "missing argument nr")
+	for _, args := range []string{"3,true", "3,false", "3"} {
+		out.Reset()
+		errOut.Reset()
+		require.Equal(t, 0, run([]string{"run", "--entry", "build_shift", "--args", args, "--ranks", "3", factoryPy}, nil, &out, &errOut), errOut.String())
+		require.True(t, strings.HasPrefix(out.String(), "y = tensor("), args+": "+out.String())
+	}
+	errOut.Reset()
+	require.Equal(t, 1, run([]string{"run", "--entry", "ring_put", "--args", "3", ringPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "ring_put is not a factory")
+	out.Reset()
+	require.Equal(t, 0, run([]string{"compile", "--entry", "build_shift", "--args", "2,false", factoryPy}, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "func.func")
+}

@@ -3,6 +3,7 @@ package dsl
 import (
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -56,11 +57,36 @@ func CheckDims(op string, s Shape) {
 	}
 }
 
-var dynamics = map[*ir.Var]bool{}
+// dynamics holds the dynamic dimensions (pl.Dynamic) by name. One name is
+// one variable: the printed form declares a dynamic once by its name
+// (NR = pl.dynamic("NR")), so two variables of one name could not be told
+// apart there, and the program would not read back as itself.
+var dynamics = struct {
+	sync.Mutex
+	byName map[string]*ir.Var
+	is     map[*ir.Var]bool
+}{byName: map[string]*ir.Var{}, is: map[*ir.Var]bool{}}
 
-// NoteDynamic records v as a dynamic dimension (pl.Dynamic): a program-level
-// name, usable in every function without being defined there.
-func NoteDynamic(v *ir.Var) { dynamics[v] = true }
+// Dynamic is the dynamic dimension called name: a program-level INDEX
+// scalar, usable in every function without being defined there. The first
+// call makes it (at pos); later calls with the name return the same one.
+func Dynamic(name string, pos ir.Span) *ir.Var {
+	dynamics.Lock()
+	defer dynamics.Unlock()
+	if v, ok := dynamics.byName[name]; ok {
+		return v
+	}
+	v := ir.NewVar(name, ir.Scalar(ir.INDEX), pos)
+	dynamics.byName[name] = v
+	dynamics.is[v] = true
+	return v
+}
+
+func isDynamic(v *ir.Var) bool {
+	dynamics.Lock()
+	defer dynamics.Unlock()
+	return dynamics.is[v]
+}
 
 // Declare brings v into scope in b's function (a parameter, an assignment,
 // a loop variable while its body is recorded).
@@ -80,7 +106,7 @@ func (b *Builder) Undeclare(v *ir.Var) {
 
 // inScope reports whether v may be used in b's function.
 func (b *Builder) inScope(v *ir.Var) bool {
-	if b.scope[v] > 0 || dynamics[v] {
+	if b.scope[v] > 0 || isDynamic(v) {
 		return true
 	}
 	// A symbolic dimension of a parameter's type is bound by the call.

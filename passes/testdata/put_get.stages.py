@@ -4,10 +4,6 @@ import pypto.language as pl
 import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 
 @pl.program
 class PutGet:
@@ -38,10 +34,6 @@ class PutGet:
 import pypto.language as pl
 import pypto.language.distributed as pld
 
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
 
 @pl.program
@@ -78,10 +70,6 @@ import pypto.language as pl
 import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 
 @pl.program
 class PutGet:
@@ -114,10 +102,6 @@ class PutGet:
 import pypto.language as pl
 import pypto.language.distributed as pld
 
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
 
 @pl.program
@@ -153,10 +137,6 @@ class PutGet:
 import pypto.language as pl
 import pypto.language.distributed as pld
 
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
 
 @pl.program
@@ -194,10 +174,6 @@ import pypto.language as pl
 import pypto.language.distributed as pld
 
 NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 
 @pl.program
 class PutGet:
@@ -233,10 +209,6 @@ class PutGet:
 import pypto.language as pl
 import pypto.language.distributed as pld
 
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
-NR = pl.dynamic("NR")
 NR = pl.dynamic("NR")
 
 @pl.program

@@ -1,0 +1,196 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Factories, as upstream's examples write them: a def whose body computes
+// constants from its parameters, defines @pl.function kernels and a
+// @pl.program class that calls them by name, may call other factories
+// (make_kernel_x(...) returning a @pl.function), and returns the class or
+// the function. It runs at compile time: its parameters and locals are
+// closure constants of what it defines.
+
+// factory is a def that defines and returns a @pl.program class or a
+// @pl.function.
+type factory struct {
+	name   string
+	def    *node
+	params []factoryParam
+}
+
+type factoryParam struct {
+	name string
+	def  *node // default value, or nil
+}
+
+// pyFunc is a @pl.function a factory defined: built into the program
+// whose class calls it, with the factory's scope.
+type pyFunc struct {
+	dec, def *node
+	env      *env
+	name     string
+}
+
+func (r *reader) factoryDecl(def *node) *factory {
+	body := def.ChildByFieldId(fldBody)
+	isFactory := false
+	for _, c := range r.kids(body) {
+		if c.Kind() == "decorated_definition" {
+			if d := r.decoratorName(c); d == "pl.program" || d == "pl.function" {
+				isFactory = true
+			}
+		}
+	}
+	if !isFactory {
+		return nil
+	}
+	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		switch p.Kind() {
+		case "identifier":
+			f.params = append(f.params, factoryParam{name: r.text(p)})
+		case "typed_parameter":
+			f.params = append(f.params, factoryParam{name: r.text(r.kids(p)[0])})
+		case "default_parameter", "typed_default_parameter":
+			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldId(fldName)), def: p.ChildByFieldId(fldValue)})
+		default:
+			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
+		}
+	}
+	return f
+}
+
+// callFactory builds the program a factory returns from Go arguments (a
+// returned function becomes a program of that one function).
+func (r *reader) callFactory(f *factory, args []any) *ir.Program {
+	vals := make([]value, len(args))
+	for i, a := range args {
+		v, err := goValue(a)
+		if err != nil {
+			name := "?"
+			if i < len(f.params) {
+				name = f.params[i].name
+			}
+			r.fail(f.def, "%s argument %s: %v", f.name, name, err)
+		}
+		vals[i] = v
+	}
+	switch v := r.runFactory(f, f.def, vals, nil).(type) {
+	case *ir.Program:
+		return v
+	case *pyFunc:
+		return r.functionProgram(v.dec, v.env)
+	}
+	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+// runFactory runs a factory's body on Python values (positional, then
+// keyword) and returns what it returns: a program or a function.
+func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) value {
+	if len(pos) > len(f.params) {
+		r.fail(at, "%s takes %d arguments, given %d", f.name, len(f.params), len(pos))
+	}
+	e := r.globalEnv()
+	for i, v := range pos {
+		e.vars[f.params[i].name] = v
+	}
+	for _, k := range kws {
+		found := false
+		for i, p := range f.params {
+			if p.name == k.name {
+				if i < len(pos) {
+					r.fail(k.node, "%s: argument %s given twice", f.name, k.name)
+				}
+				e.vars[p.name] = k.val
+				found = true
+			}
+		}
+		if !found {
+			r.fail(k.node, "%s: unknown keyword %s", f.name, k.name)
+		}
+	}
+	for _, p := range f.params {
+		if _, ok := e.vars[p.name]; ok {
+			continue
+		}
+		if p.def == nil {
+			r.fail(at, "%s: missing argument %s (no default)", f.name, p.name)
+		}
+		e.vars[p.name] = r.eval(p.def, e)
+	}
+	for _, c := range r.kids(f.def.ChildByFieldId(fldBody)) {
+		switch c.Kind() {
+		case "decorated_definition":
+			def := c.ChildByFieldId(fldDefinition)
+			name := r.text(def.ChildByFieldId(fldName))
+			switch dec := r.decoratorName(c); {
+			case dec == "pl.program" && def.Kind() == "class_definition":
+				e.vars[name] = r.programClass(c, e, true)
+			case dec == "pl.function" && def.Kind() == "function_definition":
+				e.vars[name] = &pyFunc{dec: c, def: def, env: e, name: name}
+			default:
+				r.fail(c, "factory %s: only @pl.program classes and @pl.function kernels may be defined inside", f.name)
+			}
+		case "expression_statement":
+			x := r.kids(c)[0]
+			switch x.Kind() {
+			case "string":
+				continue
+			case "assignment":
+				left := x.ChildByFieldId(fldLeft)
+				if left.Kind() != "identifier" || x.ChildByFieldId(fldRight) == nil {
+					r.fail(x, "factory %s: unsupported assignment", f.name)
+				}
+				e.vars[r.text(left)] = r.eval(x.ChildByFieldId(fldRight), e)
+				continue
+			}
+			r.fail(c, "factory %s: unsupported statement", f.name)
+		case "return_statement":
+			ks := r.kids(c)
+			if len(ks) == 1 && ks[0].Kind() == "identifier" {
+				switch v := e.vars[r.text(ks[0])].(type) {
+				case *ir.Program, *pyFunc:
+					return v
+				}
+			}
+			r.fail(c, "factory %s must return the @pl.program class or the @pl.function it defines", f.name)
+		case "pass_statement", "comment":
+		default:
+			r.fail(c, "factory %s: unsupported statement %s", f.name, kindText(c.Kind()))
+		}
+	}
+	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+// freeFuncs lists the factory-defined functions the class body at n
+// names, and those they name, callees before their callers (an
+// unannotated function's return type is its callees').
+func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
+	var out []*pyFunc
+	seen := map[*pyFunc]bool{}
+	var scan func(n *node, e *env)
+	scan = func(n *node, e *env) {
+		all := n.all()
+		for i := n.index(); i < n.next; i++ {
+			c := &all[i]
+			if c.Kind() != "identifier" {
+				continue
+			}
+			v, ok := e.lookup(r.text(c))
+			pf, isFn := v.(*pyFunc)
+			if !ok || !isFn || seen[pf] {
+				continue
+			}
+			seen[pf] = true
+			scan(pf.def, pf.env)
+			out = append(out, pf)
+		}
+	}
+	scan(n, e)
+	return out
+}

@@ -1,0 +1,118 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// TestBareFunction: a top-level @pl.function (upstream's pl.parse reads
+// it as a lone function) is a program of that one function, named after
+// it, equal to the same function written as the method of a class.
+func TestBareFunction(t *testing.T) {
+	const body = `    @pl.function(type=pl.FunctionType.InCore)
+    def scale(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]):
+        t: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        y: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(u, [0, 0], y)
+`
+	const head = "import pypto.language as pl\n\n"
+	bare := head + dedent(body)
+	class := head + "@pl.program\nclass scale:\n" + strings.ReplaceAll(body, "def scale(x", "def scale(self, x")
+	read := func(src string) *ir.Program {
+		t.Helper()
+		mod, err := pyfront.Parse("f.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		if got := mod.Names(); len(got) != 1 || got[0] != "scale" {
+			t.Fatalf("names %v, want [scale]", got)
+		}
+		p, err := mod.Program("scale")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, want := read(bare), read(class)
+	if err := ir.AssertStructuralEqual(want, got, true); err != nil {
+		t.Fatalf("the bare function differs from the class form: %v", err)
+	}
+	if a, b := printer.Program(got), printer.Program(want); a != b {
+		t.Fatalf("prints differ:\n%s\n---\n%s", a, b)
+	}
+}
+
+func dedent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "    "))
+	}
+	return b.String()
+}
+
+// TestDynamicOnce: pl.dynamic called twice with one name in a file is one
+// dimension, declared once in the printed program.
+func TestDynamicOnce(t *testing.T) {
+	src := `import pypto.language as pl
+
+N = pl.dynamic("N")
+M = pl.dynamic("N")
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[N, 4], pl.FP32], y: pl.Tensor[[M, 4], pl.FP32]):
+    pass
+`
+	mod, err := pyfront.Parse("d.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := mod.Program("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := printer.Program(p)
+	if n := strings.Count(text, `N = pl.dynamic("N")`); n != 1 {
+		t.Fatalf("N declared %d times, want once:\n%s", n, text)
+	}
+}
+
+// TestTupleReturnAnnotation: -> tuple[A, B] written over several lines (a
+// generic type to the grammar, as upstream's model examples write it)
+// gives the function both return types.
+func TestTupleReturnAnnotation(t *testing.T) {
+	src := `import pypto.language as pl
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(
+    x: pl.Tensor[[4, 16], pl.FP32],
+    y: pl.Out[pl.Tensor[[4, 16], pl.FP32]],
+) -> tuple[
+    pl.Tensor[[4, 16], pl.FP32],
+    pl.Tensor[[4, 16], pl.FP32],
+]:
+    return x, y
+`
+	mod, err := pyfront.Parse("t.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := mod.Program("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := p.Functions[0]
+	if len(fn.ReturnTypes) != 2 {
+		t.Fatalf("return types %v, want two tensors", fn.ReturnTypes)
+	}
+	for _, rt := range fn.ReturnTypes {
+		if _, ok := rt.(*ir.TensorType); !ok {
+			t.Fatalf("return types %v, want two tensors", fn.ReturnTypes)
+		}
+	}
+}
