@@ -118,7 +118,20 @@ type SignalCell struct {
 	Value      int64
 	SetBy      map[string]bool // "Set", "AtomicAdd"
 	Notifies   int
-	History    []string // the first 64 notifies, "rank 1 AtomicAdd 1 → 2"
+	History    []SignalWrite // the first 64 notifies, in the order they landed
+}
+
+// SignalWrite is one notify of a signal cell: rank From applied Kind with
+// Value, leaving the cell at New. It prints as "rank 1 AtomicAdd 1 → 2".
+type SignalWrite struct {
+	From  int
+	Kind  NotifyKind
+	Value int32
+	New   int32
+}
+
+func (w SignalWrite) String() string {
+	return fmt.Sprintf("rank %d %s %d → %d", w.From, w.Kind, w.Value, w.New)
 }
 
 // DeadlockError is returned when every live rank waits and nothing can wake them.
@@ -128,14 +141,16 @@ type DeadlockError struct {
 
 // BlockedRank describes one rank stuck in a wait.
 type BlockedRank struct {
-	Rank   int
-	Op     string
-	Pos    ir.Span
-	Func   string
-	Cell   string // buffer[offsets]
-	Value  int64  // the cell's current value
-	Want   string // ">= 1", "== 2"
-	Writes []string
+	Rank  int
+	Op    string
+	Pos   ir.Span
+	Func  string
+	Cell  string // buffer[offsets]
+	Value int64  // the cell's current value
+	Want  string // ">= 1", "== 2", as Cond prints
+	// Cond is the wanted condition itself (Want is its text).
+	Cond   Cond
+	Writes []SignalWrite
 }
 
 func (e *DeadlockError) Error() string {
@@ -148,7 +163,11 @@ func (e *DeadlockError) Error() string {
 		}
 		fmt.Fprintf(&b, " in %s waits on %s = %d, for %s", r.Func, r.Cell, r.Value, r.Want)
 		if len(r.Writes) > 0 {
-			fmt.Fprintf(&b, " (cell history: %s)", strings.Join(r.Writes, ", "))
+			parts := make([]string, len(r.Writes))
+			for i, w := range r.Writes {
+				parts[i] = w.String()
+			}
+			fmt.Fprintf(&b, " (cell history: %s)", strings.Join(parts, ", "))
 		} else {
 			b.WriteString(" (nobody ever wrote this cell)")
 		}

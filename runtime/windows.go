@@ -219,8 +219,8 @@ type cellKey struct{ buf, off int }
 
 type cellState struct {
 	cell    Cell
-	count   int      // notifies applied
-	history []string // "rank 1 AtomicAdd 1 → 2"
+	count   int // notifies applied
+	history []SignalWrite
 	setBy   map[string]bool
 }
 
@@ -768,7 +768,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	seq := cs.count
 	cs.count++
 	if len(cs.history) < 64 {
-		cs.history = append(cs.history, fmt.Sprintf("rank %d %s %d → %d", from, kind, v, nv))
+		cs.history = append(cs.history, SignalWrite{From: from, Kind: kind, Value: v, New: nv})
 	}
 	w.changedLocked(rank, m)
 	w.observe(func(o Observer) {
@@ -796,12 +796,12 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			w.observeWait(m, buf, cell, cond, who, v, true)
 			return nil
 		}
-		info := &BlockedRank{Rank: rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Func: who.Func}
+		info := &BlockedRank{Rank: rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func}
 		if who.Call != nil {
 			info.Op, info.Pos = who.Call.Name(), who.Call.Pos
 		}
 		if cs, ok := m.cells[cellKey{buf.id, cell.Offset}]; ok {
-			info.Writes = append([]string(nil), cs.history...)
+			info.Writes = append([]SignalWrite(nil), cs.history...)
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
@@ -854,7 +854,7 @@ func (w *simWindows) signals() []SignalCell {
 				set[s] = true
 			}
 			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
-				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]string(nil), cs.history...)})
+				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]SignalWrite(nil), cs.history...)})
 		}
 		m.mu.Unlock()
 	}
