@@ -18,6 +18,7 @@ const (
 	KindMixedSetAdd Kind = "mixed-set-add"        // Set and AtomicAdd on one cell
 	KindSignalLeft  Kind = "signal-left-non-zero" // cells not back at zero at the end
 	KindRunError    Kind = "run-error"            // the run failed otherwise (exploration)
+	KindUnchecked   Kind = "unchecked-device"     // the device cannot be observed: no race checking
 )
 
 // Severity ranks findings: errors are bugs, warnings are fragile protocols,

@@ -301,8 +301,8 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	doneProgress := s.startProgress(start)
 	err = s.runHost(l.host, args)
 	doneProgress()
-	sigs := s.win.signals()
-	s.win.release() // every rank has stopped: recycle window memory for the next run
+	sigs := s.mem.signals()
+	s.mem.release() // every rank has stopped: recycle window memory for the next run
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape
@@ -333,11 +333,20 @@ func (e *StopError) Unwrap() error { return e.Cause }
 
 // sim is one run's shared state.
 type sim struct {
-	prog     *ir.Program
-	opts     RunOptions
-	world    int
-	sched    *sched
-	win      *simWindows
+	prog  *ir.Program
+	opts  RunOptions
+	world int
+	sched *sched
+	// win is the window layer every op goes through; mem is the same
+	// in-process implementation when the simulator owns it (nil when a
+	// device runs one rank against its own Windows, see RunRank).
+	win Windows
+	mem *simWindows
+	// only, when >= 0, is the one rank this process executes: dispatches
+	// to every other rank are dropped (their own processes run them).
+	only int
+	// onJoin runs after the host joined its rank (RunRank's Join).
+	onJoin   func() error
 	timeline *Timeline
 	ops      atomic.Int64
 	start    time.Time
@@ -353,8 +362,9 @@ type sim struct {
 
 func newSim(p *ir.Program, o RunOptions) *sim {
 	sc := &sched{blocked: map[int]*BlockedRank{}}
-	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents), start: time.Now()}
-	s.win = newSimWindows(o.Ranks, sc, o.Observer)
+	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents), start: time.Now(), only: -1}
+	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
+	s.win = s.mem
 	s.workers = make([]*worker, o.Ranks)
 	return s
 }
