@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ptorepl/ptorepl/checker"
@@ -95,28 +94,16 @@ func (t Target) Name() string { return t.name }
 // On runs on target instead of pl.Device.
 func (o RunOption) On(target Target) RunOption { o.target = &target; return o }
 
-var (
-	openMu sync.Mutex
-	opened = map[Target]runtime.Device{}
-)
-
-// device resolves the run's device: the named target (opened once per
-// configuration, so a device keeping workers alive reuses them) or pl.Device.
+// device resolves the run's device: the named target or pl.Device.
 func (o RunOption) device() (runtime.Device, error) {
 	if o.target == nil {
 		return Device, nil
 	}
 	t := *o.target
-	openMu.Lock()
-	defer openMu.Unlock()
-	if d, ok := opened[t]; ok {
-		return d, nil
-	}
 	d, err := runtime.OpenDevice(t.name, runtime.DeviceConfig{Hosts: t.hosts, Hostfile: t.hostfile})
 	if err != nil {
 		return nil, fmt.Errorf("pl.Run: %w", err)
 	}
-	opened[t] = d
 	return d, nil
 }
 

@@ -110,6 +110,10 @@ func RegisterDevice(name string, f DeviceFactory) {
 func DeviceNames() []string {
 	devMu.Lock()
 	defer devMu.Unlock()
+	return deviceNamesLocked()
+}
+
+func deviceNamesLocked() []string {
 	out := make([]string, 0, len(factories))
 	for n := range factories {
 		out = append(out, n)
@@ -118,22 +122,38 @@ func DeviceNames() []string {
 	return out
 }
 
-// OpenDevice opens the device called name ("" is DefaultDevice). A device
-// this build lacks is an error saying how to build with it.
+var opened = map[openKey]Device{}
+
+type openKey struct {
+	name string
+	c    DeviceConfig
+}
+
+// OpenDevice opens the device called name ("" is DefaultDevice), once per
+// name and configuration: every front-end gets the same device, so one
+// that keeps workers alive between runs reuses them. A device this build
+// lacks is an error saying how to build with it.
 func OpenDevice(name string, c DeviceConfig) (Device, error) {
 	if name == "" {
 		name = DefaultDevice
 	}
 	devMu.Lock()
+	defer devMu.Unlock()
+	if d, ok := opened[openKey{name, c}]; ok {
+		return d, nil
+	}
 	f, ok := factories[name]
-	devMu.Unlock()
 	if !ok {
 		if hint, known := missingHints[name]; known {
 			return nil, fmt.Errorf("device %q is not available: %s", name, hint)
 		}
-		return nil, fmt.Errorf("unknown device %q: this build has %s", name, strings.Join(DeviceNames(), ", "))
+		return nil, fmt.Errorf("unknown device %q: this build has %s", name, strings.Join(deviceNamesLocked(), ", "))
 	}
-	return f(c)
+	d, err := f(c)
+	if err == nil {
+		opened[openKey{name, c}] = d
+	}
+	return d, err
 }
 
 // --- running one rank of a program against another device's Windows
