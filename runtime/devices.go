@@ -169,6 +169,9 @@ type RankRun struct {
 	// where a multi-process device brings its copies of the host tensors
 	// together. An error stops the run.
 	Join func() error
+	// Stop, if set, is called once when the run stops early (an error on
+	// this process): Windows should then return from waits it blocks in.
+	Stop func()
 }
 
 // RunRank executes p the way the simulator does, but for one rank only:
@@ -197,6 +200,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	}
 	s := newSim(p, RunOptions{Ranks: o.World, MaxEvents: -1, Watchdog: time.Hour})
 	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
+	s.sched.onStop = o.Stop
 	stop := context.AfterFunc(ctx, func() {
 		s.sched.fail(&StopError{Msg: "run cancelled", Cause: ctx.Err()})
 	})

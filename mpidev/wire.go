@@ -1,0 +1,67 @@
+//go:build mpi
+
+package mpidev
+
+import (
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
+)
+
+// The launcher and its workers talk gob over one TCP connection per
+// worker: a hello, then jobs one way and reports the other.
+
+// Environment the launcher passes through mpirun (-x).
+const (
+	envAddr  = "PTOREPL_MPI_LAUNCHER" // host:port the worker dials
+	envToken = "PTOREPL_MPI_TOKEN"    // proves the worker belongs to this launcher
+)
+
+type hello struct {
+	Token string
+	Rank  int
+	World int
+	Pid   int
+	Host  string
+}
+
+type wireTensor struct {
+	DType ir.DataType
+	Shape []int
+	Data  []byte
+}
+
+// job is one run: the serialized program and the host tensors; Arena is
+// the window memory each worker must provide (bytes).
+type job struct {
+	ID      int
+	Program []byte
+	Args    []wireTensor
+	Arena   int64
+	Quit    bool
+}
+
+// report kinds.
+const (
+	repDoing     = "doing"
+	repBlocked   = "blocked"
+	repUnblocked = "unblocked"
+	repDone      = "done"
+)
+
+type report struct {
+	Job     int
+	Kind    string
+	Doing   string
+	Blocked runtime.BlockedRank
+	Done    *done
+}
+
+type done struct {
+	Ops int64
+	// Err is the run's error text; Deadlock is set for a deadlock this
+	// worker proved itself (a wait on rank-private memory).
+	Err       string
+	Deadlock  *runtime.DeadlockError
+	ArenaFull int64 // when non-zero: the run needs at least this much window memory
+	Outputs   [][]byte
+}

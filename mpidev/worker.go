@@ -1,0 +1,519 @@
+//go:build mpi
+
+package mpidev
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// MaybeWorker turns the process into an MPI worker when the launcher
+// started it (its environment says so), and never returns then. Call it
+// first thing in main (or TestMain) of any binary the device launches.
+func MaybeWorker() {
+	if os.Getenv(envAddr) == "" {
+		return
+	}
+	os.Exit(workerMain())
+}
+
+// mpiMu serialises MPI calls (the library is initialised
+// MPI_THREAD_SERIALIZED; the host and the rank run on their own goroutines).
+var mpiMu sync.Mutex
+
+type worker struct {
+	rank, world int
+	conn        net.Conn
+	enc         *gob.Encoder
+	sendMu      sync.Mutex
+	arena       *arena
+	job         int
+	doing       atomic.Value // string: the op running now
+}
+
+func (w *worker) send(r report) {
+	w.sendMu.Lock()
+	defer w.sendMu.Unlock()
+	r.Job = w.job
+	if err := w.enc.Encode(r); err != nil {
+		os.Exit(3) // the launcher is gone: nothing left to work for
+	}
+}
+
+func workerMain() int {
+	debug.SetTraceback("none")
+	rank, world, err := mpiInit()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ptorepl mpi worker:", err)
+		return 1
+	}
+	conn, err := net.DialTimeout("tcp", os.Getenv(envAddr), 10*time.Second)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ptorepl mpi worker (rank %d): cannot reach the launcher: %v\n", rank, err)
+		return 1
+	}
+	w := &worker{rank: rank, world: world, conn: conn, enc: gob.NewEncoder(conn)}
+	w.doing.Store("starting")
+	host, _ := os.Hostname()
+	w.sendMu.Lock()
+	err = w.enc.Encode(hello{Token: os.Getenv(envToken), Rank: rank, World: world, Pid: os.Getpid(), Host: host})
+	w.sendMu.Unlock()
+	if err != nil {
+		return 1
+	}
+	jobs := make(chan job)
+	go func() {
+		dec := gob.NewDecoder(conn)
+		for {
+			var j job
+			if err := dec.Decode(&j); err != nil {
+				os.Exit(0) // the launcher closed the connection: stop at once
+			}
+			jobs <- j
+		}
+	}()
+	go w.heartbeat()
+	for j := range jobs {
+		if j.Quit {
+			break
+		}
+		w.run(j)
+	}
+	if w.arena != nil {
+		mpiMu.Lock()
+		_ = w.arena.free()
+		mpiMu.Unlock()
+	}
+	mpiFinalize()
+	return 0
+}
+
+// heartbeat tells the launcher what the rank is doing when it changes, so
+// a crash can be reported with the op it happened in.
+func (w *worker) heartbeat() {
+	last := ""
+	for range time.Tick(200 * time.Millisecond) {
+		d, _ := w.doing.Load().(string)
+		if d != last {
+			last = d
+			w.send(report{Kind: repDoing, Doing: d})
+		}
+	}
+}
+
+// lockBytes at the start of every arena hold the lock word atomic data
+// accumulates take.
+const lockBytes = 64
+
+func (w *worker) run(j job) {
+	w.job = j.ID
+	d := &done{}
+	defer func() { w.send(report{Kind: repDone, Done: d}) }()
+	mpiMu.Lock()
+	if w.arena == nil || w.arena.size < j.Arena {
+		if w.arena != nil {
+			if err := w.arena.free(); err != nil {
+				mpiMu.Unlock()
+				d.Err = err.Error()
+				return
+			}
+		}
+		a, err := newArena(j.Arena)
+		if err != nil {
+			mpiMu.Unlock()
+			d.Err = err.Error()
+			return
+		}
+		clear(a.local())
+		w.arena = a
+	}
+	err := mpiBarrier() // every arena is zero before anyone writes a peer's
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
+	prog, err := ir.UnmarshalProgram(j.Program)
+	if err != nil {
+		d.Err = "the program did not survive serialization: " + err.Error()
+		return
+	}
+	args := make([]*tensor.Tensor, len(j.Args))
+	for i, t := range j.Args {
+		args[i] = tensor.FromBytes(t.DType, t.Data, t.Shape...)
+	}
+	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
+	base := make([][]byte, len(args))
+	for i, a := range args {
+		base[i] = append([]byte(nil), a.Bytes()...)
+	}
+	join := func() error {
+		w.doing.Store("joining the host (bringing host tensors together)")
+		mpiMu.Lock()
+		defer mpiMu.Unlock()
+		if err := mpiBarrier(); err != nil {
+			return err
+		}
+		for i, a := range args {
+			b := a.Bytes()
+			all := make([]byte, len(b)*w.world)
+			if err := mpiAllgather(b, all); err != nil {
+				return err
+			}
+			copies := make([][]byte, w.world)
+			for r := range copies {
+				copies[r] = all[r*len(b) : (r+1)*len(b)]
+			}
+			runtime.MergeHostBytes(b, base[i], copies)
+			copy(base[i], b)
+		}
+		return nil
+	}
+	ops, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
+		Rank: w.rank, World: w.world, Windows: win, Join: join, Stop: win.stop,
+	})
+	d.Ops = ops
+	if err != nil {
+		var full *arenaFull
+		var dl *runtime.DeadlockError
+		switch {
+		case errors.As(err, &full):
+			d.ArenaFull = full.need
+		case errors.As(err, &dl):
+			d.Deadlock = dl
+		}
+		d.Err = err.Error()
+		w.reset(win)
+		return
+	}
+	w.doing.Store("finished; waiting for the other ranks")
+	mpiMu.Lock()
+	err = mpiBarrier() // nobody reads this rank's windows any more
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
+	w.reset(win)
+	host := hostFunc(prog)
+	for i := range host.Params {
+		if dir := host.Direction(i); dir == ir.Out || dir == ir.InOut {
+			d.Outputs = append(d.Outputs, args[i].Bytes())
+		} else {
+			d.Outputs = append(d.Outputs, nil)
+		}
+	}
+	w.doing.Store("idle")
+}
+
+// reset zeroes the window memory the run used, for the next run.
+func (w *worker) reset(win *windows) {
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	clear(w.arena.local()[:min(win.hwm, w.arena.size)])
+	_ = w.arena.sync()
+}
+
+func hostFunc(p *ir.Program) *ir.Function {
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			return f
+		}
+	}
+	return nil
+}
+
+// arenaFull is an Alloc past the worker's window memory: the launcher
+// retries the run with a larger arena.
+type arenaFull struct {
+	name string
+	need int64
+	have int64
+}
+
+func (e *arenaFull) Error() string {
+	return fmt.Sprintf("window buffer %s does not fit: the run needs %d bytes of window memory per rank, the workers have %d", e.name, e.need, e.have)
+}
+
+// windows is runtime.Windows over the worker's MPI window: every access,
+// local or remote, is an RMA call on the arena under passive-target
+// synchronisation, completed by a flush before it returns.
+type windows struct {
+	w       *worker
+	a       *arena
+	mu      sync.Mutex // guards offs and hwm (Alloc runs on the host goroutine)
+	offs    map[*runtime.WindowBuf]int64
+	hwm     int64
+	stopped atomic.Bool
+}
+
+func (m *windows) stop() { m.stopped.Store(true) }
+
+func (m *windows) Alloc(name string, size int, domain []int) (*runtime.WindowBuf, error) {
+	if size <= 0 {
+		return nil, fmt.Errorf("window buffer %s: size %d bytes; a window needs a positive size", name, size)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	off := (m.hwm + 63) &^ 63
+	if off+int64(size) > m.a.size {
+		return nil, &arenaFull{name: name, need: off + int64(size), have: m.a.size}
+	}
+	b := &runtime.WindowBuf{Name: name, Size: size, Domain: domain}
+	m.offs[b] = off
+	m.hwm = off + int64(size)
+	return b, nil
+}
+
+// place checks rank and segs against buf and returns the segments as
+// arena offsets and lengths.
+func (m *windows) place(rank int, buf *runtime.WindowBuf, segs []runtime.Segment, who runtime.Origin) (offs, lens []int64, err error) {
+	if rank < 0 || rank >= m.w.world {
+		return nil, nil, fmt.Errorf("rank %d is outside the world of %d ranks", rank, m.w.world)
+	}
+	if err := runtime.CheckSegments(buf, segs); err != nil {
+		return nil, nil, err
+	}
+	if buf.Domain != nil {
+		in := false
+		for _, r := range buf.Domain {
+			in = in || r == rank
+		}
+		if !in {
+			return nil, nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
+		}
+	}
+	m.mu.Lock()
+	base, ok := m.offs[buf]
+	m.mu.Unlock()
+	if !ok {
+		return nil, nil, fmt.Errorf("window buffer %s was not allocated on this device", buf.Name)
+	}
+	offs, lens = make([]int64, len(segs)), make([]int64, len(segs))
+	for i, s := range segs {
+		offs[i], lens[i] = base+int64(s.Off), int64(s.Len)
+	}
+	m.note(who)
+	return offs, lens, nil
+}
+
+// note records the op running now, for the launcher's crash report.
+func (m *windows) note(who runtime.Origin) {
+	if who.Call != nil {
+		m.w.doing.Store(fmt.Sprintf("%s in %s", who.Call.Name(), who.Func))
+	}
+}
+
+func (m *windows) Read(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, dst []byte, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.get(rank, offs, lens, dst)
+}
+
+func (m *windows) Write(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, src []byte, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.put(rank, offs, lens, src)
+}
+
+func (m *windows) WriteOwned(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, src []byte, who runtime.Origin) error {
+	return m.Write(from, rank, buf, segs, src, who)
+}
+
+// Accumulate is a read-modify-write of the target's bytes under the
+// target's lock word (a compare-and-swap spin lock in its arena), with the
+// simulator's rounding; accumulates to one rank are therefore atomic
+// with respect to each other.
+func (m *windows) Accumulate(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, vals []float64, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	if err := m.lock(rank); err != nil {
+		return err
+	}
+	defer m.unlock(rank)
+	n := 0
+	for _, l := range lens {
+		n += int(l)
+	}
+	b := make([]byte, n)
+	mpiMu.Lock()
+	err = m.a.get(rank, offs, lens, b)
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	runtime.AccumulateBytes(dt, b, vals)
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.put(rank, offs, lens, b)
+}
+
+func (m *windows) lock(rank int) error {
+	bo := backoff{}
+	for {
+		mpiMu.Lock()
+		old, err := m.a.cas(rank, 0, 0, int32(m.w.rank)+1)
+		mpiMu.Unlock()
+		if err != nil || old == 0 {
+			return err
+		}
+		if m.stopped.Load() {
+			return errors.New("run aborted")
+		}
+		bo.wait()
+	}
+}
+
+func (m *windows) unlock(rank int) {
+	mpiMu.Lock()
+	_, _ = m.a.fetchOp(rank, 0, 0, opReplace)
+	mpiMu.Unlock()
+}
+
+func (m *windows) Reduce(from int, ranks []int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who runtime.Origin) error {
+	srcs := make([][]byte, len(ranks))
+	for i, r := range ranks {
+		srcs[i] = make([]byte, len(acc))
+		if err := m.Read(from, r, buf, segs, srcs[i], who); err != nil {
+			return err
+		}
+	}
+	return runtime.FoldBytes(dt, op, acc, srcs)
+}
+
+func (m *windows) Copy(from int, dst, src runtime.Region) error {
+	n := 0
+	for _, s := range src.Segs {
+		n += s.Len
+	}
+	b := make([]byte, n)
+	if err := m.Read(from, src.Rank, src.Buf, src.Segs, b, src.Who); err != nil {
+		return err
+	}
+	return m.Write(from, dst.Rank, dst.Buf, dst.Segs, b, dst.Who)
+}
+
+func (m *windows) cellOff(rank int, buf *runtime.WindowBuf, cell runtime.Cell, who runtime.Origin) (int64, error) {
+	offs, _, err := m.place(rank, buf, []runtime.Segment{{Off: cell.Offset, Len: 4}}, who)
+	if err != nil {
+		return 0, err
+	}
+	return offs[0], nil
+}
+
+func (m *windows) Notify(from, rank int, buf *runtime.WindowBuf, cell runtime.Cell, kind runtime.NotifyKind, v int32, who runtime.Origin) error {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return err
+	}
+	op := opReplace
+	if kind == runtime.NotifyAtomicAdd {
+		op = opSum
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	_, err = m.a.fetchOp(rank, off, v, op)
+	return err
+}
+
+func (m *windows) read(rank int, off int64) (int32, error) {
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.fetchOp(rank, off, 0, opRead)
+}
+
+// Wait polls the cell, backing off from yielding to sleeping up to a
+// millisecond so that a waiting rank never burns a core another rank
+// needs. A wait that lasts is reported to the launcher, whose watchdog
+// declares a deadlock when every unfinished rank is blocked.
+func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) error {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return err
+	}
+	bo := backoff{}
+	start := time.Now()
+	reported := false
+	defer func() {
+		if reported {
+			m.w.send(report{Kind: repUnblocked})
+		}
+	}()
+	for {
+		v, err := m.read(rank, off)
+		if err != nil {
+			return err
+		}
+		if cond.Holds(v) {
+			return nil
+		}
+		if m.stopped.Load() {
+			return errors.New("run aborted")
+		}
+		if !reported && time.Since(start) > 100*time.Millisecond {
+			reported = true
+			cell.Rank, cell.Buffer = rank, buf.Name
+			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func}
+			if who.Call != nil {
+				b.Op, b.Pos = who.Call.Name(), who.Call.Pos
+			}
+			m.w.send(report{Kind: repBlocked, Blocked: b})
+		}
+		bo.wait()
+	}
+}
+
+func (m *windows) Test(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) (bool, error) {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return false, err
+	}
+	v, err := m.read(rank, off)
+	return err == nil && cond.Holds(v), err
+}
+
+// backoff yields a few times, then sleeps from 10µs doubling to 1ms.
+type backoff struct {
+	n     int
+	sleep time.Duration
+}
+
+func (b *backoff) wait() {
+	b.n++
+	if b.n < 8 {
+		goyield()
+		return
+	}
+	if b.sleep == 0 {
+		b.sleep = 10 * time.Microsecond
+	}
+	time.Sleep(b.sleep)
+	if b.sleep < time.Millisecond {
+		b.sleep *= 2
+	}
+}
+
+var _ = strings.TrimSpace
