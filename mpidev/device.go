@@ -225,17 +225,17 @@ func (d *Device) drop(n int) {
 
 // pool is one mpirun and its workers.
 type pool struct {
-	world  int
-	cmd    *exec.Cmd
-	ln     net.Listener
-	conns  []*wconn
-	events chan event
-	exited chan struct{}
-	exitMu sync.Mutex
+	world   int
+	cmd     *exec.Cmd
+	ln      net.Listener
+	conns   []*wconn
+	events  chan event
+	exited  chan struct{}
+	exitMu  sync.Mutex
 	exitErr error
-	stderr *tail
-	jobID  int
-	dead   bool
+	stderr  *tail
+	jobID   int
+	dead    bool
 }
 
 type wconn struct {
