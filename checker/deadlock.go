@@ -264,6 +264,9 @@ func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, fini
 		}
 		return s + ": the notifies the wait counts on were never sent; count what each rank sends to this cell.", prioShort
 	}
+	if b.NoHistory && len(es) == 0 {
+		return fmt.Sprintf("the cell holds %d; this device does not record who notified it (the simulator does: run there for the cell's history and a diagnosis).", b.Value), prioNever
+	}
 	// Nobody ever notified the cell.
 	var hints []string
 	for _, o := range all {

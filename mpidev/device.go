@@ -587,3 +587,20 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 
 var _ = bytes.Equal
 var _ = errors.New
+
+// Pids lists the processes of the live n-rank pool: mpirun first, then the
+// workers by rank (nil when there is none). Fault tests use it to kill a
+// worker and to check that nothing is left behind.
+func (d *Device) Pids(n int) []int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.pools[n]
+	if !ok || !p.alive() {
+		return nil
+	}
+	out := []int{p.cmd.Process.Pid}
+	for _, c := range p.conns {
+		out = append(out, c.pid)
+	}
+	return out
+}

@@ -476,7 +476,7 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 		if !reported && time.Since(start) > 100*time.Millisecond {
 			reported = true
 			cell.Rank, cell.Buffer = rank, buf.Name
-			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func}
+			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func, NoHistory: true}
 			if who.Call != nil {
 				b.Op, b.Pos = who.Call.Name(), who.Call.Pos
 			}

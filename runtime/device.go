@@ -151,6 +151,9 @@ type BlockedRank struct {
 	// Cond is the wanted condition itself (Want is its text).
 	Cond   Cond
 	Writes []SignalWrite
+	// NoHistory says the device does not record cell histories (Writes
+	// is then empty whether or not the cell was written).
+	NoHistory bool
 }
 
 func (e *DeadlockError) Error() string {
@@ -162,7 +165,9 @@ func (e *DeadlockError) Error() string {
 			fmt.Fprintf(&b, " at %s", r.Pos)
 		}
 		fmt.Fprintf(&b, " in %s waits on %s = %d, for %s", r.Func, r.Cell, r.Value, r.Want)
-		if len(r.Writes) > 0 {
+		if r.NoHistory {
+			// nothing known about the cell's writers
+		} else if len(r.Writes) > 0 {
 			parts := make([]string, len(r.Writes))
 			for i, w := range r.Writes {
 				parts[i] = w.String()
