@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -150,12 +151,12 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 		if err != nil {
 			return nil, err
 		}
-		outs, ops, need, err := p.run(wctx, ctx, e.data, args, arena, o.Watchdog)
+		outs, sigs, ops, need, err := p.run(wctx, ctx, e.data, args, arena, o.Watchdog)
 		if need > 0 && attempt < 8 {
 			arena = max(arena*2, (need+(1<<20))&^((1<<20)-1))
 			continue
 		}
-		res := &runtime.Result{Ranks: o.Ranks, Timeline: runtime.NewEmptyTimeline(o.Ranks), Ops: ops, Elapsed: time.Since(start), Err: err}
+		res := &runtime.Result{Ranks: o.Ranks, Timeline: runtime.NewEmptyTimeline(o.Ranks), Signals: sigs, Ops: ops, Elapsed: time.Since(start), Err: err}
 		if err != nil {
 			e.d.drop(o.Ranks) // a failed pool is not reused
 			return res, err
@@ -466,7 +467,7 @@ func hostname() string {
 
 // run executes one job on the pool. need > 0 asks for a retry with that
 // much window memory.
-func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tensor, arena int64, watchdog time.Duration) (outs [][][]byte, ops, need int64, err error) {
+func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tensor, arena int64, watchdog time.Duration) (outs [][][]byte, sigs []runtime.SignalCell, ops, need int64, err error) {
 	p.jobID++
 	j := job{ID: p.jobID, Program: prog, Arena: arena}
 	for _, a := range args {
@@ -487,6 +488,7 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 	var firstErr error
 	var dl *runtime.DeadlockError
 	nDone, nSent := 0, 0
+	var all [][]wireSignal
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	describe := func(r int) string {
@@ -505,7 +507,7 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 				if firstErr == nil {
 					firstErr = fmt.Errorf("device mpi: %s died while %s%s", describe(e.rank), doing[e.rank], p.stderrText())
 				}
-				return nil, 0, 0, firstErr
+				return nil, nil, 0, 0, firstErr
 			}
 			if e.rep.Job != p.jobID && e.rep.Kind != repDoing {
 				continue
@@ -534,9 +536,10 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 					firstErr = fmt.Errorf("%s", d.Err)
 				}
 				outs[e.rank] = d.Outputs
+				all = append(all, d.Signals)
 				if firstErr != nil && need == 0 {
 					// The other ranks may wait forever on this one.
-					return nil, ops, 0, firstErr
+					return nil, nil, ops, 0, firstErr
 				}
 			}
 		case <-p.exited:
@@ -546,7 +549,7 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 					running = append(running, fmt.Sprintf("%s was %s", describe(r), doing[r]))
 				}
 			}
-			return nil, ops, 0, fmt.Errorf("device mpi: mpirun ended mid-run (%s): %s%s", p.exitText(), strings.Join(running, "; "), p.stderrText())
+			return nil, nil, ops, 0, fmt.Errorf("device mpi: mpirun ended mid-run (%s): %s%s", p.exitText(), strings.Join(running, "; "), p.stderrText())
 		case <-ctx.Done():
 			msg := "run cancelled"
 			if parent.Err() == nil {
@@ -561,7 +564,7 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 			if len(what) > 0 {
 				msg += "; " + strings.Join(what, "; ")
 			}
-			return nil, ops, 0, &runtime.StopError{Msg: msg, Cause: ctx.Err()}
+			return nil, nil, ops, 0, &runtime.StopError{Msg: msg, Cause: ctx.Err()}
 		case <-tick.C:
 			// The watchdog: every unfinished rank blocked, nothing changing.
 			if len(blocked) == 0 || len(blocked) < p.world-nDone || time.Since(stableSince) < DeadlockAfter {
@@ -572,7 +575,7 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 				dl.Blocked = append(dl.Blocked, b)
 			}
 			sort.Slice(dl.Blocked, func(i, k int) bool { return dl.Blocked[i].Rank < dl.Blocked[k].Rank })
-			return nil, ops, 0, dl
+			return nil, nil, ops, 0, dl
 		}
 	}
 	for nSent < p.world {
@@ -580,9 +583,56 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 		nSent++
 	}
 	if need > 0 {
-		return nil, ops, need, nil
+		return nil, nil, ops, need, nil
 	}
-	return outs, ops, 0, firstErr
+	return outs, mergeSignals(all), ops, 0, firstErr
+}
+
+// mergeSignals joins the cells each rank notified into one entry per cell
+// (target rank, buffer, offset), in the simulator's order. The history
+// lists each sender's notifies in its own order, senders by rank: MPI does
+// not say how notifies from different ranks interleaved.
+func mergeSignals(per [][]wireSignal) []runtime.SignalCell {
+	type key struct {
+		rank int
+		off  int64
+	}
+	idx := map[key]int{}
+	var out []runtime.SignalCell
+	for _, cells := range per {
+		for _, w := range cells {
+			c := w.Cell
+			k := key{c.Rank, w.Off}
+			i, ok := idx[k]
+			if !ok {
+				idx[k] = len(out)
+				c.SetBy = maps.Clone(c.SetBy)
+				out = append(out, c)
+				continue
+			}
+			m := &out[i]
+			m.Notifies += c.Notifies
+			for s := range c.SetBy {
+				m.SetBy[s] = true
+			}
+			m.History = append(m.History, c.History...)
+			if len(m.History) > 64 {
+				m.History = m.History[:64]
+			}
+			m.Value = c.Value
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Rank != b.Rank {
+			return a.Rank < b.Rank
+		}
+		if a.Buffer != b.Buffer {
+			return a.Buffer < b.Buffer
+		}
+		return a.ByteOffset < b.ByteOffset
+	})
+	return out
 }
 
 var _ = bytes.Equal

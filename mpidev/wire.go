@@ -64,4 +64,13 @@ type done struct {
 	Deadlock  *runtime.DeadlockError
 	ArenaFull int64 // when non-zero: the run needs at least this much window memory
 	Outputs   [][]byte
+	Signals   []wireSignal // the cells this rank notified, with final values
+}
+
+// wireSignal is a notified cell and where it lies in the target's arena:
+// the same on every worker, unlike buffer names, which may carry a
+// counter that differs between processes.
+type wireSignal struct {
+	Cell runtime.SignalCell
+	Off  int64
 }

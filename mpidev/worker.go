@@ -207,6 +207,17 @@ func (w *worker) run(j job) {
 		d.Err = err.Error()
 		return
 	}
+	if d.Signals, err = win.signals(); err != nil {
+		d.Err = err.Error()
+		return
+	}
+	mpiMu.Lock()
+	err = mpiBarrier() // every rank read its cells before any zeroes its memory
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
 	w.reset(win)
 	host := hostFunc(prog)
 	for i := range host.Params {
@@ -258,6 +269,16 @@ type windows struct {
 	offs    map[*runtime.WindowBuf]int64
 	hwm     int64
 	stopped atomic.Bool
+
+	// sigMu guards sent: the signal cells this rank notified, so the run's
+	// result can list every notified cell (runtime.Result.Signals).
+	sigMu sync.Mutex
+	sent  map[sigKey]*runtime.SignalCell
+}
+
+type sigKey struct {
+	rank int
+	off  int64
 }
 
 func (m *windows) stop() { m.stopped.Store(true) }
@@ -434,9 +455,49 @@ func (m *windows) Notify(from, rank int, buf *runtime.WindowBuf, cell runtime.Ce
 		op = opSum
 	}
 	mpiMu.Lock()
-	defer mpiMu.Unlock()
-	_, err = m.a.fetchOp(rank, off, v, op)
-	return err
+	old, err := m.a.fetchOp(rank, off, v, op)
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	nv := v
+	if kind == runtime.NotifyAtomicAdd {
+		nv = old + v
+	}
+	m.sigMu.Lock()
+	defer m.sigMu.Unlock()
+	k := sigKey{rank, off}
+	sc, ok := m.sent[k]
+	if !ok {
+		if m.sent == nil {
+			m.sent = map[sigKey]*runtime.SignalCell{}
+		}
+		sc = &runtime.SignalCell{Rank: rank, Buffer: buf.Name, Offset: append([]int(nil), cell.Index...), ByteOffset: cell.Offset, SetBy: map[string]bool{}}
+		m.sent[k] = sc
+	}
+	sc.SetBy[kind.String()] = true
+	sc.Notifies++
+	if len(sc.History) < 64 {
+		sc.History = append(sc.History, runtime.SignalWrite{From: m.w.rank, Kind: kind, Value: v, New: nv})
+	}
+	return nil
+}
+
+// signals reads the final value of every cell this rank notified (after
+// the run's last barrier, so every notify has landed).
+func (m *windows) signals() ([]wireSignal, error) {
+	m.sigMu.Lock()
+	defer m.sigMu.Unlock()
+	var out []wireSignal
+	for k, sc := range m.sent {
+		v, err := m.read(k.rank, k.off)
+		if err != nil {
+			return nil, err
+		}
+		sc.Value = int64(v)
+		out = append(out, wireSignal{Cell: *sc, Off: k.off})
+	}
+	return out, nil
 }
 
 func (m *windows) read(rank int, off int64) (int32, error) {
