@@ -151,12 +151,17 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 		if err != nil {
 			return nil, err
 		}
-		outs, sigs, ops, need, err := p.run(wctx, ctx, e.data, args, arena, o.Watchdog)
+		keep := o.MaxEvents
+		if keep == 0 {
+			keep = 100000
+		}
+		j := job{Program: e.data, Arena: arena, MaxEvents: keep}
+		outs, sigs, ops, need, err := p.run(wctx, ctx, j, args, o.Watchdog)
 		if need > 0 && attempt < 8 {
 			arena = max(arena*2, (need+(1<<20))&^((1<<20)-1))
 			continue
 		}
-		res := &runtime.Result{Ranks: o.Ranks, Timeline: runtime.NewEmptyTimeline(o.Ranks), Signals: sigs, Ops: ops, Elapsed: time.Since(start), Err: err}
+		res := &runtime.Result{Ranks: o.Ranks, Timeline: p.timeline(), Signals: sigs, Ops: ops, Elapsed: time.Since(start), Err: err}
 		if err != nil {
 			e.d.drop(o.Ranks) // a failed pool is not reused
 			return res, err
@@ -237,6 +242,16 @@ type pool struct {
 	stderr  *tail
 	jobID   int
 	dead    bool
+	// What the last job's workers reported besides outputs.
+	lanes   [][]runtime.Event
+	host    []runtime.Event
+	seconds []float64
+}
+
+// timeline assembles the last job's events (empty lanes when the run
+// stopped before a rank reported).
+func (p *pool) timeline() *runtime.Timeline {
+	return runtime.AssembleTimeline(p.world, p.lanes, p.host)
 }
 
 type wconn struct {
@@ -467,9 +482,10 @@ func hostname() string {
 
 // run executes one job on the pool. need > 0 asks for a retry with that
 // much window memory.
-func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tensor, arena int64, watchdog time.Duration) (outs [][][]byte, sigs []runtime.SignalCell, ops, need int64, err error) {
+func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, watchdog time.Duration) (outs [][][]byte, sigs []runtime.SignalCell, ops, need int64, err error) {
 	p.jobID++
-	j := job{ID: p.jobID, Program: prog, Arena: arena}
+	j.ID = p.jobID
+	p.lanes, p.host, p.seconds = make([][]runtime.Event, p.world), nil, make([]float64, p.world)
 	for _, a := range args {
 		j.Args = append(j.Args, wireTensor{DType: a.DType(), Shape: a.Shape(), Data: a.Bytes()})
 	}
@@ -537,6 +553,10 @@ func (p *pool) run(ctx, parent context.Context, prog []byte, args []*tensor.Tens
 				}
 				outs[e.rank] = d.Outputs
 				all = append(all, d.Signals)
+				p.lanes[e.rank], p.seconds[e.rank] = d.Events, d.Seconds
+				if e.rank == 0 {
+					p.host = d.Host
+				}
 				if firstErr != nil && need == 0 {
 					// The other ranks may wait forever on this one.
 					return nil, nil, ops, 0, firstErr
@@ -637,6 +657,38 @@ func mergeSignals(per [][]wireSignal) []runtime.SignalCell {
 
 var _ = bytes.Equal
 var _ = errors.New
+
+// RecordsTimeline marks the MPI device as a runtime.TimelineDevice: each
+// worker records its rank's ops (and rank 0 the host's) against a common
+// start, a barrier all workers leave together.
+func (d *Device) RecordsTimeline() {}
+
+var _ runtime.TimelineDevice = (*Device)(nil)
+
+// AllreduceBaseline times OpenMPI's own MPI_Allreduce (MPI_SUM of elems
+// floats) in the n-rank worker pool: iters calls after warmup and a
+// barrier, the mean per call, the slowest rank's. It is the yardstick for
+// the device's allreduce, measured in the same processes.
+func (d *Device) AllreduceBaseline(ctx context.Context, n, elems, warmup, iters int) (time.Duration, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, err := d.pool(n, DefaultArena)
+	if err != nil {
+		return 0, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	j := job{Arena: DefaultArena, Baseline: &baseline{Elems: elems, Warmup: warmup, Iters: iters}}
+	if _, _, _, _, err := p.run(wctx, ctx, j, nil, 5*time.Minute); err != nil {
+		d.drop(n)
+		return 0, err
+	}
+	worst := 0.0
+	for _, s := range p.seconds {
+		worst = max(worst, s)
+	}
+	return time.Duration(worst * float64(time.Second)), nil
+}
 
 // Pids lists the processes of the live n-rank pool: mpirun first, then the
 // workers by rank (nil when there is none). Fault tests use it to kill a

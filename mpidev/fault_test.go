@@ -244,6 +244,21 @@ func TestPlRunOnMPI(t *testing.T) {
 	if len(res.Report().Of("unchecked-device")) != 1 {
 		t.Errorf("report should say race checking is off on MPI:\n%s", res.Report())
 	}
+	// The timeline is assembled from the workers: every rank ran the
+	// quickstart's remote loads, and the host dispatched.
+	tl := res.Timeline()
+	for r := 0; r < 2; r++ {
+		found := false
+		for _, ev := range tl.Lanes[r] {
+			found = found || ev.Op == "pld.tile.remote_load"
+		}
+		if !found {
+			t.Errorf("rank %d's lane has no remote_load: %v", r, tl.Lanes[r])
+		}
+	}
+	if len(tl.Host) == 0 {
+		t.Errorf("the host lane is empty")
+	}
 	_, err = pl.Run(deadlockProgram(2), pl.Ranks(2).On(pl.MPI()), tensor.Zeros(x.DType(), 2, 1, 16), tensor.Zeros(x.DType(), 2, 2, 16))
 	if err == nil || !strings.Contains(err.Error(), "deadlock") || !strings.Contains(err.Error(), "rank 1") {
 		t.Errorf("want an explained deadlock, got %v", err)

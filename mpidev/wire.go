@@ -38,6 +38,17 @@ type job struct {
 	Args    []wireTensor
 	Arena   int64
 	Quit    bool
+	// MaxEvents is RunOptions.MaxEvents (timeline events kept per rank).
+	MaxEvents int
+	// Baseline, when set, makes the job a timing of MPI_Allreduce itself
+	// instead of a program run.
+	Baseline *baseline
+}
+
+// baseline times Iters calls of MPI_Allreduce(MPI_SUM, MPI_FLOAT) of
+// Elems floats after a barrier and Warmup calls.
+type baseline struct {
+	Elems, Warmup, Iters int
 }
 
 // report kinds.
@@ -65,6 +76,10 @@ type done struct {
 	ArenaFull int64 // when non-zero: the run needs at least this much window memory
 	Outputs   [][]byte
 	Signals   []wireSignal // the cells this rank notified, with final values
+	Events    []runtime.Event
+	Host      []runtime.Event // rank 0 only
+	// Seconds is a baseline job's mean time per call on this rank.
+	Seconds float64
 }
 
 // wireSignal is a notified cell and where it lies in the target's arena:

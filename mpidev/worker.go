@@ -141,9 +141,17 @@ func (w *worker) run(j job) {
 		w.arena = a
 	}
 	err := mpiBarrier() // every arena is zero before anyone writes a peer's
+	origin := time.Now()
 	mpiMu.Unlock()
 	if err != nil {
 		d.Err = err.Error()
+		return
+	}
+	if j.Baseline != nil {
+		d.Seconds, err = runBaseline(*j.Baseline)
+		if err != nil {
+			d.Err = err.Error()
+		}
 		return
 	}
 	prog, err := ir.UnmarshalProgram(j.Program)
@@ -182,10 +190,14 @@ func (w *worker) run(j job) {
 		}
 		return nil
 	}
-	ops, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
+	rr, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
 		Rank: w.rank, World: w.world, Windows: win, Join: join, Stop: win.stop,
+		MaxEvents: j.MaxEvents, Origin: origin,
 	})
-	d.Ops = ops
+	d.Ops, d.Events = rr.Ops, rr.Events
+	if w.rank == 0 {
+		d.Host = rr.Host
+	}
 	if err != nil {
 		var full *arenaFull
 		var dl *runtime.DeadlockError
@@ -578,3 +590,29 @@ func (b *backoff) wait() {
 }
 
 var _ = strings.TrimSpace
+
+// runBaseline times MPI_Allreduce on this rank: the mean seconds per call.
+func runBaseline(b baseline) (float64, error) {
+	src := make([]float32, b.Elems)
+	dst := make([]float32, b.Elems)
+	for i := range src {
+		src[i] = float32(i%17) * 0.25
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	for i := 0; i < b.Warmup; i++ {
+		if err := mpiAllreduceF32(src, dst); err != nil {
+			return 0, err
+		}
+	}
+	if err := mpiBarrier(); err != nil {
+		return 0, err
+	}
+	t0 := mpiWtime()
+	for i := 0; i < b.Iters; i++ {
+		if err := mpiAllreduceF32(src, dst); err != nil {
+			return 0, err
+		}
+	}
+	return (mpiWtime() - t0) / float64(max(b.Iters, 1)), nil
+}

@@ -104,7 +104,7 @@ func (e *procExe) Run(ctx context.Context, args []*tensor.Tensor, o runtime.RunO
 			k, err := runtime.RunRank(ctx, e.p, copies[r], runtime.RankRun{Rank: r, World: n, Windows: &rankWin{st: st}, Join: join})
 			errs[r] = err
 			if r == 0 {
-				ops = k
+				ops = k.Ops
 			}
 			if err != nil {
 				cancel()

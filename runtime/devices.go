@@ -172,6 +172,19 @@ type RankRun struct {
 	// Stop, if set, is called once when the run stops early (an error on
 	// this process): Windows should then return from waits it blocks in.
 	Stop func()
+	// MaxEvents > 0 records up to that many timeline events for the rank
+	// and the host (RankResult); Origin is the time they count from.
+	MaxEvents int
+	Origin    time.Time
+}
+
+// RankResult is what RunRank ran: the op count (the host's and the
+// rank's), and with RankRun.MaxEvents the rank's and the host's timeline
+// events (ticks count within this process only).
+type RankResult struct {
+	Ops    int64
+	Events []Event
+	Host   []Event
 }
 
 // RunRank executes p the way the simulator does, but for one rank only:
@@ -181,24 +194,31 @@ type RankRun struct {
 // processes reached through o.Windows. Host tensors in args are this
 // process's copies; the ranks' writes to them meet again through Join and
 // whatever the device does after the run. It returns how many ops ran.
-func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRun) (ops int64, err error) {
+func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRun) (res RankResult, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := CheckRanks("run", "ranks", o.World); err != nil {
-		return 0, err
+		return res, err
 	}
 	if o.Rank < 0 || o.Rank >= o.World {
-		return 0, fmt.Errorf("rank %d is outside the world of %d ranks", o.Rank, o.World)
+		return res, fmt.Errorf("rank %d is outside the world of %d ranks", o.Rank, o.World)
 	}
 	if o.Windows == nil {
-		return 0, fmt.Errorf("RunRank: no Windows given for rank %d", o.Rank)
+		return res, fmt.Errorf("RunRank: no Windows given for rank %d", o.Rank)
 	}
 	exe, err := NewSimulator().Load(p)
 	if err != nil {
-		return 0, err
+		return res, err
 	}
-	s := newSim(p, RunOptions{Ranks: o.World, MaxEvents: -1, Watchdog: time.Hour})
+	max := o.MaxEvents
+	if max <= 0 {
+		max = -1
+	}
+	s := newSim(p, RunOptions{Ranks: o.World, MaxEvents: max, Watchdog: time.Hour})
+	if !o.Origin.IsZero() {
+		s.timeline.origin = o.Origin
+	}
 	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
 	s.sched.onStop = o.Stop
 	stop := context.AfterFunc(ctx, func() {
@@ -206,7 +226,45 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	})
 	defer stop()
 	err = s.runHost(exe.(*loaded).host, args)
-	return s.ops.Load(), err
+	s.timeline.finish()
+	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.Lanes[o.Rank], Host: s.timeline.Host}
+	return res, err
+}
+
+// AssembleTimeline builds a run's timeline from per-rank events recorded
+// in separate processes (RankResult.Events, in rank order) and one
+// process's host events: ticks are renumbered run-wide by wall time.
+func AssembleTimeline(ranks int, lanes [][]Event, host []Event) *Timeline {
+	t := NewEmptyTimeline(ranks)
+	t.Host = host
+	for r := 0; r < ranks && r < len(lanes); r++ {
+		t.Lanes[r] = lanes[r]
+	}
+	type stamp struct {
+		at    time.Duration
+		tick  *int64
+		order int
+	}
+	var all []stamp
+	add := func(evs []Event) {
+		for i := range evs {
+			all = append(all, stamp{evs[i].Start, &evs[i].StartTick, 0}, stamp{evs[i].End, &evs[i].EndTick, 1})
+		}
+	}
+	add(t.Host)
+	for _, l := range t.Lanes {
+		add(l)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].at != all[j].at {
+			return all[i].at < all[j].at
+		}
+		return all[i].order < all[j].order
+	})
+	for i, s := range all {
+		*s.tick = int64(i + 1)
+	}
+	return t
 }
 
 // NewEmptyTimeline is the timeline of a device that records none: ranks
