@@ -242,6 +242,10 @@ type pool struct {
 	stderr  *tail
 	jobID   int
 	dead    bool
+	// shm, when the workers share this machine, is a directory in memory
+	// (/dev/shm) the host tensors travel through: written once, read by
+	// every worker, instead of one copy per worker over its socket.
+	shm string
 	// What the last job's workers reported besides outputs.
 	lanes   [][]runtime.Event
 	host    []runtime.Event
@@ -338,7 +342,71 @@ func (d *Device) start(n int) (*pool, error) {
 		p.kill()
 		return nil, err
 	}
+	if d.cfg.Hosts == "" && d.cfg.Hostfile == "" {
+		dir := ""
+		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+			dir = "/dev/shm"
+		}
+		if shm, err := os.MkdirTemp(dir, "ptorepl-mpi-"); err == nil {
+			p.shm = shm
+		}
+	}
 	return p, nil
+}
+
+// pack puts args into the job: through a file in p.shm when there is one,
+// inline otherwise.
+func (p *pool) pack(j *job, args []*tensor.Tensor) error {
+	if p.shm == "" {
+		for _, a := range args {
+			j.Args = append(j.Args, wireTensor{DType: a.DType(), Shape: a.Shape(), Data: a.Bytes()})
+		}
+		return nil
+	}
+	f, err := os.CreateTemp(p.shm, "args-")
+	if err != nil {
+		return fmt.Errorf("device mpi: %v", err)
+	}
+	defer f.Close()
+	var off int64
+	for _, a := range args {
+		b := a.Bytes()
+		if _, err := f.Write(b); err != nil {
+			return fmt.Errorf("device mpi: writing the host tensors for the workers: %v", err)
+		}
+		j.Args = append(j.Args, wireTensor{DType: a.DType(), Shape: a.Shape(), Off: off, Len: int64(len(b))})
+		off += int64(len(b))
+	}
+	j.ArgsFile, j.OutDir = f.Name(), p.shm
+	return nil
+}
+
+func (p *pool) unpackDone(j job) {
+	if j.ArgsFile != "" {
+		os.Remove(j.ArgsFile)
+	}
+}
+
+// readOutputs reads (and removes) the file a worker wrote its outputs to.
+func readOutputs(d *done) ([][]byte, error) {
+	b, err := os.ReadFile(d.OutputsFile)
+	os.Remove(d.OutputsFile)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(d.OutputLens))
+	var off int64
+	for i, n := range d.OutputLens {
+		if n < 0 {
+			continue
+		}
+		if off+n > int64(len(b)) {
+			return nil, fmt.Errorf("%s is short", d.OutputsFile)
+		}
+		out[i] = b[off : off+n]
+		off += n
+	}
+	return out, nil
 }
 
 // accept waits for every worker's hello, or fails within StartTimeout.
@@ -457,6 +525,9 @@ func (p *pool) quit() {
 // connections also makes each worker exit) and waits for mpirun.
 func (p *pool) kill() {
 	p.dead = true
+	if p.shm != "" {
+		defer os.RemoveAll(p.shm)
+	}
 	if p.cmd.Process != nil {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	}
@@ -486,9 +557,10 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 	p.jobID++
 	j.ID = p.jobID
 	p.lanes, p.host, p.seconds = make([][]runtime.Event, p.world), nil, make([]float64, p.world)
-	for _, a := range args {
-		j.Args = append(j.Args, wireTensor{DType: a.DType(), Shape: a.Shape(), Data: a.Bytes()})
+	if err := p.pack(&j, args); err != nil {
+		return nil, nil, 0, 0, err
 	}
+	defer p.unpackDone(j)
 	sent := make(chan error, p.world)
 	for _, c := range p.conns {
 		go func(c *wconn) { sent <- c.enc.Encode(j) }(c)
@@ -550,6 +622,11 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 					firstErr = d.Deadlock
 				case d.Err != "" && firstErr == nil:
 					firstErr = fmt.Errorf("%s", d.Err)
+				}
+				if d.OutputsFile != "" {
+					if d.Outputs, err = readOutputs(d); err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("device mpi: reading rank %d's outputs: %v", e.rank, err)
+					}
 				}
 				outs[e.rank] = d.Outputs
 				all = append(all, d.Signals)

@@ -70,7 +70,9 @@ static int pt_cas(MPI_Win win, int rank, int64_t off, int32_t want, int32_t set,
 
 static int pt_sync(MPI_Win win) { return MPI_Win_sync(win); }
 
-static int pt_barrier(void) { return MPI_Barrier(MPI_COMM_WORLD); }
+static int pt_ibarrier(MPI_Request *req) { return MPI_Ibarrier(MPI_COMM_WORLD, req); }
+
+static int pt_test(MPI_Request *req, int *done) { return MPI_Test(req, done, MPI_STATUS_IGNORE); }
 
 static int pt_allgather(const char *src, int64_t n, char *dst) {
 	// In chunks: MPI counts are ints.
@@ -201,7 +203,30 @@ func (a *arena) cas(rank int, off int64, want, set int32) (int32, error) {
 
 func (a *arena) sync() error { return mpiErr("MPI_Win_sync", C.pt_sync(a.win)) }
 
-func mpiBarrier() error { return mpiErr("MPI_Barrier", C.pt_barrier()) }
+// mpiBarrier is MPI_Ibarrier completed by polling MPI_Test with backoff:
+// a blocking MPI_Barrier busy-waits, and with more ranks than cores the
+// ranks spinning in it starve the ones still working. The caller holds
+// mpiMu; it is released while sleeping so the rank's other goroutine can
+// make MPI calls.
+func mpiBarrier() error {
+	var req C.MPI_Request
+	if err := mpiErr("MPI_Ibarrier", C.pt_ibarrier(&req)); err != nil {
+		return err
+	}
+	bo := backoff{}
+	for {
+		var done C.int
+		if err := mpiErr("MPI_Test", C.pt_test(&req, &done)); err != nil {
+			return err
+		}
+		if done != 0 {
+			return nil
+		}
+		mpiMu.Unlock()
+		bo.wait()
+		mpiMu.Lock()
+	}
+}
 
 // mpiAllgather gathers every rank's src (all the same length) into dst,
 // rank by rank.

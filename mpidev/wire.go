@@ -28,6 +28,8 @@ type wireTensor struct {
 	DType ir.DataType
 	Shape []int
 	Data  []byte
+	// Off and Len place the data in job.ArgsFile when Data is not sent.
+	Off, Len int64
 }
 
 // job is one run: the serialized program and the host tensors; Arena is
@@ -38,6 +40,10 @@ type job struct {
 	Args    []wireTensor
 	Arena   int64
 	Quit    bool
+	// ArgsFile, when set, holds every arg's bytes (wireTensor.Off/Len);
+	// OutDir is where a worker writes its outputs instead of sending them.
+	ArgsFile string
+	OutDir   string
 	// MaxEvents is RunOptions.MaxEvents (timeline events kept per rank).
 	MaxEvents int
 	// Baseline, when set, makes the job a timing of MPI_Allreduce itself
@@ -75,9 +81,13 @@ type done struct {
 	Deadlock  *runtime.DeadlockError
 	ArenaFull int64 // when non-zero: the run needs at least this much window memory
 	Outputs   [][]byte
-	Signals   []wireSignal // the cells this rank notified, with final values
-	Events    []runtime.Event
-	Host      []runtime.Event // rank 0 only
+	// OutputsFile holds the outputs back to back (OutputLens each, -1 for
+	// a parameter that is not an output) when the job named an OutDir.
+	OutputsFile string
+	OutputLens  []int64
+	Signals     []wireSignal // the cells this rank notified, with final values
+	Events      []runtime.Event
+	Host        []runtime.Event // rank 0 only
 	// Seconds is a baseline job's mean time per call on this rank.
 	Seconds float64
 }

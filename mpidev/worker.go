@@ -159,9 +159,10 @@ func (w *worker) run(j job) {
 		d.Err = "the program did not survive serialization: " + err.Error()
 		return
 	}
-	args := make([]*tensor.Tensor, len(j.Args))
-	for i, t := range j.Args {
-		args[i] = tensor.FromBytes(t.DType, t.Data, t.Shape...)
+	args, err := unpackArgs(j)
+	if err != nil {
+		d.Err = "reading the host tensors: " + err.Error()
+		return
 	}
 	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
 	base := make([][]byte, len(args))
@@ -237,6 +238,11 @@ func (w *worker) run(j job) {
 			d.Outputs = append(d.Outputs, args[i].Bytes())
 		} else {
 			d.Outputs = append(d.Outputs, nil)
+		}
+	}
+	if j.OutDir != "" {
+		if err := writeOutputs(j, w.rank, d); err != nil {
+			d.Err = "writing the outputs: " + err.Error()
 		}
 	}
 	w.doing.Store("idle")
@@ -615,4 +621,53 @@ func runBaseline(b baseline) (float64, error) {
 		}
 	}
 	return (mpiWtime() - t0) / float64(max(b.Iters, 1)), nil
+}
+
+// unpackArgs makes the job's host tensors, from its file or inline data.
+func unpackArgs(j job) ([]*tensor.Tensor, error) {
+	args := make([]*tensor.Tensor, len(j.Args))
+	var f *os.File
+	if j.ArgsFile != "" {
+		var err error
+		if f, err = os.Open(j.ArgsFile); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+	}
+	for i, t := range j.Args {
+		if f == nil {
+			args[i] = tensor.FromBytes(t.DType, t.Data, t.Shape...)
+			continue
+		}
+		args[i] = tensor.Zeros(t.DType, t.Shape...)
+		b := args[i].Bytes()
+		if int64(len(b)) != t.Len {
+			return nil, fmt.Errorf("argument %d: %d bytes for shape %v, the file has %d", i, len(b), t.Shape, t.Len)
+		}
+		if _, err := f.ReadAt(b, t.Off); err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
+
+// writeOutputs moves d.Outputs into a file in j.OutDir.
+func writeOutputs(j job, rank int, d *done) error {
+	f, err := os.CreateTemp(j.OutDir, fmt.Sprintf("out-%d-", rank))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for _, o := range d.Outputs {
+		if o == nil {
+			d.OutputLens = append(d.OutputLens, -1)
+			continue
+		}
+		if _, err := f.Write(o); err != nil {
+			return err
+		}
+		d.OutputLens = append(d.OutputLens, int64(len(o)))
+	}
+	d.Outputs, d.OutputsFile = nil, f.Name()
+	return nil
 }
