@@ -287,6 +287,7 @@ type windows struct {
 	offs    map[*runtime.WindowBuf]int64
 	hwm     int64
 	stopped atomic.Bool
+	scratch []byte // Reduce's chunk buffer (only the rank's goroutine reduces)
 
 	// sigMu guards sent: the signal cells this rank notified, so the run's
 	// result can list every notified cell (runtime.Result.Signals).
@@ -432,15 +433,74 @@ func (m *windows) unlock(rank int) {
 	mpiMu.Unlock()
 }
 
+// Reduce folds chunk by chunk: each chunk of acc starts as ranks[0]'s
+// bytes and folds in each next rank's as its MPI_Get lands, through one
+// chunk-sized buffer, so the sources are never all copied out at once
+// (the simulator rounds at every step, so folding incrementally gives the
+// same bits).
 func (m *windows) Reduce(from int, ranks []int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who runtime.Origin) error {
-	srcs := make([][]byte, len(ranks))
-	for i, r := range ranks {
-		srcs[i] = make([]byte, len(acc))
-		if err := m.Read(from, r, buf, segs, srcs[i], who); err != nil {
+	if len(ranks) == 0 {
+		return fmt.Errorf("reduce of window buffer %s over no ranks", buf.Name)
+	}
+	n := 0
+	for _, s := range segs {
+		n += s.Len
+	}
+	if n != len(acc) {
+		return fmt.Errorf("reduce of %d bytes of window buffer %s into a %d-byte accumulator", n, buf.Name, len(acc))
+	}
+	for _, chunk := range chunkSegs(segs, reduceChunk) {
+		k := 0
+		for _, s := range chunk {
+			k += s.Len
+		}
+		a := acc[:k]
+		if err := m.Read(from, ranks[0], buf, chunk, a, who); err != nil {
 			return err
 		}
+		if len(ranks) > 1 {
+			if cap(m.scratch) < k {
+				m.scratch = make([]byte, reduceChunk)
+			}
+			src := m.scratch[:k]
+			for _, r := range ranks[1:] {
+				if err := m.Read(from, r, buf, chunk, src, who); err != nil {
+					return err
+				}
+				if err := runtime.FoldBytes(dt, op, a, [][]byte{a, src}); err != nil {
+					return err
+				}
+			}
+		}
+		acc = acc[k:]
 	}
-	return runtime.FoldBytes(dt, op, acc, srcs)
+	return nil
+}
+
+// reduceChunk is the bytes of acc Reduce completes per step: large enough
+// for MPI_Get to stream, small enough to stay in cache.
+const reduceChunk = 256 << 10
+
+// chunkSegs splits segs (in order) into runs of at most size bytes.
+func chunkSegs(segs []runtime.Segment, size int) [][]runtime.Segment {
+	var out [][]runtime.Segment
+	var cur []runtime.Segment
+	n := 0
+	for _, s := range segs {
+		for s.Len > 0 {
+			take := min(s.Len, size-n)
+			cur = append(cur, runtime.Segment{Off: s.Off, Len: take})
+			n += take
+			s.Off, s.Len = s.Off+take, s.Len-take
+			if n == size {
+				out, cur, n = append(out, cur), nil, 0
+			}
+		}
+	}
+	if len(cur) > 0 || len(out) == 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 func (m *windows) Copy(from int, dst, src runtime.Region) error {
