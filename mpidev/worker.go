@@ -131,7 +131,7 @@ func (w *worker) run(j job) {
 				return
 			}
 		}
-		a, err := newArena(j.Arena)
+		a, err := newArena(j.Arena, w.world)
 		if err != nil {
 			mpiMu.Unlock()
 			d.Err = err.Error()
@@ -449,6 +449,9 @@ func (m *windows) Reduce(from int, ranks []int, buf *runtime.WindowBuf, segs []r
 	if n != len(acc) {
 		return fmt.Errorf("reduce of %d bytes of window buffer %s into a %d-byte accumulator", n, buf.Name, len(acc))
 	}
+	if m.a.peers != nil {
+		return m.reduceShared(ranks, buf, segs, dt, op, acc, who)
+	}
 	for _, chunk := range chunkSegs(segs, reduceChunk) {
 		k := 0
 		for _, s := range chunk {
@@ -473,6 +476,41 @@ func (m *windows) Reduce(from int, ranks []int, buf *runtime.WindowBuf, segs []r
 			}
 		}
 		acc = acc[k:]
+	}
+	return nil
+}
+
+// reduceShared is Reduce on one node: it folds every rank's bytes straight
+// from their shared window memory (after MPI_Win_sync, so every flushed
+// put and atomic is visible), the simulator's own fold.
+func (m *windows) reduceShared(ranks []int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who runtime.Origin) error {
+	bases := make([]int64, len(ranks))
+	for i, r := range ranks {
+		offs, _, err := m.place(r, buf, segs, who)
+		if err != nil {
+			return err
+		}
+		if len(segs) > 0 {
+			bases[i] = offs[0] - int64(segs[0].Off)
+		}
+	}
+	mpiMu.Lock()
+	err := m.a.sync()
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	srcs := make([][]byte, len(ranks))
+	k := 0
+	for _, s := range segs {
+		for i, r := range ranks {
+			o := bases[i] + int64(s.Off)
+			srcs[i] = m.a.peers[r][o : o+int64(s.Len)]
+		}
+		if err := runtime.FoldBytes(dt, op, acc[k:k+s.Len], srcs); err != nil {
+			return err
+		}
+		k += s.Len
 	}
 	return nil
 }
