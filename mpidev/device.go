@@ -572,6 +572,7 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 	}
 	finished := make([]bool, p.world)
 	blocked := map[int]runtime.BlockedRank{}
+	seen := map[int]time.Time{} // when each blocked rank last reported
 	var stableSince time.Time
 	var firstErr error
 	var dl *runtime.DeadlockError
@@ -604,8 +605,11 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 			case repDoing:
 				doing[e.rank] = "running " + e.rep.Doing
 			case repBlocked:
+				if _, again := blocked[e.rank]; !again {
+					stableSince = time.Now()
+				}
 				blocked[e.rank] = e.rep.Blocked
-				stableSince = time.Now()
+				seen[e.rank] = time.Now()
 			case repUnblocked:
 				delete(blocked, e.rank)
 				stableSince = time.Now()
@@ -665,6 +669,13 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 		case <-tick.C:
 			// The watchdog: every unfinished rank blocked, nothing changing.
 			if len(blocked) == 0 || len(blocked) < p.world-nDone || time.Since(stableSince) < DeadlockAfter {
+				continue
+			}
+			fresh := true // every blocked rank re-checked its cell lately
+			for r := range blocked {
+				fresh = fresh && time.Since(seen[r]) < 4*blockedRefresh
+			}
+			if !fresh {
 				continue
 			}
 			dl = &runtime.DeadlockError{}

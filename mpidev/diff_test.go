@@ -215,3 +215,28 @@ func signalsText(sigs []runtime.SignalCell) string {
 }
 
 var _ = tensor.Zeros
+
+// A run needing more window memory than the workers have is retried with
+// enough, transparently, and still matches the simulator.
+func TestArenaGrows(t *testing.T) {
+	old := mpidev.DefaultArena
+	mpidev.DefaultArena = 512 // smaller than the quickstart's 1 KiB data window
+	defer func() { mpidev.DefaultArena = old }()
+	d, err := mpidev.New(runtime.DeviceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	p := testprogs.Quickstart().IR()
+	want, _, _ := runtime.HostArgs(p, 2, 9)
+	got, _, _ := runtime.HostArgs(p, 2, 9)
+	if _, err := runtime.Default().Run(context.Background(), p, want, runtime.RunOptions{Ranks: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Run(context.Background(), p, got, runtime.RunOptions{Ranks: 2}); err != nil {
+		t.Fatalf("mpi with a small arena: %v", err)
+	}
+	if string(want[1].Bytes()) != string(got[1].Bytes()) {
+		t.Errorf("outputs differ from the simulator after the arena grew")
+	}
+}

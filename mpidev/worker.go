@@ -634,6 +634,7 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 	bo := backoff{}
 	start := time.Now()
 	reported := false
+	var last time.Time
 	defer func() {
 		if reported {
 			m.w.send(report{Kind: repUnblocked})
@@ -650,8 +651,11 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 		if m.stopped.Load() {
 			return errors.New("run aborted")
 		}
-		if !reported && time.Since(start) > 100*time.Millisecond {
-			reported = true
+		// The first report after 100ms, then again every blockedRefresh
+		// with the value just read: the launcher only trusts a rank that
+		// keeps finding its cell unsatisfied (a starved rank goes quiet).
+		if since := time.Since(start); since > 100*time.Millisecond && (!reported || time.Since(last) > blockedRefresh) {
+			reported, last = true, time.Now()
 			cell.Rank, cell.Buffer = rank, buf.Name
 			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func, NoHistory: true}
 			if who.Call != nil {
@@ -671,6 +675,9 @@ func (m *windows) Test(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 	v, err := m.read(rank, off)
 	return err == nil && cond.Holds(v), err
 }
+
+// blockedRefresh is how often a blocked wait re-reports itself.
+const blockedRefresh = 250 * time.Millisecond
 
 // backoff yields a few times, then sleeps from 10µs doubling to 1ms.
 type backoff struct {
