@@ -14,6 +14,13 @@
 //
 // An op's simulated semantics hang off its ir registry entry under the
 // "sim" facet (see OpFunc); the interpreter has no switch on op names.
+//
+// Other devices plug in through the same seam (devices.go): a Device loads
+// and runs; optional capabilities (observer, seed, timeline, progress) are
+// small interfaces it may implement; devices register by name
+// (RegisterDevice, OpenDevice); and RunRank runs one rank of a program with
+// these same op semantics against a device's own Windows, which is how the
+// MPI device (package mpidev) runs a rank per process.
 package runtime
 
 import (
