@@ -327,8 +327,26 @@ func (d *Device) start(n int) (*pool, error) {
 	p := &pool{world: n, cmd: cmd, ln: ln, conns: make([]*wconn, n), events: make(chan event, 64), exited: make(chan struct{}), stderr: &tail{}}
 	cmd.Stdout, cmd.Stderr = p.stderr, p.stderr
 	cmd.Env = append(os.Environ(), "OMPI_MCA_btl_base_warn_component_unused=0")
+	if d.cfg.Hosts == "" && d.cfg.Hostfile == "" {
+		// One machine: a private directory in memory for the host tensors
+		// and for OpenMPI's own shared-memory segments, which a killed
+		// worker would otherwise leave in /dev/shm; kill removes it all.
+		dir := ""
+		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+			dir = "/dev/shm"
+		}
+		if shm, err := os.MkdirTemp(dir, "ptorepl-mpi-"); err == nil {
+			p.shm = shm
+			for _, v := range []string{"btl_vader_backing_directory", "osc_sm_backing_directory", "osc_rdma_backing_directory", "shmem_mmap_backing_file_base_dir"} {
+				cmd.Env = append(cmd.Env, "OMPI_MCA_"+v+"="+shm)
+			}
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		ln.Close()
+		if p.shm != "" {
+			os.RemoveAll(p.shm)
+		}
 		return nil, fmt.Errorf("device mpi: cannot start mpirun: %v", err)
 	}
 	go func() {
@@ -341,15 +359,6 @@ func (d *Device) start(n int) (*pool, error) {
 	if err := p.accept(token); err != nil {
 		p.kill()
 		return nil, err
-	}
-	if d.cfg.Hosts == "" && d.cfg.Hostfile == "" {
-		dir := ""
-		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-			dir = "/dev/shm"
-		}
-		if shm, err := os.MkdirTemp(dir, "ptorepl-mpi-"); err == nil {
-			p.shm = shm
-		}
 	}
 	return p, nil
 }
