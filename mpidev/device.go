@@ -146,6 +146,7 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	arena := DefaultArena
+	retried := false
 	for attempt := 0; ; attempt++ {
 		p, err := e.d.pool(o.Ranks, arena)
 		if err != nil {
@@ -157,6 +158,14 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 		}
 		j := job{Program: e.data, Arena: arena, MaxEvents: keep}
 		outs, sigs, ops, need, err := p.run(wctx, ctx, j, args, o.Watchdog)
+		var stale *staleError
+		if errors.As(err, &stale) && !retried {
+			// The pool died while idle (a worker killed between runs):
+			// this run never started, so it runs on fresh workers.
+			retried = true
+			e.d.drop(o.Ranks)
+			continue
+		}
 		if need > 0 && attempt < 8 {
 			arena = max(arena*2, (need+(1<<20))&^((1<<20)-1))
 			continue
@@ -586,6 +595,7 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 	var firstErr error
 	var dl *runtime.DeadlockError
 	nDone, nSent := 0, 0
+	started := false // a worker reported on this job
 	var all [][]wireSignal
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -605,7 +615,13 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 				if firstErr == nil {
 					firstErr = fmt.Errorf("device mpi: %s died while %s%s", describe(e.rank), doing[e.rank], p.stderrText())
 				}
+				if !started {
+					return nil, nil, 0, 0, &staleError{firstErr}
+				}
 				return nil, nil, 0, 0, firstErr
+			}
+			if e.rep.Job == p.jobID {
+				started = true
 			}
 			if e.rep.Job != p.jobID && e.rep.Kind != repDoing {
 				continue
@@ -659,7 +675,11 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 					running = append(running, fmt.Sprintf("%s was %s", describe(r), doing[r]))
 				}
 			}
-			return nil, nil, ops, 0, fmt.Errorf("device mpi: mpirun ended mid-run (%s): %s%s", p.exitText(), strings.Join(running, "; "), p.stderrText())
+			err := fmt.Errorf("device mpi: mpirun ended mid-run (%s): %s%s", p.exitText(), strings.Join(running, "; "), p.stderrText())
+			if !started {
+				return nil, nil, ops, 0, &staleError{err}
+			}
+			return nil, nil, ops, 0, err
 		case <-ctx.Done():
 			msg := "run cancelled"
 			if parent.Err() == nil {
@@ -751,6 +771,12 @@ func mergeSignals(per [][]wireSignal) []runtime.SignalCell {
 	})
 	return out
 }
+
+// staleError is a pool found dead before any worker took up the job.
+type staleError struct{ err error }
+
+func (e *staleError) Error() string { return e.err.Error() }
+func (e *staleError) Unwrap() error { return e.err }
 
 var _ = bytes.Equal
 var _ = errors.New

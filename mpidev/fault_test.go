@@ -266,3 +266,16 @@ func TestPlRunOnMPI(t *testing.T) {
 	dev, _ := runtime.OpenDevice("mpi", runtime.DeviceConfig{})
 	dev.(*mpidev.Device).Close()
 }
+
+// A worker killed while the pool is idle: the next run does not fail, it
+// runs on fresh workers.
+func TestFaultWorkerKilledBetweenRuns(t *testing.T) {
+	d := device(t)
+	const n = 2
+	pids := warm(t, d, n)
+	if err := syscall.Kill(pids[2], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	stillUsable(t, d, n)
+	waitGone(t, pids)
+}
