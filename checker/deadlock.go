@@ -45,28 +45,18 @@ type entryInfo struct {
 	pos        string
 }
 
-// want parses a BlockedRank.Want (">= 1", "== 2 (unsigned)").
+// want is a blocked wait's condition, taken from BlockedRank.Cond.
 type want struct {
-	cmp   string
-	value int64
-	ok    bool
+	cond runtime.Cond
+	ok   bool
 }
 
-func parseWant(s string) want {
-	f := strings.Fields(s)
-	if len(f) < 2 {
-		return want{}
-	}
-	v, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return want{}
-	}
-	cmp := map[string]string{"==": "eq", "!=": "ne", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}[f[0]]
-	return want{cmp: cmp, value: v, ok: cmp != ""}
+func wantOf(b runtime.BlockedRank) want {
+	return want{cond: b.Cond, ok: b.Cond.Cmp != ""}
 }
 
 func (w want) holds(v int64) bool {
-	return runtime.Cond{Cmp: w.cmp, Value: w.value}.Holds(int32(v))
+	return w.cond.Holds(int32(v))
 }
 
 // ExplainDeadlock explains a deadlock from the runtime's data alone: the
@@ -79,7 +69,7 @@ func ExplainDeadlock(dl *runtime.DeadlockError, signals []runtime.SignalCell, ra
 	var all []*cellInfo
 	for _, s := range signals {
 		ci := &cellInfo{rank: s.Rank, name: cellName(s.Buffer, s.Offset, s.ByteOffset), buffer: s.Buffer, value: s.Value}
-		ci.entries = parseHistory(s.History)
+		ci.entries = historyOf(s.History)
 		cells[namedKey(s.Rank, ci.name)] = ci
 		all = append(all, ci)
 	}
@@ -87,7 +77,7 @@ func ExplainDeadlock(dl *runtime.DeadlockError, signals []runtime.SignalCell, ra
 		if ci := cells[namedKey(b.Rank, b.Cell)]; ci != nil {
 			return ci
 		}
-		ci := &cellInfo{rank: b.Rank, name: b.Cell, value: b.Value, entries: parseHistory(b.Writes)}
+		ci := &cellInfo{rank: b.Rank, name: b.Cell, value: b.Value, entries: historyOf(b.Writes)}
 		if i := strings.IndexByte(b.Cell, '['); i > 0 {
 			ci.buffer = b.Cell[:i]
 		}
@@ -97,15 +87,11 @@ func ExplainDeadlock(dl *runtime.DeadlockError, signals []runtime.SignalCell, ra
 	return msg + "\n  " + strings.Join(det, "\n  ")
 }
 
-// parseHistory reads the runtime's "rank 1 AtomicAdd 1 → 2" lines.
-func parseHistory(h []string) []entryInfo {
-	var out []entryInfo
-	for _, line := range h {
-		var e entryInfo
-		if _, err := fmt.Sscanf(line, "rank %d %s %d → %d", &e.rank, &e.kind, &e.value, &e.new); err == nil {
-			e.hasValue = true
-		}
-		out = append(out, e)
+// historyOf converts the runtime's notify records of a cell.
+func historyOf(h []runtime.SignalWrite) []entryInfo {
+	out := make([]entryInfo, 0, len(h))
+	for _, w := range h {
+		out = append(out, entryInfo{rank: w.From, kind: w.Kind.String(), value: int64(w.Value), new: int64(w.New), hasValue: true})
 	}
 	return out
 }
@@ -158,7 +144,7 @@ func (c *Checker) deadlockFinding(dl *runtime.DeadlockError) Finding {
 			ci.value = b.Value
 			return ci
 		}
-		ci := &cellInfo{rank: b.Rank, name: b.Cell, value: b.Value, entries: parseHistory(b.Writes)}
+		ci := &cellInfo{rank: b.Rank, name: b.Cell, value: b.Value, entries: historyOf(b.Writes)}
 		if i := strings.IndexByte(b.Cell, '['); i > 0 {
 			ci.buffer = b.Cell[:i]
 		}
@@ -187,7 +173,7 @@ func explain(dl *runtime.DeadlockError, lookup func(runtime.BlockedRank) *cellIn
 	best, bestPrio := "", 1<<30
 	for _, b := range dl.Blocked {
 		ci := lookup(b)
-		w := parseWant(b.Want)
+		w := wantOf(b)
 		where := b.Op
 		if b.Pos.Known() {
 			where += " at " + b.Pos.String()
@@ -223,15 +209,15 @@ const (
 
 func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, finished []int, blocked map[int]bool) (string, int) {
 	es := ci.entries
-	if w.ok && w.cmp == "eq" {
+	if w.ok && w.cond.Cmp == "eq" {
 		for i, e := range es {
-			if e.hasValue && e.new == w.value && int64(b.Value) != w.value {
+			if e.hasValue && e.new == w.cond.Value && int64(b.Value) != w.cond.Value {
 				next := ""
 				if i+1 < len(es) {
 					next = fmt.Sprintf(" and rank %d notified again (→ %d)", es[i+1].rank, es[i+1].new)
 				}
 				return fmt.Sprintf("the cell held %d after rank %d's notify%s before rank %d looked: a wait for == %d misses a fast peer that already moved on. "+
-					"Wait with >= (pld.Ge) — the credit barrier's waits are all >=.", w.value, e.rank, next, b.Rank, w.value), prioOvertaken
+					"Wait with >= (pld.Ge) — the credit barrier's waits are all >=.", w.cond.Value, e.rank, next, b.Rank, w.cond.Value), prioOvertaken
 			}
 		}
 	}
@@ -277,6 +263,9 @@ func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, fini
 			return s + fmt.Sprintf(": %s, which sent the earlier ones, is blocked itself (see its wait), so this wait is stuck behind it.", rankList(dedupInts(stuck))), prioConsequence
 		}
 		return s + ": the notifies the wait counts on were never sent; count what each rank sends to this cell.", prioShort
+	}
+	if b.NoHistory && len(es) == 0 {
+		return fmt.Sprintf("the cell holds %d; this device does not record who notified it (the simulator does: run there for the cell's history and a diagnosis).", b.Value), prioNever
 	}
 	// Nobody ever notified the cell.
 	var hints []string

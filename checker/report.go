@@ -19,6 +19,7 @@ const (
 	KindSignalLeft  Kind = "signal-left-non-zero" // cells not back at zero at the end
 	KindRunError    Kind = "run-error"            // the run failed otherwise (exploration)
 	KindTileOverlap Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
+	KindUnchecked   Kind = "unchecked-device"     // the device cannot be observed: no race checking
 )
 
 // Severity ranks findings: errors are bugs, warnings are fragile protocols,

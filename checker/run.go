@@ -49,7 +49,14 @@ func (o Options) device() runtime.Device {
 	if o.Device != nil {
 		return o.Device
 	}
-	return runtime.NewSimulator()
+	return runtime.Default()
+}
+
+// unobserved is the note a run on a device without an Observer gets: race
+// checking (happens-before on window memory) is a simulator feature.
+func unobserved(dev runtime.Device) Finding {
+	return Finding{Kind: KindUnchecked, Severity: Note,
+		Message: fmt.Sprintf("race checking is a simulator feature: device %s cannot be observed, so this run was not checked for races or overtaken waits (signal hygiene and deadlock explanations remain); run on the simulator to check the protocol", dev.Name())}
 }
 
 // Run runs p on o.Ranks ranks with the checker attached. It returns the
@@ -58,9 +65,16 @@ func (o Options) device() runtime.Device {
 // run's error; a deadlock comes back as a *DeadlockError carrying the
 // explanation (errors.As also finds the *runtime.DeadlockError in it).
 func Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o Options) (*runtime.Result, *Report, error) {
-	exe, err := o.device().Load(p)
+	dev := o.device()
+	exe, err := dev.Load(p)
 	if err != nil {
 		return nil, &Report{Ranks: o.runOptions().Ranks, Disabled: o.Disabled}, err
+	}
+	if _, ok := dev.(runtime.ObservingDevice); !ok && !o.Disabled {
+		o.Disabled = true
+		res, rep, err := runExe(ctx, exe, args, o)
+		rep.Findings = append(rep.Findings, unobserved(dev))
+		return res, rep, err
 	}
 	return runExe(ctx, exe, args, o)
 }
@@ -240,7 +254,10 @@ func Explore(ctx context.Context, dev runtime.Device, p *ir.Program, args func()
 		ctx = context.Background()
 	}
 	if dev == nil {
-		dev = runtime.NewSimulator()
+		dev = runtime.Default()
+	}
+	if _, ok := dev.(runtime.SeededDevice); !ok {
+		return nil, fmt.Errorf("schedule exploration needs a device that perturbs its schedule from a seed; device %s does not (explore on the simulator)", dev.Name())
 	}
 	if ranks <= 0 {
 		ranks = 2

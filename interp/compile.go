@@ -122,11 +122,25 @@ func ManifestText(p *ir.Program, ranks int) (string, error) {
 // rank count. It returns the host tensors after the run, the result (nil
 // only when the program never started) and the protocol checker's report.
 func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
+	return RunRandomOn(ctx, p, ranks, "", runtime.DeviceConfig{})
+}
+
+// RunRandomOn is RunRandom on the device called device ("": pl.Device,
+// the simulator unless a front-end chose another).
+func RunRandomOn(ctx context.Context, p *ir.Program, ranks int, device string, c runtime.DeviceConfig) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
+	dev := pl.Device
+	if device != "" {
+		d, err := runtime.OpenDevice(device, c)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		dev = d
+	}
 	args, names, err := runtime.HostArgs(p, ranks, 1)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks})
+	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev})
 	return args, names, res, rep, err
 }
 

@@ -20,6 +20,7 @@ type RunOption struct {
 	watchdog  time.Duration
 	unchecked bool
 	progress  time.Duration
+	target    *Target // nil: pl.Device
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
@@ -54,8 +55,57 @@ func (o RunOption) Unchecked() RunOption { o.unchecked = true; return o }
 // 300ms, so quick runs show nothing.
 func (o RunOption) ShowProgressAfter(d time.Duration) RunOption { o.progress = d; return o }
 
-// Device is where pl.Run executes; the embedded simulator by default.
-var Device runtime.Device = runtime.NewSimulator()
+// Device is where pl.Run executes when a run names no target (On); the
+// embedded simulator by default.
+var Device runtime.Device = runtime.Default()
+
+// Target names the device a run executes on: pl.Simulator() or pl.MPI().
+// Choose it with pl.Ranks(n).On(target).
+type Target struct {
+	name     string
+	hosts    string
+	hostfile string
+}
+
+// Simulator is the embedded multi-rank simulator (the default): every rank
+// a goroutine of this process, with the protocol checker, timeline and
+// schedule exploration.
+func Simulator() Target { return Target{name: "sim"} }
+
+// MPI runs each rank as its own process under mpirun, on OpenMPI's
+// one-sided windows (a ptorepl built with -tags mpi; docs/mpi.md). Race
+// checking is a simulator feature: MPI runs get signal hygiene and
+// deadlock reports only.
+func MPI() Target { return Target{name: "mpi"} }
+
+// DeviceNamed is the target registered under name ("sim", "mpi").
+func DeviceNamed(name string) Target { return Target{name: name} }
+
+// Hosts spreads the ranks over machines, as mpirun's --host does
+// ("node1:4,node2:4"). Devices that run in-process ignore it.
+func (t Target) Hosts(list string) Target { t.hosts = list; return t }
+
+// Hostfile names an mpirun hostfile; it wins over Hosts.
+func (t Target) Hostfile(path string) Target { t.hostfile = path; return t }
+
+// Name is the device name the target opens.
+func (t Target) Name() string { return t.name }
+
+// On runs on target instead of pl.Device.
+func (o RunOption) On(target Target) RunOption { o.target = &target; return o }
+
+// device resolves the run's device: the named target or pl.Device.
+func (o RunOption) device() (runtime.Device, error) {
+	if o.target == nil {
+		return Device, nil
+	}
+	t := *o.target
+	d, err := runtime.OpenDevice(t.name, runtime.DeviceConfig{Hosts: t.hosts, Hostfile: t.hostfile})
+	if err != nil {
+		return nil, fmt.Errorf("pl.Run: %w", err)
+	}
+	return d, nil
+}
 
 // RunResult is a run: finished, or stopped by a deadlock, the watchdog or
 // an error. A failed run keeps what happened up to the failure, so
@@ -140,7 +190,11 @@ func Run(prog *Program, ranks RunOption, args ...*tensor.Tensor) (*RunResult, er
 }
 
 func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error) {
-	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: Device, Disabled: o.unchecked}
+	dev, err := o.device()
+	if err != nil {
+		return nil, err
+	}
+	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked}
 	pr := newProgressLine(o.progress)
 	if pr != nil {
 		co.Progress, co.ProgressEvery = pr.update, pr.every

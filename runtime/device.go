@@ -14,6 +14,13 @@
 //
 // An op's simulated semantics hang off its ir registry entry under the
 // "sim" facet (see OpFunc); the interpreter has no switch on op names.
+//
+// Other devices plug in through the same seam (devices.go): a Device loads
+// and runs; optional capabilities (observer, seed, timeline, progress) are
+// small interfaces it may implement; devices register by name
+// (RegisterDevice, OpenDevice); and RunRank runs one rank of a program with
+// these same op semantics against a device's own Windows, which is how the
+// MPI device (package mpidev) runs a rank per process.
 package runtime
 
 import (
@@ -124,7 +131,20 @@ type SignalCell struct {
 	Value      int64
 	SetBy      map[string]bool // "Set", "AtomicAdd" (shared between cells: read only)
 	Notifies   int
-	History    []string // the first 64 notifies, "rank 1 AtomicAdd 1 → 2"
+	History    []SignalWrite // the first 64 notifies, in the order they landed
+}
+
+// SignalWrite is one notify of a signal cell: rank From applied Kind with
+// Value, leaving the cell at New. It prints as "rank 1 AtomicAdd 1 → 2".
+type SignalWrite struct {
+	From  int
+	Kind  NotifyKind
+	Value int32
+	New   int32
+}
+
+func (w SignalWrite) String() string {
+	return fmt.Sprintf("rank %d %s %d → %d", w.From, w.Kind, w.Value, w.New)
 }
 
 // DeadlockError is returned when every live rank waits and nothing can wake them.
@@ -134,16 +154,19 @@ type DeadlockError struct {
 
 // BlockedRank describes one rank stuck in a wait.
 type BlockedRank struct {
-	Rank   int
-	Op     string
-	Pos    ir.Span
-	Func   string
-	Cell   string // buffer[offsets]
-	Value  int64  // the cell's current value
-	Want   string // ">= 1", "== 2"
-	Writes []string
-
-	hist []histRec // Writes before formatting (a report formats them)
+	Rank  int
+	Op    string
+	Pos   ir.Span
+	Func  string
+	Cell  string // buffer[offsets]
+	Value int64  // the cell's current value
+	Want  string // ">= 1", "== 2", as Cond prints
+	// Cond is the wanted condition itself (Want is its text).
+	Cond   Cond
+	Writes []SignalWrite
+	// NoHistory says the device does not record cell histories (Writes
+	// is then empty whether or not the cell was written).
+	NoHistory bool
 }
 
 func (e *DeadlockError) Error() string {
@@ -155,8 +178,14 @@ func (e *DeadlockError) Error() string {
 			fmt.Fprintf(&b, " at %s", r.Pos)
 		}
 		fmt.Fprintf(&b, " in %s waits on %s = %d, for %s", r.Func, r.Cell, r.Value, r.Want)
-		if len(r.Writes) > 0 {
-			fmt.Fprintf(&b, " (cell history: %s)", strings.Join(r.Writes, ", "))
+		if r.NoHistory {
+			// nothing known about the cell's writers
+		} else if len(r.Writes) > 0 {
+			parts := make([]string, len(r.Writes))
+			for i, w := range r.Writes {
+				parts[i] = w.String()
+			}
+			fmt.Fprintf(&b, " (cell history: %s)", strings.Join(parts, ", "))
 		} else {
 			b.WriteString(" (nobody ever wrote this cell)")
 		}
@@ -299,8 +328,8 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	doneProgress := s.startProgress(start)
 	err = s.runHost(l.host, args)
 	doneProgress()
-	sigs := s.win.signals()
-	s.win.release() // every rank has stopped: recycle window memory for the next run
+	sigs := s.mem.signals()
+	s.mem.release() // every rank has stopped: recycle window memory for the next run
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape
@@ -332,11 +361,20 @@ func (e *StopError) Unwrap() error { return e.Cause }
 
 // sim is one run's shared state.
 type sim struct {
-	prog     *ir.Program
-	opts     RunOptions
-	world    int
-	sched    *sched
-	win      *simWindows
+	prog  *ir.Program
+	opts  RunOptions
+	world int
+	sched *sched
+	// win is the window layer every op goes through; mem is the same
+	// in-process implementation when the simulator owns it (nil when a
+	// device runs one rank against its own Windows, see RunRank).
+	win Windows
+	mem *simWindows
+	// only, when >= 0, is the one rank this process executes: dispatches
+	// to every other rank are dropped (their own processes run them).
+	only int
+	// onJoin runs after the host joined its rank (RunRank's Join).
+	onJoin   func() error
 	timeline *Timeline
 	ops      atomic.Int64
 	start    time.Time
@@ -357,8 +395,9 @@ type sim struct {
 
 func newSim(p *ir.Program, o RunOptions) *sim {
 	sc := &sched{blocked: map[int]*BlockedRank{}}
-	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now()}
-	s.win = newSimWindows(o.Ranks, sc, o.Observer)
+	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now(), only: -1}
+	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
+	s.win = s.mem
 	s.workers = make([]*worker, o.Ranks)
 	return s
 }

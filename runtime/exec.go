@@ -173,6 +173,9 @@ type task struct {
 // dispatch queues fn(args) on rank r. A rank with work counts as live for
 // deadlock detection from the moment it is queued.
 func (s *sim) dispatch(r int, t task) {
+	if s.only >= 0 && r != s.only {
+		return // another process runs rank r
+	}
 	s.wmu.Lock()
 	w := s.workers[r]
 	if w == nil {
@@ -260,11 +263,18 @@ func (s *sim) join() {
 	}
 	s.wmu.Unlock()
 	s.sched.addLive(1)
-	s.win.observe(func(o Observer) {
-		if j, ok := o.(JoinObserver); ok {
-			j.Joined()
+	if s.onJoin != nil && !s.sched.stopped.Load() {
+		if err := s.onJoin(); err != nil {
+			s.sched.fail(err)
 		}
-	})
+	}
+	if s.mem != nil {
+		s.mem.observe(func(o Observer) {
+			if j, ok := o.(JoinObserver); ok {
+				j.Joined()
+			}
+		})
+	}
 }
 
 // runTask runs one dispatched function on rank r; a panic comes back as an

@@ -371,7 +371,7 @@ func commWaitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		}
 		// Nobody else can change a rank-private tensor: waiting never ends.
 		return nil, &DeadlockError{Blocked: []BlockedRank{{Rank: x.rank, Op: c.Op.Name, Pos: c.Pos, Func: x.fnName(),
-			Cell: "a rank-private tensor", Value: int64(vals[0]), Want: cond.String()}}}
+			Cell: "a rank-private tensor", Value: int64(vals[0]), Want: cond.String(), Cond: cond}}}
 	}
 	if test {
 		return x.s.win.Test(x.local(), sig.win, cell, cond, x.who(c))

@@ -182,9 +182,7 @@ func (s *sched) deadlockLocked() error {
 	d := &DeadlockError{}
 	for _, b := range s.blocked {
 		bb := *b
-		if bb.Writes == nil {
-			bb.Writes = historyText(bb.hist)
-		}
+		bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
 		d.Blocked = append(d.Blocked, bb)
 	}
 	sort.Slice(d.Blocked, func(i, j int) bool { return d.Blocked[i].Rank < d.Blocked[j].Rank })
@@ -223,9 +221,9 @@ type cellKey struct{ buf, off int }
 
 type cellState struct {
 	cell    Cell
-	count   int       // notifies applied
-	history []histRec // the first 64 notifies, formatted on demand
-	kinds   uint8     // bit k: a notify of NotifyKind k wrote the cell
+	count   int           // notifies applied
+	history []SignalWrite // the first 64 notifies
+	kinds   uint8         // bit k: a notify of NotifyKind k wrote the cell
 }
 
 // rankMem is one rank's window memory, behind its own lock. Reads of data
@@ -775,7 +773,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	seq := cs.count
 	cs.count++
 	if len(cs.history) < 64 {
-		cs.history = append(cs.history, histRec{from: from, kind: kind, v: v, nv: nv})
+		cs.history = append(cs.history, SignalWrite{From: from, Kind: kind, Value: v, New: nv})
 	}
 	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
 		w.changedLocked(rank, m)
@@ -808,14 +806,14 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			return nil
 		}
 		if info == nil {
-			info = &BlockedRank{Rank: rank, Cell: cell.String(), Want: cond.String(), Func: who.Func}
+			info = &BlockedRank{Rank: rank, Cell: cell.String(), Want: cond.String(), Cond: cond, Func: who.Func}
 			if who.Call != nil {
 				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
 			}
 		}
 		info.Value = int64(v)
-		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.hist) {
-			info.hist = append([]histRec(nil), cs.history...) // formatted if a report needs it
+		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.Writes) {
+			info.Writes = append(info.Writes[:0], cs.history...)
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err
@@ -858,36 +856,6 @@ func (w *simWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 }
 
 // signals snapshots every notified cell with its final value.
-// histRec is one notify of a cell's history. Formatting every notify as it
-// happened cost more than the notify itself when a collective touches
-// thousands of cells; the text is made when a report asks for it.
-type histRec struct {
-	from  int
-	kind  NotifyKind
-	v, nv int32
-}
-
-// historyText formats a cell's history: "rank 1 AtomicAdd 1 → 2".
-func historyText(h []histRec) []string {
-	if len(h) == 0 {
-		return nil
-	}
-	out := make([]string, len(h))
-	var b []byte
-	for i, r := range h {
-		b = append(b[:0], "rank "...)
-		b = strconv.AppendInt(b, int64(r.from), 10)
-		b = append(b, ' ')
-		b = append(b, r.kind.String()...)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(r.v), 10)
-		b = append(b, " → "...)
-		b = strconv.AppendInt(b, int64(r.nv), 10)
-		out[i] = string(b)
-	}
-	return out
-}
-
 func (w *simWindows) signals() []SignalCell {
 	n := 0
 	for _, m := range w.ranks {
@@ -913,8 +881,8 @@ func (w *simWindows) signals() []SignalCell {
 				}
 				setBy[cs.kinds] = set
 			}
-			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: cs.cell.Index,
-				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: historyText(cs.history)})
+			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
+				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]SignalWrite(nil), cs.history...)})
 		}
 		m.mu.Unlock()
 	}

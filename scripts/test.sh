@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 # and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
 # generic form of every emitted PTO module, and Jupyter Notebook with headless
 # Chromium for the browser test; python3 parses every printed program in the
-# goldens (printer tests); gcc for cgo (the Python grammar of pyfront).
-apt_packages=(python3 gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium)
+# goldens (printer tests); gcc for cgo (the Python grammar of pyfront);
+# OpenMPI and pkg-config for the MPI device (tests under the build tag mpi).
+apt_packages=(python3 gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -36,6 +37,14 @@ echo "== go test"
 export PTOREPL_TEST_ARTIFACTS="${PTOREPL_TEST_ARTIFACTS:-$PWD/test-artifacts}"
 mkdir -p "$PTOREPL_TEST_ARTIFACTS"
 go test -count=1 ./...
+
+echo "== go test -tags mpi (the MPI device)"
+# The MPI device and the front-ends that reach it are only built with the
+# tag: vet them, and run their tests (the differential corpus against the
+# simulator, the fault tests) with mpirun as root and oversubscribed.
+go vet -tags mpi ./mpidev ./cmd/ptorepl
+go test -count=1 -tags mpi ./mpidev
+go test -count=1 -tags mpi ./cmd/ptorepl -run 'TestRunOnMPI'
 
 echo "== fuzz (short)"
 # A count budget, not a duration: duration budgets trip a Go fuzz-coordinator

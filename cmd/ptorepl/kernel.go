@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/ptorepl/ptorepl/kernel"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/runtime"
 )
 
 // kernelMain runs `ptorepl kernel CONNECTION_FILE` and
@@ -49,9 +51,20 @@ func kernelMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: ptorepl kernel CONNECTION_FILE | ptorepl kernel install [--user] [--prefix DIR] [--name NAME]")
+	fs := flag.NewFlagSet("kernel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	device := fs.String("device", "", "the device pl.Run uses by default in this kernel: sim (default) or mpi")
+	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	args = fs.Args()
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: ptorepl kernel [--device sim|mpi] CONNECTION_FILE | ptorepl kernel install [--user] [--prefix DIR] [--name NAME]")
+		return 2
+	}
+	if err := useDevice(*device); err != nil {
+		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
 	}
 	ci, err := kernel.ReadConnectionFile(args[0])
 	if err != nil {
@@ -141,4 +154,18 @@ func copyExecutable(src, dst string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), dst)
+}
+
+// useDevice makes the device called name pl.Run's default ("": keep the
+// simulator).
+func useDevice(name string) error {
+	if name == "" {
+		return nil
+	}
+	d, err := runtime.OpenDevice(name, runtime.DeviceConfig{})
+	if err != nil {
+		return err
+	}
+	pl.Device = d
+	return nil
 }

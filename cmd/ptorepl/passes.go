@@ -24,7 +24,7 @@ func passCommands() map[string]metaCommand {
 		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
 		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
-		"run":      {args: "[-ranks N]", help: "run the last program on the simulator with random inputs", run: (*repl).cmdRun},
+		"run":      {args: "[-ranks N] [-device sim|mpi]", help: "run the last program with random inputs (on the simulator unless -device names another)", run: (*repl).cmdRun},
 	}
 }
 
@@ -249,10 +249,17 @@ func (r *repl) cmdManifest(arg string) error {
 }
 
 func (r *repl) cmdRun(arg string) error {
-	n, err := ranksFlag("run", arg, 2)
-	if err != nil {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nf := fs.Int("ranks", 2, "rank count")
+	device := fs.String("device", "", "device: sim (default) or mpi")
+	if err := fs.Parse(strings.Fields(arg)); err != nil {
+		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-device sim|mpi])", err)
+	}
+	if err := runtime.CheckRanks(":run", "-ranks", *nf); err != nil {
 		return err
 	}
+	n := *nf
 	p := r.s.LastProgram()
 	if p == nil {
 		return fmt.Errorf("no program yet: build one with pl.NewProgram")
@@ -267,7 +274,7 @@ func (r *repl) cmdRun(arg string) error {
 		r.mu.Unlock()
 		cancel()
 	}()
-	args, names, res, rep, err := interp.RunRandom(ctx, p, n)
+	args, names, res, rep, err := interp.RunRandomOn(ctx, p, n, *device, runtime.DeviceConfig{})
 	return showRun(r.out, p.Name, n, args, names, res, rep, err)
 }
 

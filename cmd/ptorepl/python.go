@@ -34,8 +34,11 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
 	ranks := fs.Int("ranks", 2, "simulated rank count for --entry")
 	seed := fs.Int64("seed", 1, "seed of the random inputs")
+	device := fs.String("device", "", "the device --entry runs on: sim (default) or mpi")
+	hosts := fs.String("hosts", "", "with --device mpi: the machines ranks run on (mpirun --host list, e.g. node1:4,node2:4)")
+	hostfile := fs.String("hostfile", "", "with --device mpi: an mpirun hostfile")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S]] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -69,7 +72,11 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
-	res, err := pl.Run(prog, pl.Ranks(*ranks), targs...)
+	ro := pl.Ranks(*ranks)
+	if *device != "" {
+		ro = ro.On(pl.DeviceNamed(*device).Hosts(*hosts).Hostfile(*hostfile))
+	}
+	res, err := pl.Run(prog, ro, targs...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1

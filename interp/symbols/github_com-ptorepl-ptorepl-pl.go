@@ -33,6 +33,7 @@ func init() {
 		"CreateTile":       reflect.ValueOf(pl.CreateTile),
 		"DDR":              reflect.ValueOf(pl.DDR),
 		"Device":           reflect.ValueOf(&pl.Device).Elem(),
+		"DeviceNamed":      reflect.ValueOf(pl.DeviceNamed),
 		"Dims":             reflect.ValueOf(pl.Dims),
 		"Div":              reflect.ValueOf(pl.Div),
 		"Dynamic":          reflect.ValueOf(pl.Dynamic),
@@ -56,6 +57,7 @@ func init() {
 		"Load":             reflect.ValueOf(pl.Load),
 		"LoadPython":       reflect.ValueOf(pl.LoadPython),
 		"Lt":               reflect.ValueOf(pl.Lt),
+		"MPI":              reflect.ValueOf(pl.MPI),
 		"Mat":              reflect.ValueOf(pl.Mat),
 		"Max":              reflect.ValueOf(pl.Max),
 		"MaxRanks":         reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
@@ -80,6 +82,7 @@ func init() {
 		"Read":             reflect.ValueOf(pl.Read),
 		"Run":              reflect.ValueOf(pl.Run),
 		"Scalar":           reflect.ValueOf(pl.Scalar),
+		"Simulator":        reflect.ValueOf(pl.Simulator),
 		"Slice":            reflect.ValueOf(pl.Slice),
 		"Store":            reflect.ValueOf(pl.Store),
 		"Sub":              reflect.ValueOf(pl.Sub),
@@ -111,6 +114,7 @@ func init() {
 		"Shape":         reflect.ValueOf((*pl.Shape)(nil)),
 		"Stage":         reflect.ValueOf((*pl.Stage)(nil)),
 		"Stages":        reflect.ValueOf((*pl.Stages)(nil)),
+		"Target":        reflect.ValueOf((*pl.Target)(nil)),
 		"Type":          reflect.ValueOf((*pl.Type)(nil)),
 
 		// interface wrapper definitions

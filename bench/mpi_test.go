@@ -1,0 +1,148 @@
+//go:build mpi
+
+package bench
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/mpidev"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// TestMain: under -tags mpi the test binary is also the MPI device's
+// worker.
+func TestMain(m *testing.M) {
+	mpidev.MaybeWorker()
+	os.Exit(m.Run())
+}
+
+// kernelSpan is the wall time from the first rank's first op to the last
+// rank's last op: the device part of a run, without shipping the program
+// and the host tensors.
+func kernelSpan(tl *runtime.Timeline) time.Duration {
+	first, last := time.Duration(-1), time.Duration(0)
+	for _, l := range tl.Lanes {
+		for _, ev := range l {
+			if first < 0 || ev.Start < first {
+				first = ev.Start
+			}
+			last = max(last, ev.End)
+		}
+	}
+	return last - first
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// BenchmarkAllReduceMPIDevice8x1Mi runs the allreduce program (8 ranks, 1
+// Mi FP32 each) on the MPI device, as written and compiled, next to the
+// simulator and OpenMPI's MPI_Allreduce measured in the same worker
+// processes, in the same run. ns/op is the device's whole run (shipping
+// the program and 32 MiB of host tensors each way included); the metrics:
+//
+//	mpi-kernel-ms   first op to last op on the ranks (stage, barrier,
+//	                allreduce, barrier, store), MPI device
+//	sim-kernel-ms   the same span on the simulator
+//	mpi-op-ms       the pld.tensor.allreduce op alone (as written only)
+//	sim-op-ms       the same on the simulator
+//	MPI_Allreduce-ms  OpenMPI's own call, mean of 20 after 5 warm-ups
+//	x-MPI_Allreduce   the device's allreduce ÷ MPI_Allreduce (the op
+//	                  alone as written; the whole kernel when compiled)
+func BenchmarkAllReduceMPIDevice8x1Mi(b *testing.B) {
+	ctx := context.Background()
+	d, err := mpidev.New(runtime.DeviceConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	for _, form := range []string{"written", "compiled"} {
+		b.Run(form, func(b *testing.B) {
+			p := AllReduceProgram(Elems).IR()
+			if form == "compiled" {
+				c, err := pl.CompileIR(p, pl.Ranks(Ranks))
+				if err != nil {
+					b.Fatal(err)
+				}
+				p = c.Final()
+			}
+			x := tensor.Randn(1, Ranks, 1, Elems)
+			y := tensor.Zeros(ir.FP32, Ranks, 1, Elems)
+			ySim := tensor.Zeros(ir.FP32, Ranks, 1, Elems)
+			exe, err := d.Load(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sim, err := runtime.Default().Load(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := runtime.RunOptions{Ranks: Ranks, Watchdog: 5 * time.Minute}
+			if _, err := exe.Run(ctx, []*tensor.Tensor{x, y}, o); err != nil { // warm-up, and the pool starts
+				b.Fatal(err)
+			}
+			if _, err := sim.Run(ctx, []*tensor.Tensor{x, ySim}, o); err != nil {
+				b.Fatal(err)
+			}
+			if string(y.Bytes()) != string(ySim.Bytes()) {
+				b.Fatal("the MPI device's sums differ from the simulator's")
+			}
+			base, err := d.AllreduceBaseline(ctx, Ranks, Elems, 5, 20)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var mk, mo, sk, so []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				res, err := exe.Run(ctx, []*tensor.Tensor{x, y}, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				mk = append(mk, kernelSpan(res.Timeline))
+				if form == "written" {
+					s, err := Span(res.Timeline, opAllReduce, Ranks)
+					if err != nil {
+						b.Fatal(err)
+					}
+					mo = append(mo, s)
+				}
+			}
+			b.StopTimer()
+			for i := 0; i < max(3, min(b.N, 5)); i++ {
+				res, err := sim.Run(ctx, []*tensor.Tensor{x, ySim}, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sk = append(sk, kernelSpan(res.Timeline))
+				if form == "written" {
+					s, err := Span(res.Timeline, opAllReduce, Ranks)
+					if err != nil {
+						b.Fatal(err)
+					}
+					so = append(so, s)
+				}
+			}
+			ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+			b.ReportMetric(ms(median(mk)), "mpi-kernel-ms")
+			b.ReportMetric(ms(median(sk)), "sim-kernel-ms")
+			b.ReportMetric(ms(base), "MPI_Allreduce-ms")
+			ratio := float64(median(mk)) / float64(base)
+			if form == "written" {
+				b.ReportMetric(ms(median(mo)), "mpi-op-ms")
+				b.ReportMetric(ms(median(so)), "sim-op-ms")
+				ratio = float64(median(mo)) / float64(base)
+			}
+			b.ReportMetric(ratio, "x-MPI_Allreduce")
+		})
+	}
+}

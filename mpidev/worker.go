@@ -1,0 +1,778 @@
+//go:build mpi
+
+package mpidev
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// MaybeWorker turns the process into an MPI worker when the launcher
+// started it (its environment says so), and never returns then. Call it
+// first thing in main (or TestMain) of any binary the device launches.
+func MaybeWorker() {
+	if os.Getenv(envAddr) == "" {
+		return
+	}
+	os.Exit(workerMain())
+}
+
+// mpiMu serialises MPI calls (the library is initialised
+// MPI_THREAD_SERIALIZED; the host and the rank run on their own goroutines).
+var mpiMu sync.Mutex
+
+type worker struct {
+	rank, world int
+	conn        net.Conn
+	enc         *gob.Encoder
+	sendMu      sync.Mutex
+	arena       *arena
+	job         int
+	doing       atomic.Value // string: the op running now
+}
+
+func (w *worker) send(r report) {
+	w.sendMu.Lock()
+	defer w.sendMu.Unlock()
+	r.Job = w.job
+	if err := w.enc.Encode(r); err != nil {
+		os.Exit(3) // the launcher is gone: nothing left to work for
+	}
+}
+
+func workerMain() int {
+	debug.SetTraceback("none")
+	rank, world, err := mpiInit()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ptorepl mpi worker:", err)
+		return 1
+	}
+	conn, err := net.DialTimeout("tcp", os.Getenv(envAddr), 10*time.Second)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ptorepl mpi worker (rank %d): cannot reach the launcher: %v\n", rank, err)
+		return 1
+	}
+	w := &worker{rank: rank, world: world, conn: conn, enc: gob.NewEncoder(conn)}
+	w.doing.Store("starting")
+	host, _ := os.Hostname()
+	w.sendMu.Lock()
+	err = w.enc.Encode(hello{Token: os.Getenv(envToken), Rank: rank, World: world, Pid: os.Getpid(), Host: host})
+	w.sendMu.Unlock()
+	if err != nil {
+		return 1
+	}
+	jobs := make(chan job)
+	go func() {
+		dec := gob.NewDecoder(conn)
+		for {
+			var j job
+			if err := dec.Decode(&j); err != nil {
+				os.Exit(0) // the launcher closed the connection: stop at once
+			}
+			jobs <- j
+		}
+	}()
+	go w.heartbeat()
+	for j := range jobs {
+		if j.Quit {
+			break
+		}
+		w.run(j)
+	}
+	if w.arena != nil {
+		mpiMu.Lock()
+		_ = w.arena.free()
+		mpiMu.Unlock()
+	}
+	mpiFinalize()
+	return 0
+}
+
+// heartbeat tells the launcher what the rank is doing when it changes, so
+// a crash can be reported with the op it happened in.
+func (w *worker) heartbeat() {
+	last := ""
+	for range time.Tick(200 * time.Millisecond) {
+		d, _ := w.doing.Load().(string)
+		if d != last {
+			last = d
+			w.send(report{Kind: repDoing, Doing: d})
+		}
+	}
+}
+
+// lockBytes at the start of every arena hold the lock word atomic data
+// accumulates take.
+const lockBytes = 64
+
+func (w *worker) run(j job) {
+	w.job = j.ID
+	d := &done{}
+	defer func() { w.send(report{Kind: repDone, Done: d}) }()
+	mpiMu.Lock()
+	if w.arena == nil || w.arena.size < j.Arena {
+		if w.arena != nil {
+			if err := w.arena.free(); err != nil {
+				mpiMu.Unlock()
+				d.Err = err.Error()
+				return
+			}
+		}
+		a, err := newArena(j.Arena, w.world)
+		if err != nil {
+			mpiMu.Unlock()
+			d.Err = err.Error()
+			return
+		}
+		clear(a.local())
+		w.arena = a
+	}
+	err := mpiBarrier() // every arena is zero before anyone writes a peer's
+	origin := time.Now()
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
+	if j.Baseline != nil {
+		d.Seconds, err = runBaseline(*j.Baseline)
+		if err != nil {
+			d.Err = err.Error()
+		}
+		return
+	}
+	prog, err := ir.UnmarshalProgram(j.Program)
+	if err != nil {
+		d.Err = "the program did not survive serialization: " + err.Error()
+		return
+	}
+	args, err := unpackArgs(j)
+	if err != nil {
+		d.Err = "reading the host tensors: " + err.Error()
+		return
+	}
+	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
+	base := make([][]byte, len(args))
+	for i, a := range args {
+		base[i] = append([]byte(nil), a.Bytes()...)
+	}
+	join := func() error {
+		w.doing.Store("joining the host (bringing host tensors together)")
+		mpiMu.Lock()
+		defer mpiMu.Unlock()
+		if err := mpiBarrier(); err != nil {
+			return err
+		}
+		for i, a := range args {
+			b := a.Bytes()
+			all := make([]byte, len(b)*w.world)
+			if err := mpiAllgather(b, all); err != nil {
+				return err
+			}
+			copies := make([][]byte, w.world)
+			for r := range copies {
+				copies[r] = all[r*len(b) : (r+1)*len(b)]
+			}
+			runtime.MergeHostBytes(b, base[i], copies)
+			copy(base[i], b)
+		}
+		return nil
+	}
+	rr, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
+		Rank: w.rank, World: w.world, Windows: win, Join: join, Stop: win.stop,
+		MaxEvents: j.MaxEvents, Origin: origin,
+	})
+	d.Ops, d.Events = rr.Ops, rr.Events
+	if w.rank == 0 {
+		d.Host = rr.Host
+	}
+	if err != nil {
+		var full *arenaFull
+		var dl *runtime.DeadlockError
+		switch {
+		case errors.As(err, &full):
+			d.ArenaFull = full.need
+		case errors.As(err, &dl):
+			d.Deadlock = dl
+		}
+		d.Err = err.Error()
+		w.reset(win)
+		return
+	}
+	w.doing.Store("finished; waiting for the other ranks")
+	mpiMu.Lock()
+	err = mpiBarrier() // nobody reads this rank's windows any more
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
+	if d.Signals, err = win.signals(); err != nil {
+		d.Err = err.Error()
+		return
+	}
+	mpiMu.Lock()
+	err = mpiBarrier() // every rank read its cells before any zeroes its memory
+	mpiMu.Unlock()
+	if err != nil {
+		d.Err = err.Error()
+		return
+	}
+	w.reset(win)
+	host := hostFunc(prog)
+	for i := range host.Params {
+		if dir := host.Direction(i); dir == ir.Out || dir == ir.InOut {
+			d.Outputs = append(d.Outputs, args[i].Bytes())
+		} else {
+			d.Outputs = append(d.Outputs, nil)
+		}
+	}
+	if j.OutDir != "" {
+		if err := writeOutputs(j, w.rank, d); err != nil {
+			d.Err = "writing the outputs: " + err.Error()
+		}
+	}
+	w.doing.Store("idle")
+}
+
+// reset zeroes the window memory the run used, for the next run.
+func (w *worker) reset(win *windows) {
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	clear(w.arena.local()[:min(win.hwm, w.arena.size)])
+	_ = w.arena.sync()
+}
+
+func hostFunc(p *ir.Program) *ir.Function {
+	for _, f := range p.Functions {
+		if f.IsHostOrchestrator() {
+			return f
+		}
+	}
+	return nil
+}
+
+// arenaFull is an Alloc past the worker's window memory: the launcher
+// retries the run with a larger arena.
+type arenaFull struct {
+	name string
+	need int64
+	have int64
+}
+
+func (e *arenaFull) Error() string {
+	return fmt.Sprintf("window buffer %s does not fit: the run needs %d bytes of window memory per rank, the workers have %d", e.name, e.need, e.have)
+}
+
+// windows is runtime.Windows over the worker's MPI window: every access,
+// local or remote, is an RMA call on the arena under passive-target
+// synchronisation, completed by a flush before it returns.
+type windows struct {
+	w       *worker
+	a       *arena
+	mu      sync.Mutex // guards offs and hwm (Alloc runs on the host goroutine)
+	offs    map[*runtime.WindowBuf]int64
+	hwm     int64
+	stopped atomic.Bool
+	scratch []byte // Reduce's chunk buffer (only the rank's goroutine reduces)
+
+	// sigMu guards sent: the signal cells this rank notified, so the run's
+	// result can list every notified cell (runtime.Result.Signals).
+	sigMu sync.Mutex
+	sent  map[sigKey]*runtime.SignalCell
+}
+
+type sigKey struct {
+	rank int
+	off  int64
+}
+
+func (m *windows) stop() { m.stopped.Store(true) }
+
+func (m *windows) Alloc(name string, size int, domain []int) (*runtime.WindowBuf, error) {
+	if size <= 0 {
+		return nil, fmt.Errorf("window buffer %s: size %d bytes; a window needs a positive size", name, size)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	off := (m.hwm + 63) &^ 63
+	if off+int64(size) > m.a.size {
+		return nil, &arenaFull{name: name, need: off + int64(size), have: m.a.size}
+	}
+	b := &runtime.WindowBuf{Name: name, Size: size, Domain: domain}
+	m.offs[b] = off
+	m.hwm = off + int64(size)
+	return b, nil
+}
+
+// place checks rank and segs against buf and returns the segments as
+// arena offsets and lengths.
+func (m *windows) place(rank int, buf *runtime.WindowBuf, segs []runtime.Segment, who runtime.Origin) (offs, lens []int64, err error) {
+	if rank < 0 || rank >= m.w.world {
+		return nil, nil, fmt.Errorf("rank %d is outside the world of %d ranks", rank, m.w.world)
+	}
+	if err := runtime.CheckSegments(buf, segs); err != nil {
+		return nil, nil, err
+	}
+	if buf.Domain != nil {
+		in := false
+		for _, r := range buf.Domain {
+			in = in || r == rank
+		}
+		if !in {
+			return nil, nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
+		}
+	}
+	m.mu.Lock()
+	base, ok := m.offs[buf]
+	m.mu.Unlock()
+	if !ok {
+		return nil, nil, fmt.Errorf("window buffer %s was not allocated on this device", buf.Name)
+	}
+	offs, lens = make([]int64, len(segs)), make([]int64, len(segs))
+	for i, s := range segs {
+		offs[i], lens[i] = base+int64(s.Off), int64(s.Len)
+	}
+	m.note(who)
+	return offs, lens, nil
+}
+
+// note records the op running now, for the launcher's crash report.
+func (m *windows) note(who runtime.Origin) {
+	if who.Call != nil {
+		m.w.doing.Store(fmt.Sprintf("%s in %s", who.Call.Name(), who.Func))
+	}
+}
+
+func (m *windows) Read(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, dst []byte, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.get(rank, offs, lens, dst)
+}
+
+func (m *windows) Write(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, src []byte, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.put(rank, offs, lens, src)
+}
+
+func (m *windows) WriteOwned(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, src []byte, who runtime.Origin) error {
+	return m.Write(from, rank, buf, segs, src, who)
+}
+
+// Accumulate is a read-modify-write of the target's bytes under the
+// target's lock word (a compare-and-swap spin lock in its arena), with the
+// simulator's rounding; accumulates to one rank are therefore atomic
+// with respect to each other.
+func (m *windows) Accumulate(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, vals []float64, who runtime.Origin) error {
+	offs, lens, err := m.place(rank, buf, segs, who)
+	if err != nil {
+		return err
+	}
+	if err := m.lock(rank); err != nil {
+		return err
+	}
+	defer m.unlock(rank)
+	n := 0
+	for _, l := range lens {
+		n += int(l)
+	}
+	b := make([]byte, n)
+	mpiMu.Lock()
+	err = m.a.get(rank, offs, lens, b)
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	runtime.AccumulateBytes(dt, b, vals)
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.put(rank, offs, lens, b)
+}
+
+func (m *windows) lock(rank int) error {
+	bo := backoff{}
+	for {
+		mpiMu.Lock()
+		old, err := m.a.cas(rank, 0, 0, int32(m.w.rank)+1)
+		mpiMu.Unlock()
+		if err != nil || old == 0 {
+			return err
+		}
+		if m.stopped.Load() {
+			return errors.New("run aborted")
+		}
+		bo.wait()
+	}
+}
+
+func (m *windows) unlock(rank int) {
+	mpiMu.Lock()
+	_, _ = m.a.fetchOp(rank, 0, 0, opReplace)
+	mpiMu.Unlock()
+}
+
+// Reduce folds chunk by chunk: each chunk of acc starts as ranks[0]'s
+// bytes and folds in each next rank's as its MPI_Get lands, through one
+// chunk-sized buffer, so the sources are never all copied out at once
+// (the simulator rounds at every step, so folding incrementally gives the
+// same bits).
+func (m *windows) Reduce(from int, ranks []int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who runtime.Origin) error {
+	if len(ranks) == 0 {
+		return fmt.Errorf("reduce of window buffer %s over no ranks", buf.Name)
+	}
+	n := 0
+	for _, s := range segs {
+		n += s.Len
+	}
+	if n != len(acc) {
+		return fmt.Errorf("reduce of %d bytes of window buffer %s into a %d-byte accumulator", n, buf.Name, len(acc))
+	}
+	if m.a.peers != nil {
+		return m.reduceShared(ranks, buf, segs, dt, op, acc, who)
+	}
+	for _, chunk := range chunkSegs(segs, reduceChunk) {
+		k := 0
+		for _, s := range chunk {
+			k += s.Len
+		}
+		a := acc[:k]
+		if err := m.Read(from, ranks[0], buf, chunk, a, who); err != nil {
+			return err
+		}
+		if len(ranks) > 1 {
+			if cap(m.scratch) < k {
+				m.scratch = make([]byte, reduceChunk)
+			}
+			src := m.scratch[:k]
+			for _, r := range ranks[1:] {
+				if err := m.Read(from, r, buf, chunk, src, who); err != nil {
+					return err
+				}
+				if err := runtime.FoldBytes(dt, op, a, [][]byte{a, src}); err != nil {
+					return err
+				}
+			}
+		}
+		acc = acc[k:]
+	}
+	return nil
+}
+
+// reduceShared is Reduce on one node: it folds every rank's bytes straight
+// from their shared window memory (after MPI_Win_sync, so every flushed
+// put and atomic is visible), the simulator's own fold.
+func (m *windows) reduceShared(ranks []int, buf *runtime.WindowBuf, segs []runtime.Segment, dt ir.DataType, op ir.ReduceOp, acc []byte, who runtime.Origin) error {
+	bases := make([]int64, len(ranks))
+	for i, r := range ranks {
+		offs, _, err := m.place(r, buf, segs, who)
+		if err != nil {
+			return err
+		}
+		if len(segs) > 0 {
+			bases[i] = offs[0] - int64(segs[0].Off)
+		}
+	}
+	mpiMu.Lock()
+	err := m.a.sync()
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	srcs := make([][]byte, len(ranks))
+	k := 0
+	for _, s := range segs {
+		for i, r := range ranks {
+			o := bases[i] + int64(s.Off)
+			srcs[i] = m.a.peers[r][o : o+int64(s.Len)]
+		}
+		if err := runtime.FoldBytes(dt, op, acc[k:k+s.Len], srcs); err != nil {
+			return err
+		}
+		k += s.Len
+	}
+	return nil
+}
+
+// reduceChunk is the bytes of acc Reduce completes per step: large enough
+// for MPI_Get to stream, small enough to stay in cache.
+const reduceChunk = 256 << 10
+
+// chunkSegs splits segs (in order) into runs of at most size bytes.
+func chunkSegs(segs []runtime.Segment, size int) [][]runtime.Segment {
+	var out [][]runtime.Segment
+	var cur []runtime.Segment
+	n := 0
+	for _, s := range segs {
+		for s.Len > 0 {
+			take := min(s.Len, size-n)
+			cur = append(cur, runtime.Segment{Off: s.Off, Len: take})
+			n += take
+			s.Off, s.Len = s.Off+take, s.Len-take
+			if n == size {
+				out, cur, n = append(out, cur), nil, 0
+			}
+		}
+	}
+	if len(cur) > 0 || len(out) == 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func (m *windows) Copy(from int, dst, src runtime.Region) error {
+	n := 0
+	for _, s := range src.Segs {
+		n += s.Len
+	}
+	b := make([]byte, n)
+	if err := m.Read(from, src.Rank, src.Buf, src.Segs, b, src.Who); err != nil {
+		return err
+	}
+	return m.Write(from, dst.Rank, dst.Buf, dst.Segs, b, dst.Who)
+}
+
+func (m *windows) cellOff(rank int, buf *runtime.WindowBuf, cell runtime.Cell, who runtime.Origin) (int64, error) {
+	offs, _, err := m.place(rank, buf, []runtime.Segment{{Off: cell.Offset, Len: 4}}, who)
+	if err != nil {
+		return 0, err
+	}
+	return offs[0], nil
+}
+
+func (m *windows) Notify(from, rank int, buf *runtime.WindowBuf, cell runtime.Cell, kind runtime.NotifyKind, v int32, who runtime.Origin) error {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return err
+	}
+	op := opReplace
+	if kind == runtime.NotifyAtomicAdd {
+		op = opSum
+	}
+	mpiMu.Lock()
+	old, err := m.a.fetchOp(rank, off, v, op)
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	nv := v
+	if kind == runtime.NotifyAtomicAdd {
+		nv = old + v
+	}
+	m.sigMu.Lock()
+	defer m.sigMu.Unlock()
+	k := sigKey{rank, off}
+	sc, ok := m.sent[k]
+	if !ok {
+		if m.sent == nil {
+			m.sent = map[sigKey]*runtime.SignalCell{}
+		}
+		sc = &runtime.SignalCell{Rank: rank, Buffer: buf.Name, Offset: append([]int(nil), cell.Index...), ByteOffset: cell.Offset, SetBy: map[string]bool{}}
+		m.sent[k] = sc
+	}
+	sc.SetBy[kind.String()] = true
+	sc.Notifies++
+	if len(sc.History) < 64 {
+		sc.History = append(sc.History, runtime.SignalWrite{From: m.w.rank, Kind: kind, Value: v, New: nv})
+	}
+	return nil
+}
+
+// signals reads the final value of every cell this rank notified (after
+// the run's last barrier, so every notify has landed).
+func (m *windows) signals() ([]wireSignal, error) {
+	m.sigMu.Lock()
+	defer m.sigMu.Unlock()
+	var out []wireSignal
+	for k, sc := range m.sent {
+		v, err := m.read(k.rank, k.off)
+		if err != nil {
+			return nil, err
+		}
+		sc.Value = int64(v)
+		out = append(out, wireSignal{Cell: *sc, Off: k.off})
+	}
+	return out, nil
+}
+
+func (m *windows) read(rank int, off int64) (int32, error) {
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return m.a.fetchOp(rank, off, 0, opRead)
+}
+
+// Wait polls the cell, backing off from yielding to sleeping up to a
+// millisecond so that a waiting rank never burns a core another rank
+// needs. A wait that lasts is reported to the launcher, whose watchdog
+// declares a deadlock when every unfinished rank is blocked.
+func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) error {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return err
+	}
+	bo := backoff{}
+	start := time.Now()
+	reported := false
+	var last time.Time
+	defer func() {
+		if reported {
+			m.w.send(report{Kind: repUnblocked})
+		}
+	}()
+	for {
+		v, err := m.read(rank, off)
+		if err != nil {
+			return err
+		}
+		if cond.Holds(v) {
+			return nil
+		}
+		if m.stopped.Load() {
+			return errors.New("run aborted")
+		}
+		// The first report after 100ms, then again every blockedRefresh
+		// with the value just read: the launcher only trusts a rank that
+		// keeps finding its cell unsatisfied (a starved rank goes quiet).
+		if since := time.Since(start); since > 100*time.Millisecond && (!reported || time.Since(last) > blockedRefresh) {
+			reported, last = true, time.Now()
+			cell.Rank, cell.Buffer = rank, buf.Name
+			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func, NoHistory: true}
+			if who.Call != nil {
+				b.Op, b.Pos = who.Call.Name(), who.Call.Pos
+			}
+			m.w.send(report{Kind: repBlocked, Blocked: b})
+		}
+		bo.wait()
+	}
+}
+
+func (m *windows) Test(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) (bool, error) {
+	off, err := m.cellOff(rank, buf, cell, who)
+	if err != nil {
+		return false, err
+	}
+	v, err := m.read(rank, off)
+	return err == nil && cond.Holds(v), err
+}
+
+// blockedRefresh is how often a blocked wait re-reports itself.
+const blockedRefresh = 250 * time.Millisecond
+
+// backoff yields a few times, then sleeps from 10µs doubling to 1ms.
+type backoff struct {
+	n     int
+	sleep time.Duration
+}
+
+func (b *backoff) wait() {
+	b.n++
+	if b.n < 8 {
+		goyield()
+		return
+	}
+	if b.sleep == 0 {
+		b.sleep = 10 * time.Microsecond
+	}
+	time.Sleep(b.sleep)
+	if b.sleep < time.Millisecond {
+		b.sleep *= 2
+	}
+}
+
+var _ = strings.TrimSpace
+
+// runBaseline times MPI_Allreduce on this rank: the mean seconds per call.
+func runBaseline(b baseline) (float64, error) {
+	src := make([]float32, b.Elems)
+	dst := make([]float32, b.Elems)
+	for i := range src {
+		src[i] = float32(i%17) * 0.25
+	}
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	for i := 0; i < b.Warmup; i++ {
+		if err := mpiAllreduceF32(src, dst); err != nil {
+			return 0, err
+		}
+	}
+	if err := mpiBarrier(); err != nil {
+		return 0, err
+	}
+	t0 := mpiWtime()
+	for i := 0; i < b.Iters; i++ {
+		if err := mpiAllreduceF32(src, dst); err != nil {
+			return 0, err
+		}
+	}
+	return (mpiWtime() - t0) / float64(max(b.Iters, 1)), nil
+}
+
+// unpackArgs makes the job's host tensors, from its file or inline data.
+func unpackArgs(j job) ([]*tensor.Tensor, error) {
+	args := make([]*tensor.Tensor, len(j.Args))
+	var f *os.File
+	if j.ArgsFile != "" {
+		var err error
+		if f, err = os.Open(j.ArgsFile); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+	}
+	for i, t := range j.Args {
+		if f == nil {
+			args[i] = tensor.FromBytes(t.DType, t.Data, t.Shape...)
+			continue
+		}
+		args[i] = tensor.Zeros(t.DType, t.Shape...)
+		b := args[i].Bytes()
+		if int64(len(b)) != t.Len {
+			return nil, fmt.Errorf("argument %d: %d bytes for shape %v, the file has %d", i, len(b), t.Shape, t.Len)
+		}
+		if _, err := f.ReadAt(b, t.Off); err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
+
+// writeOutputs moves d.Outputs into a file in j.OutDir.
+func writeOutputs(j job, rank int, d *done) error {
+	f, err := os.CreateTemp(j.OutDir, fmt.Sprintf("out-%d-", rank))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for _, o := range d.Outputs {
+		if o == nil {
+			d.OutputLens = append(d.OutputLens, -1)
+			continue
+		}
+		if _, err := f.Write(o); err != nil {
+			return err
+		}
+		d.OutputLens = append(d.OutputLens, int64(len(o)))
+	}
+	d.Outputs, d.OutputsFile = nil, f.Name()
+	return nil
+}

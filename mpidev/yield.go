@@ -1,0 +1,7 @@
+//go:build mpi
+
+package mpidev
+
+import "runtime"
+
+func goyield() { runtime.Gosched() }
