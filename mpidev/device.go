@@ -759,16 +759,7 @@ func mergeSignals(per [][]wireSignal) []runtime.SignalCell {
 			m.Value = c.Value
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Rank != b.Rank {
-			return a.Rank < b.Rank
-		}
-		if a.Buffer != b.Buffer {
-			return a.Buffer < b.Buffer
-		}
-		return a.ByteOffset < b.ByteOffset
-	})
+	runtime.SortSignalCells(out)
 	return out
 }
 

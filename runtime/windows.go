@@ -886,8 +886,15 @@ func (w *simWindows) signals() []SignalCell {
 		}
 		m.mu.Unlock()
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	SortSignalCells(out)
+	return out
+}
+
+// SortSignalCells puts a run's signal cells in report order: by rank, then
+// buffer, then byte offset. Every device reports them in this order.
+func SortSignalCells(cells []SignalCell) {
+	sort.Slice(cells, func(i, j int) bool {
+		a, b := cells[i], cells[j]
 		if a.Rank != b.Rank {
 			return a.Rank < b.Rank
 		}
@@ -896,5 +903,4 @@ func (w *simWindows) signals() []SignalCell {
 		}
 		return a.ByteOffset < b.ByteOffset
 	})
-	return out
 }
