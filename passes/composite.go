@@ -509,9 +509,16 @@ func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
 // (2k+2), and only then reads the slot again (now the left neighbour's
 // partial), reduces it with the saved own value and stores it. The push is
 // a plain copy and the reduction local, so every ReduceOp works. Allgather
-// sub-chunks push the finished segment between the same two barriers. Every
-// row receives 2 * chunk_count credits from each peer, which the epilogue
-// takes back.
+// sub-chunks push the finished segment between the same two barriers.
+//
+// A barrier involves the two ring neighbours only (one rank at NR = 2): it
+// credits cell [row, me] on each and waits on cells [row, left] and
+// [row, right]. That suffices in the push model: the only writer of a rank's
+// slots is its left neighbour, whose put is ordered ahead of the notify that
+// follows it, and the only rank it must not overtake is its right one. So a
+// rank executes O(1) signal ops per sub-chunk rather than O(NR). Every row
+// receives 2 * chunk_count credits on each neighbour's cell and nothing on
+// the others, and the epilogue takes exactly those back.
 func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 	_, target, sig, err := collectiveArgs(c)
 	if err != nil {
@@ -575,16 +582,26 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
 	vec := ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}
 	pad := ir.Kwargs{{Key: "pad_value", Value: ir.PadZero}}
-	barrier := func(d *lowering, row, g ir.Expr, suffix string) {
-		d.forRange("peer"+suffix, ir.Int(0), cc.nranksIdx, one, func(e *lowering, peer *ir.Var) {
-			e.ifThen(notEq(peer, cc.me), func(f *lowering) {
-				f.notify(sig, peer, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
-			})
+	sub := func(a, b ir.Expr) ir.Expr { return bin(ir.OpSub, a, b) }
+	add := func(a, b ir.Expr) ir.Expr { return bin(ir.OpAdd, a, b) }
+	mod := func(a ir.Expr) ir.Expr { return bin(ir.OpFloorMod, a, cc.nranksIdx) }
+	// The ring neighbours, bound once; at P = 2 they are the same rank,
+	// which then gets one credit per barrier, not two.
+	ringLeft := b.bind("ring_left", mod(add(sub(me, one), cc.nranksIdx)))
+	ringRight := b.bind("ring_right", mod(add(me, one)))
+	twoNeighbours := func() ir.Expr { return notEq(ringLeft, ringRight) }
+	// barrier credits cell [row, me] of both neighbours and waits for
+	// generation g on cells [row, left] and [row, right]. Ranks further
+	// away never touch this rank's target during the step, and a put's
+	// data is ordered ahead of the notify that follows it.
+	barrier := func(d *lowering, row, g ir.Expr) {
+		d.notify(sig, ringRight, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
+		d.ifThen(twoNeighbours(), func(e *lowering) {
+			e.notify(sig, ringLeft, []ir.Expr{row, cc.me}, i32(1), ir.NotifyAtomicAdd)
 		})
-		d.forRange("src"+suffix, ir.Int(0), cc.nranksIdx, one, func(e *lowering, src *ir.Var) {
-			e.ifThen(notEq(src, cc.me), func(f *lowering) {
-				f.wait(sig, []ir.Expr{row, src}, g, ir.WaitGe)
-			})
+		d.wait(sig, []ir.Expr{row, ringLeft}, g, ir.WaitGe)
+		d.ifThen(twoNeighbours(), func(e *lowering) {
+			e.wait(sig, []ir.Expr{row, ringRight}, g, ir.WaitGe)
 		})
 	}
 	// epochs binds the ready (2k+1) and push-done (2k+2) generations of
@@ -615,9 +632,6 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 				ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
 		})
 	}
-	sub := func(a, b ir.Expr) ir.Expr { return bin(ir.OpSub, a, b) }
-	add := func(a, b ir.Expr) ir.Expr { return bin(ir.OpAdd, a, b) }
-	mod := func(a ir.Expr) ir.Expr { return bin(ir.OpFloorMod, a, cc.nranksIdx) }
 	chunkE := ir.Int(chunkCols)
 	nrMinusOne := b.bind("nr_minus_one", sub(cc.nranksIdx, one))
 
@@ -627,7 +641,6 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 		step := d.bind("step", add(rsStep, one))
 		recvIdx := d.bind("recv_idx", mod(add(sub(sub(me, step), one), cc.nranksIdx)))
 		sendIdx := d.bind("send_idx", mod(add(sub(me, step), cc.nranksIdx)))
-		right := d.bind("right", mod(add(me, one)))
 		recvBegin := d.bind("rs_recv_segment_begin", boundary(recvIdx))
 		recvEnd := d.bind("rs_recv_segment_end", boundary(add(recvIdx, one)))
 		recvCols := d.bind("rs_recv_segment_cols", sub(recvEnd, recvBegin))
@@ -646,9 +659,9 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 			// ready barrier.
 			own := loadOr(e, recvActive, recvOffs, loadValid, "acc_own", "acc_rs_own", "acc_rs_own_placeholder",
 				func(_ *lowering, v ir.Expr) ir.Expr { return v })
-			barrier(e, rsStep, epoch(e, "rs_ready_epoch", subcol, 1), "_rs_ready")
-			push(e, sendActive, right, sendOffs, sendValid, "rs_stage_valid")
-			barrier(e, rsStep, epoch(e, "rs_read_epoch", subcol, 2), "_rs_read")
+			barrier(e, rsStep, epoch(e, "rs_ready_epoch", subcol, 1))
+			push(e, sendActive, ringRight, sendOffs, sendValid, "rs_stage_valid")
+			barrier(e, rsStep, epoch(e, "rs_read_epoch", subcol, 2))
 			acc := loadOr(e, recvActive, recvOffs, loadValid, "acc_full", "recv_rs", "acc_rs_placeholder",
 				func(f *lowering, recv ir.Expr) ir.Expr {
 					return f.bind("acc_rs_next", f.op(combine, []ir.Expr{own, recv}, nil))
@@ -669,7 +682,6 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 		step := d.bind("ag_step_val", add(agStep, one))
 		round := d.bind("ag_round", add(agStep, nrMinusOne))
 		sendIdx := d.bind("ag_send_idx", mod(add(add(sub(me, step), one), cc.nranksIdx)))
-		right := d.bind("ag_right", mod(add(me, one)))
 		begin := d.bind("ag_segment_begin", boundary(sendIdx))
 		end := d.bind("ag_segment_end", boundary(add(sendIdx, one)))
 		cols := d.bind("ag_segment_cols", sub(end, begin))
@@ -677,17 +689,21 @@ func lowerAllReduceRing(b *lowering, c *ir.Call) (ir.Expr, error) {
 			active := bin(ir.OpLt, subcol, cols)
 			valid := bin(ir.OpMin, chunkE, sub(cols, subcol))
 			offs := tuple(ir.Int(0), add(begin, subcol))
-			barrier(e, round, epoch(e, "ag_ready_epoch", subcol, 1), "_ag_ready")
-			push(e, active, right, offs, valid, "ag_stage_valid")
-			barrier(e, round, epoch(e, "ag_read_epoch", subcol, 2), "_ag_read")
+			barrier(e, round, epoch(e, "ag_ready_epoch", subcol, 1))
+			push(e, active, ringRight, offs, valid, "ag_stage_valid")
+			barrier(e, round, epoch(e, "ag_read_epoch", subcol, 2))
 		})
 	})
-	// Every row got 2 * chunk_count credits from each peer.
+	// Every row got 2 * chunk_count credits from each neighbour and none
+	// from anyone else.
 	total := b.bind("ring_reset_total", i32(2*chunkCount))
-	b.forRange("reset_row", ir.Int(0), ir.Int(2*(nr-1)), one, func(d *lowering, row *ir.Var) {
-		d.forRange("reset_src", ir.Int(0), cc.nranksIdx, one, func(e *lowering, src *ir.Var) {
-			e.ifThen(notEq(src, cc.me), func(f *lowering) {
-				f.notify(sig, cc.me, []ir.Expr{row, src}, &ir.UnaryExpr{Op: ir.OpNeg, X: total, DType: ir.INT32}, ir.NotifyAtomicAdd)
+	// A one-rank run has no neighbour and took no credits.
+	b.ifThen(notEq(ringLeft, me), func(c *lowering) {
+		c.forRange("reset_row", ir.Int(0), ir.Int(2*(nr-1)), one, func(d *lowering, row *ir.Var) {
+			neg := &ir.UnaryExpr{Op: ir.OpNeg, X: total, DType: ir.INT32}
+			d.notify(sig, cc.me, []ir.Expr{row, ringLeft}, neg, ir.NotifyAtomicAdd)
+			d.ifThen(twoNeighbours(), func(e *lowering) {
+				e.notify(sig, cc.me, []ir.Expr{row, ringRight}, neg, ir.NotifyAtomicAdd)
 			})
 		})
 	})

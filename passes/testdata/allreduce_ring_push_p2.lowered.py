@@ -14,12 +14,13 @@ class RingAllReduce:
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
         ring_put_stage: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 56], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        ring_left: pl.Scalar[pl.INDEX] = (my_rank_idx - 1 + nranks_idx) % nranks_idx
+        ring_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
         nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
         for rs_step in pl.range(nr_minus_one):
             step: pl.Scalar[pl.INDEX] = rs_step + 1
             recv_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step - 1 + nranks_idx) % nranks_idx
             send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - step + nranks_idx) % nranks_idx
-            right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
             rs_recv_segment_begin: pl.Scalar[pl.INDEX] = recv_idx * 100 // 2
             rs_recv_segment_end: pl.Scalar[pl.INDEX] = (recv_idx + 1) * 100 // 2
             rs_recv_segment_cols: pl.Scalar[pl.INDEX] = rs_recv_segment_end - rs_recv_segment_begin
@@ -36,22 +37,22 @@ class RingAllReduce:
                     acc_rs_own_placeholder: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
                     acc_own: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 56 * 2 + 1, pl.INT32)
-                for peer_rs_ready in pl.range(nranks_idx):
-                    if peer_rs_ready != my_rank:
-                        pld.system.notify(signal, peer_rs_ready, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_rs_ready in pl.range(nranks_idx):
-                    if src_rs_ready != my_rank:
-                        pld.system.wait(signal, [rs_step, src_rs_ready], rs_ready_epoch, cmp=1)
+                pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                if ring_left != ring_right:
+                    pld.system.notify(signal, ring_left, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                pld.system.wait(signal, [rs_step, ring_left], rs_ready_epoch, cmp=1)
+                if ring_left != ring_right:
+                    pld.system.wait(signal, [rs_step, ring_right], rs_ready_epoch, cmp=1)
                 if rs_col < rs_send_segment_cols:
                     rs_stage_valid: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(56, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(56, rs_send_segment_cols - rs_col))
-                    pld.tile.put(data__ssa_v0, right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(56, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
+                    pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(56, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
                 rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 56 * 2 + 2, pl.INT32)
-                for peer_rs_read in pl.range(nranks_idx):
-                    if peer_rs_read != my_rank:
-                        pld.system.notify(signal, peer_rs_read, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_rs_read in pl.range(nranks_idx):
-                    if src_rs_read != my_rank:
-                        pld.system.wait(signal, [rs_step, src_rs_read], rs_read_epoch, cmp=1)
+                pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                if ring_left != ring_right:
+                    pld.system.notify(signal, ring_left, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
+                pld.system.wait(signal, [rs_step, ring_left], rs_read_epoch, cmp=1)
+                if ring_left != ring_right:
+                    pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                 if rs_col < rs_recv_segment_cols:
                     recv_rs_loaded: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 56], [1, pl.max(1, pl.min(56, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
                     recv_rs: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(56, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
@@ -68,33 +69,33 @@ class RingAllReduce:
             ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
             ag_round: pl.Scalar[pl.INDEX] = ag_step + nr_minus_one
             ag_send_idx: pl.Scalar[pl.INDEX] = (my_rank_idx - ag_step_val + 1 + nranks_idx) % nranks_idx
-            ag_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
             ag_segment_begin: pl.Scalar[pl.INDEX] = ag_send_idx * 100 // 2
             ag_segment_end: pl.Scalar[pl.INDEX] = (ag_send_idx + 1) * 100 // 2
             ag_segment_cols: pl.Scalar[pl.INDEX] = ag_segment_end - ag_segment_begin
             for ag_col in pl.range(0, 50, 56):
                 ag_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 56 * 2 + 1, pl.INT32)
-                for peer_ag_ready in pl.range(nranks_idx):
-                    if peer_ag_ready != my_rank:
-                        pld.system.notify(signal, peer_ag_ready, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_ag_ready in pl.range(nranks_idx):
-                    if src_ag_ready != my_rank:
-                        pld.system.wait(signal, [ag_round, src_ag_ready], ag_ready_epoch, cmp=1)
+                pld.system.notify(signal, ring_right, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                if ring_left != ring_right:
+                    pld.system.notify(signal, ring_left, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                pld.system.wait(signal, [ag_round, ring_left], ag_ready_epoch, cmp=1)
+                if ring_left != ring_right:
+                    pld.system.wait(signal, [ag_round, ring_right], ag_ready_epoch, cmp=1)
                 if ag_col < ag_segment_cols:
                     ag_stage_valid: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(56, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(56, ag_segment_cols - ag_col))
-                    pld.tile.put(data__ssa_v0, ag_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(56, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
+                    pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(56, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
                 ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 56 * 2 + 2, pl.INT32)
-                for peer_ag_read in pl.range(nranks_idx):
-                    if peer_ag_read != my_rank:
-                        pld.system.notify(signal, peer_ag_read, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
-                for src_ag_read in pl.range(nranks_idx):
-                    if src_ag_read != my_rank:
-                        pld.system.wait(signal, [ag_round, src_ag_read], ag_read_epoch, cmp=1)
+                pld.system.notify(signal, ring_right, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                if ring_left != ring_right:
+                    pld.system.notify(signal, ring_left, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
+                pld.system.wait(signal, [ag_round, ring_left], ag_read_epoch, cmp=1)
+                if ring_left != ring_right:
+                    pld.system.wait(signal, [ag_round, ring_right], ag_read_epoch, cmp=1)
         ring_reset_total: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)
-        for reset_row in pl.range(2):
-            for reset_src in pl.range(nranks_idx):
-                if reset_src != my_rank:
-                    pld.system.notify(signal, my_rank, [reset_row, reset_src], -ring_reset_total, op=0)
+        if ring_left != my_rank_idx:
+            for reset_row in pl.range(2):
+                pld.system.notify(signal, my_rank, [reset_row, ring_left], -ring_reset_total, op=0)
+                if ring_left != ring_right:
+                    pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 100], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 100], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 100], [1, 100], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 100], pl.FP32] = pl.tile.store(out, [0, 0], y)
