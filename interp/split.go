@@ -120,8 +120,10 @@ func isFuncDecl(toks []tok, i int) bool {
 	case token.IDENT:
 		return true
 	case token.LPAREN:
-		// A method has a receiver list followed by its name and its
-		// parameters; a literal func() T {...}() has a result type there.
+		// A method has a one-parameter receiver list followed by its name
+		// and its parameters; a literal func() T {...}() has a result type
+		// there, and an empty list () is never a receiver (func() T(x)
+		// converts x to a func type).
 		depth := 0
 		for j := i + 1; j < len(toks); j++ {
 			switch toks[j].t {
@@ -130,7 +132,7 @@ func isFuncDecl(toks []tok, i int) bool {
 			case token.RPAREN:
 				depth--
 				if depth == 0 {
-					return j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN
+					return j > i+2 && j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN
 				}
 			}
 		}
