@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -50,7 +51,12 @@ func FuzzCellTransform(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, cell string) {
 		body := "package p; func _() {\n" + cell + "\n}"
-		_, perr := parser.ParseFile(token.NewFileSet(), "", body, 0)
+		pf, perr := parser.ParseFile(token.NewFileSet(), "", body, 0)
+		if perr == nil && len(pf.Decls) != 1 {
+			// A stray '}' closed the wrapper early: the cell is not one
+			// function body, whatever parses after it.
+			perr = errEscapedBody
+		}
 		for _, sg := range splitCell(cell) {
 			ps, err := s.prepare(1, sg, false)
 			if err != nil {
@@ -74,6 +80,8 @@ func FuzzCellTransform(f *testing.F) {
 		}
 	})
 }
+
+var errEscapedBody = errors.New("the cell closes the function body it was wrapped in")
 
 // parsePiece parses a piece as the interpreter will: as declarations when
 // it starts with a declaration keyword, else as statements.
