@@ -5,6 +5,8 @@ package pyfront
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
 )
 
 // Syntax errors. tree-sitter recovers from an error by wrapping what it
@@ -13,16 +15,6 @@ import (
 // first such node and the source around it and names the problem the way
 // Python does: the missing token, the unclosed or unmatched bracket, the
 // missing colon, the unexpected text, each at its own line:col.
-
-// pyKeywords are the names Python reserves; as an identifier inside an
-// error they are the unexpected text.
-var pyKeywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
-	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
-	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
-	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
-	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
-}
 
 // firstBad is the first ERROR or MISSING node in source order.
 func firstBad(n *node) *node {
@@ -82,7 +74,7 @@ func (r *reader) syntaxError(root *node) {
 	}
 	r.lineProblem(bad)
 	for _, t := range toks {
-		if t.Kind() == "identifier" && pyKeywords[r.text(t)] {
+		if t.Kind() == "identifier" && ir.IsPythonKeyword(r.text(t)) {
 			r.fail(t, "invalid Python syntax: unexpected keyword %q", r.text(t))
 		}
 	}
@@ -305,7 +297,7 @@ func (r *reader) checkIndent(root *node) {
 	for i := range all {
 		n := &all[i]
 		k := n.Kind()
-		if k == "identifier" && pyKeywords[r.text(n)] {
+		if k == "identifier" && ir.IsPythonKeyword(r.text(n)) {
 			r.fail(n, "invalid Python syntax: unexpected keyword %q", r.text(n))
 		}
 		if k != "block" && k != "module" {

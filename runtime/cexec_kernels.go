@@ -51,15 +51,7 @@ func fillpadKernel(inplace bool) KernelBuilder {
 			}
 			pad := 0.0
 			if hasPad {
-				switch padKind {
-				case ir.PadMax:
-					pad = maxOf(t.DType)
-				case ir.PadMin:
-					pad = -maxOf(t.DType)
-					if t.DType.IsInt() {
-						pad = -maxOf(t.DType) - 1
-					}
-				}
+				pad = padValue(t.DType, padKind)
 			}
 			out := t
 			if !inplace {

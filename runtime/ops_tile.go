@@ -453,15 +453,7 @@ func fillpadOp(inplace bool) OpFunc {
 		}
 		pad := 0.0
 		if p, ok := c.Kwargs.Get("pad_value"); ok {
-			switch p {
-			case ir.PadMax:
-				pad = maxOf(t.DType)
-			case ir.PadMin:
-				pad = -maxOf(t.DType)
-				if t.DType.IsInt() {
-					pad = -maxOf(t.DType) - 1
-				}
-			}
+			pad = padValue(t.DType, p)
 		}
 		out := t
 		if !inplace {
@@ -508,4 +500,19 @@ func maxOf(dt ir.DataType) float64 {
 		return math.MaxInt32
 	}
 	return math.MaxInt64
+}
+
+// padValue is the number a pad kind fills with for dtype dt: zero, or the
+// dtype's largest value, or its smallest (one below -max for integers).
+func padValue(dt ir.DataType, kind any) float64 {
+	switch kind {
+	case ir.PadMax:
+		return maxOf(dt)
+	case ir.PadMin:
+		if dt.IsInt() {
+			return -maxOf(dt) - 1
+		}
+		return -maxOf(dt)
+	}
+	return 0
 }

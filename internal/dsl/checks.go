@@ -9,17 +9,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 )
 
-// pyKeywords are Python's reserved words: a name the printed program uses
-// as a variable, parameter, function or class must not be one, or the
-// PyPTO source would not parse.
-var pyKeywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
-	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
-	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
-	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
-	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
-}
-
 // CheckName raises unless name is a Python identifier that is not a
 // keyword; op and arg say where it was given ("f.Let", "name").
 func CheckName(op, arg, name string) {
@@ -27,7 +16,7 @@ func CheckName(op, arg, name string) {
 	switch {
 	case name == "":
 		why = "an empty name"
-	case pyKeywords[name]:
+	case ir.IsPythonKeyword(name):
 		why = strconv.Quote(name) + ", a Python keyword"
 	default:
 		for i, r := range name {
