@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/checker"
 	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
@@ -149,4 +150,16 @@ func TestWeakMemoryFindingsAreTyped(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sequentialDevice is a device without the relaxed mode.
+type sequentialDevice struct{ runtime.Device }
+
+// Asking a device that cannot relax for the relaxed mode is a clear error,
+// not a silently sequentially consistent run.
+func TestRelaxedNeedsARelaxedDevice(t *testing.T) {
+	p := testprogs.WeakMemoryBugs()[0]
+	_, rep, err := checker.Run(context.Background(), p.Build().IR(), weakArgs(2), checker.Options{Ranks: 2, Relaxed: true, Device: sequentialDevice{runtime.NewSimulator()}})
+	require.NotNil(t, rep)
+	require.ErrorContains(t, err, "relaxed memory mode: device sim runs sequentially consistent only")
 }
