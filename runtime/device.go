@@ -95,6 +95,10 @@ type RunOptions struct {
 	// treeWalk runs device functions on the tree-walking executor instead
 	// of the compiled one (for the differential tests).
 	treeWalk bool
+	// visibility, when set, answers the relaxed mode's visibility choices
+	// instead of the built-in policies (relaxedMem.choose; see visKind):
+	// the hook a schedule explorer drives.
+	visibility func(rank int, kind visKind, options int) int
 }
 
 // ProgressInfo reports how far a run is.
@@ -405,6 +409,7 @@ func newSim(p *ir.Program, o RunOptions) *sim {
 	s.win = s.mem
 	if o.Relaxed {
 		s.mem.rx = newRelaxedMem(s.mem, o.Ranks, o.Seed)
+		s.mem.rx.choose = o.visibility
 		sc.settle = s.mem.rx.settle
 	}
 	s.workers = make([]*worker, o.Ranks)
