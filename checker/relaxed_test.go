@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -208,4 +209,30 @@ func TestRelaxedWritesLandBeforeADeadlockIsDeclared(t *testing.T) {
 		_, _, err := checker.Run(context.Background(), prog.IR(), nil, checker.Options{Ranks: 2, Relaxed: relaxed, Watchdog: 10 * time.Second})
 		require.NoError(t, err, "relaxed=%v", relaxed)
 	}
+}
+
+// A real deadlock stays one in the relaxed mode: landing the writes in
+// flight wakes nobody, so the run stops with the deadlock report, at once.
+func TestRelaxedDeadlockStillReported(t *testing.T) {
+	prog := pl.NewProgram("WaitForever")
+	k := prog.InCore("kernel", func(f *pl.Func) {
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, 4), pl.FP32))
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32))
+		me := f.Let("my_rank", pld.Rank(f.Let("ctx", pld.GetCommCtx(sig))))
+		t4 := f.Let("t", pl.Load(f.Let("ones", pl.Full(pl.Dims(1, 4), pl.FP32, 1)), pl.Dims(0, 0), pl.Dims(1, 4)))
+		f.Do(pld.RemoteStore(t4, data, pl.Sub(1, me), pl.Dims(0, 0))) // in flight when everyone blocks
+		f.Do(pld.Wait(sig, pl.Dims(me, 0), 1, pld.Ge))                // nobody notifies
+	})
+	prog.Host("host", func(f *pl.Func) {
+		db := f.Let("data_buf", pld.AllocWindowBuffer(16))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(8))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, f.Let("data", pld.Window(db, pl.Dims(1, 4), pl.FP32)), f.Let("signal", pld.Window(sb, pl.Dims(2, 1), pl.INT32))))
+		})
+	})
+	_, rep, err := checker.Run(context.Background(), prog.IR(), nil, checker.Options{Ranks: 2, Relaxed: true, Watchdog: 20 * time.Second})
+	var dl *runtime.DeadlockError
+	require.True(t, errors.As(err, &dl), "found by analysis, not the watchdog: %v", err)
+	require.Len(t, dl.Blocked, 2)
+	require.Len(t, rep.Of(checker.KindDeadlock), 1)
 }
