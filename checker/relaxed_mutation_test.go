@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -315,4 +316,185 @@ func TestCompiledExamplesCleanInRelaxedMode(t *testing.T) {
 	}
 	t.Logf("as written (no pipeline), with weak-memory findings: %v", asWritten)
 	require.NotEmpty(t, asWritten, "the hand-written protocols have no fences: some must be caught")
+}
+
+// The same mutation for the cache invalidations InsertCommFence inserts.
+// Not every one is needed under our model, and the test says which and
+// why instead of skipping them:
+//   - a whole invalidate after a wait guards the rank's reads of its own
+//     window against peers' writes into it; in a collective where no peer
+//     writes into another rank's window (the mesh ones pull with
+//     remote_load, whose reads go to memory, not through the cache) it has
+//     nothing to guard;
+//   - an invalidation is also redundant when, on every rank and every time
+//     it runs, the bytes peers wrote into the rank's window before it are
+//     dropped by a later invalidation before the rank reads them again
+//     (the invalidation after a ring's ready barrier, when the push-done
+//     barrier's follows before the pushed segment is read; a region
+//     invalidate after the rank's own store, whose region is next read
+//     after a wait).
+//
+// Every other removal must be caught, as a stale read.
+func TestInsertCommFenceInvalidateMutants(t *testing.T) {
+	var summary strings.Builder
+	for _, mc := range mutCollectives() {
+		n := 3
+		final, err := passes.Lower(mc.build(n).IR())
+		require.NoError(t, err)
+		var invs []*ir.EvalStmt
+		peerWrites := false
+		for _, fn := range final.Functions {
+			if fn.Kind != ir.InCore {
+				continue
+			}
+			ir.WalkStmt(fn.Body, func(e ir.Expr) {
+				if c, ok := e.(*ir.Call); ok && c.Op != nil {
+					for i, eff := range ir.CallEffects(c) {
+						if spec := c.Op.ArgSpecAt(i); eff.Writes() && spec.Peer && !spec.Signal {
+							peerWrites = true
+						}
+					}
+				}
+			}, func(s ir.Stmt) {
+				if ev, ok := s.(*ir.EvalStmt); ok {
+					if c := ir.StmtCall(ev); c != nil && c.Op == ir.SystemCacheinvalid {
+						invs = append(invs, ev)
+					}
+				}
+			})
+		}
+		require.NotEmpty(t, invs, mc.name)
+		caught, noPeer, covered := 0, 0, 0
+		seq := &invSeq{ev: map[int][]invEvent{}}
+		_, err = runtime.NewSimulator().Run(context.Background(), final, mc.args(n), runtime.RunOptions{Ranks: n, Relaxed: true, Observer: seq})
+		require.NoError(t, err)
+		for _, inv := range invs {
+			c := ir.StmtCall(inv)
+			_, rep, err := checker.Run(context.Background(), without(final, inv), mc.args(n), checker.Options{Ranks: n, Relaxed: true, Watchdog: 20 * time.Second})
+			require.NoError(t, err)
+			if wf := weakFindings(rep); len(wf) > 0 {
+				caught++
+				for _, f := range wf {
+					require.Equal(t, checker.KindStaleRead, f.Kind, "%s: removing an invalidation can only make reads stale", mc.name)
+				}
+				continue
+			}
+			switch {
+			case !peerWrites && len(c.Args) == 0:
+				noPeer++
+			case seq.coveredAfter(c):
+				covered++
+			default:
+				t.Errorf("%s: removing the invalidation at %s (%d args) is not caught, and no later invalidation covers the read after it", mc.name, c.Pos, len(c.Args))
+			}
+		}
+		fmt.Fprintf(&summary, "%s P=%d: %d invalidations: %d removals caught; redundant under the model: %d (no peer writes into a window), %d (a later invalidation drops the peers' bytes before they are read)\n",
+			mc.name, n, len(invs), caught, noPeer, covered)
+	}
+	t.Logf("\n%s", summary.String())
+}
+
+// invSeq records, per rank, the invalidations, the reads of the rank's
+// own window and the peers' writes into it, of a relaxed run, in order.
+type invSeq struct {
+	mu sync.Mutex
+	ev map[int][]invEvent
+}
+
+type invEvent struct {
+	kind   int      // invRead, invWrite (a peer's, into this rank's window) or invInvalidate
+	inv    *ir.Call // the invalidation
+	whole  bool
+	buffer string
+	ranges []runtime.ByteRange
+}
+
+const (
+	invRead = iota
+	invWrite
+	invInvalidate
+)
+
+func (q *invSeq) add(rank int, e invEvent) {
+	q.mu.Lock()
+	q.ev[rank] = append(q.ev[rank], e)
+	q.mu.Unlock()
+}
+
+func (q *invSeq) Access(a runtime.Access) {
+	if a.Kind == runtime.Read && a.Rank == a.Target && a.Rank >= 0 {
+		q.add(a.Rank, invEvent{kind: invRead, buffer: a.Buffer, ranges: a.Ranges})
+	}
+}
+func (q *invSeq) Notify(runtime.Notification) {}
+func (q *invSeq) Wait(runtime.WaitResult)     {}
+func (q *invSeq) End(runtime.RunEnd)          {}
+func (q *invSeq) Relaxed(e runtime.RelaxedEvent) {
+	switch {
+	case e.Kind == runtime.RelaxedInvalidate && e.Call != nil:
+		q.add(e.Rank, invEvent{kind: invInvalidate, inv: e.Call, whole: e.Buffer == "", buffer: e.Buffer, ranges: e.Ranges})
+	case e.Kind == runtime.RelaxedBuffered && e.Target != e.Rank:
+		q.add(e.Target, invEvent{kind: invWrite, buffer: e.Buffer, ranges: e.Ranges})
+	}
+}
+
+// coveredAfter reports whether, each time invalidation c ran, the bytes
+// peers had written into the rank's window before it are not read again
+// before another whole invalidation (or a region one of them) drops them.
+func (q *invSeq) coveredAfter(c *ir.Call) bool {
+	for _, evs := range q.ev {
+		dirty := map[string][]runtime.ByteRange{}
+		for i, e := range evs {
+			switch e.kind {
+			case invWrite:
+				dirty[e.buffer] = append(dirty[e.buffer], e.ranges...)
+				continue
+			case invRead:
+				continue
+			}
+			if e.inv != c {
+				if e.whole {
+					dirty = map[string][]runtime.ByteRange{}
+				}
+				continue
+			}
+			left := map[string][]runtime.ByteRange{}
+			for b, rs := range dirty {
+				left[b] = append([]runtime.ByteRange(nil), rs...)
+			}
+		scan:
+			for _, next := range evs[i+1:] {
+				switch {
+				case next.kind == invRead:
+					for _, r := range next.ranges {
+						for _, d := range left[next.buffer] {
+							if r.Lo < d.Hi && d.Lo < r.Hi {
+								return false
+							}
+						}
+					}
+				case next.kind == invInvalidate && next.inv != c && next.whole:
+					break scan
+				case next.kind == invInvalidate && next.inv != c:
+					for _, x := range next.ranges {
+						var keep []runtime.ByteRange
+						for _, d := range left[next.buffer] {
+							if d.Hi <= x.Lo || d.Lo >= x.Hi {
+								keep = append(keep, d)
+								continue
+							}
+							if d.Lo < x.Lo {
+								keep = append(keep, runtime.ByteRange{Lo: d.Lo, Hi: x.Lo})
+							}
+							if d.Hi > x.Hi {
+								keep = append(keep, runtime.ByteRange{Lo: x.Hi, Hi: d.Hi})
+							}
+						}
+						left[next.buffer] = keep
+					}
+				}
+			}
+		}
+	}
+	return true
 }
