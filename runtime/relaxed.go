@@ -148,7 +148,11 @@ type relaxedMem struct {
 	cache   []map[int]*lineCache
 	rng     []*rand.Rand // the seeded policy's, per rank (nil: default policy)
 	// choose, when set, replaces the built-in policies: it answers every
-	// visibility choice (see visKind). A schedule explorer plugs in here.
+	// visibility choice (see visKind). A schedule explorer plugs in here
+	// (RunOptions.visibility). It is called from the rank goroutine making
+	// the access, with the relaxed lock held (so never concurrently), and
+	// must not call back into the run; an answer out of range counts as
+	// options-1.
 	choose func(rank int, kind visKind, options int) int
 	// native marks the builtin collectives, whose steps stay sequentially
 	// consistent (ops whose Collective is set, and those collectives).

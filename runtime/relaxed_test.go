@@ -79,3 +79,26 @@ func TestVisibilityChooserDrains(t *testing.T) {
 		require.Equal(t, float32(1), v)
 	}
 }
+
+// The seeded policy's choices replay with the seed, and differ between
+// seeds: over a few seeds the stale line is served in some runs and
+// refetched in others.
+func TestSeededVisibilityPolicy(t *testing.T) {
+	seen := map[float32]bool{}
+	for seed := int64(1); seed <= 12; seed++ {
+		run := func() float32 {
+			v := make([]float32, 2*testprogs.WeakCols)
+			for i := range v {
+				v[i] = float32(i/testprogs.WeakCols + 1)
+			}
+			args := []*tensor.Tensor{tensor.FromFloat32(v, 2, 1, testprogs.WeakCols), tensor.Zeros(ir.FP32, 2, 1, testprogs.WeakCols)}
+			_, err := runtime.NewSimulator().Run(context.Background(), weakProgram(t, "PeekThenWait"), args, runtime.RunOptions{Ranks: 2, Relaxed: true, Seed: seed})
+			require.NoError(t, err)
+			return args[1].Float32s()[testprogs.WeakCols]
+		}
+		a := run()
+		require.Equal(t, a, run(), "seed %d replays", seed)
+		seen[a] = true
+	}
+	require.True(t, seen[0] && seen[1], "both the stale and the fresh line over the seeds: %v", seen)
+}
