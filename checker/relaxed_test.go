@@ -74,6 +74,10 @@ func TestWeakMemoryCorpus(t *testing.T) {
 		}
 		require.Len(t, weak, 1, "%s: one weak-memory finding in relaxed mode:\n%s", p.Name, rx)
 		fmt.Fprintf(&b, "## %s (P=%d): %s\nsequential consistency: %s\nrelaxed:\n%s\n\n", p.Name, n, p.Desc, findingsText(sc), findingsText(rx))
+		// More ranks (idle beyond the roles) change nothing.
+		sc4, rx4 := runWeak(t, p, 4, false, 0), runWeak(t, p, 4, true, 0)
+		require.True(t, sc4.Clean(), "%s P=4 under SC:\n%s", p.Name, sc4)
+		require.Equal(t, findingsText(rx), findingsText(rx4), "%s at P=4", p.Name)
 	}
 	golden(t, "weakmem.golden", b.String())
 }
