@@ -36,6 +36,8 @@ type Checker struct {
 	signals     []runtime.SignalCell
 	overlaps    []runtime.TileOverlap
 	report      *Report
+
+	rx *rxState // the relaxed memory mode's bookkeeping (relaxed.go); nil otherwise
 }
 
 // New returns a checker for a run on ranks ranks (grown on demand if the
@@ -135,6 +137,9 @@ func (c *Checker) Access(a runtime.Access) {
 	c.grow(max(a.Rank, a.Target))
 	ac := &access{rank: a.Rank, target: a.Target, kind: a.Kind, origin: a.Origin, buffer: a.Buffer, epoch: c.vc[a.Rank][a.Rank]}
 	c.record(ac, a.Ranges)
+	if c.rx != nil {
+		c.rxCheck(ac, a.Ranges)
+	}
 }
 
 func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
@@ -250,6 +255,10 @@ func (c *Checker) Notify(n runtime.Notification) {
 	vc := c.vc[n.Rank]
 	ac := &access{rank: n.Rank, target: n.Cell.Rank, kind: runtime.Atomic, origin: n.Origin, buffer: n.Cell.Buffer, cell: ct.name, epoch: vc[n.Rank]}
 	c.record(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
+	if c.rx != nil {
+		c.rxCheck(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
+		c.rxNotified(n)
+	}
 	c.checkMixed(ct, ac, n.Kind)
 	c.checkOvertaken(ct, n)
 	ct.notify(n)
@@ -272,6 +281,9 @@ func (c *Checker) Wait(w runtime.WaitResult) {
 	ct := c.cell(w.Cell)
 	vc := c.vc[w.Rank]
 	vc.join(ct.clock)
+	if c.rx != nil {
+		c.rxWaited(w.Rank, w.Origin)
+	}
 	if opOf(w.Origin) == ir.TileCommTest {
 		return // a test does not block: it can neither pass early nor be overtaken
 	}
@@ -292,6 +304,9 @@ func (c *Checker) Joined() {
 	for r, v := range c.vc {
 		copy(v, all)
 		v[r]++
+	}
+	if c.rx != nil {
+		c.rxJoined()
 	}
 }
 

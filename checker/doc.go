@@ -28,6 +28,11 @@
 //     cells passes at once).
 //   - Signal hygiene: cells written by both Set and AtomicAdd (an error when
 //     the two are not ordered), and cells left non-zero at the end of the run.
+//   - In the relaxed memory mode (Options.Relaxed, relaxed.go): writes read
+//     before a fence made them visible, notifies that overtook the data they
+//     publish, and reads of a rank's own window that a stale cache line may
+//     serve, each with the fence or cacheinvalid that fixes it, typed
+//     (Finding.Weak).
 //
 // Run runs a program with the checker attached and returns the run's result,
 // a Report (String for text, HTML for notebooks) and the run's error (a

@@ -20,6 +20,7 @@ const (
 	KindRunError    Kind = "run-error"            // the run failed otherwise (exploration)
 	KindTileOverlap Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
 	KindUnchecked   Kind = "unchecked-device"     // the device cannot be observed: no race checking
+	// The relaxed memory mode's kinds are in relaxed.go.
 )
 
 // Severity ranks findings: errors are bugs, warnings are fragile protocols,
@@ -55,6 +56,9 @@ type Finding struct {
 	Count int
 	// Seed is the schedule seed that produced it (exploration); 0: the run's own.
 	Seed int64
+	// Weak is, for the relaxed memory mode's findings, the statements
+	// involved and the fix, typed (nil otherwise).
+	Weak *WeakMemory
 
 	key string // identifies the finding across schedules (same ops, same cells)
 }

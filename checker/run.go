@@ -30,6 +30,11 @@ type Options struct {
 	// (runtime.RunOptions.Progress), so front-ends can show long runs.
 	Progress      func(runtime.ProgressInfo)
 	ProgressEvery time.Duration
+	// Relaxed runs the device's weak memory model
+	// (runtime.RunOptions.Relaxed): the report then also names writes read
+	// before they were visible, signals that overtook data and stale cached
+	// reads, each with the fence or cacheinvalid that fixes it.
+	Relaxed bool
 	// Disabled runs without the checker: no observer is attached, and the
 	// report holds only what the result shows (cells left non-zero, Set and
 	// AtomicAdd on one cell) and a deadlock's explanation.
@@ -42,7 +47,7 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed}
 }
 
 func (o Options) device() runtime.Device {
@@ -66,6 +71,9 @@ func unobserved(dev runtime.Device) Finding {
 // explanation (errors.As also finds the *runtime.DeadlockError in it).
 func Run(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o Options) (*runtime.Result, *Report, error) {
 	dev := o.device()
+	if _, ok := dev.(runtime.RelaxedDevice); o.Relaxed && !ok {
+		return nil, &Report{Ranks: o.runOptions().Ranks, Disabled: o.Disabled}, fmt.Errorf("relaxed memory mode: device %s runs sequentially consistent only; run on the simulator (pl.Simulator()) to check weak-memory bugs", dev.Name())
+	}
 	exe, err := dev.Load(p)
 	if err != nil {
 		return nil, &Report{Ranks: o.runOptions().Ranks, Disabled: o.Disabled}, err

@@ -128,8 +128,21 @@ func RunRandom(ctx context.Context, p *ir.Program, ranks int) ([]*tensor.Tensor,
 // RunRandomOn is RunRandom on the device called device ("": pl.Device,
 // the simulator unless a front-end chose another).
 func RunRandomOn(ctx context.Context, p *ir.Program, ranks int, device string, c runtime.DeviceConfig) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
+	return RunRandomWith(ctx, p, ranks, RandomRun{Device: device, Config: c})
+}
+
+// RandomRun is how RunRandomWith runs: on which device, and whether in the
+// relaxed memory mode.
+type RandomRun struct {
+	Device  string // "": pl.Device
+	Config  runtime.DeviceConfig
+	Relaxed bool // the weak memory model (docs/memory-model.md); simulator only
+}
+
+// RunRandomWith is RunRandom as o says.
+func RunRandomWith(ctx context.Context, p *ir.Program, ranks int, o RandomRun) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
 	dev := pl.Device
-	if device != "" {
+	if device, c := o.Device, o.Config; device != "" {
 		d, err := runtime.OpenDevice(device, c)
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -140,7 +153,7 @@ func RunRandomOn(ctx context.Context, p *ir.Program, ranks int, device string, c
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev})
+	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev, Relaxed: o.Relaxed})
 	return args, names, res, rep, err
 }
 

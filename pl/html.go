@@ -107,6 +107,9 @@ func (o RunOption) String() string {
 	if o.unchecked {
 		s += ".Unchecked()"
 	}
+	if o.relaxed {
+		s += ".Relaxed()"
+	}
 	if o.progress > 0 {
 		s += fmt.Sprintf(".ShowProgressAfter(%s)", o.progress)
 	}

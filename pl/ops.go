@@ -285,3 +285,23 @@ func CommWait(signal, value any, cmp string) Expr {
 func CommTest(signal, value any, cmp string) Expr {
 	return dsl.Call(ir.TileCommTest, []ir.Expr{arg(signal, "pl.CommTest", "signal"), dsl.Int32Expr(value, "pl.CommTest cmp_value")}, kw("cmp", cmp))
 }
+
+// Fence waits until every earlier global-memory write of this rank (stores
+// into windows, remote_store, put) is visible before the rank goes on.
+// pl.Compile's InsertCommFence adds the fences a kernel needs; write one by
+// hand only in code the pipeline does not see. Under the default
+// sequentially consistent simulator it changes nothing; in the relaxed
+// memory mode (pl.Ranks(n).Relaxed()) it drains the rank's write buffer.
+// PyPTO: pl.system.fence().
+func Fence() Expr { return dsl.Call(ir.SystemFence, nil, nil) }
+
+// CacheInvalidate drops every cached line of global memory on this rank,
+// so later reads see what peers published. PyPTO: pl.system.cacheinvalid().
+func CacheInvalidate() Expr { return dsl.Call(ir.SystemCacheinvalid, nil, nil) }
+
+// CacheInvalidateRegion drops the cached lines of the region of t at
+// offsets with shape. PyPTO: pl.system.cacheinvalid(t, shapes, offsets).
+func CacheInvalidateRegion(t, shape, offsets any) Expr {
+	return dsl.Call(ir.SystemCacheinvalid, []ir.Expr{arg(t, "pl.CacheInvalidateRegion", "tensor"),
+		dsl.TupleArg(shape, "pl.CacheInvalidateRegion shapes"), dsl.TupleArg(offsets, "pl.CacheInvalidateRegion offsets")}, nil)
+}

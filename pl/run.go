@@ -21,6 +21,7 @@ type RunOption struct {
 	unchecked bool
 	progress  time.Duration
 	target    *Target // nil: pl.Device
+	relaxed   bool
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
@@ -49,6 +50,16 @@ func (o RunOption) Watchdog(d time.Duration) RunOption { o.watchdog = d; return 
 // Unchecked runs without the protocol checker (no race or overtaken-wait
 // findings; signal hygiene and deadlock explanations remain). It is faster.
 func (o RunOption) Unchecked() RunOption { o.unchecked = true; return o }
+
+// Relaxed runs on the device's weak memory model instead of sequential
+// consistency (docs/memory-model.md): writes to window memory wait in the
+// writing rank's buffer until a pl.Fence (or the task's end), a notify can
+// overtake them, and a rank's reads of its own window may see stale cache
+// lines until pl.CacheInvalidate. The report then names each write read
+// before it was visible, each signal that overtook its data and each stale
+// read, with the statements involved and the fence or cacheinvalid that
+// fixes it. Simulator only.
+func (o RunOption) Relaxed() RunOption { o.relaxed = true; return o }
 
 // ShowProgressAfter shows a run's progress in the notebook (an updating
 // line: ranks done, ops executed) once it has lasted d; the default is
@@ -194,7 +205,7 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 	if err != nil {
 		return nil, err
 	}
-	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked}
+	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed}
 	pr := newProgressLine(o.progress)
 	if pr != nil {
 		co.Progress, co.ProgressEvery = pr.update, pr.every

@@ -84,12 +84,21 @@ type RunOptions struct {
 	// delays before notifies and waits, and a shuffled rank start order, so
 	// timing-dependent protocol bugs show up. Zero runs unperturbed.
 	Seed int64
+	// Relaxed runs the device's weak memory model (docs/memory-model.md):
+	// writes wait in per-rank buffers until a fence, notifies may overtake
+	// them, and reads may see stale cache lines until a cacheinvalid. The
+	// zero value is sequentially consistent. Only RelaxedDevices accept it.
+	Relaxed bool
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
 	// treeWalk runs device functions on the tree-walking executor instead
 	// of the compiled one (for the differential tests).
 	treeWalk bool
+	// visibility, when set, answers the relaxed mode's visibility choices
+	// instead of the built-in policies (relaxedMem.choose; see visKind):
+	// the hook a schedule explorer drives.
+	visibility func(rank int, kind visKind, options int) int
 }
 
 // ProgressInfo reports how far a run is.
@@ -398,6 +407,11 @@ func newSim(p *ir.Program, o RunOptions) *sim {
 	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now(), only: -1}
 	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
 	s.win = s.mem
+	if o.Relaxed {
+		s.mem.rx = newRelaxedMem(s.mem, o.Ranks, o.Seed)
+		s.mem.rx.choose = o.visibility
+		sc.settle = s.mem.rx.settle
+	}
 	s.workers = make([]*worker, o.Ranks)
 	return s
 }

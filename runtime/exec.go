@@ -282,6 +282,7 @@ func (s *sim) join() {
 func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 	x := &Exec{s: s, rank: r, fn: t.fn, rc: rc}
 	defer rc.releaseTiles()
+	defer s.taskStart(r)() // relaxed memory: a kernel starts with an empty cache and ends with its writes landed
 	defer func() {
 		if p := recover(); p != nil {
 			err = rc.panicErr(r, p)

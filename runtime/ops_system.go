@@ -104,10 +104,14 @@ func init() {
 		}
 		return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}, nil
 	})
-	// Fences and cache invalidation order device memory; the simulator is
-	// sequentially consistent, so they are no-ops.
-	Register(ir.SystemFence, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
-	Register(ir.SystemCacheinvalid, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
+	// Fences and cache invalidation order device memory: no-ops when the
+	// run is sequentially consistent, the relaxed mode's drains and cache
+	// drops otherwise (relaxed.go).
+	Register(ir.SystemFence, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		x.s.fence(x.rank, x.who(c))
+		return nil, nil
+	})
+	Register(ir.SystemCacheinvalid, cacheInvalidOp)
 	// On-chip reservations only name storage for codegen; simulated tiles
 	// own their values, so the base pointer carries nothing.
 	Register(ir.TileAlloc, func(x *Exec, c *ir.Call, a []any) (any, error) { return nil, nil })
@@ -378,4 +382,41 @@ func commWaitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	}
 	x.perturb()
 	return nil, x.s.win.Wait(x.local(), sig.win, cell, cond, x.who(c))
+}
+
+// cacheInvalidOp is system.cacheinvalid: every line (no arguments) or the
+// (tensor, shapes, offsets) region of the rank's own window; a no-op
+// outside the relaxed mode.
+func cacheInvalidOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	if x.s.relaxed() == nil {
+		return nil, nil // sequentially consistent: nothing is cached
+	}
+	if len(a) == 0 {
+		x.s.cacheInvalidate(x.rank, nil, x.who(c))
+		return nil, nil
+	}
+	if len(a) != 3 {
+		return nil, fmt.Errorf("cacheinvalid takes no arguments or (tensor, shapes, offsets), given %d", len(a))
+	}
+	v, err := viewArg(a[0], "tensor")
+	if err != nil {
+		return nil, err
+	}
+	if v.win == nil {
+		return nil, nil // a rank-local tensor has no cached window lines
+	}
+	shape, err := intsArg(a[1], "shapes")
+	if err != nil {
+		return nil, err
+	}
+	offs, err := intsArg(a[2], "offsets")
+	if err != nil {
+		return nil, err
+	}
+	sub, err := v.sub(offs, shape)
+	if err != nil {
+		return nil, fmt.Errorf("cacheinvalid region: %w", err)
+	}
+	x.s.cacheInvalidate(x.rank, sub, x.whoView(c, sub))
+	return nil, nil
 }

@@ -141,6 +141,9 @@ type sched struct {
 	err     error
 	stopped atomic.Bool
 	onStop  func() // wakes every waiter
+	// settle, when set (the relaxed memory mode), is asked before a
+	// deadlock is declared; true means it took over the decision.
+	settle func(s *sched) bool
 }
 
 // block records rank as blocked; it returns the deadlock error when that
@@ -150,6 +153,9 @@ func (s *sched) block(rank int, b *BlockedRank) error {
 	defer s.mu.Unlock()
 	s.blocked[rank] = b
 	if len(s.blocked) >= s.live {
+		if s.settle != nil && s.settle(s) {
+			return nil
+		}
 		return s.failLocked(s.deadlockLocked())
 	}
 	return nil
@@ -174,6 +180,9 @@ func (s *sched) doneLive() {
 	defer s.mu.Unlock()
 	s.live--
 	if s.live > 0 && len(s.blocked) >= s.live {
+		if s.settle != nil && s.settle(s) {
+			return
+		}
 		s.failLocked(s.deadlockLocked())
 	}
 }
@@ -248,6 +257,10 @@ type simWindows struct {
 
 	allocMu sync.Mutex
 	nbufs   int
+
+	// rx is the relaxed memory mode's state (relaxed.go); nil: sequentially
+	// consistent.
+	rx *relaxedMem
 }
 
 func newSimWindows(n int, s *sched, obs Observer) *simWindows {
@@ -390,6 +403,9 @@ func (w *simWindows) Read(from, rank int, buf *WindowBuf, segs []Segment, dst []
 	if err := checkSegs(buf, segs); err != nil {
 		return err
 	}
+	if w.rx != nil && from >= 0 {
+		return w.rx.read(from, rank, buf, segs, dst, who)
+	}
 	m, b, err := w.rmem(rank, buf)
 	if err != nil {
 		return err
@@ -408,6 +424,10 @@ func (w *simWindows) Read(from, rank int, buf *WindowBuf, segs []Segment, dst []
 func (w *simWindows) Write(from, rank int, buf *WindowBuf, segs []Segment, src []byte, who Origin) error {
 	if err := checkSegs(buf, segs); err != nil {
 		return err
+	}
+	if w.rx != nil && w.rx.buffers(from, who) {
+		data := append([]byte(nil), src[:min(len(src), segsLen(segs))]...)
+		return w.rx.enqueue(from, &pendingWrite{target: rank, buf: buf, segs: cloneSegs(segs), data: data, who: who}, Write)
 	}
 	m, b, err := w.mem(rank, buf)
 	if err != nil {
@@ -431,6 +451,13 @@ func (w *simWindows) Write(from, rank int, buf *WindowBuf, segs []Segment, src [
 // recycles it.
 func (w *simWindows) WriteOwned(from, rank int, buf *WindowBuf, segs []Segment, src []byte, who Origin) error {
 	whole := len(segs) == 1 && segs[0] == Segment{0, buf.Size} && len(src) == buf.Size
+	if w.rx != nil && w.rx.buffers(from, who) {
+		if err := checkSegs(buf, segs); err != nil {
+			putBuf(src)
+			return err
+		}
+		return w.rx.enqueue(from, &pendingWrite{target: rank, buf: buf, segs: cloneSegs(segs), data: src, owned: true, who: who}, Write)
+	}
 	if !whole {
 		err := w.Write(from, rank, buf, segs, src, who)
 		putBuf(src)
@@ -453,6 +480,10 @@ func (w *simWindows) WriteOwned(from, rank int, buf *WindowBuf, segs []Segment, 
 func (w *simWindows) Accumulate(from, rank int, buf *WindowBuf, segs []Segment, dt ir.DataType, vals []float64, who Origin) error {
 	if err := checkSegs(buf, segs); err != nil {
 		return err
+	}
+	if w.rx != nil && w.rx.buffers(from, who) {
+		p := &pendingWrite{target: rank, buf: buf, segs: cloneSegs(segs), dt: dt, vals: append([]float64(nil), vals...), who: who}
+		return w.rx.enqueue(from, p, Atomic)
 	}
 	m, b, err := w.mem(rank, buf)
 	if err != nil {
@@ -606,6 +637,9 @@ func (w *simWindows) Copy(from int, dst, src Region) error {
 	if ns, nd := segsLen(src.Segs), segsLen(dst.Segs); ns != nd {
 		return fmt.Errorf("copy of %d bytes of window buffer %s over %d bytes of %s", ns, src.Buf.Name, nd, dst.Buf.Name)
 	}
+	if w.rx != nil && w.rx.buffers(from, dst.Who) {
+		return w.rx.copyRegions(from, dst, src)
+	}
 	sb, db, unlock, err := w.lockPair(dst, src)
 	if err != nil {
 		return err
@@ -756,6 +790,9 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	if err := checkSegs(buf, []Segment{{cell.Offset, 4}}); err != nil {
 		return err
 	}
+	if w.rx != nil {
+		w.rx.offer(from) // the chooser may land some writes first; the rest are overtaken
+	}
 	m, b, err := w.mem(rank, buf)
 	if err != nil {
 		return err
@@ -803,6 +840,9 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		v := getI32(b, cell.Offset)
 		if cond.Holds(v) {
 			w.observeWait(m, buf, cell, cond, who, v, true)
+			if w.rx != nil && w.rx.isNative(who) {
+				w.rx.nativeAcquired(rank, who) // a builtin collective's wait invalidates as its lowering does
+			}
 			return nil
 		}
 		if info == nil {

@@ -37,8 +37,9 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	device := fs.String("device", "", "the device --entry runs on: sim (default) or mpi")
 	hosts := fs.String("hosts", "", "with --device mpi: the machines ranks run on (mpirun --host list, e.g. node1:4,node2:4)")
 	hostfile := fs.String("hostfile", "", "with --device mpi: an mpirun hostfile")
+	relaxed := fs.Bool("relaxed", false, "run --entry on the weak memory model (unfenced writes, overtaking signals, stale cache lines); simulator only")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -75,6 +76,9 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	ro := pl.Ranks(*ranks)
 	if *device != "" {
 		ro = ro.On(pl.DeviceNamed(*device).Hosts(*hosts).Hostfile(*hostfile))
+	}
+	if *relaxed {
+		ro = ro.Relaxed()
 	}
 	res, err := pl.Run(prog, ro, targs...)
 	if err != nil {
