@@ -34,6 +34,8 @@ type Options struct {
 	// report holds only what the result shows (cells left non-zero, Set and
 	// AtomicAdd on one cell) and a deadlock's explanation.
 	Disabled bool
+	// Cores is runtime.RunOptions.Cores (AIV cores per rank).
+	Cores int
 }
 
 func (o Options) runOptions() runtime.RunOptions {
@@ -42,7 +44,7 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Cores: o.Cores}
 }
 
 func (o Options) device() runtime.Device {

@@ -84,6 +84,14 @@ type RunOptions struct {
 	// delays before notifies and waits, and a shuffled rank start order, so
 	// timing-dependent protocol bugs show up. Zero runs unperturbed.
 	Seed int64
+	// Cores is the number of AIV cores of each simulated device (default
+	// DefaultCores, one). A dispatched task runs on a free core of its rank
+	// and a blocking wait holds that core until it is satisfied; tasks that
+	// share no host tensor they write may then run at once (cores.go says
+	// exactly when). When every core of a rank is held by waits while a task
+	// that would publish is queued, the run stops with a
+	// *ResourceDeadlockError instead of hanging.
+	Cores int
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
@@ -299,6 +307,12 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if o.MaxEvents == 0 {
 		o.MaxEvents = 100000
 	}
+	if o.Cores == 0 {
+		o.Cores = DefaultCores
+	}
+	if err := CheckCores("run", "cores", o.Cores); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
@@ -394,11 +408,12 @@ type sim struct {
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {
-	sc := &sched{blocked: map[int]*BlockedRank{}}
+	sc := &sched{}
 	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now(), only: -1}
 	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
 	s.win = s.mem
 	s.workers = make([]*worker, o.Ranks)
+	sc.classify = s.classifyDeadlock
 	return s
 }
 

@@ -133,37 +133,80 @@ func (c Cell) String() string {
 var errAborted = errors.New("run aborted")
 
 // sched tracks which ranks can still make progress, to declare a deadlock
-// the moment every live rank is blocked in a wait.
+// the moment every live actor is blocked in a wait. An actor is the host
+// while it runs or a task that holds a core or waits on deferred conditions
+// (cores.go); a rank with several cores has several, so blocked waits are
+// kept per rank as a list.
 type sched struct {
-	mu      sync.Mutex
-	live    int // the host while it runs, plus every rank with work
-	blocked map[int]*BlockedRank
-	err     error
-	stopped atomic.Bool
-	onStop  func() // wakes every waiter
+	mu       sync.Mutex
+	live     int                    // the host while it runs, plus every running task
+	blocked  map[int][]*BlockedRank // made at the first block
+	nblocked int
+	err      error
+	stopped  atomic.Bool
+	onStop   func() // wakes every waiter
+	// classify, when set, turns a deadlock into the more precise error the
+	// executor knows (a resource deadlock, cores.go). It runs under mu.
+	classify func(*DeadlockError) error
 }
 
-// block records rank as blocked; it returns the deadlock error when that
-// makes every live rank blocked.
+// block records a wait of rank as blocked; it returns the deadlock error
+// when that makes every live actor blocked.
 func (s *sched) block(rank int, b *BlockedRank) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.blocked[rank] = b
-	if len(s.blocked) >= s.live {
-		return s.failLocked(s.deadlockLocked())
+	if s.blocked == nil {
+		s.blocked = map[int][]*BlockedRank{}
+	}
+	list := s.blocked[rank]
+	for _, o := range list {
+		if o == b {
+			return nil
+		}
+	}
+	s.blocked[rank] = append(list, b)
+	s.nblocked++
+	if s.nblocked >= s.live {
+		return s.failLocked(s.deadlockErrLocked())
 	}
 	return nil
 }
 
+// unblock drops every blocked wait of rank (a write woke them all).
 func (s *sched) unblock(rank int) {
 	s.mu.Lock()
-	delete(s.blocked, rank)
+	if list, ok := s.blocked[rank]; ok {
+		s.nblocked -= len(list)
+		delete(s.blocked, rank)
+	}
 	s.mu.Unlock()
 }
 
-// addLive / doneLive count ranks that can still act; doneLive checks for a
-// deadlock among the rest.
+// unblockOne drops one blocked wait of rank (the waiter woke up).
+func (s *sched) unblockOne(rank int, b *BlockedRank) {
+	s.mu.Lock()
+	list := s.blocked[rank]
+	for i, o := range list {
+		if o == b {
+			list = append(list[:i], list[i+1:]...)
+			s.nblocked--
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(s.blocked, rank)
+	} else {
+		s.blocked[rank] = list
+	}
+	s.mu.Unlock()
+}
+
+// addLive / doneLive count actors that can still act; doneLive checks for
+// a deadlock among the rest.
 func (s *sched) addLive(n int) {
+	if n == 0 {
+		return
+	}
 	s.mu.Lock()
 	s.live += n
 	s.mu.Unlock()
@@ -173,19 +216,40 @@ func (s *sched) doneLive() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.live--
-	if s.live > 0 && len(s.blocked) >= s.live {
-		s.failLocked(s.deadlockLocked())
+	if s.live > 0 && s.nblocked >= s.live {
+		s.failLocked(s.deadlockErrLocked())
 	}
+}
+
+// deadlockErrLocked is the error of a deadlock found now: the plain
+// DeadlockError, or what classify makes of it.
+func (s *sched) deadlockErrLocked() error {
+	d := s.deadlockLocked().(*DeadlockError)
+	if s.classify != nil {
+		return s.classify(d)
+	}
+	return d
 }
 
 func (s *sched) deadlockLocked() error {
 	d := &DeadlockError{}
-	for _, b := range s.blocked {
-		bb := *b
-		bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
-		d.Blocked = append(d.Blocked, bb)
+	for _, list := range s.blocked {
+		for _, b := range list {
+			bb := *b
+			bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
+			d.Blocked = append(d.Blocked, bb)
+		}
 	}
-	sort.Slice(d.Blocked, func(i, j int) bool { return d.Blocked[i].Rank < d.Blocked[j].Rank })
+	sort.SliceStable(d.Blocked, func(i, j int) bool {
+		a, b := d.Blocked[i], d.Blocked[j]
+		if a.Rank != b.Rank {
+			return a.Rank < b.Rank
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Cell < b.Cell
+	})
 	return d
 }
 
@@ -218,6 +282,10 @@ func (s *sched) firstErr() error {
 // --- the in-process implementation of Windows
 
 type cellKey struct{ buf, off int }
+
+// anyCell is the waitKey of a rank whose waiters' cells are not one known
+// cell: every notify wakes them.
+var anyCell = cellKey{-1, -1}
 
 type cellState struct {
 	cell    Cell
@@ -775,7 +843,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	if len(cs.history) < 64 {
 		cs.history = append(cs.history, SignalWrite{From: from, Kind: kind, Value: v, New: nv})
 	}
-	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
+	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) || m.waitKey == anyCell {
 		w.changedLocked(rank, m)
 	}
 	w.observe(func(o Observer) {
@@ -820,9 +888,15 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		}
 		m.waiting++
 		m.waitKey = key
+		if m.waiting > 1 {
+			m.waitKey = anyCell // several waiters (cores): every notify wakes them
+		}
 		m.cond.Wait()
 		m.waiting--
-		w.sched.unblock(rank)
+		if m.waiting > 0 {
+			m.waitKey = anyCell // the one left may wait on another cell
+		}
+		w.sched.unblockOne(rank, info)
 	}
 }
 
