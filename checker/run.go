@@ -90,7 +90,12 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 			rep.Findings = append(Hygiene(res.Signals), TileOverlaps(res.Overlaps)...)
 		}
 		var dl *runtime.DeadlockError
-		if errors.As(err, &dl) {
+		var rd *runtime.ResourceDeadlockError
+		if errors.As(err, &rd) && errors.As(err, &dl) {
+			f := resourceFinding(rd, dl)
+			rep.Findings = append([]Finding{f}, rep.Findings...)
+			err = &DeadlockError{Deadlock: dl, cause: err}
+		} else if errors.As(err, &dl) {
 			expl := ExplainDeadlock(dl, nil, ro.Ranks)
 			msg, det, _ := strings.Cut(expl, "\n  ")
 			rep.Findings = append([]Finding{{Kind: KindDeadlock, Severity: Error, Message: msg, Details: strings.Split(det, "\n  "), key: "deadlock|" + deadlockKey(dl)}}, rep.Findings...)
@@ -106,9 +111,12 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 	if errors.As(err, &dl) {
 		f := rep.Of(KindDeadlock)
 		expl := ""
-		if len(f) > 0 {
+		switch {
+		case len(rep.Of(KindResourceDeadlock)) > 0:
+			// The runtime's text names the holding waits and the queued tasks.
+		case len(f) > 0:
 			expl = f[0].Message + "\n  " + strings.Join(f[0].Details, "\n  ")
-		} else {
+		default:
 			expl = ExplainDeadlock(dl, nil, ro.Ranks)
 		}
 		err = &DeadlockError{Deadlock: dl, Explanation: expl, cause: err}

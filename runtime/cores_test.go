@@ -9,72 +9,11 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
-	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
-
-// saturating is upstream #2369's shape, on every rank: `waiters` tasks
-// that each block on the rank's signal cell, dispatched before the one task
-// that publishes to the peer's cell. Each waiter copies the cell it saw
-// into its own row of y. With deferred waiters (pld.DeferWait) the copy is
-// a separate consumer task, ordered after its waiter by the row of y they
-// share. With orch the host dispatches per-rank orchestrations that call
-// the kernels, so a deferred wait ends a called function, not the task.
-func saturating(waiters int, deferred bool, orch ...bool) *pl.Program {
-	NR := pl.Dynamic("NR")
-	prog := pl.NewProgram("Saturating")
-	waiter := prog.InCore("waiter", func(f *pl.Func) {
-		y := f.Out("y", pl.Tensor(pl.Dims(1, 1), pl.INT32))
-		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
-		if deferred {
-			f.Do(pld.DeferWait(sig, pl.Dims(0, 0), 1, pld.Ge))
-			return
-		}
-		f.Do(pld.Wait(sig, pl.Dims(0, 0), 1, pld.Ge))
-		f.Set(y, pl.Write(y, pl.Dims(0, 0), f.Let("v", pl.Read(sig, pl.Dims(0, 0)))))
-	})
-	consumer := prog.InCore("consumer", func(f *pl.Func) {
-		y := f.Out("y", pl.Tensor(pl.Dims(1, 1), pl.INT32))
-		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
-		f.Set(y, pl.Write(y, pl.Dims(0, 0), f.Let("v", pl.Read(sig, pl.Dims(0, 0)))))
-	})
-	publisher := prog.InCore("publisher", func(f *pl.Func) {
-		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
-		ctx := f.Let("ctx", pld.GetCommCtx(sig))
-		me := f.Let("me", pld.Rank(ctx))
-		peer := f.Let("peer", pl.Mod(pl.Add(me, 1), f.Let("n", pld.NRanks(ctx))))
-		f.Do(pld.Notify(sig, peer, pl.Dims(0, 0), 1, pld.AtomicAdd))
-	})
-	if len(orch) > 0 && orch[0] {
-		yOut := func(f *pl.Func) []pl.Expr {
-			return []pl.Expr{f.Out("y", pl.Tensor(pl.Dims(1, 1), pl.INT32)), f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))}
-		}
-		waiter = testprogs.Forward(prog, "per_rank_waiter", waiter, yOut)
-		consumer = testprogs.Forward(prog, "per_rank_consumer", consumer, yOut)
-		publisher = testprogs.Forward(prog, "per_rank_publisher", publisher, func(f *pl.Func) []pl.Expr {
-			return []pl.Expr{f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))}
-		})
-	}
-	prog.Host("host", func(f *pl.Func) {
-		y := f.Out("y", pl.Tensor(pl.Dims(NR, waiters, 1, 1), pl.INT32))
-		buf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			sig := f.Let("signal", pld.Window(buf, pl.Dims(1, 1), pl.INT32))
-			row := f.Let("rows", pl.Index(y, r))
-			for i := 0; i < waiters; i++ {
-				f.Do(f.Dispatch(waiter, r, pl.Index(row, i), sig))
-				if deferred {
-					f.Do(f.Dispatch(consumer, r, pl.Index(row, i), sig))
-				}
-			}
-			f.Do(f.Dispatch(publisher, r, sig))
-		})
-	})
-	return prog
-}
 
 func runCores(t *testing.T, prog *pl.Program, ranks, cores int, args ...*tensor.Tensor) (*runtime.Result, error) {
 	t.Helper()
@@ -87,7 +26,7 @@ func runCores(t *testing.T, prog *pl.Program, ranks, cores int, args ...*tensor.
 // runs: a resource deadlock naming the holding waits and the queued tasks,
 // not a hang and not an ordinary deadlock.
 func TestResourceDeadlock(t *testing.T) {
-	prog := saturating(3, false)
+	prog := testprogs.Saturating(3, false, false)
 	y := tensor.Zeros(ir.INT32, 2, 3, 1, 1)
 	res, err := runCores(t, prog, 2, 2, y)
 	require.Error(t, err)
@@ -157,7 +96,7 @@ func TestEnoughCoresOrDeferWaitComplete(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, ranks := range []int{2, 3} {
 				y := tensor.Zeros(ir.INT32, ranks, 3, 1, 1)
-				_, err := runCores(t, saturating(3, tc.deferred, tc.orch), ranks, tc.cores, y)
+				_, err := runCores(t, testprogs.Saturating(3, tc.deferred, tc.orch), ranks, tc.cores, y)
 				require.NoError(t, err)
 				for _, v := range y.Int32s() {
 					require.Equal(t, int32(1), v)
@@ -170,15 +109,15 @@ func TestEnoughCoresOrDeferWaitComplete(t *testing.T) {
 // TestOneCoreKeepsDispatchOrder: the default runs a rank's tasks one at a
 // time in dispatch order, so the first waiter holds the only core.
 func TestOneCoreKeepsDispatchOrder(t *testing.T) {
-	_, err := runCores(t, saturating(1, false), 2, 0, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
+	_, err := runCores(t, testprogs.Saturating(1, false, false), 2, 0, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
 	var rd *runtime.ResourceDeadlockError
 	require.True(t, errors.As(err, &rd), "got %v", err)
 	require.Equal(t, 1, rd.Starved[0].Cores)
-	_, err = runCores(t, saturating(1, false), 2, 2, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
+	_, err = runCores(t, testprogs.Saturating(1, false, false), 2, 2, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
 	require.NoError(t, err)
 }
 
 func TestCoresOutOfRange(t *testing.T) {
-	_, err := runCores(t, saturating(1, false), 2, -1, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
+	_, err := runCores(t, testprogs.Saturating(1, false, false), 2, -1, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
 	require.EqualError(t, err, "run: argument 'cores': expected an AIV core count from 1 to 1024, given -1")
 }
