@@ -136,11 +136,23 @@ func RunRandomOn(ctx context.Context, p *ir.Program, ranks int, device string, c
 		}
 		dev = d
 	}
-	args, names, err := runtime.HostArgs(p, ranks, 1)
+	return RunRandomWith(ctx, p, checker.Options{Ranks: ranks, Device: dev})
+}
+
+// RunRandomWith is RunRandom with every checker option (o.Ranks, o.Cores,
+// o.Device; a nil Device is pl.Device).
+func RunRandomWith(ctx context.Context, p *ir.Program, o checker.Options) ([]*tensor.Tensor, []string, *runtime.Result, *checker.Report, error) {
+	if o.Device == nil {
+		o.Device = pl.Device
+	}
+	if o.Ranks <= 0 {
+		o.Ranks = 2
+	}
+	args, names, err := runtime.HostArgs(p, o.Ranks, 1)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev})
+	res, rep, err := checker.Run(ctx, p, args, o)
 	return args, names, res, rep, err
 }
 

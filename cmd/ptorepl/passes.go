@@ -24,7 +24,7 @@ func passCommands() map[string]metaCommand {
 		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
 		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
-		"run":      {args: "[-ranks N] [-device sim|mpi]", help: "run the last program with random inputs (on the simulator unless -device names another)", run: (*repl).cmdRun},
+		"run":      {args: "[-ranks N] [-cores K] [-device sim|mpi]", help: "run the last program with random inputs (on the simulator unless -device names another; -cores: AIV cores per device, default 1)", run: (*repl).cmdRun},
 	}
 }
 
@@ -252,11 +252,15 @@ func (r *repl) cmdRun(arg string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	nf := fs.Int("ranks", 2, "rank count")
+	cores := fs.Int("cores", runtime.DefaultCores, "AIV cores per simulated device")
 	device := fs.String("device", "", "device: sim (default) or mpi")
 	if err := fs.Parse(strings.Fields(arg)); err != nil {
-		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-device sim|mpi])", err)
+		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-cores K] [-device sim|mpi])", err)
 	}
 	if err := runtime.CheckRanks(":run", "-ranks", *nf); err != nil {
+		return err
+	}
+	if err := runtime.CheckCores(":run", "-cores", *cores); err != nil {
 		return err
 	}
 	n := *nf
@@ -274,7 +278,15 @@ func (r *repl) cmdRun(arg string) error {
 		r.mu.Unlock()
 		cancel()
 	}()
-	args, names, res, rep, err := interp.RunRandomOn(ctx, p, n, *device, runtime.DeviceConfig{})
+	o := checker.Options{Ranks: n, Cores: *cores}
+	if *device != "" {
+		d, err := runtime.OpenDevice(*device, runtime.DeviceConfig{})
+		if err != nil {
+			return err
+		}
+		o.Device = d
+	}
+	args, names, res, rep, err := interp.RunRandomWith(ctx, p, o)
 	return showRun(r.out, p.Name, n, args, names, res, rep, err)
 }
 
