@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/ptorepl/ptorepl/testprogs"
@@ -120,4 +121,54 @@ func TestOneCoreKeepsDispatchOrder(t *testing.T) {
 func TestCoresOutOfRange(t *testing.T) {
 	_, err := runCores(t, testprogs.Saturating(1, false, false), 2, -1, tensor.Zeros(ir.INT32, 2, 1, 1, 1))
 	require.EqualError(t, err, "run: argument 'cores': expected an AIV core count from 1 to 1024, given -1")
+}
+
+// manyCells: on every rank k tasks wait each on its own cell while one
+// task notifies the peer's cells in reverse order, so a rank has several
+// waiters at once on different cells and every notify must wake the right
+// one.
+func manyCells(k int) *pl.Program {
+	prog := pl.NewProgram("ManyCells")
+	waiter := prog.InCore("waiter", func(f *pl.Func) {
+		sig := f.InOut("sig", pld.DistributedTensor(pl.Dims(k, 1), pl.INT32))
+		i := f.Scalar("i", pl.INT32)
+		f.Do(pld.Wait(sig, pl.Dims(i, 0), 1, pld.Ge))
+	})
+	pub := prog.InCore("publisher", func(f *pl.Func) {
+		sig := f.InOut("sig", pld.DistributedTensor(pl.Dims(k, 1), pl.INT32))
+		ctx := f.Let("ctx", pld.GetCommCtx(sig))
+		peer := f.Let("peer", pl.Mod(pl.Add(pld.Rank(ctx), 1), pld.NRanks(ctx)))
+		for i := k - 1; i >= 0; i-- {
+			f.Do(pld.Notify(sig, peer, pl.Dims(i, 0), 1, pld.AtomicAdd))
+		}
+	})
+	prog.Host("host", func(f *pl.Func) {
+		buf := f.Let("sig_buf", pld.AllocWindowBuffer(4*k))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			sig := f.Let("sig", pld.Window(buf, pl.Dims(k, 1), pl.INT32))
+			for i := 0; i < k; i++ {
+				f.Do(f.Dispatch(waiter, r, sig, pl.Cast(i, pl.INT32)))
+			}
+			f.Do(f.Dispatch(pub, r, sig))
+		})
+	})
+	return prog
+}
+
+// TestSeveralWaitersPerRank: with a core for every task the run finishes
+// under every seed; with one core too few it is a resource deadlock.
+func TestSeveralWaitersPerRank(t *testing.T) {
+	const k = 4
+	for seed := int64(0); seed < 8; seed++ {
+		for _, ranks := range []int{2, 3} {
+			_, err := runtime.NewSimulator().Run(context.Background(), manyCells(k).IR(), nil,
+				runtime.RunOptions{Ranks: ranks, Cores: k + 1, Seed: seed, Watchdog: 20 * time.Second})
+			require.NoError(t, err, "seed %d, %d ranks", seed, ranks)
+			_, err = runtime.NewSimulator().Run(context.Background(), manyCells(k).IR(), nil,
+				runtime.RunOptions{Ranks: ranks, Cores: k, Seed: seed, Watchdog: 20 * time.Second})
+			var rd *runtime.ResourceDeadlockError
+			require.True(t, errors.As(err, &rd), "seed %d, %d ranks: %v", seed, ranks, err)
+			require.Len(t, rd.Starved, ranks)
+		}
+	}
 }

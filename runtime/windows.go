@@ -283,10 +283,6 @@ func (s *sched) firstErr() error {
 
 type cellKey struct{ buf, off int }
 
-// anyCell is the waitKey of a rank whose waiters' cells are not one known
-// cell: every notify wakes them.
-var anyCell = cellKey{-1, -1}
-
 type cellState struct {
 	cell    Cell
 	count   int           // notifies applied
@@ -305,6 +301,8 @@ type rankMem struct {
 	cells   map[cellKey]*cellState
 	// waitKey is the cell the rank's one waiter waits on (waiting == 1): a
 	// notify of another cell cannot satisfy it, so it does not wake it.
+	// With several waiters (cores) every notify wakes them all, and each
+	// sets it again as it goes back to waiting, so it is never stale.
 	waitKey cellKey
 }
 
@@ -843,7 +841,7 @@ func (w *simWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 	if len(cs.history) < 64 {
 		cs.history = append(cs.history, SignalWrite{From: from, Kind: kind, Value: v, New: nv})
 	}
-	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) || m.waitKey == anyCell {
+	if m.waiting != 1 || m.waitKey == (cellKey{buf.id, cell.Offset}) {
 		w.changedLocked(rank, m)
 	}
 	w.observe(func(o Observer) {
@@ -888,14 +886,8 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		}
 		m.waiting++
 		m.waitKey = key
-		if m.waiting > 1 {
-			m.waitKey = anyCell // several waiters (cores): every notify wakes them
-		}
 		m.cond.Wait()
 		m.waiting--
-		if m.waiting > 0 {
-			m.waitKey = anyCell // the one left may wait on another cell
-		}
 		w.sched.unblockOne(rank, info)
 	}
 }
