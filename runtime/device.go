@@ -5,8 +5,9 @@
 // and blocking waits, and collectives built from them.
 //
 // The host orchestrator runs on the caller's goroutine; each `device=r`
-// dispatch queues a task on rank r, and every rank runs its tasks in order on
-// its own goroutine, concurrently with the others. Ranks reach window memory
+// dispatch queues a task on rank r, which runs it on a free one of its AIV
+// cores (RunOptions.Cores; one by default, so a rank runs its tasks in
+// order), concurrently with the other ranks (cores.go). Ranks reach window memory
 // only through the Windows interface. The simulator never hangs: when every
 // live rank is blocked in a wait it returns a *DeadlockError naming each
 // rank, its op, the cell, its value and the wanted condition; a wall-clock
@@ -393,7 +394,7 @@ type sim struct {
 	ops      atomic.Int64
 	start    time.Time
 
-	wmu     sync.Mutex // guards workers and the counts below (with sched.mu never held inside)
+	wmu     sync.Mutex // guards workers and the counts below; never held while taking sched.mu (classifyDeadlock takes wmu under sched.mu)
 	workers []*worker
 	tasks   int
 	done    int
