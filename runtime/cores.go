@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -426,14 +427,17 @@ type ResourceDeadlockError struct {
 type StarvedRank struct {
 	Rank  int
 	Cores int
-	// Holding are the blocking waits that hold the cores.
+	// Holding are the blocking waits that hold the cores, and Running the
+	// tasks they are in, in dispatch order.
 	Holding []BlockedRank
+	Running []QueuedTask
 	// Queued are the rank's tasks that have not started (or wait for a core
 	// to continue), in dispatch order.
 	Queued []QueuedTask
 }
 
-// QueuedTask is a dispatched task that has no core.
+// QueuedTask is a dispatched task as a resource deadlock names it: queued,
+// waiting for a core to continue, or (Running) holding one.
 type QueuedTask struct {
 	Func string  // the dispatched function (or host collective)
 	Pos  ir.Span // the dispatching call
@@ -447,6 +451,8 @@ type QueuedTask struct {
 	// Blocked marks a task that would wait for an earlier conflicting task
 	// even with a free core.
 	Blocked bool
+	// Running marks a task that holds a core (StarvedRank.Running).
+	Running bool
 }
 
 func (e *ResourceDeadlockError) Error() string {
@@ -460,6 +466,9 @@ func (e *ResourceDeadlockError) Error() string {
 				fmt.Fprintf(&b, " at %s", h.Pos)
 			}
 			fmt.Fprintf(&b, " in %s, waiting on %s = %d, for %s", h.Func, h.Cell, h.Value, h.Want)
+		}
+		for _, q := range r.Running {
+			b.WriteString("\n    " + q.String())
 		}
 		for _, q := range r.Queued {
 			b.WriteString("\n    " + q.String())
@@ -498,7 +507,10 @@ func (e *ResourceDeadlockError) others() []BlockedRank {
 
 func (q QueuedTask) String() string {
 	state := "queued"
-	if q.Resuming {
+	switch {
+	case q.Running:
+		state = "on a core:"
+	case q.Resuming:
 		state = "waiting for a core to continue:"
 	}
 	s := fmt.Sprintf("%s %s (dispatch %d", state, q.Func, q.Seq)
@@ -507,6 +519,7 @@ func (q QueuedTask) String() string {
 	}
 	s += ")"
 	switch {
+	case q.Running:
 	case q.Publishes && q.Blocked:
 		s += ", would publish, after an earlier task it conflicts with"
 	case q.Publishes:
@@ -545,6 +558,14 @@ func (s *sim) classifyDeadlock(d *DeadlockError) error {
 		if len(r.Holding) < w.cores {
 			continue // a core is held by something other than a wait
 		}
+		for _, j := range w.active {
+			if j.core {
+				q := s.queuedTask(j)
+				q.Running = true
+				r.Running = append(r.Running, q)
+			}
+		}
+		sort.Slice(r.Running, func(a, b int) bool { return r.Running[a].Seq < r.Running[b].Seq })
 		ready := false
 		for _, j := range w.resume {
 			q := s.queuedTask(j)

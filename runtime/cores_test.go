@@ -48,6 +48,12 @@ func TestResourceDeadlock(t *testing.T) {
 			require.Equal(t, "waiter", h.Func)
 			require.True(t, h.Pos.Known(), "the holding wait has its source position")
 		}
+		require.Len(t, st.Running, 2)
+		for i, q := range st.Running {
+			require.Equal(t, "waiter", q.Func)
+			require.Equal(t, i+1, q.Seq, "the first two waiters took the cores")
+			require.True(t, q.Running)
+		}
 		require.Len(t, st.Queued, 2)
 		require.Equal(t, "waiter", st.Queued[0].Func)
 		require.Equal(t, 3, st.Queued[0].Seq)
@@ -62,6 +68,7 @@ func TestResourceDeadlock(t *testing.T) {
 	require.Contains(t, msg, "rank 0 (2 cores):")
 	require.Contains(t, msg, "core held by pld.system.wait at ")
 	require.Contains(t, msg, " in waiter, waiting on signal_buf[0, 0] = 0, for >= 1")
+	require.Contains(t, msg, "on a core: waiter (dispatch 1 at ")
 	require.Contains(t, msg, "queued publisher (dispatch 4 at ")
 	require.Contains(t, msg, "), would publish")
 	// The timeline marks the four waits the run stopped in.
