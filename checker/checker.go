@@ -335,7 +335,10 @@ func (c *Checker) Report() *Report {
 	r.Findings = append(r.Findings, c.found...)
 	if c.ended {
 		var dl *runtime.DeadlockError
-		if errors.As(c.endErr, &dl) {
+		var rd *runtime.ResourceDeadlockError
+		if errors.As(c.endErr, &rd) && errors.As(c.endErr, &dl) {
+			r.Findings = append([]Finding{resourceFinding(rd, dl)}, r.Findings...)
+		} else if errors.As(c.endErr, &dl) {
 			r.Findings = append([]Finding{c.deadlockFinding(dl)}, r.Findings...)
 		}
 		r.Findings = append(r.Findings, c.hygiene()...)

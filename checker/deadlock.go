@@ -19,6 +19,9 @@ type DeadlockError struct {
 }
 
 func (e *DeadlockError) Error() string {
+	if e.Explanation == "" {
+		return e.cause.Error() // a resource deadlock's text explains itself
+	}
 	return e.cause.Error() + "\n" + e.Explanation
 }
 
@@ -109,6 +112,20 @@ func (ci *cellInfo) historyLine() string {
 		fmt.Fprintf(&b, " → %d (rank %d %s %d%s)", e.new, e.rank, e.kind, e.value, e.pos)
 	}
 	return b.String()
+}
+
+// resourceFinding renders a resource deadlock: the rank whose cores are
+// all held by blocking waits, each wait with its position and cell, and the
+// queued tasks with their dispatch positions. The waits' cells were never
+// the problem, so the plain deadlock explanation is not given.
+func resourceFinding(rd *runtime.ResourceDeadlockError, dl *runtime.DeadlockError) Finding {
+	lines := strings.Split(rd.Error(), "\n")
+	msg := strings.TrimPrefix(lines[0], "resource deadlock: ")
+	var det []string
+	for _, l := range lines[1:] {
+		det = append(det, strings.TrimPrefix(l, "  "))
+	}
+	return Finding{Kind: KindResourceDeadlock, Severity: Error, Message: msg, Details: det, key: "resource-deadlock|" + deadlockKey(dl)}
 }
 
 // deadlockFinding explains dl with the checker's own cell histories.

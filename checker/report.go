@@ -11,15 +11,16 @@ type Kind string
 
 // Finding kinds.
 const (
-	KindRace        Kind = "race"                 // unordered conflicting window accesses
-	KindDeadlock    Kind = "deadlock"             // every live rank blocked (explained)
-	KindOvertaken   Kind = "wait-overtaken"       // a wait a fast notifier can skip past
-	KindStaleSignal Kind = "stale-signal-reuse"   // a wait satisfied by credits already consumed
-	KindMixedSetAdd Kind = "mixed-set-add"        // Set and AtomicAdd on one cell
-	KindSignalLeft  Kind = "signal-left-non-zero" // cells not back at zero at the end
-	KindRunError    Kind = "run-error"            // the run failed otherwise (exploration)
-	KindTileOverlap Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
-	KindUnchecked   Kind = "unchecked-device"     // the device cannot be observed: no race checking
+	KindRace             Kind = "race"                 // unordered conflicting window accesses
+	KindDeadlock         Kind = "deadlock"             // every live rank blocked (explained)
+	KindResourceDeadlock Kind = "resource-deadlock"    // every core of a rank held by waits, the publisher queued
+	KindOvertaken        Kind = "wait-overtaken"       // a wait a fast notifier can skip past
+	KindStaleSignal      Kind = "stale-signal-reuse"   // a wait satisfied by credits already consumed
+	KindMixedSetAdd      Kind = "mixed-set-add"        // Set and AtomicAdd on one cell
+	KindSignalLeft       Kind = "signal-left-non-zero" // cells not back at zero at the end
+	KindRunError         Kind = "run-error"            // the run failed otherwise (exploration)
+	KindTileOverlap      Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
+	KindUnchecked        Kind = "unchecked-device"     // the device cannot be observed: no race checking
 	// The relaxed memory mode's kinds are in relaxed.go.
 )
 

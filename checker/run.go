@@ -39,6 +39,8 @@ type Options struct {
 	// report holds only what the result shows (cells left non-zero, Set and
 	// AtomicAdd on one cell) and a deadlock's explanation.
 	Disabled bool
+	// Cores is runtime.RunOptions.Cores (AIV cores per rank).
+	Cores int
 }
 
 func (o Options) runOptions() runtime.RunOptions {
@@ -47,7 +49,7 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed, Cores: o.Cores}
 }
 
 func (o Options) device() runtime.Device {
@@ -96,7 +98,12 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 			rep.Findings = append(Hygiene(res.Signals), TileOverlaps(res.Overlaps)...)
 		}
 		var dl *runtime.DeadlockError
-		if errors.As(err, &dl) {
+		var rd *runtime.ResourceDeadlockError
+		if errors.As(err, &rd) && errors.As(err, &dl) {
+			f := resourceFinding(rd, dl)
+			rep.Findings = append([]Finding{f}, rep.Findings...)
+			err = &DeadlockError{Deadlock: dl, cause: err}
+		} else if errors.As(err, &dl) {
 			expl := ExplainDeadlock(dl, nil, ro.Ranks)
 			msg, det, _ := strings.Cut(expl, "\n  ")
 			rep.Findings = append([]Finding{{Kind: KindDeadlock, Severity: Error, Message: msg, Details: strings.Split(det, "\n  "), key: "deadlock|" + deadlockKey(dl)}}, rep.Findings...)
@@ -112,9 +119,12 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 	if errors.As(err, &dl) {
 		f := rep.Of(KindDeadlock)
 		expl := ""
-		if len(f) > 0 {
+		switch {
+		case len(rep.Of(KindResourceDeadlock)) > 0:
+			// The runtime's text names the holding waits and the queued tasks.
+		case len(f) > 0:
 			expl = f[0].Message + "\n  " + strings.Join(f[0].Details, "\n  ")
-		} else {
+		default:
 			expl = ExplainDeadlock(dl, nil, ro.Ranks)
 		}
 		err = &DeadlockError{Deadlock: dl, Explanation: expl, cause: err}

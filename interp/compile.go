@@ -131,12 +131,13 @@ func RunRandomOn(ctx context.Context, p *ir.Program, ranks int, device string, c
 	return RunRandomWith(ctx, p, ranks, RandomRun{Device: device, Config: c})
 }
 
-// RandomRun is how RunRandomWith runs: on which device, and whether in the
-// relaxed memory mode.
+// RandomRun is how RunRandomWith runs: on which device, with how many
+// cores per device, and whether in the relaxed memory mode.
 type RandomRun struct {
 	Device  string // "": pl.Device
 	Config  runtime.DeviceConfig
 	Relaxed bool // the weak memory model (docs/memory-model.md); simulator only
+	Cores   int  // AIV cores per simulated device (0: runtime.DefaultCores)
 }
 
 // RunRandomWith is RunRandom as o says.
@@ -149,11 +150,14 @@ func RunRandomWith(ctx context.Context, p *ir.Program, ranks int, o RandomRun) (
 		}
 		dev = d
 	}
+	if ranks <= 0 {
+		ranks = 2
+	}
 	args, names, err := runtime.HostArgs(p, ranks, 1)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev, Relaxed: o.Relaxed})
+	res, rep, err := checker.Run(ctx, p, args, checker.Options{Ranks: ranks, Device: dev, Relaxed: o.Relaxed, Cores: o.Cores})
 	return args, names, res, rep, err
 }
 

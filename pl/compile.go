@@ -235,7 +235,7 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (Differ
 		for i, a := range args {
 			cp[i] = a.Clone()
 		}
-		_, err := Device.Run(dsl.Context(), s.program, cp, runtime.RunOptions{Ranks: ranks.ranks, Watchdog: ranks.watchdog})
+		_, err := Device.Run(dsl.Context(), s.program, cp, runtime.RunOptions{Ranks: ranks.ranks, Watchdog: ranks.watchdog, Cores: ranks.cores})
 		return cp, err
 	}
 	want, err := run(c.stages[0])

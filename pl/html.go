@@ -101,6 +101,9 @@ func (o RunOption) String() string {
 	if o.ranks > 0 {
 		s = fmt.Sprintf("pl.Ranks(%d)", o.ranks)
 	}
+	if o.cores > 0 {
+		s += fmt.Sprintf(".Cores(%d)", o.cores)
+	}
 	if o.watchdog > 0 {
 		s += fmt.Sprintf(".Watchdog(%s)", o.watchdog)
 	}

@@ -22,6 +22,7 @@ type RunOption struct {
 	progress  time.Duration
 	target    *Target // nil: pl.Device
 	relaxed   bool
+	cores     int     // 0: runtime.DefaultCores
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
@@ -46,6 +47,24 @@ func checkRanks(what string, n int) error {
 // Watchdog bounds a run's wall-clock time (deadlocks are found sooner by
 // analysis; this is the backstop).
 func (o RunOption) Watchdog(d time.Duration) RunOption { o.watchdog = d; return o }
+
+// Cores gives every simulated device n AIV cores, 1 ≤ n ≤ pl.MaxCores; any
+// other n raises at the call. The default, one core, runs each rank's tasks
+// one at a time in dispatch order. With more, tasks of a rank that share no
+// host tensor one of them writes run at once; a blocking wait holds its
+// core, and a run whose waits hold every core of a rank while the task
+// that would release them is queued stops with a resource deadlock
+// (docs/memory-model.md, rule 8).
+func (o RunOption) Cores(n int) RunOption {
+	if err := runtime.CheckCores("pl.Cores", "n", n); err != nil {
+		dsl.Raise(err)
+	}
+	o.cores = n
+	return o
+}
+
+// MaxCores is the largest core count pl.Cores accepts (1024).
+const MaxCores = runtime.MaxCores
 
 // Unchecked runs without the protocol checker (no race or overtaken-wait
 // findings; signal hygiene and deadlock explanations remain). It is faster.
@@ -205,7 +224,7 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 	if err != nil {
 		return nil, err
 	}
-	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed}
+	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed, Cores: o.cores}
 	pr := newProgressLine(o.progress)
 	if pr != nil {
 		co.Progress, co.ProgressEvery = pr.update, pr.every

@@ -150,6 +150,16 @@ func Wait(sig, offsets, expected any, cmp ir.WaitCmp) pl.Expr {
 		dsl.Int32Expr(expected, "pld.Wait expected")}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}})
 }
 
+// DeferWait registers this rank's signal cell at offsets >= expected as a
+// completion condition of the running task and returns at once: the task
+// gives its AIV core back and completes once the condition holds, so work
+// that needs the signal belongs in a later task (only cmp=pld.Ge).
+// PyPTO: pld.system.defer_wait(sig, offsets, expected, cmp=...).
+func DeferWait(sig, offsets, expected any, cmp ir.WaitCmp) pl.Expr {
+	return dsl.Call(ir.PldSystemDeferWait, []ir.Expr{arg(sig, "pld.DeferWait", "signal"), dsl.TupleArg(offsets, "pld.DeferWait offsets"),
+		dsl.Int32Expr(expected, "pld.DeferWait expected")}, ir.Kwargs{{Key: "cmp", Value: int64(cmp)}})
+}
+
 // RemoteLoad loads a tile of shape at offsets from peer's copy of t.
 // PyPTO: pld.tile.remote_load(t, peer, offsets, shape).
 func RemoteLoad(t, peer, offsets, shape any) pl.Expr {

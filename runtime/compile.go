@@ -197,12 +197,9 @@ func (x *Exec) crun(cf *cfunc, fr *frame) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range x.rc.deferred[nDeferred:] {
-		if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
-			return nil, err
-		}
+	if err := x.waitDeferred(nDeferred); err != nil {
+		return nil, err
 	}
-	x.rc.deferred = x.rc.deferred[:nDeferred]
 	return vals, nil
 }
 

@@ -5,8 +5,9 @@
 // and blocking waits, and collectives built from them.
 //
 // The host orchestrator runs on the caller's goroutine; each `device=r`
-// dispatch queues a task on rank r, and every rank runs its tasks in order on
-// its own goroutine, concurrently with the others. Ranks reach window memory
+// dispatch queues a task on rank r, which runs it on a free one of its AIV
+// cores (RunOptions.Cores; one by default, so a rank runs its tasks in
+// order), concurrently with the other ranks (cores.go). Ranks reach window memory
 // only through the Windows interface. The simulator never hangs: when every
 // live rank is blocked in a wait it returns a *DeadlockError naming each
 // rank, its op, the cell, its value and the wanted condition; a wall-clock
@@ -89,6 +90,14 @@ type RunOptions struct {
 	// them, and reads may see stale cache lines until a cacheinvalid. The
 	// zero value is sequentially consistent. Only RelaxedDevices accept it.
 	Relaxed bool
+	// Cores is the number of AIV cores of each simulated device (default
+	// DefaultCores, one). A dispatched task runs on a free core of its rank
+	// and a blocking wait holds that core until it is satisfied; tasks that
+	// share no host tensor they write may then run at once (cores.go says
+	// exactly when). When every core of a rank is held by waits while a task
+	// that would publish is queued, the run stops with a
+	// *ResourceDeadlockError instead of hanging.
+	Cores int
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
@@ -308,6 +317,12 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if o.MaxEvents == 0 {
 		o.MaxEvents = 100000
 	}
+	if o.Cores == 0 {
+		o.Cores = DefaultCores
+	}
+	if err := CheckCores("run", "cores", o.Cores); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
@@ -388,7 +403,7 @@ type sim struct {
 	ops      atomic.Int64
 	start    time.Time
 
-	wmu     sync.Mutex // guards workers and the counts below (with sched.mu never held inside)
+	wmu     sync.Mutex // guards workers and the counts below; never held while taking sched.mu (classifyDeadlock takes wmu under sched.mu)
 	workers []*worker
 	tasks   int
 	done    int
@@ -403,7 +418,7 @@ type sim struct {
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {
-	sc := &sched{blocked: map[int]*BlockedRank{}}
+	sc := &sched{}
 	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now(), only: -1}
 	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
 	s.win = s.mem
@@ -413,6 +428,7 @@ func newSim(p *ir.Program, o RunOptions) *sim {
 		sc.settle = s.mem.rx.settle
 	}
 	s.workers = make([]*worker, o.Ranks)
+	sc.classify = s.classifyDeadlock
 	return s
 }
 

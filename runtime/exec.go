@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -59,6 +58,11 @@ type rankCtx struct {
 	ub     ubState
 	place  *placement
 	placed []float32
+	// job is the task running on this context's core, w its rank's cores
+	// (cores.go); startDelay shuffles the start order of a seeded run.
+	job        *job
+	w          *worker
+	startDelay time.Duration
 }
 
 // newEvent is scratch for the event of an op about to run.
@@ -152,129 +156,13 @@ func (x *Exec) fnName() string {
 	return x.fn.Name
 }
 
-// --- rank workers: each rank runs its dispatched tasks in order.
-
-type worker struct {
-	rank    int
-	q       []task
-	pending int // queued or running
-	ran     int
-	closed  bool
-	cond    *sync.Cond
-}
+// --- tasks: what the host dispatches to a rank (run on its cores, cores.go)
 
 type task struct {
 	fn   *ir.Function // a program function, or nil for an op run as a task
 	op   OpFunc       // a host collective (builtin.tensor.*, or pld.tensor.* on the host)
 	call *ir.Call     // the dispatching call
 	args []any
-}
-
-// dispatch queues fn(args) on rank r. A rank with work counts as live for
-// deadlock detection from the moment it is queued.
-func (s *sim) dispatch(r int, t task) {
-	if s.only >= 0 && r != s.only {
-		return // another process runs rank r
-	}
-	s.wmu.Lock()
-	w := s.workers[r]
-	if w == nil {
-		w = &worker{rank: r, cond: sync.NewCond(&s.wmu)}
-		s.workers[r] = w
-		s.wg.Add(1)
-		go s.workerLoop(w)
-	}
-	if w.pending == 0 {
-		s.sched.addLive(1)
-	}
-	w.pending++
-	s.tasks++
-	w.q = append(w.q, t)
-	w.cond.Signal()
-	s.wmu.Unlock()
-}
-
-func (s *sim) workerLoop(w *worker) {
-	defer s.wg.Done()
-	rc := &rankCtx{lane: s.timeline.lane(w.rank)}
-	defer rc.ub.release()
-	if s.opts.Seed != 0 {
-		rc.rng = rand.New(rand.NewSource(s.opts.Seed*1000003 + int64(w.rank)))
-		time.Sleep(time.Duration(rc.rng.Intn(200)) * time.Microsecond) // a shuffled start order
-	}
-	for {
-		s.wmu.Lock()
-		for len(w.q) == 0 && !w.closed {
-			w.cond.Wait()
-		}
-		if len(w.q) == 0 {
-			s.wmu.Unlock()
-			return
-		}
-		t := w.q[0]
-		w.q = w.q[1:]
-		s.wmu.Unlock()
-		if !s.sched.stopped.Load() {
-			if err := s.runTask(w.rank, rc, t); err != nil && err != errAborted {
-				s.sched.fail(err)
-			}
-		}
-		s.wmu.Lock()
-		w.pending--
-		w.ran++
-		s.done++
-		idle := w.pending == 0
-		s.wmu.Unlock()
-		if idle {
-			s.sched.doneLive()
-			s.idle()
-			s.reportProgress()
-		}
-	}
-}
-
-func (s *sim) idle() {
-	s.wmu.Lock()
-	for _, w := range s.workers {
-		if w != nil {
-			w.cond.Broadcast() // the host may be joining on any of them
-		}
-	}
-	s.wmu.Unlock()
-}
-
-// join waits until every dispatched task finished (or the run stopped).
-// The joining host is not live: it cannot wake a waiting rank.
-func (s *sim) join() {
-	s.sched.doneLive()
-	s.wmu.Lock()
-	for {
-		busy := false
-		for _, w := range s.workers {
-			if w != nil && w.pending > 0 {
-				busy = true
-				w.cond.Wait()
-				break
-			}
-		}
-		if !busy {
-			break
-		}
-	}
-	s.wmu.Unlock()
-	s.sched.addLive(1)
-	if s.onJoin != nil && !s.sched.stopped.Load() {
-		if err := s.onJoin(); err != nil {
-			s.sched.fail(err)
-		}
-	}
-	if s.mem != nil {
-		s.mem.observe(func(o Observer) {
-			if j, ok := o.(JoinObserver); ok {
-				j.Joined()
-			}
-		})
-	}
 }
 
 // runTask runs one dispatched function on rank r; a panic comes back as an
@@ -362,15 +250,7 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		s.sched.fail(err)
 	}
 	s.sched.doneLive()
-	s.wmu.Lock()
-	for _, w := range s.workers {
-		if w != nil {
-			w.closed = true
-			w.cond.Broadcast()
-		}
-	}
-	s.wmu.Unlock()
-	s.wg.Wait()
+	s.closeWorkers()
 	if first := s.sched.firstErr(); first != nil {
 		return first
 	}
@@ -454,12 +334,9 @@ func (x *Exec) run() ([]any, error) {
 		return nil, err
 	}
 	// defer_wait: the task completes once its deferred conditions hold.
-	for _, d := range x.rc.deferred[nDeferred:] {
-		if err := x.s.win.Wait(x.rank, d.buf, d.cell, d.cond, d.who); err != nil {
-			return nil, err
-		}
+	if err := x.waitDeferred(nDeferred); err != nil {
+		return nil, err
 	}
-	x.rc.deferred = x.rc.deferred[:nDeferred]
 	return vals, nil
 }
 

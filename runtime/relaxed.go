@@ -349,8 +349,8 @@ func (r *relaxedMem) settle(s *sched) bool {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.live > 0 && len(s.blocked) >= s.live {
-			s.failLocked(s.deadlockLocked())
+		if s.live > 0 && s.nblocked >= s.live {
+			s.failLocked(s.deadlockErrLocked())
 		}
 	}()
 	return true

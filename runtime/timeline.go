@@ -51,6 +51,10 @@ type lane struct {
 	// run records hundreds of thousands of events); finish joins them once.
 	blocks  [][]Event
 	dropped int64
+	// shared marks the lane of a rank with several cores: their tasks
+	// record into it at once, under mu.
+	shared bool
+	mu     sync.Mutex
 }
 
 // laneBlock is the number of events per block of a lane.
@@ -81,11 +85,16 @@ func (t *Timeline) counts() []int {
 	return out
 }
 
-// lane returns rank r's private lane (r = -1: the host); only that rank's
-// goroutine appends to it, so recording takes no lock.
+// lane returns rank r's lane (r = -1: the host). With one core only that
+// rank's goroutine appends to it, so recording takes no lock; with more
+// the lane is shared and locks.
 func (t *Timeline) lane(r int) *lane { return t.lanes[r+1] }
 
 func (l *lane) keep() bool {
+	if l.shared {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+	}
 	if l.max < 0 {
 		return false
 	}
@@ -97,6 +106,10 @@ func (l *lane) keep() bool {
 }
 
 func (l *lane) add(ev *Event) {
+	if l.shared {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+	}
 	k := len(l.blocks) - 1
 	if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
 		l.blocks = append(l.blocks, make([]Event, 0, min(laneBlock, max(l.max-l.n, 1))))

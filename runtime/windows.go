@@ -133,43 +133,86 @@ func (c Cell) String() string {
 var errAborted = errors.New("run aborted")
 
 // sched tracks which ranks can still make progress, to declare a deadlock
-// the moment every live rank is blocked in a wait.
+// the moment every live actor is blocked in a wait. An actor is the host
+// while it runs or a task that holds a core or waits on deferred conditions
+// (cores.go); a rank with several cores has several, so blocked waits are
+// kept per rank as a list.
 type sched struct {
-	mu      sync.Mutex
-	live    int // the host while it runs, plus every rank with work
-	blocked map[int]*BlockedRank
-	err     error
-	stopped atomic.Bool
-	onStop  func() // wakes every waiter
+	mu       sync.Mutex
+	live     int                    // the host while it runs, plus every running task
+	blocked  map[int][]*BlockedRank // made at the first block
+	nblocked int
+	err      error
+	stopped  atomic.Bool
+	onStop   func() // wakes every waiter
+	// classify, when set, turns a deadlock into the more precise error the
+	// executor knows (a resource deadlock, cores.go). It runs under mu.
+	classify func(*DeadlockError) error
 	// settle, when set (the relaxed memory mode), is asked before a
 	// deadlock is declared; true means it took over the decision.
 	settle func(s *sched) bool
 }
 
-// block records rank as blocked; it returns the deadlock error when that
-// makes every live rank blocked.
+// block records a wait of rank as blocked; it returns the deadlock error
+// when that makes every live actor blocked.
 func (s *sched) block(rank int, b *BlockedRank) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.blocked[rank] = b
-	if len(s.blocked) >= s.live {
+	if s.blocked == nil {
+		s.blocked = map[int][]*BlockedRank{}
+	}
+	list := s.blocked[rank]
+	for _, o := range list {
+		if o == b {
+			return nil
+		}
+	}
+	s.blocked[rank] = append(list, b)
+	s.nblocked++
+	if s.nblocked >= s.live {
 		if s.settle != nil && s.settle(s) {
 			return nil
 		}
-		return s.failLocked(s.deadlockLocked())
+		return s.failLocked(s.deadlockErrLocked())
 	}
 	return nil
 }
 
+// unblock drops every blocked wait of rank (a write woke them all).
 func (s *sched) unblock(rank int) {
 	s.mu.Lock()
-	delete(s.blocked, rank)
+	if list, ok := s.blocked[rank]; ok {
+		s.nblocked -= len(list)
+		delete(s.blocked, rank)
+	}
 	s.mu.Unlock()
 }
 
-// addLive / doneLive count ranks that can still act; doneLive checks for a
-// deadlock among the rest.
+// unblockOne drops one blocked wait of rank (the waiter woke up).
+func (s *sched) unblockOne(rank int, b *BlockedRank) {
+	s.mu.Lock()
+	list := s.blocked[rank]
+	for i, o := range list {
+		if o == b {
+			list = append(list[:i], list[i+1:]...)
+			s.nblocked--
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(s.blocked, rank)
+	} else {
+		s.blocked[rank] = list
+	}
+	s.mu.Unlock()
+}
+
+// addLive / doneLive count actors that can still act; doneLive checks for
+// a deadlock among the rest.
 func (s *sched) addLive(n int) {
+	if n == 0 {
+		return
+	}
 	s.mu.Lock()
 	s.live += n
 	s.mu.Unlock()
@@ -179,22 +222,43 @@ func (s *sched) doneLive() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.live--
-	if s.live > 0 && len(s.blocked) >= s.live {
+	if s.live > 0 && s.nblocked >= s.live {
 		if s.settle != nil && s.settle(s) {
 			return
 		}
-		s.failLocked(s.deadlockLocked())
+		s.failLocked(s.deadlockErrLocked())
 	}
+}
+
+// deadlockErrLocked is the error of a deadlock found now: the plain
+// DeadlockError, or what classify makes of it.
+func (s *sched) deadlockErrLocked() error {
+	d := s.deadlockLocked().(*DeadlockError)
+	if s.classify != nil {
+		return s.classify(d)
+	}
+	return d
 }
 
 func (s *sched) deadlockLocked() error {
 	d := &DeadlockError{}
-	for _, b := range s.blocked {
-		bb := *b
-		bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
-		d.Blocked = append(d.Blocked, bb)
+	for _, list := range s.blocked {
+		for _, b := range list {
+			bb := *b
+			bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
+			d.Blocked = append(d.Blocked, bb)
+		}
 	}
-	sort.Slice(d.Blocked, func(i, j int) bool { return d.Blocked[i].Rank < d.Blocked[j].Rank })
+	sort.SliceStable(d.Blocked, func(i, j int) bool {
+		a, b := d.Blocked[i], d.Blocked[j]
+		if a.Rank != b.Rank {
+			return a.Rank < b.Rank
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Cell < b.Cell
+	})
 	return d
 }
 
@@ -246,6 +310,8 @@ type rankMem struct {
 	cells   map[cellKey]*cellState
 	// waitKey is the cell the rank's one waiter waits on (waiting == 1): a
 	// notify of another cell cannot satisfy it, so it does not wake it.
+	// With several waiters (cores) every notify wakes them all, and each
+	// sets it again as it goes back to waiting, so it is never stale.
 	waitKey cellKey
 }
 
@@ -862,7 +928,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		m.waitKey = key
 		m.cond.Wait()
 		m.waiting--
-		w.sched.unblock(rank)
+		w.sched.unblockOne(rank, info)
 	}
 }
 

@@ -23,7 +23,7 @@ func (*accessLog) End(RunEnd)          {}
 
 func testWindows(t *testing.T, ranks int) (*simWindows, *accessLog) {
 	log := &accessLog{}
-	w := newSimWindows(ranks, &sched{blocked: map[int]*BlockedRank{}}, log)
+	w := newSimWindows(ranks, &sched{}, log)
 	t.Cleanup(w.release)
 	return w, log
 }

@@ -24,7 +24,7 @@ func passCommands() map[string]metaCommand {
 		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
 		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
-		"run":      {args: "[-ranks N] [-device sim|mpi] [-relaxed]", help: "run the last program with random inputs (on the simulator unless -device names another; -relaxed: the weak memory model)", run: (*repl).cmdRun},
+		"run":      {args: "[-ranks N] [-cores K] [-device sim|mpi] [-relaxed]", help: "run the last program with random inputs (on the simulator unless -device names another; -cores: AIV cores per device, default 1; -relaxed: the weak memory model)", run: (*repl).cmdRun},
 	}
 }
 
@@ -252,12 +252,16 @@ func (r *repl) cmdRun(arg string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	nf := fs.Int("ranks", 2, "rank count")
+	cores := fs.Int("cores", runtime.DefaultCores, "AIV cores per simulated device")
 	device := fs.String("device", "", "device: sim (default) or mpi")
 	relaxed := fs.Bool("relaxed", false, "run on the weak memory model: unfenced writes, overtaking signals, stale cache lines")
 	if err := fs.Parse(strings.Fields(arg)); err != nil {
-		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-device sim|mpi] [-relaxed])", err)
+		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-cores K] [-device sim|mpi] [-relaxed])", err)
 	}
 	if err := runtime.CheckRanks(":run", "-ranks", *nf); err != nil {
+		return err
+	}
+	if err := runtime.CheckCores(":run", "-cores", *cores); err != nil {
 		return err
 	}
 	n := *nf
@@ -275,7 +279,7 @@ func (r *repl) cmdRun(arg string) error {
 		r.mu.Unlock()
 		cancel()
 	}()
-	args, names, res, rep, err := interp.RunRandomWith(ctx, p, n, interp.RandomRun{Device: *device, Relaxed: *relaxed})
+	args, names, res, rep, err := interp.RunRandomWith(ctx, p, n, interp.RandomRun{Device: *device, Relaxed: *relaxed, Cores: *cores})
 	return showRun(r.out, p.Name, n, args, names, res, rep, err)
 }
 

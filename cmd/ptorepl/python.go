@@ -33,13 +33,14 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	entry := fs.String("entry", "", "the program to run (a class, a @pl.jit.host entry, or a factory with --args)")
 	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
 	ranks := fs.Int("ranks", 2, "simulated rank count for --entry")
+	cores := fs.Int("cores", runtime.DefaultCores, "AIV cores per simulated device for --entry")
 	seed := fs.Int64("seed", 1, "seed of the random inputs")
 	device := fs.String("device", "", "the device --entry runs on: sim (default) or mpi")
 	hosts := fs.String("hosts", "", "with --device mpi: the machines ranks run on (mpirun --host list, e.g. node1:4,node2:4)")
 	hostfile := fs.String("hostfile", "", "with --device mpi: an mpirun hostfile")
 	relaxed := fs.Bool("relaxed", false, "run --entry on the weak memory model (unfenced writes, overtaking signals, stale cache lines); simulator only")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--seed S] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--cores K] [--seed S] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -50,6 +51,10 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := ranksGiven(fs, "ptorepl run", *ranks); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if err := runtime.CheckCores("ptorepl run", "--cores", *cores); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
@@ -73,7 +78,7 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
-	ro := pl.Ranks(*ranks)
+	ro := pl.Ranks(*ranks).Cores(*cores)
 	if *device != "" {
 		ro = ro.On(pl.DeviceNamed(*device).Hosts(*hosts).Hostfile(*hostfile))
 	}

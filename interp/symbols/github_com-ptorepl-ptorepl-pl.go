@@ -63,6 +63,7 @@ func init() {
 		"MPI":                   reflect.ValueOf(pl.MPI),
 		"Mat":                   reflect.ValueOf(pl.Mat),
 		"Max":                   reflect.ValueOf(pl.Max),
+		"MaxCores":              reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"MaxRanks":              reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"Maximum":               reflect.ValueOf(pl.Maximum),
 		"Min":                   reflect.ValueOf(pl.Min),

@@ -22,6 +22,7 @@ func init() {
 		"Broadcast":           reflect.ValueOf(pld.Broadcast),
 		"Chunk":               reflect.ValueOf(pld.Chunk),
 		"CoreNum":             reflect.ValueOf(pld.CoreNum),
+		"DeferWait":           reflect.ValueOf(pld.DeferWait),
 		"DistributedTensor":   reflect.ValueOf(pld.DistributedTensor),
 		"Eq":                  reflect.ValueOf(pld.Eq),
 		"Ge":                  reflect.ValueOf(pld.Ge),
