@@ -22,7 +22,7 @@ type RunOption struct {
 	progress  time.Duration
 	target    *Target // nil: pl.Device
 	relaxed   bool
-	cores     int     // 0: runtime.DefaultCores
+	cores     int // 0: runtime.DefaultCores
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
