@@ -42,6 +42,7 @@ type worker struct {
 	arena       *arena
 	job         int
 	doing       atomic.Value // string: the op running now
+	st          *stats       // this run's MPI-level timings
 }
 
 func (w *worker) send(r report) {
@@ -115,13 +116,19 @@ func (w *worker) heartbeat() {
 }
 
 // lockBytes at the start of every arena hold the lock word atomic data
-// accumulates take.
-const lockBytes = 64
+// accumulates take (at 0) and the count of the rank's waits asleep on one
+// of its cells (at sleepersOff, on one node), which tells a notifier
+// whether to wake anyone.
+const (
+	lockBytes   = 64
+	sleepersOff = 8
+)
 
 func (w *worker) run(j job) {
 	w.job = j.ID
 	d := &done{}
 	defer func() { w.send(report{Kind: repDone, Done: d}) }()
+	defer w.profiler(j.ID)()
 	mpiMu.Lock()
 	if w.arena == nil || w.arena.size < j.Arena {
 		if w.arena != nil {
@@ -140,35 +147,34 @@ func (w *worker) run(j job) {
 		clear(a.local())
 		w.arena = a
 	}
-	err := mpiBarrier() // every arena is zero before anyone writes a peer's
-	origin := time.Now()
 	mpiMu.Unlock()
-	if err != nil {
-		d.Err = err.Error()
-		return
-	}
 	if j.Baseline != nil {
-		d.Seconds, err = runBaseline(*j.Baseline)
-		if err != nil {
+		if err := w.barrier(); err != nil {
+			d.Err = err.Error()
+			return
+		}
+		var err error
+		if d.Seconds, err = runBaseline(*j.Baseline); err != nil {
 			d.Err = err.Error()
 		}
 		return
 	}
-	prog, err := ir.UnmarshalProgram(j.Program)
-	if err != nil {
-		d.Err = "the program did not survive serialization: " + err.Error()
-		return
+	// Everything a rank does alone comes before the barrier the ranks
+	// leave together (the timeline's origin), so one rank still unpacking
+	// tensors does not hold the cores while the others run their kernels.
+	// A rank that fails here still takes part in the barrier, so the
+	// others are not left in it.
+	prog, args, base, prepErr := prepare(j)
+	err := w.barrier() // every arena is zero before anyone writes a peer's
+	origin := time.Now()
+	if prepErr != nil {
+		err = prepErr
 	}
-	args, err := unpackArgs(j)
 	if err != nil {
-		d.Err = "reading the host tensors: " + err.Error()
+		d.Err = err.Error()
 		return
 	}
 	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
-	base := make([][]byte, len(args))
-	for i, a := range args {
-		base[i] = append([]byte(nil), a.Bytes()...)
-	}
 	join := func() error {
 		w.doing.Store("joining the host (bringing host tensors together)")
 		mpiMu.Lock()
@@ -191,10 +197,12 @@ func (w *worker) run(j job) {
 		}
 		return nil
 	}
+	kernelDone := w.st.timeKernel()
 	rr, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
 		Rank: w.rank, World: w.world, Windows: win, Join: join, Stop: win.stop,
 		MaxEvents: j.MaxEvents, Origin: origin,
 	})
+	kernelDone()
 	d.Ops, d.Events = rr.Ops, rr.Events
 	if w.rank == 0 {
 		d.Host = rr.Host
@@ -246,6 +254,31 @@ func (w *worker) run(j job) {
 		}
 	}
 	w.doing.Store("idle")
+}
+
+// barrier is mpiBarrier under mpiMu.
+func (w *worker) barrier() error {
+	mpiMu.Lock()
+	defer mpiMu.Unlock()
+	return mpiBarrier()
+}
+
+// prepare reads a job's program and host tensors, and keeps a copy of
+// each tensor's bytes as the base Join merges the ranks' writes against.
+func prepare(j job) (*ir.Program, []*tensor.Tensor, [][]byte, error) {
+	prog, err := ir.UnmarshalProgram(j.Program)
+	if err != nil {
+		return nil, nil, nil, errors.New("the program did not survive serialization: " + err.Error())
+	}
+	args, err := unpackArgs(j)
+	if err != nil {
+		return nil, nil, nil, errors.New("reading the host tensors: " + err.Error())
+	}
+	base := make([][]byte, len(args))
+	for i, a := range args {
+		base[i] = append([]byte(nil), a.Bytes()...)
+	}
+	return prog, args, base, nil
 }
 
 // reset zeroes the window memory the run used, for the next run.
@@ -362,6 +395,8 @@ func (m *windows) Read(from, rank int, buf *runtime.WindowBuf, segs []runtime.Se
 	if err != nil {
 		return err
 	}
+	defer since(&m.w.st.getNs, time.Now())
+	m.w.st.gets.Add(1)
 	mpiMu.Lock()
 	defer mpiMu.Unlock()
 	return m.a.get(rank, offs, lens, dst)
@@ -372,6 +407,8 @@ func (m *windows) Write(from, rank int, buf *runtime.WindowBuf, segs []runtime.S
 	if err != nil {
 		return err
 	}
+	defer since(&m.w.st.putNs, time.Now())
+	m.w.st.puts.Add(1)
 	mpiMu.Lock()
 	defer mpiMu.Unlock()
 	return m.a.put(rank, offs, lens, src)
@@ -570,12 +607,16 @@ func (m *windows) Notify(from, rank int, buf *runtime.WindowBuf, cell runtime.Ce
 	if kind == runtime.NotifyAtomicAdd {
 		op = opSum
 	}
+	t0 := time.Now()
+	m.w.st.atomics.Add(1)
 	mpiMu.Lock()
 	old, err := m.a.fetchOp(rank, off, v, op)
 	mpiMu.Unlock()
+	since(&m.w.st.atomicNs, t0)
 	if err != nil {
 		return err
 	}
+	m.wake(rank, off)
 	nv := v
 	if kind == runtime.NotifyAtomicAdd {
 		nv = old + v
@@ -622,10 +663,14 @@ func (m *windows) read(rank int, off int64) (int32, error) {
 	return m.a.fetchOp(rank, off, 0, opRead)
 }
 
-// Wait polls the cell, backing off from yielding to sleeping up to a
-// millisecond so that a waiting rank never burns a core another rank
-// needs. A wait that lasts is reported to the launcher, whose watchdog
-// declares a deadlock when every unfinished rank is blocked.
+// Wait polls the cell until cond holds. On one node the rank reads its
+// own cell in the shared window directly and, when it does not hold,
+// sleeps in the kernel on the cell's address (a futex) until a notifier
+// changes the cell and wakes it, so a waiting rank takes no core and
+// wakes as soon as it may go on; elsewhere it polls with MPI, yielding
+// and then sleeping up to a millisecond. A wait that lasts is reported to
+// the launcher, whose watchdog declares a deadlock when every unfinished
+// rank is blocked.
 func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) error {
 	off, err := m.cellOff(rank, buf, cell, who)
 	if err != nil {
@@ -633,6 +678,8 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 	}
 	bo := backoff{}
 	start := time.Now()
+	m.w.st.waits.Add(1)
+	defer since(&m.w.st.waitNs, start)
 	reported := false
 	var last time.Time
 	defer func() {
@@ -640,13 +687,22 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 			m.w.send(report{Kind: repUnblocked})
 		}
 	}()
-	for {
-		v, err := m.read(rank, off)
+	word := m.a.word(rank, off)
+	for polls := 0; ; polls++ {
+		m.w.st.polls.Add(1)
+		v, err := m.load(rank, off, word)
 		if err != nil {
 			return err
 		}
 		if cond.Holds(v) {
-			return nil
+			if word != nil {
+				// What the notifier wrote before its notify is visible
+				// to this rank's loads of the shared window from here.
+				mpiMu.Lock()
+				err = m.a.sync()
+				mpiMu.Unlock()
+			}
+			return err
 		}
 		if m.stopped.Load() {
 			return errors.New("run aborted")
@@ -663,8 +719,62 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 			}
 			m.w.send(report{Kind: repBlocked, Blocked: b})
 		}
+		if word != nil && haveFutex && rank == m.w.rank && polls >= spinPolls {
+			m.sleep(word, v)
+			continue
+		}
 		bo.wait()
 	}
+}
+
+// spinPolls is how many times a wait re-reads its cell (yielding to the
+// rank's other goroutines between reads) before it sleeps in the kernel:
+// a notify that is already on its way then costs no sleep and wake-up.
+const spinPolls = 2
+
+// futexNap bounds one sleep on a cell, so a wait still notices a stopped
+// run and keeps reporting itself blocked to the watchdog.
+const futexNap = 20 * time.Millisecond
+
+// sleep blocks on this rank's cell word while it still holds v. The rank's
+// sleepers count goes up first, with a full barrier, so a notifier that
+// changes the cell after this rank last read it sees the count and wakes
+// the cell (the kernel compares the cell with v before sleeping, so a
+// change between the read and the sleep is not missed either).
+func (m *windows) sleep(word *int32, v int32) {
+	sl := m.a.word(m.w.rank, sleepersOff)
+	atomic.AddInt32(sl, 1)
+	if atomic.LoadInt32(word) == v {
+		m.w.st.sleeps.Add(1)
+		futexWait(word, v, futexNap)
+	}
+	atomic.AddInt32(sl, -1)
+}
+
+// wake wakes rank's waits asleep on the cell at off after a notify changed
+// it (on one node; elsewhere waits poll).
+func (m *windows) wake(rank int, off int64) {
+	if !haveFutex {
+		return
+	}
+	word := m.a.word(rank, off)
+	if word == nil {
+		return
+	}
+	fence()
+	if atomic.LoadInt32(m.a.word(rank, sleepersOff)) > 0 {
+		m.w.st.wakes.Add(1)
+		futexWake(word)
+	}
+}
+
+// load reads rank's cell at off: straight from the shared window when word
+// points at it, else with MPI.
+func (m *windows) load(rank int, off int64, word *int32) (int32, error) {
+	if word != nil {
+		return atomic.LoadInt32(word), nil
+	}
+	return m.read(rank, off)
 }
 
 func (m *windows) Test(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) (bool, error) {
