@@ -19,10 +19,14 @@ const (
 	futexWakeOp = 1 // FUTEX_WAKE
 )
 
-// futexWait sleeps while *addr == val, at most d (or until woken).
+// futexWait sleeps while *addr == val, at most d (or until woken). It is
+// a raw system call: the Go scheduler is not told, so the thread keeps its
+// P and nothing is handed off to another thread for a sleep that usually
+// lasts microseconds (the worker's other goroutines have GOMAXPROCS-1 Ps;
+// a preemption signal merely ends the sleep early).
 func futexWait(addr *int32, val int32, d time.Duration) {
 	ts := syscall.NsecToTimespec(int64(d))
-	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWaitOp, uintptr(uint32(val)), uintptr(unsafe.Pointer(&ts)), 0, 0)
+	_, _, _ = syscall.RawSyscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWaitOp, uintptr(uint32(val)), uintptr(unsafe.Pointer(&ts)), 0, 0)
 }
 
 // futexWake wakes every process sleeping on addr.

@@ -21,7 +21,8 @@ const envProfile = "PTOREPL_MPI_PROFILE"
 
 // stats are the MPI-level timings of one run on one worker: how many
 // calls of each kind and the wall time spent in them (waits include the
-// time they sleep).
+// time they sleep), how often waits slept on their cell and notifies woke
+// one.
 type stats struct {
 	gets, puts, atomics, waits, polls, wakes, sleeps atomic.Int64
 	getNs, putNs, atomicNs, waitNs                   atomic.Int64

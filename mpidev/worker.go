@@ -41,8 +41,8 @@ type worker struct {
 	sendMu      sync.Mutex
 	arena       *arena
 	job         int
-	doing       atomic.Value // string: the op running now
-	st          *stats       // this run's MPI-level timings
+	doing       atomic.Pointer[activity] // what the rank is doing now
+	st          *stats                   // this run's MPI-level timings
 }
 
 func (w *worker) send(r report) {
@@ -67,7 +67,7 @@ func workerMain() int {
 		return 1
 	}
 	w := &worker{rank: rank, world: world, conn: conn, enc: gob.NewEncoder(conn)}
-	w.doing.Store("starting")
+	w.setDoing("starting")
 	host, _ := os.Hostname()
 	w.sendMu.Lock()
 	err = w.enc.Encode(hello{Token: os.Getenv(envToken), Rank: rank, World: world, Pid: os.Getpid(), Host: host})
@@ -105,23 +105,48 @@ func workerMain() int {
 // heartbeat tells the launcher what the rank is doing when it changes, so
 // a crash can be reported with the op it happened in.
 func (w *worker) heartbeat() {
-	last := ""
+	var last *activity
+	lastText := ""
 	for range time.Tick(200 * time.Millisecond) {
-		d, _ := w.doing.Load().(string)
-		if d != last {
-			last = d
+		a := w.doing.Load()
+		if a == last || a == nil {
+			continue
+		}
+		last = a
+		if d := a.String(); d != lastText {
+			lastText = d
 			w.send(report{Kind: repDoing, Doing: d})
 		}
 	}
 }
 
+// activity is what a rank is doing: a phase of the run (text) or an op
+// (call) in a function.
+type activity struct {
+	text string
+	call *ir.Call
+	fn   string
+}
+
+func (a *activity) String() string {
+	if a.call != nil {
+		return fmt.Sprintf("%s in %s", a.call.Name(), a.fn)
+	}
+	return a.text
+}
+
+// setDoing records a phase of the run for the heartbeat.
+func (w *worker) setDoing(s string) { w.doing.Store(&activity{text: s}) }
+
 // lockBytes at the start of every arena hold the lock word atomic data
-// accumulates take (at 0) and the count of the rank's waits asleep on one
-// of its cells (at sleepersOff, on one node), which tells a notifier
-// whether to wake anyone.
+// accumulates take (at 0) and, on one node, what a notifier needs to know
+// to wake the rank's waits asleep on a cell: how many sleep (at
+// sleepersOff) and on which cell (at sleepCellOff: its arena offset + 1,
+// or -1 when several cells may have sleepers).
 const (
-	lockBytes   = 64
-	sleepersOff = 8
+	lockBytes    = 64
+	sleepersOff  = 8
+	sleepCellOff = 12
 )
 
 func (w *worker) run(j job) {
@@ -176,7 +201,7 @@ func (w *worker) run(j job) {
 	}
 	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
 	join := func() error {
-		w.doing.Store("joining the host (bringing host tensors together)")
+		w.setDoing("joining the host (bringing host tensors together)")
 		mpiMu.Lock()
 		defer mpiMu.Unlock()
 		if err := mpiBarrier(); err != nil {
@@ -220,7 +245,7 @@ func (w *worker) run(j job) {
 		w.reset(win)
 		return
 	}
-	w.doing.Store("finished; waiting for the other ranks")
+	w.setDoing("finished; waiting for the other ranks")
 	mpiMu.Lock()
 	err = mpiBarrier() // nobody reads this rank's windows any more
 	mpiMu.Unlock()
@@ -253,7 +278,7 @@ func (w *worker) run(j job) {
 			d.Err = "writing the outputs: " + err.Error()
 		}
 	}
-	w.doing.Store("idle")
+	w.setDoing("idle")
 }
 
 // barrier is mpiBarrier under mpiMu.
@@ -321,11 +346,16 @@ type windows struct {
 	hwm     int64
 	stopped atomic.Bool
 	scratch []byte // Reduce's chunk buffer (only the rank's goroutine reduces)
+	// offBuf and lenBuf are the segment arrays of one MPI call (segsAt),
+	// used under mpiMu.
+	offBuf, lenBuf []int64
 
 	// sigMu guards sent: the signal cells this rank notified, so the run's
 	// result can list every notified cell (runtime.Result.Signals).
 	sigMu sync.Mutex
 	sent  map[sigKey]*runtime.SignalCell
+
+	acts sync.Map // activity → *activity: note's one record per op and function
 }
 
 type sigKey struct {
@@ -354,11 +384,25 @@ func (m *windows) Alloc(name string, size int, domain []int) (*runtime.WindowBuf
 // place checks rank and segs against buf and returns the segments as
 // arena offsets and lengths.
 func (m *windows) place(rank int, buf *runtime.WindowBuf, segs []runtime.Segment, who runtime.Origin) (offs, lens []int64, err error) {
+	base, err := m.check(rank, buf, segs, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	offs, lens = make([]int64, len(segs)), make([]int64, len(segs))
+	for i, s := range segs {
+		offs[i], lens[i] = base+int64(s.Off), int64(s.Len)
+	}
+	return offs, lens, nil
+}
+
+// check checks rank and segs against buf and returns where buf starts in
+// every rank's arena.
+func (m *windows) check(rank int, buf *runtime.WindowBuf, segs []runtime.Segment, who runtime.Origin) (int64, error) {
 	if rank < 0 || rank >= m.w.world {
-		return nil, nil, fmt.Errorf("rank %d is outside the world of %d ranks", rank, m.w.world)
+		return 0, fmt.Errorf("rank %d is outside the world of %d ranks", rank, m.w.world)
 	}
 	if err := runtime.CheckSegments(buf, segs); err != nil {
-		return nil, nil, err
+		return 0, err
 	}
 	if buf.Domain != nil {
 		in := false
@@ -366,32 +410,51 @@ func (m *windows) place(rank int, buf *runtime.WindowBuf, segs []runtime.Segment
 			in = in || r == rank
 		}
 		if !in {
-			return nil, nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
+			return 0, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
 		}
 	}
 	m.mu.Lock()
 	base, ok := m.offs[buf]
 	m.mu.Unlock()
 	if !ok {
-		return nil, nil, fmt.Errorf("window buffer %s was not allocated on this device", buf.Name)
-	}
-	offs, lens = make([]int64, len(segs)), make([]int64, len(segs))
-	for i, s := range segs {
-		offs[i], lens[i] = base+int64(s.Off), int64(s.Len)
+		return 0, fmt.Errorf("window buffer %s was not allocated on this device", buf.Name)
 	}
 	m.note(who)
-	return offs, lens, nil
+	return base, nil
 }
 
-// note records the op running now, for the launcher's crash report.
-func (m *windows) note(who runtime.Origin) {
-	if who.Call != nil {
-		m.w.doing.Store(fmt.Sprintf("%s in %s", who.Call.Name(), who.Func))
+// segsAt is segs as arena offsets and lengths from base, in scratch arrays
+// reused from call to call: the caller holds mpiMu until MPI is done with
+// them.
+func (m *windows) segsAt(base int64, segs []runtime.Segment) (offs, lens []int64) {
+	offs, lens = m.offBuf[:0], m.lenBuf[:0]
+	for _, s := range segs {
+		offs, lens = append(offs, base+int64(s.Off)), append(lens, int64(s.Len))
 	}
+	m.offBuf, m.lenBuf = offs, lens
+	return offs, lens
+}
+
+// note records the op running now, for the launcher's crash report. It
+// runs on every access, so it only stores a pointer (one per op and
+// function, made once); the heartbeat formats it.
+func (m *windows) note(who runtime.Origin) {
+	if who.Call == nil {
+		return
+	}
+	if cur := m.w.doing.Load(); cur != nil && cur.call == who.Call && cur.fn == who.Func {
+		return
+	}
+	k := activity{call: who.Call, fn: who.Func}
+	a, ok := m.acts.Load(k)
+	if !ok {
+		a, _ = m.acts.LoadOrStore(k, &k)
+	}
+	m.w.doing.Store(a.(*activity))
 }
 
 func (m *windows) Read(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, dst []byte, who runtime.Origin) error {
-	offs, lens, err := m.place(rank, buf, segs, who)
+	base, err := m.check(rank, buf, segs, who)
 	if err != nil {
 		return err
 	}
@@ -399,11 +462,12 @@ func (m *windows) Read(from, rank int, buf *runtime.WindowBuf, segs []runtime.Se
 	m.w.st.gets.Add(1)
 	mpiMu.Lock()
 	defer mpiMu.Unlock()
+	offs, lens := m.segsAt(base, segs)
 	return m.a.get(rank, offs, lens, dst)
 }
 
 func (m *windows) Write(from, rank int, buf *runtime.WindowBuf, segs []runtime.Segment, src []byte, who runtime.Origin) error {
-	offs, lens, err := m.place(rank, buf, segs, who)
+	base, err := m.check(rank, buf, segs, who)
 	if err != nil {
 		return err
 	}
@@ -411,6 +475,7 @@ func (m *windows) Write(from, rank int, buf *runtime.WindowBuf, segs []runtime.S
 	m.w.st.puts.Add(1)
 	mpiMu.Lock()
 	defer mpiMu.Unlock()
+	offs, lens := m.segsAt(base, segs)
 	return m.a.put(rank, offs, lens, src)
 }
 
@@ -591,11 +656,12 @@ func (m *windows) Copy(from int, dst, src runtime.Region) error {
 }
 
 func (m *windows) cellOff(rank int, buf *runtime.WindowBuf, cell runtime.Cell, who runtime.Origin) (int64, error) {
-	offs, _, err := m.place(rank, buf, []runtime.Segment{{Off: cell.Offset, Len: 4}}, who)
+	seg := [1]runtime.Segment{{Off: cell.Offset, Len: 4}}
+	base, err := m.check(rank, buf, seg[:], who)
 	if err != nil {
 		return 0, err
 	}
-	return offs[0], nil
+	return base + int64(cell.Offset), nil
 }
 
 func (m *windows) Notify(from, rank int, buf *runtime.WindowBuf, cell runtime.Cell, kind runtime.NotifyKind, v int32, who runtime.Origin) error {
@@ -719,8 +785,10 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 			}
 			m.w.send(report{Kind: repBlocked, Blocked: b})
 		}
-		if word != nil && haveFutex && rank == m.w.rank && polls >= spinPolls {
-			m.sleep(word, v)
+		if word != nil && haveFutex && rank == m.w.rank {
+			if polls >= spinPolls {
+				m.sleep(word, off, v)
+			}
 			continue
 		}
 		bo.wait()
@@ -730,29 +798,41 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 // spinPolls is how many times a wait re-reads its cell (yielding to the
 // rank's other goroutines between reads) before it sleeps in the kernel:
 // a notify that is already on its way then costs no sleep and wake-up.
-const spinPolls = 2
+const spinPolls = 1
 
 // futexNap bounds one sleep on a cell, so a wait still notices a stopped
 // run and keeps reporting itself blocked to the watchdog.
 const futexNap = 20 * time.Millisecond
 
-// sleep blocks on this rank's cell word while it still holds v. The rank's
-// sleepers count goes up first, with a full barrier, so a notifier that
-// changes the cell after this rank last read it sees the count and wakes
-// the cell (the kernel compares the cell with v before sleeping, so a
-// change between the read and the sleep is not missed either).
-func (m *windows) sleep(word *int32, v int32) {
-	sl := m.a.word(m.w.rank, sleepersOff)
-	atomic.AddInt32(sl, 1)
+// sleep blocks on this rank's cell word at off while it still holds v.
+// The rank's sleepers count goes up and the cell is named first, each with
+// a locked instruction (a full barrier), and only then is the cell read
+// again: a notifier that changes the cell after that read sees both and
+// wakes it, and one that changed it before is seen by the read (the
+// kernel also compares the cell with v as it puts the thread to sleep).
+func (m *windows) sleep(word *int32, off int64, v int32) {
+	me := m.w.rank
+	count, named := m.a.word(me, sleepersOff), m.a.word(me, sleepCellOff)
+	atomic.AddInt32(count, 1)
+	if !atomic.CompareAndSwapInt32(named, 0, int32(off)+1) {
+		atomic.StoreInt32(named, -1) // another wait named its cell first
+	}
 	if atomic.LoadInt32(word) == v {
 		m.w.st.sleeps.Add(1)
 		futexWait(word, v, futexNap)
 	}
-	atomic.AddInt32(sl, -1)
+	// The last sleeper out clears its own name only: -1 stays until the
+	// run's end (clearing it could hide a wait that named itself -1 in
+	// the meantime), and then notifiers just wake whenever anyone sleeps.
+	if atomic.AddInt32(count, -1) == 0 {
+		atomic.CompareAndSwapInt32(named, int32(off)+1, 0)
+	}
 }
 
 // wake wakes rank's waits asleep on the cell at off after a notify changed
-// it (on one node; elsewhere waits poll).
+// it (on one node; elsewhere waits poll). It makes the system call only
+// when a wait of that rank sleeps on this cell, or on cells it cannot
+// tell apart.
 func (m *windows) wake(rank int, off int64) {
 	if !haveFutex {
 		return
@@ -762,7 +842,10 @@ func (m *windows) wake(rank int, off int64) {
 		return
 	}
 	fence()
-	if atomic.LoadInt32(m.a.word(rank, sleepersOff)) > 0 {
+	if atomic.LoadInt32(m.a.word(rank, sleepersOff)) == 0 {
+		return
+	}
+	if n := atomic.LoadInt32(m.a.word(rank, sleepCellOff)); n == int32(off)+1 || n == -1 {
 		m.w.st.wakes.Add(1)
 		futexWake(word)
 	}
