@@ -39,3 +39,6 @@ var fenceWord atomic.Int32
 // fence is a full memory barrier (a locked instruction): the notifier's
 // store to the cell is visible before it reads whether anyone sleeps.
 func fence() { fenceWord.Add(0) }
+
+// osYield gives the core to another runnable thread, if any.
+func osYield() { _, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }

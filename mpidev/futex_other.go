@@ -12,3 +12,5 @@ func futexWait(addr *int32, val int32, d time.Duration) {}
 func futexWake(addr *int32) {}
 
 func fence() {}
+
+func osYield() {}
