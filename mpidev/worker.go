@@ -146,8 +146,8 @@ func (w *worker) setDoing(s string) { w.doing.Store(&activity{text: s}) }
 // lockBytes at the start of every arena hold the lock word atomic data
 // accumulates take (at 0) and, on one node, what a notifier needs to know
 // to wake the rank's waits asleep on a cell: how many sleep (at
-// sleepersOff) and on which cell (at sleepCellOff: its arena offset + 1,
-// or -1 when several cells may have sleepers).
+// sleepersOff) and on which cell (at sleepCellOff: cellName, or -1 when
+// several cells may have sleepers).
 const (
 	lockBytes    = 64
 	sleepersOff  = 8
@@ -750,10 +750,9 @@ func (m *windows) read(rank int, off int64) (int32, error) {
 // yields the core a few times (yieldPolls), then sleeps in the kernel on
 // the cell's address (a futex) until a notifier changes the cell and
 // wakes it, so a waiting rank takes no core and wakes as soon as it may
-// go on; elsewhere it polls with MPI, yielding
-// and then sleeping up to a millisecond. A wait that lasts is reported to
-// the launcher, whose watchdog declares a deadlock when every unfinished
-// rank is blocked.
+// go on; elsewhere it polls with MPI, yielding and then sleeping up to a
+// millisecond. A wait that lasts is reported to the launcher, whose
+// watchdog declares a deadlock when every unfinished rank is blocked.
 func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond runtime.Cond, who runtime.Origin) error {
 	off, err := m.cellOff(rank, buf, cell, who)
 	if err != nil {
@@ -837,7 +836,8 @@ func (m *windows) sleep(word *int32, off int64, v int32) {
 	me := m.w.rank
 	count, named := m.a.word(me, sleepersOff), m.a.word(me, sleepCellOff)
 	atomic.AddInt32(count, 1)
-	if !atomic.CompareAndSwapInt32(named, 0, int32(off)+1) {
+	name := cellName(off)
+	if !atomic.CompareAndSwapInt32(named, 0, name) {
 		atomic.StoreInt32(named, -1) // another wait named its cell first
 	}
 	if atomic.LoadInt32(word) == v {
@@ -848,9 +848,13 @@ func (m *windows) sleep(word *int32, off int64, v int32) {
 	// run's end (clearing it could hide a wait that named itself -1 in
 	// the meantime), and then notifiers just wake whenever anyone sleeps.
 	if atomic.AddInt32(count, -1) == 0 {
-		atomic.CompareAndSwapInt32(named, int32(off)+1, 0)
+		atomic.CompareAndSwapInt32(named, name, 0)
 	}
 }
+
+// cellName is how a sleeping wait names its cell at the aligned arena
+// offset off (never 0 or -1).
+func cellName(off int64) int32 { return int32(off/4) + 1 }
 
 // wake wakes rank's waits asleep on the cell at off after a notify changed
 // it (on one node; elsewhere waits poll). It makes the system call only
@@ -868,7 +872,7 @@ func (m *windows) wake(rank int, off int64) {
 	if atomic.LoadInt32(m.a.word(rank, sleepersOff)) == 0 {
 		return
 	}
-	if n := atomic.LoadInt32(m.a.word(rank, sleepCellOff)); n == int32(off)+1 || n == -1 {
+	if n := atomic.LoadInt32(m.a.word(rank, sleepCellOff)); n == cellName(off) || n == -1 {
 		m.w.st.wakes.Add(1)
 		futexWake(word)
 	}
