@@ -204,6 +204,16 @@ func newArena(size int64, world int) (*arena, error) {
 	return a, nil
 }
 
+// word is the INT32 at off in rank's window memory when every rank
+// shares this node (and off is aligned), else nil: a signal cell a rank
+// can read and sleep on directly.
+func (a *arena) word(rank int, off int64) *int32 {
+	if a.peers == nil || off%4 != 0 || off < 0 || off+4 > int64(len(a.peers[rank])) {
+		return nil
+	}
+	return (*int32)(unsafe.Pointer(&a.peers[rank][off]))
+}
+
 // local is this worker's own window memory.
 func (a *arena) local() []byte { return unsafe.Slice((*byte)(a.base), a.size) }
 
