@@ -87,6 +87,11 @@ type RunOptions struct {
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
+	// Schedule, when set, runs the simulator under control: one rank at a
+	// time, the Chooser picking the next at every synchronising event
+	// (schedule.go); Seed is then ignored. Result.Schedule records the
+	// decisions, and NewReplay(res.Schedule) replays the run.
+	Schedule Chooser
 	// treeWalk runs device functions on the tree-walking executor instead
 	// of the compiled one (for the differential tests).
 	treeWalk bool
@@ -120,6 +125,8 @@ type Result struct {
 	// Overlaps are tiles read after another tile's placement overwrote
 	// them on the simulated on-chip buffer (a wrong address plan).
 	Overlaps []TileOverlap
+	// Schedule is a controlled run's decisions (nil for a free run).
+	Schedule *Schedule
 }
 
 // SignalCell is one notified cell and its final value on a rank.
@@ -342,6 +349,9 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	l.setHints(s.timeline.counts())
 	s.timeline.finish()
 	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
+	if s.ctl != nil {
+		res.Schedule = s.ctl.schedule()
+	}
 	for i := range l.host.Params {
 		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
 			res.Outputs = append(res.Outputs, args[i])
@@ -391,6 +401,8 @@ type sim struct {
 	overlaps []TileOverlap // tiles read after an overlapping placement (arena.go)
 
 	compiled *cprog // the device functions, compiled at Load
+
+	ctl *ctl // the scheduler of a controlled run (nil: ranks run freely)
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {
@@ -399,6 +411,12 @@ func newSim(p *ir.Program, o RunOptions) *sim {
 	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
 	s.win = s.mem
 	s.workers = make([]*worker, o.Ranks)
+	if o.Schedule != nil {
+		s.ctl = newCtl(s, o.Schedule)
+		s.win = &ctlWindows{simWindows: s.mem, c: s.ctl}
+		wake := sc.onStop
+		sc.onStop = func() { wake(); s.ctl.stop() }
+	}
 	return s
 }
 

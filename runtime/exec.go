@@ -184,7 +184,8 @@ func (s *sim) dispatch(r int, t task) {
 		s.wg.Add(1)
 		go s.workerLoop(w)
 	}
-	if w.pending == 0 {
+	wasIdle := w.pending == 0
+	if wasIdle {
 		s.sched.addLive(1)
 	}
 	w.pending++
@@ -192,13 +193,18 @@ func (s *sim) dispatch(r int, t task) {
 	w.q = append(w.q, t)
 	w.cond.Signal()
 	s.wmu.Unlock()
+	if s.ctl != nil && wasIdle {
+		s.ctl.park(r, taskEvent(EvTaskStart, r, t))
+	}
 }
 
 func (s *sim) workerLoop(w *worker) {
 	defer s.wg.Done()
 	rc := &rankCtx{lane: s.timeline.lane(w.rank)}
 	defer rc.ub.release()
-	if s.opts.Seed != 0 {
+	if s.ctl != nil {
+		s.ctlWorkerLoop(w, rc) // returns when the run ends or stops; the loop below drains
+	} else if s.opts.Seed != 0 {
 		rc.rng = rand.New(rand.NewSource(s.opts.Seed*1000003 + int64(w.rank)))
 		time.Sleep(time.Duration(rc.rng.Intn(200)) * time.Microsecond) // a shuffled start order
 	}
@@ -246,6 +252,9 @@ func (s *sim) idle() {
 // join waits until every dispatched task finished (or the run stopped).
 // The joining host is not live: it cannot wake a waiting rank.
 func (s *sim) join() {
+	if s.ctl != nil {
+		_ = s.ctlJoin() // on a stopped run the loop below waits for the drain
+	}
 	s.sched.doneLive()
 	s.wmu.Lock()
 	for {
@@ -361,6 +370,9 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		s.sched.fail(err)
 	}
 	s.sched.doneLive()
+	if s.ctl != nil {
+		s.ctl.finish() // the ranks run out their work under control
+	}
 	s.wmu.Lock()
 	for _, w := range s.workers {
 		if w != nil {
@@ -808,7 +820,13 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			return nil, posErr(c.Pos, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args)))
 		}
 		x.s.ops.Add(1)
-		x.s.dispatch(int(r), task{fn: fn, op: op, call: c, args: args})
+		t := task{fn: fn, op: op, call: c, args: args}
+		if x.s.ctl != nil {
+			if err := x.s.ctlDispatch(int(r), t); err != nil {
+				return nil, err
+			}
+		}
+		x.s.dispatch(int(r), t)
 		return nil, nil
 	}
 	out, err := x.call(fn, args)
