@@ -34,6 +34,9 @@ type Options struct {
 	// report holds only what the result shows (cells left non-zero, Set and
 	// AtomicAdd on one cell) and a deadlock's explanation.
 	Disabled bool
+	// Schedule runs under control (runtime.RunOptions.Schedule): a replay
+	// of a counterexample Verify found, for one.
+	Schedule runtime.Chooser
 }
 
 func (o Options) runOptions() runtime.RunOptions {
@@ -42,7 +45,7 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Schedule: o.Schedule}
 }
 
 func (o Options) device() runtime.Device {
