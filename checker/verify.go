@@ -120,13 +120,43 @@ func Verify(ctx context.Context, p *ir.Program, args func() []*tensor.Tensor, o 
 	if o.Watchdog <= 0 {
 		o.Watchdog = 20 * time.Second
 	}
-	exe, err := runtime.NewSimulator().Load(p)
-	if err != nil {
-		return nil, err
-	}
 	v := &Verification{Ranks: o.Ranks, Reduced: !o.NoReduction, Budget: o.Budget}
 	start := time.Now()
+	st, err := exploreRuns(ctx, p, args, o, func(res *runtime.Result, rep *Report, err error) bool {
+		v.judge(res, rep, err)
+		return v.Failure != ""
+	})
+	v.Elapsed = time.Since(start)
+	v.Schedules, v.Pruned, v.MaxSteps = st.Complete, st.Pruned, st.MaxDepth
+	v.Complete = st.Done && v.Failure == ""
+	if st.Runs == 0 && err != nil {
+		return nil, err // the program did not load
+	}
+	return v, err
+}
+
+// ExploreOutcomes runs every schedule of p the exploration covers (with
+// the reduction unless noReduction) and hands each complete one to visit,
+// failed or not; it returns how many there were. For measuring and testing
+// the reduction: Verify is the checking front end.
+func ExploreOutcomes(ctx context.Context, p *ir.Program, args func() []*tensor.Tensor, ranks int, noReduction bool, visit func(res *runtime.Result, rep *Report, err error)) (int, error) {
+	st, err := exploreRuns(ctx, p, args, VerifyOptions{Ranks: ranks, NoReduction: noReduction, Budget: 1 << 30, Watchdog: 20 * time.Second},
+		func(res *runtime.Result, rep *Report, err error) bool { visit(res, rep, err); return false })
+	return st.Complete, err
+}
+
+// exploreRuns is the loop Verify and ExploreOutcomes share: load once, then
+// one checked controlled run per schedule; visit returns true to stop.
+func exploreRuns(ctx context.Context, p *ir.Program, args func() []*tensor.Tensor, o VerifyOptions, visit func(*runtime.Result, *Report, error) bool) (dporStats, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	exe, err := runtime.NewSimulator().Load(p)
+	if err != nil {
+		return dporStats{}, err
+	}
 	var runErr error
+	stop := false
 	run := func(ch runtime.Chooser) {
 		var a []*tensor.Tensor
 		if args != nil {
@@ -145,17 +175,13 @@ func Verify(ctx context.Context, p *ir.Program, args func() []*tensor.Tensor, o 
 			runErr = err
 			return
 		}
-		v.judge(res, rep, err)
+		stop = visit(res, rep, err)
 	}
-	visit := func(*dchooser) bool { return runErr != nil || v.Failure != "" }
-	st, err := explore(ctx, !o.NoReduction, o.Budget, run, visit)
-	v.Elapsed = time.Since(start)
-	v.Schedules, v.Pruned, v.MaxSteps = st.Complete, st.Pruned, st.MaxDepth
-	v.Complete = st.Done && v.Failure == ""
+	st, err := explore(ctx, !o.NoReduction, o.Budget, run, func(*dchooser) bool { return runErr != nil || stop })
 	if err == nil {
 		err = runErr
 	}
-	return v, err
+	return st, err
 }
 
 // judge checks one complete schedule; the first failure becomes the

@@ -286,7 +286,10 @@ func (c *dchooser) analyse() {
 				if hb != nil && hb[slot(e.rank)] >= i {
 					continue // already ordered before q
 				}
-				c.addBacktrack(e.node, q)
+				c.addBacktrack(e.node, q, func(r int) bool {
+					// r has an event after i that happens before q's next.
+					return hb != nil && slot(r) < len(hb) && hb[slot(r)] > i
+				})
 				break
 			}
 			scanned[q] = k
@@ -294,13 +297,21 @@ func (c *dchooser) analyse() {
 	}
 }
 
-// addBacktrack makes the state of node i try rank q (every enabled rank if
-// q was not enabled there).
-func (c *dchooser) addBacktrack(i, q int) {
+// addBacktrack makes the state of node i try rank q, or else a rank
+// enabled there that leads to q (it has a later event that happens before
+// q's next), or else every enabled rank: the set E of Flanagan and
+// Godefroid's algorithm.
+func (c *dchooser) addBacktrack(i, q int, leadsTo func(r int) bool) {
 	n := c.x.stack[i]
 	if qi := pendingIndex(n.cp, q); qi >= 0 && n.cp.Pending[qi].Enabled {
 		n.backtrack[q] = true
 		return
+	}
+	for _, p := range n.cp.Pending {
+		if p.Enabled && leadsTo(p.Rank) {
+			n.backtrack[p.Rank] = true
+			return
+		}
 	}
 	for _, p := range n.cp.Pending {
 		if p.Enabled {

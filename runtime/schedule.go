@@ -108,6 +108,10 @@ type Loc struct {
 	Buf    int // window buffer id; negative: a pseudo location
 	Lo, Hi int
 	Write  bool
+	// Add marks an integer atomic add (a notify with AtomicAdd): two adds
+	// commute, so they do not conflict with each other (float accumulates
+	// do not commute bit for bit and are plain writes).
+	Add bool
 }
 
 // Pseudo locations.
@@ -155,7 +159,7 @@ func (e SyncEvent) Dependent(o SyncEvent) bool {
 	}
 	for _, a := range e.Locs {
 		for _, b := range o.Locs {
-			if (a.Write || b.Write) && a.Rank == b.Rank && a.Buf == b.Buf && a.Lo < b.Hi && b.Lo < a.Hi {
+			if (a.Write || b.Write) && !(a.Add && b.Add) && a.Rank == b.Rank && a.Buf == b.Buf && a.Lo < b.Hi && b.Lo < a.Hi {
 				return true
 			}
 		}
@@ -713,6 +717,7 @@ func cellWhat(rank int, buf *WindowBuf, c Cell) string {
 
 func (w *ctlWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind NotifyKind, v int32, who Origin) error {
 	ev := winEvent(from, EvNotify, who, fmt.Sprintf("%s %s %d", cellWhat(rank, buf, cell), kind, v), cellLoc(rank, buf, cell, true))
+	ev.Locs[0].Add = kind == NotifyAtomicAdd
 	if err := w.c.yield(from, ev, nil, nil); err != nil {
 		return err
 	}
