@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/checker"
 	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 )
@@ -65,6 +66,16 @@ func Verify(prog *Program, ranks RunOption, args ...*tensor.Tensor) *Verificatio
 		return &Verification{err: fmt.Errorf("pl.Verify: the program is nil"), opts: ranks}
 	}
 	dsl.NoteProgram(prog.IR())
+	return verifyIR(prog.IR(), ranks, args)
+}
+
+// Verify is pl.Verify on the compiled program (the last pipeline stage):
+// the lowered collectives' every notify, wait and put is a scheduling point.
+func (c *Compiled) Verify(ranks RunOption, args ...*tensor.Tensor) *Verification {
+	return verifyIR(c.Final(), ranks, args)
+}
+
+func verifyIR(p *ir.Program, ranks RunOption, args []*tensor.Tensor) *Verification {
 	out := &Verification{opts: ranks}
 	if err := checkRanks("pl.Verify", ranks.ranks); err != nil {
 		out.err = err
@@ -87,14 +98,14 @@ func Verify(prog *Program, ranks RunOption, args ...*tensor.Tensor) *Verificatio
 		}
 		return c
 	}
-	v, err := checker.Verify(dsl.Context(), prog.IR(), fresh, checker.VerifyOptions{Ranks: ranks.ranks, Budget: ranks.budget,
+	v, err := checker.Verify(dsl.Context(), p, fresh, checker.VerifyOptions{Ranks: ranks.ranks, Budget: ranks.budget,
 		NoReduction: ranks.noReduce, Watchdog: ranks.watchdog})
 	out.v, out.err = v, err
 	if v != nil && v.Counterexample != nil && err == nil {
 		// Replayed once more, with a timeline, for the swimlane.
 		o := ranks
 		o.replay, o.progress = v.Counterexample, 0
-		res, _ := runIR(prog.IR(), o, fresh())
+		res, _ := runIR(p, o, fresh())
 		out.cx = res
 	}
 	return out
@@ -191,3 +202,7 @@ func (v *Verification) HTML() string {
 	b.WriteString(`</div>`)
 	return b.String()
 }
+
+// Schedule is the decisions of a run made under a schedule (Replay): nil
+// for a run whose ranks ran freely.
+func (r *RunResult) Schedule() *Schedule { return r.res.Schedule }

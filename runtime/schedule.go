@@ -181,6 +181,9 @@ type Schedule struct {
 	// Events, when recorded, is the event each ChooseRank choice let run
 	// (for reports; replay needs only Choices).
 	Events []SyncEvent
+	// Stuck are the events parked ranks could not perform when the run
+	// deadlocked (their waits' conditions never held).
+	Stuck []SyncEvent
 }
 
 // Len is the number of decisions.
@@ -217,9 +220,12 @@ func (s *Schedule) Steps() []string {
 	if s == nil {
 		return nil
 	}
-	out := make([]string, len(s.Events))
+	out := make([]string, 0, len(s.Events)+len(s.Stuck))
 	for i, e := range s.Events {
-		out[i] = fmt.Sprintf("%3d  %s", i+1, e)
+		out = append(out, fmt.Sprintf("%3d  %s", i+1, e))
+	}
+	for _, e := range s.Stuck {
+		out = append(out, "blocked  "+e.String())
 	}
 	return out
 }
@@ -435,6 +441,7 @@ func (c *ctl) scheduleLocked() *part {
 		}
 		d := &DeadlockError{}
 		for _, p := range parked {
+			c.trace.Stuck = append(c.trace.Stuck, p.ev)
 			if p.blocked != nil {
 				d.Blocked = append(d.Blocked, *p.blocked)
 			}
@@ -532,7 +539,8 @@ func (c *ctl) finish() {
 func (c *ctl) schedule() *Schedule {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &Schedule{Choices: append([]Choice(nil), c.trace.Choices...), Events: append([]SyncEvent(nil), c.trace.Events...)}
+	return &Schedule{Choices: append([]Choice(nil), c.trace.Choices...), Events: append([]SyncEvent(nil), c.trace.Events...),
+		Stuck: append([]SyncEvent(nil), c.trace.Stuck...)}
 }
 
 // --- the task loop and the host under control
