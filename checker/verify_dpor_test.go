@@ -32,7 +32,8 @@ func (op toyOp) event(rank int) runtime.SyncEvent {
 	if !write {
 		k = runtime.EvRead
 	}
-	return runtime.SyncEvent{Rank: rank, Kind: k, Op: op.kind, Locs: []runtime.Loc{{Rank: 0, Buf: op.v, Lo: 0, Hi: 1, Write: write}}}
+	// Integer adds commute, as notifies with AtomicAdd do.
+	return runtime.SyncEvent{Rank: rank, Kind: k, Op: op.kind, Locs: []runtime.Loc{{Rank: 0, Buf: op.v, Lo: 0, Hi: 1, Write: write, Add: op.kind == "add"}}}
 }
 
 // run executes the toy program under ch and returns its final state.
