@@ -786,3 +786,19 @@ func (c *ctl) runningRank() int {
 	defer c.mu.Unlock()
 	return c.running
 }
+
+// syncPoint makes an op a scheduling point of a controlled run with the
+// given footprint (a no-op in a free run). Ops whose effect reaches other
+// ranks without going through Windows call it before acting: the relaxed
+// memory mode's fence (EvFence), which drains the rank's pending writes,
+// with those writes as its footprint.
+func (x *Exec) syncPoint(kind SyncKind, c *ir.Call, what string, locs []Loc) error {
+	if x.s.ctl == nil || x.rank < 0 {
+		return nil
+	}
+	ev := SyncEvent{Rank: x.rank, Kind: kind, What: what, Locs: locs}
+	if c != nil {
+		ev.Op, ev.Pos = c.Name(), c.Pos
+	}
+	return x.s.ctl.yield(x.rank, ev, nil, nil)
+}

@@ -79,3 +79,27 @@ func TestSyncEventDependent(t *testing.T) {
 		require.Equal(t, tc.dep, tc.b.Dependent(tc.a))
 	}
 }
+
+// syncPoint parks the rank with its footprint in a controlled run and does
+// nothing in a free one.
+func TestSyncPoint(t *testing.T) {
+	free := newSim(&ir.Program{Name: "P"}, RunOptions{Ranks: 2})
+	require.NoError(t, (&Exec{s: free, rank: 0}).syncPoint(EvFence, nil, "drain", nil))
+
+	var seen []Pending
+	s := newSim(&ir.Program{Name: "P"}, RunOptions{Ranks: 2, Schedule: chooseFunc(func(p *ChoicePoint) int {
+		seen = append(seen, p.Pending...)
+		return 0
+	})})
+	s.ctl.running = 0
+	locs := []Loc{{Rank: 1, Buf: 0, Lo: 0, Hi: 64, Write: true}}
+	require.NoError(t, (&Exec{s: s, rank: 0}).syncPoint(EvFence, nil, "drain", locs))
+	require.Len(t, seen, 1)
+	require.Equal(t, EvFence, seen[0].Event.Kind)
+	require.Equal(t, locs, seen[0].Event.Locs)
+	require.Equal(t, "rank 0: fence drain", seen[0].Event.String())
+}
+
+type chooseFunc func(p *ChoicePoint) int
+
+func (f chooseFunc) Choose(p *ChoicePoint) int { return f(p) }
