@@ -300,24 +300,41 @@ func (c *dchooser) analyse() {
 // addBacktrack makes the state of node i try rank q, or else a rank
 // enabled there that leads to q (it has a later event that happens before
 // q's next), or else every enabled rank: the set E of Flanagan and
-// Godefroid's algorithm.
+// Godefroid's algorithm. Of E, a rank awake at node i is preferred: a rank
+// asleep there only repeats what an earlier sibling explored, while the
+// reversal may need another member of E to run first.
 func (c *dchooser) addBacktrack(i, q int, leadsTo func(r int) bool) {
 	n := c.x.stack[i]
-	if qi := pendingIndex(n.cp, q); qi >= 0 && n.cp.Pending[qi].Enabled {
-		n.backtrack[q] = true
+	var e []int
+	for _, p := range n.cp.Pending {
+		if p.Enabled && (p.Rank == q || leadsTo(p.Rank)) {
+			e = append(e, p.Rank)
+		}
+	}
+	if len(e) == 0 {
+		for _, p := range n.cp.Pending {
+			if p.Enabled {
+				n.backtrack[p.Rank] = true
+			}
+		}
 		return
 	}
-	for _, p := range n.cp.Pending {
-		if p.Enabled && leadsTo(p.Rank) {
-			n.backtrack[p.Rank] = true
-			return
+	for _, r := range e {
+		if n.backtrack[r] && !n.sleep[r] {
+			return // an awake member is already there
 		}
 	}
-	for _, p := range n.cp.Pending {
-		if p.Enabled {
-			n.backtrack[p.Rank] = true
+	pick := e[0]
+	for _, r := range e {
+		if r == q && !n.sleep[r] {
+			pick = r
+			break
+		}
+		if !n.sleep[r] && n.sleep[pick] {
+			pick = r
 		}
 	}
+	n.backtrack[pick] = true
 }
 
 // next pops finished nodes and sets up the next run; false when the

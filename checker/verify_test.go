@@ -18,6 +18,8 @@ import (
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 
@@ -254,20 +256,23 @@ func TestVerifyBudgetAndCancel(t *testing.T) {
 // The reduction is sound on real programs: small programs reach the same
 // set of outcomes (outputs, deadlocks, findings) with and without it.
 func TestVerifyReductionMatchesFullEnumeration(t *testing.T) {
+	n := 2
 	for _, tc := range []struct {
 		name string
 		prog *pl.Program
+		args func() []*tensor.Tensor
 	}{
-		{"no synchronisation", noSync()},
-		{"Set reset", setReset()},
-		{"Eq barrier", eqBarriers(1)},
-		{"wait before send", waitBeforeSend()},
-		{"barrier", barrierHand()},
+		{"no synchronisation", noSync(), meshArgs(n, S)},
+		{"Set reset", setReset(), meshArgs(n, S)},
+		{"Eq barrier", eqBarriers(2), meshArgs(n, S)},
+		{"wait before send", waitBeforeSend(), meshArgs(n, S)},
+		{"Set and AtomicAdd", mixedSetAdd(), meshArgs(n, S)},
+		{"quickstart", quickstart(S), meshArgs(n, S)},
+		{"hand barrier", barrierHand(), func() []*tensor.Tensor { return []*tensor.Tensor{tensor.Zeros(ir.INT32, n, n, 1)} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := 2
 			outcomes := func(reduce bool) (map[string]bool, int) {
-				ex := &outcomeExplorer{prog: tc.prog.IR(), n: n, seen: map[string]bool{}}
+				ex := &outcomeExplorer{prog: tc.prog.IR(), n: n, args: tc.args, seen: map[string]bool{}}
 				return ex.seen, ex.explore(t, reduce)
 			}
 			full, fullRuns := outcomes(false)
@@ -293,12 +298,13 @@ func keysOf(m map[string]bool) []string {
 type outcomeExplorer struct {
 	prog *ir.Program
 	n    int
+	args func() []*tensor.Tensor
 	seen map[string]bool
 }
 
 func (e *outcomeExplorer) explore(t *testing.T, reduce bool) int {
 	t.Helper()
-	st, err := checker.ExploreOutcomes(context.Background(), e.prog, meshArgs(e.n, S), e.n, !reduce, func(res *runtime.Result, rep *checker.Report, err error) {
+	st, err := checker.ExploreOutcomes(context.Background(), e.prog, e.args, e.n, !reduce, func(res *runtime.Result, rep *checker.Report, err error) {
 		// The outcome is what does not depend on how independent events
 		// were interleaved: outputs, final signals, where ranks block, and
 		// the set of findings.
@@ -329,4 +335,36 @@ func (e *outcomeExplorer) explore(t *testing.T, reduce bool) int {
 	})
 	require.NoError(t, err)
 	return st
+}
+
+// Host collectives (one dispatched task per rank, the host joining before
+// its next op) explore like device code: proved at P = 2 with the free
+// run's sums; at P = 3, 4 two allreduces on one synthesized signal have
+// too many schedules for a test, which explores them within a budget.
+func TestVerifyHostCollectives(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		prog *pl.Program
+		n    int
+	}{
+		{"host allreduce loop mesh", testprogs.HostAllReduceLoopMode(2, "mesh"), 2},
+		{"host allreduce loop mesh", testprogs.HostAllReduceLoopMode(2, "mesh"), 3},
+		{"host allreduce loop ring", testprogs.HostAllReduceLoopMode(1, "ring"), 2},
+		{"host allreduce subsets", testprogs.HostAllReduceSubsets(), 4},
+	} {
+		t.Run(fmt.Sprintf("%s/P=%d", tc.name, tc.n), func(t *testing.T) {
+			args := func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Randn(3, tc.n, 1, S), tensor.Zeros(ir.FP32, tc.n, 1, S)}
+			}
+			free := args()
+			_, _, err := checker.Run(context.Background(), tc.prog.IR(), free, checker.Options{Ranks: tc.n})
+			require.NoError(t, err)
+			v, err := checker.Verify(context.Background(), tc.prog.IR(), args, checker.VerifyOptions{Ranks: tc.n, Budget: *verifyBudget})
+			require.NoError(t, err)
+			require.Empty(t, v.Failure)
+			require.True(t, v.Proved() || tc.n > 2, "%s", v)
+			require.Equal(t, free[1].Bytes(), v.Outputs[0].Bytes())
+			t.Log(v.Status())
+		})
+	}
 }
