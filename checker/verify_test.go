@@ -251,6 +251,17 @@ func TestVerifyBudgetAndCancel(t *testing.T) {
 	cancel()
 	_, err = checker.Verify(ctx, c.prog.IR(), c.args, checker.VerifyOptions{Ranks: n})
 	require.ErrorIs(t, err, context.Canceled)
+
+	// Cancelled while it explores: it stops between runs or inside one.
+	ctx, cancel = context.WithCancel(context.Background())
+	runs := 0
+	_, err = checker.ExploreOutcomes(ctx, c.prog.IR(), c.args, n, true, func(*runtime.Result, *checker.Report, error) {
+		if runs++; runs == 3 {
+			cancel()
+		}
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 3, runs)
 }
 
 // The reduction is sound on real programs: small programs reach the same
