@@ -42,4 +42,18 @@
 // the device itself. Explore runs a program under K seeded schedules
 // (runtime.RunOptions.Seed perturbs the simulator's timing) so timing-dependent
 // bugs show up with the seed that reproduces them.
+//
+// Verify explores every schedule instead: it runs the simulator under
+// control (runtime.RunOptions.Schedule, one rank at a time, a Chooser
+// deciding at every synchronising event) and applies dynamic partial-order
+// reduction over the events' footprints — the backtracking of C. Flanagan
+// and P. Godefroid, "Dynamic partial-order reduction for model checking
+// software", POPL 2005, with the sleep sets of P. Godefroid, "Partial-Order
+// Methods for the Verification of Concurrent Systems", LNCS 1032, 1996 (see
+// verify_dpor.go; the optimal DPOR of P. Abdulla, S. Aronis, B. Jonsson and
+// K. Sagonas, POPL 2014, behind the Nidhugg and GenMC tools, explores
+// fewer redundant runs). Each complete schedule is checked as Run checks
+// one, against the first schedule's outputs too; the first failure is a
+// counterexample that runtime.NewReplay replays. A budget of runs bounds
+// the work with an incomplete result.
 package checker

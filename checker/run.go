@@ -41,6 +41,9 @@ type Options struct {
 	Disabled bool
 	// Cores is runtime.RunOptions.Cores (AIV cores per rank).
 	Cores int
+	// Schedule runs under control (runtime.RunOptions.Schedule): a replay
+	// of a counterexample Verify found, for one.
+	Schedule runtime.Chooser
 }
 
 func (o Options) runOptions() runtime.RunOptions {
@@ -49,7 +52,7 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed, Cores: o.Cores}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed, Cores: o.Cores, Schedule: o.Schedule}
 }
 
 func (o Options) device() runtime.Device {

@@ -116,6 +116,15 @@ func (o RunOption) String() string {
 	if o.progress > 0 {
 		s += fmt.Sprintf(".ShowProgressAfter(%s)", o.progress)
 	}
+	if o.budget > 0 {
+		s += fmt.Sprintf(".Budget(%d)", o.budget)
+	}
+	if o.noReduce {
+		s += ".NoReduction()"
+	}
+	if o.replay != nil {
+		s += fmt.Sprintf(".Replay(<%d decisions>)", o.replay.Len())
+	}
 	return s
 }
 

@@ -23,6 +23,9 @@ type RunOption struct {
 	target    *Target // nil: pl.Device
 	relaxed   bool
 	cores     int // 0: runtime.DefaultCores
+	budget    int // pl.Verify's runs (0: the default)
+	noReduce  bool
+	replay    *runtime.Schedule
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
@@ -225,6 +228,12 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 		return nil, err
 	}
 	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed, Cores: o.cores}
+	if o.replay != nil {
+		if _, sim := dev.(*runtime.Simulator); !sim {
+			return nil, fmt.Errorf("pl.Run: a schedule replays on the simulator only, not on device %s", dev.Name())
+		}
+		co.Schedule = runtime.NewReplay(o.replay)
+	}
 	pr := newProgressLine(o.progress)
 	if pr != nil {
 		co.Progress, co.ProgressEvery = pr.update, pr.every

@@ -90,6 +90,10 @@ func (s *sim) dispatch(r int, t task) {
 	if s.only >= 0 && r != s.only {
 		return // another process runs rank r
 	}
+	if s.ctl != nil {
+		s.ctlQueue(r, t)
+		return
+	}
 	s.wmu.Lock()
 	w := s.workers[r]
 	if w == nil {
@@ -308,6 +312,9 @@ func (s *sim) reacquireCore(w *worker, j *job) error {
 // join waits until every dispatched task finished (or the run stopped).
 // The joining host is not live: it cannot wake a waiting rank.
 func (s *sim) join() {
+	if s.ctl != nil {
+		_ = s.ctlJoin() // on a stopped run the loop below waits for the drain
+	}
 	s.sched.doneLive()
 	s.wmu.Lock()
 	for {

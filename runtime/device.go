@@ -101,6 +101,11 @@ type RunOptions struct {
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
+	// Schedule, when set, runs the simulator under control: one rank at a
+	// time, the Chooser picking the next at every synchronising event
+	// (schedule.go); Seed is then ignored. Result.Schedule records the
+	// decisions, and NewReplay(res.Schedule) replays the run.
+	Schedule Chooser
 	// treeWalk runs device functions on the tree-walking executor instead
 	// of the compiled one (for the differential tests).
 	treeWalk bool
@@ -138,6 +143,8 @@ type Result struct {
 	// Overlaps are tiles read after another tile's placement overwrote
 	// them on the simulated on-chip buffer (a wrong address plan).
 	Overlaps []TileOverlap
+	// Schedule is a controlled run's decisions (nil for a free run).
+	Schedule *Schedule
 }
 
 // SignalCell is one notified cell and its final value on a rank.
@@ -323,6 +330,9 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if err := CheckCores("run", "cores", o.Cores); err != nil {
 		return nil, err
 	}
+	if o.Schedule != nil && o.Cores > 1 {
+		return nil, fmt.Errorf("a controlled run (an exploration or a replay) models one AIV core per rank; Cores(%d) is not supported there", o.Cores)
+	}
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
@@ -366,6 +376,9 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	l.setHints(s.timeline.counts())
 	s.timeline.finish()
 	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
+	if s.ctl != nil {
+		res.Schedule = s.ctl.schedule()
+	}
 	for i := range l.host.Params {
 		if d := l.host.Direction(i); (d == ir.Out || d == ir.InOut) && i < len(args) {
 			res.Outputs = append(res.Outputs, args[i])
@@ -415,6 +428,8 @@ type sim struct {
 	overlaps []TileOverlap // tiles read after an overlapping placement (arena.go)
 
 	compiled *cprog // the device functions, compiled at Load
+
+	ctl *ctl // the scheduler of a controlled run (nil: ranks run freely)
 }
 
 func newSim(p *ir.Program, o RunOptions) *sim {
@@ -429,6 +444,20 @@ func newSim(p *ir.Program, o RunOptions) *sim {
 	}
 	s.workers = make([]*worker, o.Ranks)
 	sc.classify = s.classifyDeadlock
+	if o.Schedule != nil {
+		s.ctl = newCtl(s, o.Schedule)
+		s.win = &ctlWindows{simWindows: s.mem, c: s.ctl}
+		wake := sc.onStop
+		sc.onStop = func() { wake(); s.ctl.stop() }
+		if s.mem.rx != nil && o.visibility == nil {
+			// Under control every write-visibility decision of the relaxed
+			// mode is a choice point of the schedule too: the explorer
+			// branches on it and a replay repeats it.
+			s.mem.rx.choose = func(rank int, kind visKind, options int) int {
+				return s.chooseVisibility(rank, options, kind.String())
+			}
+		}
+	}
 	return s
 }
 

@@ -250,6 +250,9 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		s.sched.fail(err)
 	}
 	s.sched.doneLive()
+	if s.ctl != nil {
+		s.ctl.finish() // the ranks run out their work under control
+	}
 	s.closeWorkers()
 	if first := s.sched.firstErr(); first != nil {
 		return first
@@ -686,7 +689,13 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			return nil, posErr(c.Pos, fmt.Errorf("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args)))
 		}
 		x.s.ops.Add(1)
-		x.s.dispatch(int(r), task{fn: fn, op: op, call: c, args: args})
+		t := task{fn: fn, op: op, call: c, args: args}
+		if x.s.ctl != nil {
+			if err := x.s.ctlDispatch(int(r), t); err != nil {
+				return nil, err
+			}
+		}
+		x.s.dispatch(int(r), t)
 		return nil, nil
 	}
 	out, err := x.call(fn, args)

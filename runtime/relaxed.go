@@ -114,6 +114,13 @@ const (
 	visStale
 )
 
+func (k visKind) String() string {
+	if k == visStale {
+		return "serve a stale line or refetch it"
+	}
+	return "land a pending write or delay"
+}
+
 // pendingWrite is one write in a rank's write buffer.
 type pendingWrite struct {
 	target int

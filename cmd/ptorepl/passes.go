@@ -25,6 +25,7 @@ func passCommands() map[string]metaCommand {
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
 		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
 		"run":      {args: "[-ranks N] [-cores K] [-device sim|mpi] [-relaxed]", help: "run the last program with random inputs (on the simulator unless -device names another; -cores: AIV cores per device, default 1; -relaxed: the weak memory model)", run: (*repl).cmdRun},
+		"verify":   {args: "[-ranks N] [-budget RUNS]", help: "explore every schedule of the last program with random inputs: a proof or a counterexample", run: (*repl).cmdVerify},
 	}
 }
 

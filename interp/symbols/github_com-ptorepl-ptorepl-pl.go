@@ -97,6 +97,7 @@ func init() {
 		"UINT8":                 reflect.ValueOf(pl.UINT8),
 		"Unroll":                reflect.ValueOf(pl.Unroll),
 		"Vec":                   reflect.ValueOf(pl.Vec),
+		"Verify":                reflect.ValueOf(pl.Verify),
 		"View":                  reflect.ValueOf(pl.View),
 		"Write":                 reflect.ValueOf(pl.Write),
 
@@ -115,11 +116,13 @@ func init() {
 		"Report":        reflect.ValueOf((*pl.Report)(nil)),
 		"RunOption":     reflect.ValueOf((*pl.RunOption)(nil)),
 		"RunResult":     reflect.ValueOf((*pl.RunResult)(nil)),
+		"Schedule":      reflect.ValueOf((*pl.Schedule)(nil)),
 		"Shape":         reflect.ValueOf((*pl.Shape)(nil)),
 		"Stage":         reflect.ValueOf((*pl.Stage)(nil)),
 		"Stages":        reflect.ValueOf((*pl.Stages)(nil)),
 		"Target":        reflect.ValueOf((*pl.Target)(nil)),
 		"Type":          reflect.ValueOf((*pl.Type)(nil)),
+		"Verification":  reflect.ValueOf((*pl.Verification)(nil)),
 
 		// interface wrapper definitions
 		"_Expr": reflect.ValueOf((*_github_com_ptorepl_ptorepl_pl_Expr)(nil)),
