@@ -40,34 +40,7 @@ func collectiveArgs(rows func(n int) int) func(n int) []*tensor.Tensor {
 // allReduceOf is an allreduce of a [1, size] FP32 window in mode, with the
 // signal that mode needs ([NR, 1] for the mesh, [2(NR-1), NR] for the ring).
 func allReduceOf(mode string, op ir.ReduceOp, size int) func(n int) *pl.Program {
-	return func(n int) *pl.Program {
-		sigDims, sigBytes := pl.Dims(2*(n-1), n), 2*(n-1)*n*4
-		if mode == "mesh" {
-			sigDims, sigBytes = pl.Dims(n, 1), n*4
-		}
-		prog := pl.NewProgram("AllReduce")
-		k := prog.InCore("kernel", func(f *pl.Func) {
-			x := f.In("x", pl.Tensor(pl.Dims(1, size), pl.FP32))
-			y := f.Out("y", pl.Tensor(pl.Dims(1, size), pl.FP32))
-			data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), pl.FP32))
-			sig := f.InOut("signal", pld.DistributedTensor(sigDims, pl.INT32))
-			f.Set(data, pl.Store(f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size))), pl.Dims(0, 0), data))
-			f.Set(data, pld.AllReduce(data, sig, pld.Mode(mode), pld.Op(op)))
-			f.Set(y, pl.Store(f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size))), pl.Dims(0, 0), y))
-		})
-		prog.Host("host", func(f *pl.Func) {
-			x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
-			y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
-			db := f.Let("data_buf", pld.AllocWindowBuffer(size*4))
-			sb := f.Let("signal_buf", pld.AllocWindowBuffer(sigBytes))
-			f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-				f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
-					f.Let("data", pld.Window(db, pl.Dims(1, size), pl.FP32)),
-					f.Let("signal", pld.Window(sb, sigDims, pl.INT32))))
-			})
-		})
-		return prog
-	}
+	return func(n int) *pl.Program { return testprogs.AllReduceWindow("AllReduce", n, size, mode, op) }
 }
 
 func allReduceArgs(size int) func(n int) []*tensor.Tensor {

@@ -9,39 +9,14 @@ import (
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
 )
 
 // loweredAllReduce is x → data → allreduce(mode) → y for [1, elems] FP32
 // per rank, built for one world size (the ring's signal is static).
 func loweredAllReduce(ranks, elems int, mode string) *pl.Program {
-	sigDims := pl.Dims(2*(ranks-1), ranks)
-	sigBytes := 2 * (ranks - 1) * ranks * 4
-	if mode == "mesh" {
-		sigDims, sigBytes = pl.Dims(ranks, 1), ranks*4
-	}
-	prog := pl.NewProgram("LoweredAllReduce")
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(1, elems), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(1, elems), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, elems), pl.FP32))
-		sig := f.InOut("signal", pld.DistributedTensor(sigDims, pl.INT32))
-		f.Set(data, pl.Store(f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, elems))), pl.Dims(0, 0), data))
-		f.Set(data, pld.AllReduce(data, sig, pld.Mode(mode)))
-		f.Set(y, pl.Store(f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, elems))), pl.Dims(0, 0), y))
-	})
-	prog.Host("host", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(ranks, 1, elems), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(ranks, 1, elems), pl.FP32))
-		db := f.Let("data_buf", pld.AllocWindowBuffer(elems*4))
-		sb := f.Let("signal_buf", pld.AllocWindowBuffer(sigBytes))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
-				f.Let("data", pld.Window(db, pl.Dims(1, elems), pl.FP32)),
-				f.Let("signal", pld.Window(sb, sigDims, pl.INT32))))
-		})
-	})
-	return prog
+	return testprogs.AllReduceWindow("LoweredAllReduce", ranks, elems, mode, pld.Sum)
 }
 
 // The allreduce in mesh mode is proved at P = 2 and 3 and in ring mode at

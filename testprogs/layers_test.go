@@ -47,6 +47,7 @@ var sameLayer = map[[2]string]bool{
 	{"runtime", "tensor"}:        true, // runs fill host tensors
 	{"pld", "pl"}:                true, // pld extends pl's builder
 	{"interp", "interp/symbols"}: true, // the session loads the cell symbols
+	{"bench", "testprogs"}:       true, // the benchmarks time the corpus's allreduce
 	{"cmd/ptorepl", "kernel"}:    true, // `ptorepl kernel` serves the Jupyter kernel
 }
 

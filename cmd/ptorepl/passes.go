@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -270,16 +269,8 @@ func (r *repl) cmdRun(arg string) error {
 	if p == nil {
 		return fmt.Errorf("no program yet: build one with pl.NewProgram")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.mu.Lock()
-	r.interrupt = cancel
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.interrupt = nil
-		r.mu.Unlock()
-		cancel()
-	}()
+	ctx, done := r.interruptible()
+	defer done()
 	args, names, res, rep, err := interp.RunRandomWith(ctx, p, n, interp.RandomRun{Device: *device, Relaxed: *relaxed, Cores: *cores})
 	return showRun(r.out, p.Name, n, args, names, res, rep, err)
 }

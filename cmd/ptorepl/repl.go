@@ -76,15 +76,9 @@ func (r *repl) eval(cell string) (ok, quit bool) {
 	if strings.HasPrefix(trimmed, ":") {
 		return r.runMeta(trimmed)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.mu.Lock()
-	r.interrupt = cancel
-	r.mu.Unlock()
+	ctx, done := r.interruptible()
 	res, err := r.s.Eval(ctx, cell)
-	r.mu.Lock()
-	r.interrupt = nil
-	r.mu.Unlock()
-	cancel()
+	done()
 	stop()
 	if err != nil {
 		if r.place != nil {
@@ -326,4 +320,19 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 		}
 	}
 	return out, len([]rune(typed))
+}
+
+// interruptible is the context of one command or cell: Ctrl-C cancels it
+// until done is called.
+func (r *repl) interruptible() (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	r.interrupt = cancel
+	r.mu.Unlock()
+	return ctx, func() {
+		r.mu.Lock()
+		r.interrupt = nil
+		r.mu.Unlock()
+		cancel()
+	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -32,16 +31,8 @@ func (r *repl) cmdVerify(arg string) error {
 	if p == nil {
 		return fmt.Errorf("no program yet: build one with pl.NewProgram")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r.mu.Lock()
-	r.interrupt = cancel
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.interrupt = nil
-		r.mu.Unlock()
-		cancel()
-	}()
+	ctx, done := r.interruptible()
+	defer done()
 	v, err := interp.VerifyRandom(ctx, p, *nf, *budget)
 	if v != nil {
 		fmt.Fprint(r.out, ensureNewline(v.String()))
