@@ -116,34 +116,7 @@ func corpus() []corpusProgram {
 // allReduceOf is a device-level allreduce of [1, size] FP32 in mode with
 // op, its signal shaped as the mode needs ([2(n-1), n] for ring).
 func allReduceOf(n, size int, op ir.ReduceOp, mode string) *pl.Program {
-	sigDims, sigBytes := pl.Dims(2*(n-1), n), 2*(n-1)*n*4
-	if mode == "mesh" {
-		sigDims, sigBytes = pl.Dims(n, 1), n*4
-	}
-	prog := pl.NewProgram("AllReduce")
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(1, size), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(1, size), pl.FP32))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), pl.FP32))
-		sig := f.InOut("signal", pld.DistributedTensor(sigDims, pl.INT32))
-		t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size)))
-		f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
-		f.Set(data, pld.AllReduce(data, sig, pld.Mode(mode), pld.Op(op)))
-		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
-		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
-	})
-	prog.Host("host", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
-		y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), pl.FP32))
-		db := f.Let("data_buf", pld.AllocWindowBuffer(size*4))
-		sb := f.Let("signal_buf", pld.AllocWindowBuffer(sigBytes))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
-				f.Let("data", pld.Window(db, pl.Dims(1, size), pl.FP32)),
-				f.Let("signal", pld.Window(sb, sigDims, pl.INT32))))
-		})
-	})
-	return prog
+	return testprogs.AllReduceWindow("AllReduce", n, size, mode, op)
 }
 
 // TestDifferential runs every corpus program, as written and compiled, at

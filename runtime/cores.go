@@ -103,13 +103,31 @@ func (s *sim) dispatch(r int, t task) {
 		}
 		s.workers[r] = w
 	}
+	s.queueLocked(w, t)
+	starts := s.startLocked(w)
+	s.wmu.Unlock()
+	s.launch(w, starts)
+}
+
+// queueLocked appends t to w's queue, in dispatch order.
+func (s *sim) queueLocked(w *worker, t task) {
 	w.seq++
 	w.q = append(w.q, &job{task: t, seq: w.seq})
 	w.pending++
 	s.tasks++
-	starts := s.startLocked(w)
-	s.wmu.Unlock()
-	s.launch(w, starts)
+}
+
+// completeLocked counts one of w's tasks done and reports whether w is now
+// idle (then the host's join is woken).
+func (s *sim) completeLocked(w *worker) (idle bool) {
+	w.pending--
+	w.ran++
+	s.done++
+	if w.pending == 0 {
+		w.cond.Broadcast()
+		return true
+	}
+	return false
 }
 
 // cores is the run's core count per rank.
@@ -233,13 +251,7 @@ func (s *sim) runJob(w *worker, j *job) {
 	}
 	w.ctxs = append(w.ctxs, rc)
 	j.rc = nil
-	w.pending--
-	w.ran++
-	s.done++
-	idle := w.pending == 0
-	if idle {
-		w.cond.Broadcast()
-	}
+	idle := s.completeLocked(w)
 	starts := s.startLocked(w)
 	s.wmu.Unlock()
 	s.launch(w, starts)

@@ -575,14 +575,9 @@ func (s *sim) ctlWorkerLoop(w *worker) {
 		}
 		_ = c.yield(w.rank, taskEvent(EvTaskEnd, w.rank, j.task), nil, nil)
 		s.wmu.Lock()
-		w.pending--
-		w.ran++
-		s.done++
-		idle := w.pending == 0
+		idle := s.completeLocked(w)
 		var next task
-		if idle {
-			w.cond.Broadcast()
-		} else {
+		if !idle {
 			next = w.q[0].task
 		}
 		s.wmu.Unlock()
@@ -610,7 +605,7 @@ func (s *sim) ctlWorkerLoop(w *worker) {
 	}
 }
 
-// ctlDispatch queues t on rank r in a controlled run: the rank's one
+// ctlQueue queues t on rank r in a controlled run: the rank's one
 // worker runs it when the scheduler picks the rank at its task start.
 func (s *sim) ctlQueue(r int, t task) {
 	s.wmu.Lock()
@@ -625,10 +620,7 @@ func (s *sim) ctlQueue(r int, t task) {
 	if wasIdle {
 		s.sched.addLive(1)
 	}
-	w.seq++
-	w.q = append(w.q, &job{task: t, seq: w.seq})
-	w.pending++
-	s.tasks++
+	s.queueLocked(w, t)
 	s.wmu.Unlock()
 	if wasIdle {
 		s.ctl.park(r, taskEvent(EvTaskStart, r, t))

@@ -117,12 +117,16 @@ func WeakMemoryBugs() []NamedProgram {
 // consumer is the correct receiving side: wait for the producer's notify,
 // drop the cache, read the producer's row, give the credit back.
 func consumer(f *pl.Func, a *weakArgs) {
-	on(f, a, weakConsumer, func() {
-		f.Do(pld.Wait(a.sig, pRow, 1, pld.Ge))
-		f.Do(pl.CacheInvalidate())
-		f.Set(a.y, pl.Store(f.Let("got", pl.Load(a.data, pRow, row)), origin, a.y))
-		giveBack(f, a, a.sig, weakProducer, 1)
-	})
+	on(f, a, weakConsumer, func() { receive(f, a, pRow, weakProducer) })
+}
+
+// receive waits for the notify from rank from on cell, drops the cache,
+// reads the producer's row into y and gives the credit back.
+func receive(f *pl.Func, a *weakArgs, cell pl.Shape, from int) {
+	f.Do(pld.Wait(a.sig, cell, 1, pld.Ge))
+	f.Do(pl.CacheInvalidate())
+	f.Set(a.y, pl.Store(f.Let("got", pl.Load(a.data, pRow, row)), origin, a.y))
+	giveBack(f, a, a.sig, from, 1)
 }
 
 func weakStoreThenNotify() *pl.Program {
@@ -214,12 +218,7 @@ func weakRelayedSignal() *pl.Program {
 			f.Do(pld.Notify(a.sig, weakConsumer, relayed, 1, pld.AtomicAdd))
 			giveBack(f, a, a.sig, weakProducer, 1)
 		})
-		on(f, a, weakConsumer, func() {
-			f.Do(pld.Wait(a.sig, relayed, 1, pld.Ge))
-			f.Do(pl.CacheInvalidate())
-			f.Set(a.y, pl.Store(f.Let("got", pl.Load(a.data, pRow, row)), origin, a.y))
-			giveBack(f, a, a.sig, weakRelay, 1)
-		})
+		on(f, a, weakConsumer, func() { receive(f, a, relayed, weakRelay) })
 	})
 }
 
