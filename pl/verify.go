@@ -85,6 +85,12 @@ func verifyIR(p *ir.Program, ranks RunOption, args []*tensor.Tensor) *Verificati
 		out.err = fmt.Errorf("pl.Verify: schedules are explored on the simulator only, not on device %s", ranks.target.name)
 		return out
 	}
+	if ranks.cores > 1 {
+		// A controlled run gives each rank one worker; exploring the
+		// interleavings of several cores per rank is not modelled.
+		out.err = fmt.Errorf("pl.Verify: schedules are explored with one AIV core per rank; Cores(%d) is not supported (drop .Cores, or check it with pl.Run)", ranks.cores)
+		return out
+	}
 	for i, a := range args {
 		if a == nil {
 			out.err = fmt.Errorf("pl.Verify: host tensor %d is nil", i)

@@ -116,6 +116,12 @@ func TestVerifyOptionsAndErrors(t *testing.T) {
 
 	_, err := pl.Run(waitFirst(), pl.Ranks(3).On(pl.MPI()).Replay(&pl.Schedule{}))
 	require.Error(t, err)
+
+	// Exploration and replay model one AIV core per rank: more is refused.
+	v = pl.Verify(waitFirst(), pl.Ranks(2).Cores(2))
+	require.ErrorContains(t, v.Err(), "one AIV core per rank; Cores(2) is not supported")
+	_, err = pl.Run(waitFirst(), pl.Ranks(2).Cores(2).Replay(&pl.Schedule{}))
+	require.ErrorContains(t, err, "one AIV core per rank; Cores(2) is not supported")
 }
 
 func requirePanicsWith(t *testing.T, want string, f func()) {
@@ -131,8 +137,7 @@ func requirePanicsWith(t *testing.T, want string, f func()) {
 // In the relaxed memory mode the compiled allreduce (InsertCommFence's
 // fences and invalidations in place) is proved at P = 2 in both modes:
 // every schedule and every write-visibility choice gives the same bits and
-// no finding. The program as written, whose builtin runs as one fenced
-// unit, is proved too.
+// no finding.
 func TestVerifyRelaxedCompiledAllReduce(t *testing.T) {
 	const n = 2
 	for _, mode := range []string{"mesh", "ring"} {
