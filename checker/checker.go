@@ -38,6 +38,33 @@ type Checker struct {
 	report      *Report
 
 	rx *rxState // the relaxed memory mode's bookkeeping (relaxed.go); nil otherwise
+
+	// accs and states hand out the records a run keeps, in blocks (a run
+	// records one access per window access and notify).
+	accs   accessSlab
+	states stateSlab
+}
+
+// accessSlab hands out access records from blocks.
+type accessSlab struct{ buf []access }
+
+func (s *accessSlab) new() *access {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]access, 0, 512)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+// stateSlab hands out shadow interval states from blocks.
+type stateSlab struct{ buf []segState }
+
+func (s *stateSlab) new() *segState {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]segState, 0, 256)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 // New returns a checker for a run on ranks ranks (grown on demand if the
@@ -135,7 +162,8 @@ func (c *Checker) Access(a runtime.Access) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.grow(max(a.Rank, a.Target))
-	ac := &access{rank: a.Rank, target: a.Target, kind: a.Kind, origin: a.Origin, buffer: a.Buffer, epoch: c.vc[a.Rank][a.Rank]}
+	ac := c.accs.new()
+	*ac = access{rank: a.Rank, target: a.Target, kind: a.Kind, origin: a.Origin, buffer: a.Buffer, epoch: c.vc[a.Rank][a.Rank]}
 	c.record(ac, a.Ranges)
 	if c.rx != nil {
 		c.rxCheck(ac, a.Ranges)
@@ -146,7 +174,7 @@ func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
 	k := memKey{ac.target, ac.buffer}
 	sh := c.mem[k]
 	if sh == nil {
-		sh = &shadow{}
+		sh = &shadow{states: &c.states}
 		c.mem[k] = sh
 	}
 	vc := c.vc[ac.rank]
@@ -253,7 +281,8 @@ func (c *Checker) Notify(n runtime.Notification) {
 	c.grow(max(n.Rank, n.Cell.Rank))
 	ct := c.cell(n.Cell)
 	vc := c.vc[n.Rank]
-	ac := &access{rank: n.Rank, target: n.Cell.Rank, kind: runtime.Atomic, origin: n.Origin, buffer: n.Cell.Buffer, cell: ct.name, epoch: vc[n.Rank]}
+	ac := c.accs.new()
+	*ac = access{rank: n.Rank, target: n.Cell.Rank, kind: runtime.Atomic, origin: n.Origin, buffer: n.Cell.Buffer, cell: ct.name, epoch: vc[n.Rank]}
 	c.record(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
 	if c.rx != nil {
 		c.rxCheck(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
@@ -290,7 +319,7 @@ func (c *Checker) Wait(w runtime.WaitResult) {
 	c.checkStale(ct, w)
 	ct.lastWait = &waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, origin: w.Origin}
 	ct.waits++
-	ct.addHist(histEntry{wait: true, rank: w.Rank, new: w.Value, cond: w.Cond.String(), origin: w.Origin})
+	ct.addHist(histEntry{wait: true, rank: w.Rank, new: w.Value, cond: w.Cond, origin: w.Origin})
 }
 
 // Joined orders everything before the host's join before everything after.

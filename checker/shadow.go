@@ -12,7 +12,9 @@ import (
 // accesses may still race with. Adjacent intervals that share a state are
 // merged, so a buffer touched whole stays one interval.
 type shadow struct {
-	segs []seg
+	segs   []seg
+	repl   []seg      // apply's scratch, reused
+	states *stateSlab // where new states come from (nil: the heap)
 }
 
 type seg struct {
@@ -26,6 +28,9 @@ type segState struct {
 	write *access
 	reads []*access
 	atoms []*access
+	// inline backs reads and atoms while they are short, so a state is
+	// usually one allocation.
+	inline [4]*access
 }
 
 // apply checks access a of [lo, hi) against the history (calling conflict
@@ -33,24 +38,43 @@ type segState struct {
 // records it. vc is a's rank's clock.
 func (s *shadow) apply(a *access, lo, hi int, vc clock, conflict func(p *access, lo, hi int)) {
 	i := sort.Search(len(s.segs), func(k int) bool { return s.segs[k].hi > lo })
+	if i < len(s.segs) && s.segs[i].lo == lo && s.segs[i].hi == hi {
+		// The common case: the same bytes as an earlier access (a chunk
+		// loaded again, a signal cell notified again).
+		old := s.segs[i].st
+		old.check(a, lo, hi, vc, conflict)
+		s.segs[i].st = old.with(a, s.states)
+		return
+	}
 	j := i
 	for j < len(s.segs) && s.segs[j].lo < hi {
 		j++
 	}
-	repl := make([]seg, 0, j-i+2)
-	next := map[*segState]*segState{}
+	repl := s.repl[:0]
+	// next maps an old state to its successor, so pieces of one old
+	// interval stay one state (and merge again); a write's successor does
+	// not depend on what it overwrote. Few old states meet one access.
+	type step struct{ old, new *segState }
+	var nextBuf [8]step
+	next := nextBuf[:0]
 	update := func(old *segState, l, h int) {
 		if old != nil {
 			old.check(a, l, h, vc, conflict)
 		}
 		mk := old
 		if a.kind == runtime.Write {
-			mk = nil // a write's state does not depend on what it overwrote
+			mk = nil
 		}
-		ns, ok := next[mk]
-		if !ok {
-			ns = old.with(a)
-			next[mk] = ns
+		var ns *segState
+		for _, st := range next {
+			if st.old == mk {
+				ns = st.new
+				break
+			}
+		}
+		if ns == nil {
+			ns = old.with(a, s.states)
+			next = append(next, step{mk, ns})
 		}
 		if n := len(repl); n > 0 && repl[n-1].st == ns && repl[n-1].hi == l {
 			repl[n-1].hi = h
@@ -78,6 +102,7 @@ func (s *shadow) apply(a *access, lo, hi int, vc clock, conflict func(p *access,
 	if i < j && s.segs[j-1].hi > hi {
 		repl = append(repl, seg{hi, s.segs[j-1].hi, s.segs[j-1].st})
 	}
+	s.repl = repl[:0]
 	// Splice repl in place of segs[i:j].
 	if len(repl) == j-i {
 		copy(s.segs[i:j], repl)
@@ -115,31 +140,52 @@ func (st *segState) check(a *access, lo, hi int, vc clock, conflict func(p *acce
 // with is the state after a (st may be nil: untouched memory). A plain
 // write supersedes everything before it: what raced with it was reported,
 // and what did not happens before it, hence before whatever it precedes.
-func (st *segState) with(a *access) *segState {
-	if a.kind == runtime.Write {
-		return &segState{write: a}
-	}
-	ns := &segState{}
-	if st != nil {
-		ns.write = st.write
-		ns.reads = st.reads
-		ns.atoms = st.atoms
-	}
-	if a.kind == runtime.Read {
-		ns.reads = replaceRank(ns.reads, a)
+func (st *segState) with(a *access, slab *stateSlab) *segState {
+	var ns *segState
+	if slab != nil {
+		ns = slab.new()
 	} else {
-		ns.atoms = replaceRank(ns.atoms, a)
+		ns = &segState{}
 	}
-	return ns
-}
-
-// replaceRank returns l (copied) with a in place of a's rank's entry.
-func replaceRank(l []*access, a *access) []*access {
-	out := make([]*access, 0, len(l)+1)
-	for _, p := range l {
+	if a.kind == runtime.Write {
+		ns.write = a
+		return ns
+	}
+	var reads, atoms []*access
+	if st != nil {
+		ns.write, reads, atoms = st.write, st.reads, st.atoms
+	}
+	// The list a joins is rebuilt (its rank's entry replaced); the other is
+	// shared, or copied into the inline slots when it fits beside.
+	mine, other := reads, atoms
+	if a.kind != runtime.Read {
+		mine, other = atoms, reads
+	}
+	n := 1
+	for _, p := range mine {
+		if p.rank != a.rank {
+			n++
+		}
+	}
+	var out []*access
+	if n <= len(ns.inline) {
+		out = ns.inline[:0:n]
+	} else {
+		out = make([]*access, 0, n)
+	}
+	for _, p := range mine {
 		if p.rank != a.rank {
 			out = append(out, p)
 		}
 	}
-	return append(out, a)
+	out = append(out, a)
+	if len(other) > 0 && n+len(other) <= len(ns.inline) {
+		other = append(ns.inline[n:n:len(ns.inline)], other...)
+	}
+	if a.kind == runtime.Read {
+		ns.reads, ns.atoms = out, other
+	} else {
+		ns.atoms, ns.reads = out, other
+	}
+	return ns
 }

@@ -44,7 +44,7 @@ type histEntry struct {
 	rank            int
 	kind            runtime.NotifyKind
 	value, old, new int32
-	cond            string // for waits
+	cond            runtime.Cond // for waits
 	origin          runtime.Origin
 }
 
@@ -229,10 +229,24 @@ func (c *Checker) checkMixed(ct *cellTrack, ac *access, kind runtime.NotifyKind)
 		ct.setBy[kind] = ac
 	}
 	if kind == runtime.NotifySet {
-		ct.sets = replaceRank(ct.sets, ac)
+		ct.sets = putRank(ct.sets, ac)
 	} else {
-		ct.adds = replaceRank(ct.adds, ac)
+		ct.adds = putRank(ct.adds, ac)
 	}
+}
+
+// putRank puts a in place of its rank's entry of l (a cell's own list,
+// changed in place), keeping the entries in the order of their latest
+// access.
+func putRank(l []*access, a *access) []*access {
+	for i, p := range l {
+		if p.rank == a.rank {
+			copy(l[i:], l[i+1:])
+			l[len(l)-1] = a
+			return l
+		}
+	}
+	return append(l, a)
 }
 
 // historyLine renders the cell's value sequence: 0 → 1 (rank 1 AtomicAdd 1

@@ -22,15 +22,33 @@ func (x *Exec) local() int {
 func (x *Exec) whoView(c *ir.Call, v *view) Origin {
 	o := x.who(c)
 	if x.s.opts.Observer != nil {
-		o.View = &ViewLayout{ElemBytes: v.dt.Bytes(), Shape: append([]int(nil), v.shape...), Strides: append([]int(nil), v.strides...), Offset: v.off}
+		o.View = newViewLayout(v)
 	}
 	return o
+}
+
+// layoutBuf is a ViewLayout with room for its shape and strides, so that
+// recording one (observers keep them) is one allocation.
+type layoutBuf struct {
+	l    ViewLayout
+	dims [8]int
+}
+
+func newViewLayout(v *view) *ViewLayout {
+	b := &layoutBuf{l: ViewLayout{ElemBytes: v.dt.Bytes(), Offset: v.off}}
+	if n := len(v.shape); n <= 4 && len(v.strides) == n {
+		b.l.Shape = append(b.dims[:0:n], v.shape...)
+		b.l.Strides = append(b.dims[4:4:4+n], v.strides...)
+	} else {
+		b.l.Shape, b.l.Strides = append([]int(nil), v.shape...), append([]int(nil), v.strides...)
+	}
+	return &b.l
 }
 
 // readInto gathers the view's elements (row-major) as raw bytes into dst,
 // which holds exactly that many bytes.
 func (x *Exec) readInto(v *view, rank int, dst []byte, c *ir.Call) error {
-	segs := v.segments()
+	segs := x.segments(v)
 	if v.win == nil {
 		k := 0
 		for _, s := range segs {
@@ -55,7 +73,7 @@ func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
 
 // writeBytes scatters raw bytes (row-major) over the view.
 func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
-	segs := v.segments()
+	segs := x.segments(v)
 	if v.win == nil {
 		k := 0
 		for _, s := range segs {
@@ -89,7 +107,7 @@ func hostRun(v *view) (b []byte, ok bool) {
 
 // region is a window view's bytes on rank, for the Windows API.
 func (x *Exec) region(v *view, rank int, c *ir.Call) Region {
-	return Region{Rank: rank, Buf: v.win, Segs: v.segments(), Who: x.whoView(c, v)}
+	return Region{Rank: rank, Buf: v.win, Segs: x.segments(v), Who: x.whoView(c, v)}
 }
 
 // readView returns the view's elements as values.
@@ -195,7 +213,7 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 		if len(valid) != len(shape) {
 			return nil, fmt.Errorf("valid_shape %v and shape %v differ in rank", dimsText(valid), dimsText(shape))
 		}
-		ext = make([]int, len(shape))
+		ext = x.rc.sc.intSlice(len(shape))
 		for i := range shape {
 			ext[i] = max(0, min(valid[i], shape[i]))
 		}
@@ -203,17 +221,21 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 	full := equalInts(ext, shape)
 	t := x.newTile(v.dt, shape, !full) // a partial load leaves zero padding
 	if !full {
-		t.Valid = ext
+		t.Valid = x.keepInts(ext)
 	}
 	if numel(ext) == 0 {
 		return t, nil
 	}
-	sub, err := v.sub(offs, ext)
+	sub, err := x.subScratch(v, offs, ext)
 	if err != nil {
 		return nil, err
 	}
 	if t.Valid == nil {
 		return t, x.readTile(sub, rank, t, c)
+	}
+	if t.DType == ir.FP32 && nativeLE && validPrefix(t.Shape, ext) {
+		// The valid region is the tile's first elements: read them in place.
+		return t, x.readInto(sub, rank, f32Bytes(t.f32[:numel(ext)]), c)
 	}
 	part := x.newTile(v.dt, ext, false)
 	if err := x.readTile(sub, rank, part, c); err != nil {
@@ -222,6 +244,33 @@ func (x *Exec) loadTile(v *view, rank int, offs, shape, valid []int, c *ir.Call)
 	scatterValid(t.Data, t.Shape, ext, part.Data)
 	scatterValid(t.f32, t.Shape, ext, part.f32)
 	return t, nil
+}
+
+// validPrefix reports whether the top-left ext region of a row-major shape
+// is its first numel(ext) elements: past the leading unit dims of ext, at
+// most one dim is cut short and every dim after it is whole.
+func validPrefix(shape, ext []int) bool {
+	if len(shape) != len(ext) {
+		return false
+	}
+	i := 0
+	for i < len(ext) && ext[i] == 1 {
+		i++
+	}
+	for i++; i < len(ext); i++ {
+		if ext[i] != shape[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keepInts is a copy of s that lives as long as the running task's tiles.
+func (x *Exec) keepInts(s []int) []int {
+	if x.rank < 0 {
+		return append([]int(nil), s...)
+	}
+	return x.rc.heads.intsOf(s)
 }
 
 // scatterValid places row-major elements of extent ext at the top-left of
@@ -267,7 +316,12 @@ func (t *Tile) validBytes(ext []int) []byte {
 		encode(t.DType, vals, b)
 		return b
 	}
-	f := gatherValid(t.f32, t.Shape, ext)
+	f := t.f32
+	if validPrefix(t.Shape, ext) {
+		f = f[:numel(ext)]
+	} else {
+		f = gatherValid(t.f32, t.Shape, ext)
+	}
 	if nativeLE {
 		return f32Bytes(f)
 	}
@@ -285,7 +339,7 @@ func (x *Exec) storeTile(t *Tile, v *view, rank int, offs []int, add bool, c *ir
 	if t.DType != v.dt {
 		return fmt.Errorf("a %s tile cannot be stored into a %s tensor", t.DType.Name(), v.dt.Name())
 	}
-	sub, err := v.sub(offs, trimLeadingOnes(ext, len(v.shape)))
+	sub, err := x.subScratch(v, offs, trimLeadingOnes(ext, len(v.shape)))
 	if err != nil {
 		return err
 	}
@@ -344,6 +398,9 @@ func tileArg(v any, what string) (*Tile, error) {
 func intsArg(v any, what string) ([]int, error) {
 	if v == nil {
 		return nil, nil
+	}
+	if t, ok := v.(*intTuple); ok {
+		return append([]int(nil), t.v...), nil
 	}
 	l, ok := v.([]any)
 	if !ok {

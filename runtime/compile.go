@@ -36,15 +36,16 @@ type cprog struct {
 
 // cfunc is one compiled function.
 type cfunc struct {
-	fn     *ir.Function
-	nslots int
-	names  []string    // slot names, for error messages
-	params []int       // the slot of each parameter
-	dims   [][]dimBind // per parameter: the symbolic dims its shape binds
-	ndims  []int       // per parameter: its shape's rank (-1: not shaped)
-	nsites int         // op call sites (frame.args)
-	ubSize int         // the on-chip buffer its address plan needs (0: no plan)
-	body   cstmt
+	fn       *ir.Function
+	nslots   int
+	names    []string    // slot names, for error messages
+	params   []int       // the slot of each parameter
+	dims     [][]dimBind // per parameter: the symbolic dims its shape binds
+	ndims    []int       // per parameter: its shape's rank (-1: not shaped)
+	nsites   int         // op call sites (frame.args)
+	nituples int         // all-integer tuple arguments (frame.ituples)
+	ubSize   int         // the on-chip buffer its address plan needs (0: no plan)
+	body     cstmt
 }
 
 // dimBind binds dimension dim of a parameter's value to a slot (NR in
@@ -57,6 +58,8 @@ type frame struct {
 	slots []any
 	yv    []any   // the values of the yield that ended the last body run
 	args  [][]any // per op call site: its argument slice
+	// ituples are the call sites' all-integer tuple arguments.
+	ituples []*intTuple
 }
 
 type cstmt func(fr *frame) (vals []any, returned bool, err error)
@@ -104,7 +107,7 @@ func compileProgram(p *ir.Program) *cprog {
 		if fc.planned {
 			cf.ubSize = max(UBBytes, fc.ubSize)
 		}
-		cf.nslots, cf.names, cf.nsites = len(fc.names), fc.names, fc.nsites
+		cf.nslots, cf.names, cf.nsites, cf.nituples = len(fc.names), fc.names, fc.nsites, fc.nituples
 	}
 	return cp
 }
@@ -125,6 +128,9 @@ type fcomp struct {
 	slots  map[string]int
 	names  []string
 	nsites int // op call sites, each with its argument slice in the frame
+	// nituples counts the all-integer tuple arguments, each with its own
+	// tuple in the frame.
+	nituples int
 	// planned: some tile has an address from AllocateMemoryAddr; ubSize is
 	// the extent of the plan; pending is the placement of the op call being
 	// compiled.
@@ -159,7 +165,7 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 		// rather than recycled.
 		u.mem = getBuf(cf.ubSize)
 	}
-	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites)}
+	fr := &frame{x: inner, slots: make([]any, cf.nslots), args: make([][]any, cf.nsites), ituples: make([]*intTuple, cf.nituples)}
 	for i := range fr.slots {
 		fr.slots[i] = unset
 	}
@@ -472,6 +478,15 @@ func (fc *fcomp) expr(e ir.Expr) cexpr {
 			return l[idx], nil
 		}
 	case *ir.BinaryExpr:
+		if ie := fc.intBinary(e); ie != nil {
+			return func(fr *frame) (any, error) {
+				v, err := ie(fr)
+				if err != nil {
+					return nil, err
+				}
+				return boxInt(v), nil
+			}
+		}
 		l, r := fc.expr(e.Left), fc.expr(e.Right)
 		return func(fr *frame) (any, error) {
 			a, err := l(fr)
@@ -574,7 +589,11 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 	args := make([]cexpr, len(c.Args))
 	for i, a := range c.Args {
 		if t, ok := a.(*ir.MakeTuple); ok && c.Op != nil {
-			args[i] = fc.argTuple(t)
+			if it := fc.intArgTuple(t); it != nil {
+				args[i] = it
+			} else {
+				args[i] = fc.argTuple(t)
+			}
 		} else {
 			args[i] = fc.expr(a)
 		}
@@ -760,5 +779,129 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			return out[0], nil
 		}
 		return out, nil
+	}
+}
+
+// --- integer expressions, unboxed
+
+// iexpr evaluates an integer expression without boxing it.
+type iexpr func(fr *frame) (int64, error)
+
+// isIntExpr reports whether e is statically an integer scalar (INDEX
+// counts); bools are not.
+func isIntExpr(e ir.Expr) bool {
+	st, ok := e.Type().(*ir.ScalarType)
+	return ok && st.DType.IsInt()
+}
+
+// intExpr compiles an integer expression to an unboxed evaluator. A value
+// that is not an int64 at run time converts as an op's integer argument
+// does (toInt), so the result is the one the boxed path gives.
+func (fc *fcomp) intExpr(e ir.Expr) iexpr {
+	switch e := e.(type) {
+	case *ir.ConstInt:
+		v := e.Value
+		return func(*frame) (int64, error) { return v, nil }
+	case *ir.Var:
+		return fc.intVariable(e.Name)
+	case *ir.IterArg:
+		return fc.intVariable(e.Name)
+	case *ir.BinaryExpr:
+		if ie := fc.intBinary(e); ie != nil {
+			return ie
+		}
+	}
+	ce := fc.expr(e)
+	return func(fr *frame) (int64, error) {
+		v, err := ce(fr)
+		if err != nil {
+			return 0, err
+		}
+		return toInt(v)
+	}
+}
+
+func (fc *fcomp) intVariable(name string) iexpr {
+	slot := fc.slot(name)
+	return func(fr *frame) (int64, error) {
+		v := fr.slots[slot]
+		if n, ok := v.(int64); ok {
+			return n, nil
+		}
+		if v == unset {
+			return 0, fr.x.unbound(name)
+		}
+		return toInt(v)
+	}
+}
+
+// intBinary compiles integer arithmetic on two integer operands (nil for
+// anything else): the arithmetic of binaryVals, without boxing.
+func (fc *fcomp) intBinary(e *ir.BinaryExpr) iexpr {
+	if !e.DType.IsInt() || !isIntExpr(e.Left) || !isIntExpr(e.Right) {
+		return nil
+	}
+	if _, ok, _ := ir.IntArith(e.Op, 1, 1); !ok {
+		return nil
+	}
+	l, r, op, dt := fc.intExpr(e.Left), fc.intExpr(e.Right), e.Op, e.DType
+	return func(fr *frame) (int64, error) {
+		a, err := l(fr)
+		if err != nil {
+			return 0, err
+		}
+		b, err := r(fr)
+		if err != nil {
+			return 0, err
+		}
+		v, _, err := ir.IntArith(op, a, b)
+		if err != nil {
+			return 0, err
+		}
+		return wrapInt(v, dt), nil
+	}
+}
+
+// intTuple is an op's tuple argument whose elements are all integers,
+// decoded once (x.ints takes it as it is). A call site owns one per frame.
+type intTuple struct{ v []int }
+
+// intArgTuple compiles an all-integer tuple argument of an op (nil when
+// some element is not statically an integer).
+func (fc *fcomp) intArgTuple(e *ir.MakeTuple) cexpr {
+	elems := make([]iexpr, len(e.Elems))
+	consts := make([]int, len(e.Elems))
+	allConst := true
+	for i, el := range e.Elems {
+		if !isIntExpr(el) {
+			return nil
+		}
+		if c, ok := el.(*ir.ConstInt); ok {
+			consts[i] = int(c.Value)
+		} else {
+			allConst = false
+		}
+		elems[i] = fc.intExpr(el)
+	}
+	if allConst {
+		t := &intTuple{v: consts}
+		return constant(t)
+	}
+	site := fc.nituples
+	fc.nituples++
+	return func(fr *frame) (any, error) {
+		t := fr.ituples[site]
+		if t == nil {
+			t = &intTuple{v: make([]int, len(elems))}
+			fr.ituples[site] = t
+		}
+		for i, el := range elems {
+			v, err := el(fr)
+			if err != nil {
+				return nil, err
+			}
+			t.v[i] = int(v)
+		}
+		return t, nil
 	}
 }

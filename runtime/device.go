@@ -192,6 +192,22 @@ type BlockedRank struct {
 	// NoHistory says the device does not record cell histories (Writes
 	// is then empty whether or not the cell was written).
 	NoHistory bool
+	// cell, when Cell is empty, is the cell a waiting rank holds while it
+	// waits; fillTexts names it (and Want) only for a report.
+	cell Cell
+}
+
+// fillTexts sets Cell and Want from the wait's cell and condition, for a
+// report built while the wait still blocks (its cell's index is the
+// waiting op's and is not kept).
+func (b *BlockedRank) fillTexts() {
+	if b.Cell == "" && b.cell.Buffer != "" {
+		b.Cell = b.cell.String()
+	}
+	if b.Want == "" {
+		b.Want = b.Cond.String()
+	}
+	b.cell = Cell{}
 }
 
 func (e *DeadlockError) Error() string {

@@ -241,30 +241,7 @@ func AssembleTimeline(ranks int, lanes [][]Event, host []Event) *Timeline {
 	for r := 0; r < ranks && r < len(lanes); r++ {
 		t.Lanes[r] = lanes[r]
 	}
-	type stamp struct {
-		at    time.Duration
-		tick  *int64
-		order int
-	}
-	var all []stamp
-	add := func(evs []Event) {
-		for i := range evs {
-			all = append(all, stamp{evs[i].Start, &evs[i].StartTick, 0}, stamp{evs[i].End, &evs[i].EndTick, 1})
-		}
-	}
-	add(t.Host)
-	for _, l := range t.Lanes {
-		add(l)
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].at != all[j].at {
-			return all[i].at < all[j].at
-		}
-		return all[i].order < all[j].order
-	})
-	for i, s := range all {
-		*s.tick = int64(i + 1)
-	}
+	t.Ticks()
 	return t
 }
 

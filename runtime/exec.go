@@ -53,6 +53,13 @@ type rankCtx struct {
 	small     slabs // small tiles (arena.go)
 	// freeEvents are recorded events' scratch, reused by the next ops.
 	freeEvents []*Event
+	// ops counts the ops run since they were last added to sim.ops.
+	ops int64
+	// sc is the running op's scratch, heads the task's tile headers
+	// (scratch.go); cellNames caches the timeline's names of signal cells.
+	sc        opScratch
+	heads     taskHeads
+	cellNames map[cellNameKey]string
 	// ub is the rank's simulated on-chip buffer; place is the address the
 	// running op's result tile takes on it, placed what it got (arena.go).
 	ub     ubState
@@ -121,7 +128,7 @@ func (x *Exec) newTile(dt ir.DataType, shape []int, zero bool) *Tile {
 	if dt != ir.FP32 {
 		return newTile(dt, shape)
 	}
-	return &Tile{DType: dt, Shape: append([]int(nil), shape...), f32: x.allocF32(numel(shape), zero)}
+	return x.tileHead(dt, shape, x.allocF32(numel(shape), zero))
 }
 
 // releaseTiles recycles the memory of the task's tiles once it ended.
@@ -132,6 +139,7 @@ func (rc *rankCtx) releaseTiles() {
 	}
 	rc.tileMem, rc.tileBytes = rc.tileMem[:0], 0
 	rc.small.release()
+	rc.heads.release()
 }
 
 type deferredWait struct {
@@ -169,6 +177,7 @@ type task struct {
 // error naming the op and its position.
 func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 	x := &Exec{s: s, rank: r, fn: t.fn, rc: rc}
+	defer rc.flushOps(s)
 	defer rc.releaseTiles()
 	defer s.taskStart(r)() // relaxed memory: a kernel starts with an empty cache and ends with its writes landed
 	defer func() {
@@ -246,6 +255,7 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		}()
 		_, _, err = x.stmt(f.Body)
 	}()
+	rc.flushOps(s)
 	if err != nil && err != errAborted {
 		s.sched.fail(err)
 	}
@@ -520,7 +530,7 @@ func describe(v any) string {
 		return fmt.Sprintf("a tile %v %s", dimsText(v.Shape), v.DType.Name())
 	case *WindowBuf:
 		return "window buffer " + v.Name
-	case []any:
+	case []any, *intTuple:
 		return "a tuple"
 	case commCtx:
 		return "a comm context"
@@ -615,30 +625,50 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 }
 
 // runOpKind is runOp with the op's timeline kind resolved ("" computes it).
+// The event is written straight into the rank's lane; a lane several cores
+// share, and an op run inside another, record into scratch and append a
+// copy under the lane's lock.
 func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, error) {
+	rc := x.rc
 	if x.s.sched.stopped.Load() {
 		return nil, errAborted
 	}
-	x.s.ops.Add(1)
-	prev, prevEv := x.rc.cur, x.rc.ev
-	x.rc.cur = c
+	if rc.ops++; rc.ops >= opsBatch {
+		x.s.ops.Add(rc.ops)
+		rc.ops = 0
+	}
+	prev, prevEv := rc.cur, rc.ev
+	if prev == nil {
+		rc.sc.reset() // an op run inside another shares its scratch
+	}
+	rc.cur = c
+	l := rc.lane
+	direct := prevEv == nil && !l.shared
 	var ev *Event
-	if x.rc.lane.keep() {
-		ev = x.rc.newEvent()
+	if direct {
+		ev = l.open()
+	} else if l.max >= 0 {
+		ev = rc.newEvent()
+	}
+	if ev != nil {
 		if kind == "" {
 			kind = kindOf(c.Op)
 		}
 		*ev = Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kind}
 		x.s.timeline.begin(ev)
 	}
-	x.rc.ev = ev
+	rc.ev = ev
 	v, err := f(x, c, args)
-	x.rc.cur, x.rc.ev = prev, prevEv
+	rc.cur, rc.ev = prev, prevEv
 	if ev != nil {
 		x.s.timeline.end(ev)
 		ev.Blocked = err != nil && ev.Kind == "wait"
-		x.rc.lane.add(ev)
-		x.rc.freeEvents = append(x.rc.freeEvents, ev) // the lane holds a copy
+		if direct {
+			l.commit()
+		} else {
+			l.add(ev)
+			rc.freeEvents = append(rc.freeEvents, ev) // the lane holds a copy
+		}
 	}
 	if err != nil {
 		return nil, x.errAt(c, err)
@@ -646,11 +676,56 @@ func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, er
 	return v, nil
 }
 
+// opsBatch is how many ops a rank counts before adding them to the run's
+// total: the ranks then rarely touch the shared counter.
+const opsBatch = 256
+
+// flushOps adds the ops rc counted since its last batch to the run's total.
+func (rc *rankCtx) flushOps(s *sim) {
+	if rc.ops > 0 {
+		s.ops.Add(rc.ops)
+		rc.ops = 0
+	}
+}
+
 // note annotates the op being recorded with its peer, cell and value.
 func (x *Exec) note(peer int, cell string, value int64) {
 	if ev := x.rc.ev; ev != nil {
 		ev.Peer, ev.Cell, ev.Value = peer, cell, value
 	}
+}
+
+// cellNameKey is a signal cell as an op names it: buffer and index (up to
+// three dims; a deeper index is formatted every time).
+type cellNameKey struct {
+	buf  *WindowBuf
+	n    int
+	i, j int
+	k    int
+}
+
+// noteCell is note with the cell's name, formatted once per cell and rank.
+func (x *Exec) noteCell(peer int, buf *WindowBuf, cell Cell, value int64) {
+	ev := x.rc.ev
+	if ev == nil {
+		return
+	}
+	if buf == nil || len(cell.Index) > 3 || cell.Index == nil {
+		ev.Peer, ev.Cell, ev.Value = peer, cell.String(), value
+		return
+	}
+	var ix [3]int
+	copy(ix[:], cell.Index)
+	k := cellNameKey{buf, len(cell.Index), ix[0], ix[1], ix[2]}
+	name, ok := x.rc.cellNames[k]
+	if !ok {
+		if x.rc.cellNames == nil {
+			x.rc.cellNames = map[cellNameKey]string{}
+		}
+		name = cell.String()
+		x.rc.cellNames[k] = name
+	}
+	ev.Peer, ev.Cell, ev.Value = peer, name, value
 }
 
 func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
@@ -775,7 +850,7 @@ func binaryVals(e *ir.BinaryExpr, l, r any) (any, error) {
 			return nil, err
 		}
 		if n, ok := v.(int64); ok && e.DType.IsInt() {
-			if r := int64(round(float64(n), e.DType)); r != n {
+			if r := wrapInt(n, e.DType); r != n {
 				return r, nil
 			}
 		}
@@ -794,6 +869,15 @@ func binaryVals(e *ir.BinaryExpr, l, r any) (any, error) {
 		return round(f, e.DType), err
 	}
 	return v, err
+}
+
+// wrapInt is an integer result in dtype dt (a narrow type wraps as the
+// device's arithmetic does).
+func wrapInt(n int64, dt ir.DataType) int64 {
+	if dt.IsInt() {
+		return int64(round(float64(n), dt))
+	}
+	return n
 }
 
 func intBinary(op ir.BinaryOp, a, b int64) (any, error) {

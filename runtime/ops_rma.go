@@ -18,17 +18,17 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		offs, err := intsArg(a[2], "offsets")
+		offs, err := x.ints(a[2], "offsets")
 		if err != nil {
 			return nil, err
 		}
-		shape, err := intsArg(a[3], "shape")
+		shape, err := x.ints(a[3], "shape")
 		if err != nil {
 			return nil, err
 		}
 		var valid []int
 		if len(a) > 4 {
-			if valid, err = intsArg(a[4], "valid_shape"); err != nil {
+			if valid, err = x.ints(a[4], "valid_shape"); err != nil {
 				return nil, err
 			}
 		}
@@ -44,7 +44,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		offs, err := intsArg(a[3], "offsets")
+		offs, err := x.ints(a[3], "offsets")
 		if err != nil {
 			return nil, err
 		}
@@ -115,22 +115,22 @@ func rmaOp(put, tileForm bool) OpFunc {
 		}
 		dv, sv := dst, src
 		if len(rest) >= 3 {
-			doff, err := intsArg(rest[0], "dst_offsets")
+			doff, err := x.ints(rest[0], "dst_offsets")
 			if err != nil {
 				return nil, err
 			}
-			soff, err := intsArg(rest[1], "src_offsets")
+			soff, err := x.ints(rest[1], "src_offsets")
 			if err != nil {
 				return nil, err
 			}
-			shape, err := intsArg(rest[2], "shape")
+			shape, err := x.ints(rest[2], "shape")
 			if err != nil {
 				return nil, err
 			}
-			if dv, err = dst.sub(doff, shape); err != nil {
+			if dv, err = x.subScratch(dst, doff, shape); err != nil {
 				return nil, fmt.Errorf("dst: %w", err)
 			}
-			if sv, err = src.sub(soff, shape); err != nil {
+			if sv, err = x.subScratch(src, soff, shape); err != nil {
 				return nil, fmt.Errorf("src: %w", err)
 			}
 		} else if len(rest) != 0 {

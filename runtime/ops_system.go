@@ -225,12 +225,13 @@ func (x *Exec) perturb() {
 	}
 }
 
-// signalCell resolves offsets of an INT32 signal view to a cell.
-func signalCell(sig *view, offsV any) (Cell, error) {
+// signalCell resolves offsets of an INT32 signal view to a cell; its Index
+// is op scratch (copy it to keep the cell).
+func (x *Exec) signalCell(sig *view, offsV any) (Cell, error) {
 	if sig.dt != ir.INT32 {
 		return Cell{}, fmt.Errorf("signal: expected INT32 cells, got %s", sig.dt.Name())
 	}
-	offs, err := intsArg(offsV, "offsets")
+	offs, err := x.ints(offsV, "offsets")
 	if err != nil {
 		return Cell{}, err
 	}
@@ -250,7 +251,7 @@ func notifyOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cell, err := signalCell(sig, a[2])
+	cell, err := x.signalCell(sig, a[2])
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +263,7 @@ func notifyOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if ir.NotifyOp(c.Kwargs.Int("op", 0)) == ir.NotifySet {
 		kind = NotifySet
 	}
-	x.note(peer, cell.String(), v)
+	x.noteCell(peer, sig.win, cell, v)
 	x.perturb()
 	return nil, x.s.win.Notify(x.rank, peer, sig.win, cell, kind, int32(v), x.who(c))
 }
@@ -275,7 +276,7 @@ func waitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cell, err := signalCell(sig, a[1])
+	cell, err := x.signalCell(sig, a[1])
 	if err != nil {
 		return nil, err
 	}
@@ -287,10 +288,11 @@ func waitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if ir.WaitCmp(c.Kwargs.Int("cmp", 0)) == ir.WaitEq {
 		cond.Cmp = "eq"
 	}
-	x.note(-1, cell.String(), want)
+	x.noteCell(-1, sig.win, cell, want)
 	if c.Op == ir.PldSystemDeferWait {
 		// The task completes once cell >= expected, compared as uint32.
 		cond = Cond{Cmp: "ge", Value: want, Unsigned: true}
+		cell.Index = append([]int(nil), cell.Index...) // kept past the op
 		x.rc.deferred = append(x.rc.deferred, deferredWait{buf: sig.win, cell: cell, cond: cond, who: x.who(c)})
 		return nil, nil
 	}

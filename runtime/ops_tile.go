@@ -16,17 +16,17 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		offs, err := intsArg(a[1], "offsets")
+		offs, err := x.ints(a[1], "offsets")
 		if err != nil {
 			return nil, err
 		}
-		shape, err := intsArg(a[2], "shapes")
+		shape, err := x.ints(a[2], "shapes")
 		if err != nil {
 			return nil, err
 		}
 		var valid []int
 		if len(a) > 3 {
-			if valid, err = intsArg(a[3], "valid_shape"); err != nil {
+			if valid, err = x.ints(a[3], "valid_shape"); err != nil {
 				return nil, err
 			}
 		}
@@ -37,7 +37,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		offs, err := intsArg(a[1], "offsets")
+		offs, err := x.ints(a[1], "offsets")
 		if err != nil {
 			return nil, err
 		}
@@ -46,17 +46,17 @@ func init() {
 			return nil, err
 		}
 		if len(a) > 3 && a[3] != nil {
-			shapes, err := intsArg(a[3], "shapes")
+			shapes, err := x.ints(a[3], "shapes")
 			if err != nil {
 				return nil, err
 			}
 			if len(shapes) == len(t.Shape) {
 				// Store at most the given extent of the valid region.
-				ext := append([]int(nil), t.validShape()...)
+				ext := x.keepInts(t.validShape())
 				for i := range ext {
 					ext[i] = min(ext[i], shapes[i])
 				}
-				t = t.withValid(ext)
+				t = x.withValid(t, ext)
 			}
 		}
 		// The result is the output tensor (the rebind idiom).
@@ -198,7 +198,7 @@ func init() {
 		if r < 0 || cl < 0 || int(r) > t.Shape[0] || int(cl) > t.Shape[1] {
 			return nil, fmt.Errorf("valid shape [%d, %d] is outside the tile %v", r, cl, dimsText(t.Shape))
 		}
-		return t.withValid([]int{int(r), int(cl)}), nil
+		return x.withValid(t, x.keepInts([]int{int(r), int(cl)})), nil
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -39,8 +38,11 @@ type Timeline struct {
 	Dropped int64 // events not kept (RunOptions.MaxEvents)
 
 	origin time.Time
-	tick   atomic.Int64
 	lanes  []*lane // lanes[0] is the host, lanes[r+1] rank r
+	// unticked: the run recorded wall times only, and Ticks still has to
+	// number StartTick and EndTick (once).
+	unticked bool
+	ticks    sync.Once
 }
 
 type lane struct {
@@ -90,33 +92,45 @@ func (t *Timeline) counts() []int {
 // the lane is shared and locks.
 func (t *Timeline) lane(r int) *lane { return t.lanes[r+1] }
 
-func (l *lane) keep() bool {
-	if l.shared {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-	}
+// open returns the slot the next event is recorded in, or nil when the
+// lane keeps no more events. The event is written in place (a lane of one
+// core has one writer) and counts once commit is called; an op that never
+// commits (a panic) leaves its slot to the next.
+func (l *lane) open() *Event {
 	if l.max < 0 {
-		return false
+		return nil
 	}
 	if l.n >= l.max {
 		l.dropped++
-		return false
-	}
-	return true
-}
-
-func (l *lane) add(ev *Event) {
-	if l.shared {
-		l.mu.Lock()
-		defer l.mu.Unlock()
+		return nil
 	}
 	k := len(l.blocks) - 1
 	if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
 		l.blocks = append(l.blocks, make([]Event, 0, min(laneBlock, max(l.max-l.n, 1))))
 		k++
 	}
-	l.blocks[k] = append(l.blocks[k], *ev)
+	b := l.blocks[k]
+	b = b[:len(b)+1]
+	l.blocks[k] = b[:len(b)-1]
+	return &b[len(b)-1]
+}
+
+// commit counts the event open returned.
+func (l *lane) commit() {
+	k := len(l.blocks) - 1
+	l.blocks[k] = l.blocks[k][:len(l.blocks[k])+1]
 	l.n++
+}
+
+// add appends a copy of ev (a shared lane: several cores record at once,
+// so each records into its own scratch and appends under the lock).
+func (l *lane) add(ev *Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if slot := l.open(); slot != nil {
+		*slot = *ev
+		l.commit()
+	}
 }
 
 // events is the lane's events in order, in one slice.
@@ -134,15 +148,9 @@ func (l *lane) events() []Event {
 	return out
 }
 
-func (t *Timeline) begin(ev *Event) {
-	ev.StartTick = t.tick.Add(1)
-	ev.Start = time.Since(t.origin)
-}
+func (t *Timeline) begin(ev *Event) { ev.Start = time.Since(t.origin) }
 
-func (t *Timeline) end(ev *Event) {
-	ev.EndTick = t.tick.Add(1)
-	ev.End = time.Since(t.origin)
-}
+func (t *Timeline) end(ev *Event) { ev.End = time.Since(t.origin) }
 
 // finish publishes the lanes once every rank stopped.
 func (t *Timeline) finish() {
@@ -153,6 +161,121 @@ func (t *Timeline) finish() {
 	}
 	for _, l := range t.lanes {
 		t.Dropped += l.dropped
+	}
+	t.unticked = true
+}
+
+// Ticks numbers every event's StartTick and EndTick run-wide, in the order
+// of their wall times (a lane's own events keep their order; ties go to
+// the host, then to lower ranks), once. Reading a run's ticks needs it: the
+// run itself records only wall times, so that ranks share no counter. On
+// a timeline built by hand it does nothing.
+func (t *Timeline) Ticks() {
+	t.ticks.Do(func() {
+		if !t.unticked {
+			return
+		}
+		lanes := make([][]Event, 0, len(t.Lanes)+1)
+		lanes = append(lanes, t.Host)
+		lanes = append(lanes, t.Lanes...)
+		if !monotonic(lanes) {
+			sortTicks(lanes)
+			return
+		}
+		// A lane's stamps never decrease (Start ≤ End ≤ the next Start),
+		// so the run-wide order is a merge of the lanes: a heap of each
+		// lane's next stamp, ordered by time, then lane.
+		type head struct {
+			at      time.Duration
+			lane, i int
+			end     bool
+		}
+		less := func(a, b head) bool { return a.at < b.at || (a.at == b.at && a.lane < b.lane) }
+		var h []head
+		down := func(i int) {
+			for {
+				m, l, r := i, 2*i+1, 2*i+2
+				if l < len(h) && less(h[l], h[m]) {
+					m = l
+				}
+				if r < len(h) && less(h[r], h[m]) {
+					m = r
+				}
+				if m == i {
+					return
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+		for l, evs := range lanes {
+			if len(evs) > 0 {
+				h = append(h, head{at: evs[0].Start, lane: l})
+			}
+		}
+		for i := len(h)/2 - 1; i >= 0; i-- {
+			down(i)
+		}
+		var tick int64
+		for len(h) > 0 {
+			top := &h[0]
+			e := &lanes[top.lane][top.i]
+			tick++
+			switch {
+			case !top.end:
+				e.StartTick = tick
+				top.end, top.at = true, e.End
+			case top.i+1 < len(lanes[top.lane]):
+				e.EndTick = tick
+				top.i++
+				top.end, top.at = false, lanes[top.lane][top.i].Start
+			default:
+				e.EndTick = tick
+				h[0] = h[len(h)-1]
+				h = h[:len(h)-1]
+			}
+			down(0)
+		}
+	})
+}
+
+// monotonic reports whether every lane's stamps never decrease, as they
+// do when one core records a lane (several cores interleave theirs).
+func monotonic(lanes [][]Event) bool {
+	for _, evs := range lanes {
+		var last time.Duration
+		for i := range evs {
+			if evs[i].Start < last || evs[i].End < evs[i].Start {
+				return false
+			}
+			last = evs[i].End
+		}
+	}
+	return true
+}
+
+// sortTicks numbers the stamps of lanes whose events overlap by sorting
+// them all: by time, a start before an end at the same time.
+func sortTicks(lanes [][]Event) {
+	type stamp struct {
+		at    time.Duration
+		tick  *int64
+		order int
+	}
+	var all []stamp
+	for _, evs := range lanes {
+		for i := range evs {
+			all = append(all, stamp{evs[i].Start, &evs[i].StartTick, 0}, stamp{evs[i].End, &evs[i].EndTick, 1})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].at != all[j].at {
+			return all[i].at < all[j].at
+		}
+		return all[i].order < all[j].order
+	})
+	for i, s := range all {
+		*s.tick = int64(i + 1)
 	}
 }
 
@@ -169,6 +292,7 @@ func (t *Timeline) PerRank(r int) []Event {
 
 // All returns every event, host first, ordered by logical start time.
 func (t *Timeline) All() []Event {
+	t.Ticks()
 	out := append([]Event(nil), t.Host...)
 	for _, l := range t.Lanes {
 		out = append(out, l...)

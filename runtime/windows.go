@@ -106,9 +106,20 @@ func (c Cond) Holds(v int32) bool {
 }
 
 func (c Cond) String() string {
-	sym := map[string]string{"eq": "==", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}[c.Cmp]
-	if sym == "" {
-		sym = c.Cmp
+	sym := c.Cmp
+	switch c.Cmp {
+	case "eq":
+		sym = "=="
+	case "ne":
+		sym = "!="
+	case "gt":
+		sym = ">"
+	case "ge":
+		sym = ">="
+	case "lt":
+		sym = "<"
+	case "le":
+		sym = "<="
 	}
 	s := sym + " " + strconv.FormatInt(c.Value, 10)
 	if c.Unsigned {
@@ -245,7 +256,8 @@ func (s *sched) deadlockLocked() error {
 	for _, list := range s.blocked {
 		for _, b := range list {
 			bb := *b
-			bb.Writes = append([]SignalWrite(nil), b.Writes...) // the waiter reuses its slice
+			bb.Writes = append([]SignalWrite(nil), b.Writes...)
+			bb.fillTexts()
 			d.Blocked = append(d.Blocked, bb)
 		}
 	}
@@ -912,14 +924,17 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			return nil
 		}
 		if info == nil {
-			info = &BlockedRank{Rank: rank, Cell: cell.String(), Want: cond.String(), Cond: cond, Func: who.Func}
+			// The texts are made only if a report needs them (deadlockLocked).
+			info = &BlockedRank{Rank: rank, Cond: cond, Func: who.Func, cell: cell}
 			if who.Call != nil {
 				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
 			}
 		}
 		info.Value = int64(v)
-		if cs, ok := m.cells[key]; ok && len(cs.history) != len(info.Writes) {
-			info.Writes = append(info.Writes[:0], cs.history...)
+		if cs, ok := m.cells[key]; ok {
+			// The history only grows, and its entries never change: a
+			// prefix of it is a snapshot.
+			info.Writes = cs.history[:len(cs.history):len(cs.history)]
 		}
 		if err := w.sched.block(rank, info); err != nil {
 			return err

@@ -1,0 +1,216 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Memory that ops reuse instead of allocating. Two lifetimes:
+//
+//   - op scratch (opScratch): decoded tuple arguments, temporary views and
+//     their segment lists. It is valid until the op returns; the next op
+//     on the rank starts it afresh (runOpKind). Nothing an op returns or
+//     keeps may point into it: values that outlive the op (a result
+//     tile's shape, a cell's index kept by a deferred wait) are copied.
+//   - task memory (taskHeads): tile headers and their shapes. Tiles never
+//     outlive the task that made them (its results are dropped, and ranks
+//     exchange data only through windows), so their headers are cut from
+//     blocks that the task hands back when it ends, like tile elements.
+//
+// Only a rank's own goroutine touches its contexts, so neither locks.
+
+// opScratch is an op's scratch (see above).
+type opScratch struct {
+	ints  []int
+	segs  []Segment
+	views []view
+	nview int
+}
+
+// reset makes the whole scratch free again (a new op starts).
+func (s *opScratch) reset() {
+	s.ints, s.segs, s.nview = s.ints[:0], s.segs[:0], 0
+}
+
+// intSlice returns n ints of scratch. A full buffer is replaced by a larger
+// one; slices handed out before keep the old one.
+func (s *opScratch) intSlice(n int) []int {
+	if len(s.ints)+n > cap(s.ints) {
+		s.ints = make([]int, 0, max(64, 2*cap(s.ints), n))
+	}
+	k := len(s.ints)
+	s.ints = s.ints[:k+n]
+	return s.ints[k : k+n : k+n]
+}
+
+// view returns a scratch view header.
+func (s *opScratch) view() *view {
+	if s.nview == len(s.views) {
+		// Views handed out before keep pointing into the old block.
+		s.views = make([]view, max(4, 2*len(s.views)))
+		s.nview = 0
+	}
+	v := &s.views[s.nview]
+	s.nview++
+	*v = view{}
+	return v
+}
+
+// ints decodes a tuple argument (offsets, shapes) into op scratch; the
+// result is valid until the op returns. nil stays nil, as with intsArg.
+func (x *Exec) ints(v any, what string) ([]int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if t, ok := v.(*intTuple); ok {
+		return t.v, nil // the call site's own: read only, like scratch
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: expected a tuple, got %s", what, describe(v))
+	}
+	out := x.rc.sc.intSlice(len(l))
+	for i, e := range l {
+		if n, isInt := e.(int64); isInt {
+			out[i] = int(n)
+			continue
+		}
+		n, err := toInt(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", what, i, err)
+		}
+		out[i] = int(n)
+	}
+	return out, nil
+}
+
+// subScratch is v.sub with the result in op scratch.
+func (x *Exec) subScratch(v *view, offs, shape []int) (*view, error) {
+	if len(offs) == 0 {
+		offs = x.rc.sc.intSlice(len(v.shape))
+		clear(offs)
+	}
+	if len(offs) != len(v.shape) {
+		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
+	}
+	k := len(v.shape) - len(shape)
+	if k < 0 {
+		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", dimsText(shape), dimsText(v.shape))
+	}
+	full := x.rc.sc.intSlice(len(v.shape))
+	o := v.off
+	for i := range full {
+		full[i] = 1
+		if i >= k {
+			full[i] = shape[i-k]
+		}
+		if offs[i] < 0 || offs[i]+full[i] > v.shape[i] {
+			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", dimsText(full), dimsText(offs), dimsText(v.shape))
+		}
+		o += offs[i] * v.strides[i]
+	}
+	out := x.rc.sc.view()
+	*out = view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}
+	return out, nil
+}
+
+// segments is v.segments in op scratch.
+func (x *Exec) segments(v *view) []Segment {
+	sc := &x.rc.sc
+	sz := v.dt.Bytes()
+	if v.contiguous() {
+		n := numel(v.shape)
+		if n == 0 {
+			return nil
+		}
+		if len(sc.segs) == cap(sc.segs) {
+			sc.segs = make([]Segment, 0, max(16, 2*cap(sc.segs)))
+		}
+		k := len(sc.segs)
+		sc.segs = append(sc.segs, Segment{Off: v.off * sz, Len: n * sz})
+		return sc.segs[k : k+1 : k+1]
+	}
+	return v.segments() // strided views are rare: the general path allocates
+}
+
+// taskHeads are tile headers and shapes for the running task (see above).
+type taskHeads struct {
+	tiles [][]Tile
+	ntile int // used of the last block
+	ints  [][]int
+	nint  int
+}
+
+const headBlock = 256
+
+// tile returns a zero tile header that lives until the task ends.
+func (h *taskHeads) tile() *Tile {
+	k := len(h.tiles) - 1
+	if k < 0 || h.ntile == len(h.tiles[k]) {
+		h.tiles = append(h.tiles, make([]Tile, headBlock))
+		h.ntile, k = 0, k+1
+	}
+	t := &h.tiles[k][h.ntile]
+	h.ntile++
+	return t
+}
+
+// intsOf returns a copy of v that lives until the task ends.
+func (h *taskHeads) intsOf(v []int) []int {
+	n := len(v)
+	k := len(h.ints) - 1
+	if k < 0 || h.nint+n > len(h.ints[k]) {
+		h.ints = append(h.ints, make([]int, max(4*headBlock, n)))
+		h.nint, k = 0, k+1
+	}
+	out := h.ints[k][h.nint : h.nint+n : h.nint+n]
+	h.nint += n
+	copy(out, v)
+	return out
+}
+
+// release keeps the first block of each kind for the next task, cleared so
+// that it holds no element memory alive; the GC takes the rest.
+func (h *taskHeads) release() {
+	if len(h.tiles) > 0 {
+		clear(h.tiles[0][:h.ntileUsed(0)])
+		h.tiles = h.tiles[:1]
+	}
+	h.ntile = 0
+	if len(h.ints) > 0 {
+		h.ints = h.ints[:1]
+	}
+	h.nint = 0
+}
+
+// ntileUsed is how many headers of block k were handed out.
+func (h *taskHeads) ntileUsed(k int) int {
+	if k == len(h.tiles)-1 {
+		return h.ntile
+	}
+	return len(h.tiles[k])
+}
+
+// tileHead is a new FP32 tile of shape over f whose header lives until
+// the task ends (the host, which has no task, allocates).
+func (x *Exec) tileHead(dt ir.DataType, shape []int, f []float32) *Tile {
+	if x.rank < 0 {
+		return &Tile{DType: dt, Shape: append([]int(nil), shape...), f32: f}
+	}
+	t := x.rc.heads.tile()
+	t.DType, t.Shape, t.f32 = dt, x.rc.heads.intsOf(shape), f
+	return t
+}
+
+// withValid is t.withValid with the header from the task's memory; valid
+// must live as long (keepInts).
+func (x *Exec) withValid(t *Tile, valid []int) *Tile {
+	if x.rank < 0 {
+		return t.withValid(valid)
+	}
+	u := x.rc.heads.tile()
+	*u = *t
+	u.Valid = valid
+	return u
+}
