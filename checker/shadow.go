@@ -31,6 +31,9 @@ type segState struct {
 	// inline backs reads and atoms while they are short, so a state is
 	// usually one allocation.
 	inline [4]*access
+	// shared: more than one interval may hold the state (it came out of a
+	// split or a merge), so it must not change in place.
+	shared bool
 }
 
 // apply checks access a of [lo, hi) against the history (calling conflict
@@ -43,7 +46,11 @@ func (s *shadow) apply(a *access, lo, hi int, vc clock, conflict func(p *access,
 		// loaded again, a signal cell notified again).
 		old := s.segs[i].st
 		old.check(a, lo, hi, vc, conflict)
-		s.segs[i].st = old.with(a, s.states)
+		if old != nil && !old.shared {
+			old.add(a) // only this interval holds it
+		} else {
+			s.segs[i].st = old.with(a, s.states)
+		}
 		return
 	}
 	j := i
@@ -102,6 +109,11 @@ func (s *shadow) apply(a *access, lo, hi int, vc clock, conflict func(p *access,
 	if i < j && s.segs[j-1].hi > hi {
 		repl = append(repl, seg{hi, s.segs[j-1].hi, s.segs[j-1].st})
 	}
+	// A state this access split or merged may be held by several
+	// intervals now.
+	for k := range repl {
+		repl[k].st.shared = true
+	}
 	s.repl = repl[:0]
 	// Splice repl in place of segs[i:j].
 	if len(repl) == j-i {
@@ -156,7 +168,7 @@ func (st *segState) with(a *access, slab *stateSlab) *segState {
 		ns.write, reads, atoms = st.write, st.reads, st.atoms
 	}
 	// The list a joins is rebuilt (its rank's entry replaced); the other is
-	// shared, or copied into the inline slots when it fits beside.
+	// copied, into the inline slots when it fits beside.
 	mine, other := reads, atoms
 	if a.kind != runtime.Read {
 		mine, other = atoms, reads
@@ -179,8 +191,13 @@ func (st *segState) with(a *access, slab *stateSlab) *segState {
 		}
 	}
 	out = append(out, a)
-	if len(other) > 0 && n+len(other) <= len(ns.inline) {
-		other = append(ns.inline[n:n:len(ns.inline)], other...)
+	// Each state owns its lists (add changes them in place).
+	if len(other) > 0 {
+		if n+len(other) <= len(ns.inline) {
+			other = append(ns.inline[n:n:len(ns.inline)], other...)
+		} else {
+			other = append([]*access(nil), other...)
+		}
 	}
 	if a.kind == runtime.Read {
 		ns.reads, ns.atoms = out, other
@@ -188,4 +205,30 @@ func (st *segState) with(a *access, slab *stateSlab) *segState {
 		ns.atoms, ns.reads = out, other
 	}
 	return ns
+}
+
+// add changes st to the state after a, in place: with(a) for a state only
+// one interval holds.
+func (st *segState) add(a *access) {
+	if a.kind == runtime.Write {
+		st.write, st.reads, st.atoms = a, nil, nil
+		return
+	}
+	l := &st.atoms
+	if a.kind == runtime.Read {
+		l = &st.reads
+	}
+	for i, p := range *l {
+		if p.rank == a.rank {
+			copy((*l)[i:], (*l)[i+1:])
+			(*l)[len(*l)-1] = a
+			return
+		}
+	}
+	// A new rank: the list grows into fresh memory.
+	n := len(*l)
+	nl := make([]*access, n+1, n+2)
+	copy(nl, *l)
+	nl[n] = a
+	*l = nl
 }

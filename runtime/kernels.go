@@ -225,6 +225,18 @@ func foldF32Go(dst, first []float32, srcs [][]float32) {
 	}
 }
 
+// skewed reports whether x and y share memory without starting at the
+// same element: a vector kernel would then read elements the scalar loop
+// has already overwritten (a wrong address plan can place tiles so).
+func skewed(x, y []float32) bool {
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	xs, ys := uintptr(unsafe.Pointer(&x[0])), uintptr(unsafe.Pointer(&y[0]))
+	xe, ye := xs+4*uintptr(len(x)), ys+4*uintptr(len(y))
+	return xs != ys && xs < ye && ys < xe
+}
+
 // binaryF32 computes dst[i] = a[i] <name> b[i] for the elementwise ops that
 // have an exact FP32 form; b of length 1 broadcasts. It reports false for
 // other ops.
@@ -236,6 +248,11 @@ func binaryF32(name string, dst, a, b []float32) bool {
 	dst = dst[:len(a)]
 	switch name {
 	case "add":
+		if len(dst) >= 64 && !skewed(dst, a) && !skewed(dst, b) {
+			// The vector kernel, one pass (dst may be a or b itself).
+			foldF32(dst, a, [][]float32{b})
+			return true
+		}
 		for i := range dst {
 			dst[i] = a[i] + b[i]
 		}

@@ -366,9 +366,9 @@ func (x *Exec) elementwiseF32(name string, c *ir.Call, a []any) (any, error) {
 		putF32(v.host, out)
 		return v, nil
 	}
-	t := &Tile{DType: ir.FP32, Shape: append([]int(nil), shape...), f32: out}
+	t := x.tileHead(ir.FP32, shape, out)
 	if like != nil && like.Valid != nil {
-		t.Valid = append([]int(nil), like.Valid...)
+		t.Valid = x.keepInts(like.Valid)
 	}
 	return t, nil
 }
