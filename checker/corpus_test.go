@@ -124,6 +124,7 @@ func TestDeadlocksExplained(t *testing.T) {
 			require.Less(t, time.Since(start), 2*time.Second)
 			require.NotNil(t, res, "a deadlocked run keeps its result")
 			require.Same(t, err.(*checker.DeadlockError).Deadlock, res.Err.(*runtime.DeadlockError))
+			res.Timeline.Expand()
 			require.NotEmpty(t, res.Timeline.Lanes)
 			require.Error(t, err)
 			require.True(t, strings.HasPrefix(err.Error(), "deadlock"), err.Error())

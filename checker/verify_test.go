@@ -192,6 +192,7 @@ func TestVerifyFindsCounterexamples(t *testing.T) {
 				require.NotNil(t, res)
 				require.Equal(t, v.Failure, failure(err, rep), "the replay fails the same way")
 				require.Equal(t, v.Counterexample.Choices, res.Schedule.Choices)
+				res.Timeline.Expand()
 				require.NotEmpty(t, res.Timeline.Lanes, "a replay records its timeline for the swimlane")
 			})
 		}

@@ -47,7 +47,7 @@ func Swimlane(t *runtime.Timeline) string {
 	if t == nil || t.Ranks == 0 {
 		return `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="20"><text x="4" y="14">empty timeline</text></svg>`
 	}
-	t.Ticks()
+	t.Expand()
 	collapsed, groups, ops := swimlaneSVG(t, true)
 	if groups == 0 {
 		return collapsed

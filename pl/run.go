@@ -151,7 +151,12 @@ type RunResult struct {
 
 // Timeline is the run's per-rank op timeline (for a deadlock, each blocked
 // wait is marked with the cell it waits on).
-func (r *RunResult) Timeline() *runtime.Timeline { return r.res.Timeline }
+func (r *RunResult) Timeline() *runtime.Timeline {
+	if r.res.Timeline != nil {
+		r.res.Timeline.Expand()
+	}
+	return r.res.Timeline
+}
 
 // Err is the run's error (the same pl.Run returned); nil when it finished.
 func (r *RunResult) Err() error { return r.err }
@@ -170,7 +175,7 @@ func (r *RunResult) Outputs() []*tensor.Tensor {
 // that finished.
 func (r *RunResult) Blocked() []string {
 	var out []string
-	for rank, lane := range r.res.Timeline.Lanes {
+	for rank, lane := range r.Timeline().Lanes {
 		for _, ev := range lane {
 			if !ev.Blocked {
 				continue

@@ -29,6 +29,7 @@ func TestRanksDoNotChurnThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	waits := 0
+	res.Timeline.Expand()
 	for _, l := range res.Timeline.Lanes {
 		for _, ev := range l {
 			if ev.Kind == "wait" {

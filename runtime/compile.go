@@ -650,14 +650,13 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 			op = k
 		}
 	}
-	kind := kindOf(c.Op)
 	if !fc.planned {
 		return func(fr *frame) (any, error) {
 			a, err := siteArgs(fr)
 			if err != nil {
 				return nil, err
 			}
-			return fr.x.runOpKind(c, op, a, kind)
+			return fr.x.runOp(c, op, a)
 		}
 	}
 	// A function with an address plan: tile arguments are checked against
@@ -675,10 +674,10 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 			}
 		}
 		if p == nil {
-			return x.runOpKind(c, op, a, kind)
+			return x.runOp(c, op, a)
 		}
 		x.rc.place, x.rc.placed = p, nil
-		v, err := x.runOpKind(c, op, a, kind)
+		v, err := x.runOp(c, op, a)
 		x.rc.place = nil
 		if f := x.rc.placed; f != nil {
 			x.rc.placed = nil

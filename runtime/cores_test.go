@@ -73,6 +73,7 @@ func TestResourceDeadlock(t *testing.T) {
 	require.Contains(t, msg, "), would publish")
 	// The timeline marks the four waits the run stopped in.
 	blocked := 0
+	res.Timeline.Expand()
 	for _, lane := range res.Timeline.Lanes {
 		for _, ev := range lane {
 			if ev.Blocked {

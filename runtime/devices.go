@@ -228,7 +228,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	defer stop()
 	err = s.runHost(exe.(*loaded).host, args)
 	s.timeline.finish()
-	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.Lanes[o.Rank], Host: s.timeline.Host}
+	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1)}
 	return res, err
 }
 
@@ -241,7 +241,8 @@ func AssembleTimeline(ranks int, lanes [][]Event, host []Event) *Timeline {
 	for r := 0; r < ranks && r < len(lanes); r++ {
 		t.Lanes[r] = lanes[r]
 	}
-	t.Ticks()
+	t.recorded = false
+	numberTicks(t.Host, t.Lanes)
 	return t
 }
 
@@ -250,6 +251,7 @@ func AssembleTimeline(ranks int, lanes [][]Event, host []Event) *Timeline {
 func NewEmptyTimeline(ranks int) *Timeline {
 	t := newTimeline(ranks, -1, nil)
 	t.finish()
+	t.Expand()
 	return t
 }
 

@@ -38,7 +38,7 @@ type rankCtx struct {
 	curFn    string
 	rng      *rand.Rand // schedule perturbation (nil: none)
 	lane     *lane
-	ev       *Event // the event being recorded
+	ev       *rec // the op being recorded
 	deferred []deferredWait
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never
@@ -52,7 +52,7 @@ type rankCtx struct {
 	tileBytes int
 	small     slabs // small tiles (arena.go)
 	// freeEvents are recorded events' scratch, reused by the next ops.
-	freeEvents []*Event
+	freeEvents []*rec
 	// ops counts the ops run since they were last added to sim.ops.
 	ops int64
 	// sc is the running op's scratch, heads the task's tile headers
@@ -73,13 +73,13 @@ type rankCtx struct {
 }
 
 // newEvent is scratch for the event of an op about to run.
-func (rc *rankCtx) newEvent() *Event {
+func (rc *rankCtx) newEvent() *rec {
 	if n := len(rc.freeEvents); n > 0 {
 		ev := rc.freeEvents[n-1]
 		rc.freeEvents = rc.freeEvents[:n-1]
 		return ev
 	}
-	return new(Event)
+	return new(rec)
 }
 
 // maxTileMem bounds the pooled tile memory one task holds.
@@ -619,16 +619,11 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 	return x.runOp(c, f.(OpFunc), args)
 }
 
-// runOp executes one op, recording it on the timeline.
+// runOp executes one op, recording it on the timeline. The record is
+// written straight into the rank's lane; a lane several cores share, and
+// an op run inside another, record into scratch and append a copy under
+// the lane's lock.
 func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
-	return x.runOpKind(c, f, args, "")
-}
-
-// runOpKind is runOp with the op's timeline kind resolved ("" computes it).
-// The event is written straight into the rank's lane; a lane several cores
-// share, and an op run inside another, record into scratch and append a
-// copy under the lane's lock.
-func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, error) {
 	rc := x.rc
 	if x.s.sched.stopped.Load() {
 		return nil, errAborted
@@ -644,17 +639,14 @@ func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, er
 	rc.cur = c
 	l := rc.lane
 	direct := prevEv == nil && !l.shared
-	var ev *Event
+	var ev *rec
 	if direct {
 		ev = l.open()
 	} else if l.max >= 0 {
 		ev = rc.newEvent()
 	}
 	if ev != nil {
-		if kind == "" {
-			kind = kindOf(c.Op)
-		}
-		*ev = Event{Rank: x.rank, Op: c.Name(), Func: x.fnName(), Pos: c.Pos, Peer: -1, Kind: kind}
+		*ev = rec{call: c, fn: x.fn, peer: -1}
 		x.s.timeline.begin(ev)
 	}
 	rc.ev = ev
@@ -662,7 +654,7 @@ func (x *Exec) runOpKind(c *ir.Call, f OpFunc, args []any, kind string) (any, er
 	rc.cur, rc.ev = prev, prevEv
 	if ev != nil {
 		x.s.timeline.end(ev)
-		ev.Blocked = err != nil && ev.Kind == "wait"
+		ev.blocked = err != nil && c.Op != nil && c.Op.Class == ir.ClassWait
 		if direct {
 			l.commit()
 		} else {
@@ -691,7 +683,7 @@ func (rc *rankCtx) flushOps(s *sim) {
 // note annotates the op being recorded with its peer, cell and value.
 func (x *Exec) note(peer int, cell string, value int64) {
 	if ev := x.rc.ev; ev != nil {
-		ev.Peer, ev.Cell, ev.Value = peer, cell, value
+		ev.peer, ev.cell, ev.value = int32(peer), cell, value
 	}
 }
 
@@ -711,7 +703,7 @@ func (x *Exec) noteCell(peer int, buf *WindowBuf, cell Cell, value int64) {
 		return
 	}
 	if buf == nil || len(cell.Index) > 3 || cell.Index == nil {
-		ev.Peer, ev.Cell, ev.Value = peer, cell.String(), value
+		ev.peer, ev.cell, ev.value = int32(peer), cell.String(), value
 		return
 	}
 	var ix [3]int
@@ -725,7 +717,7 @@ func (x *Exec) noteCell(peer int, buf *WindowBuf, cell Cell, value int64) {
 		name = cell.String()
 		x.rc.cellNames[k] = name
 	}
-	ev.Peer, ev.Cell, ev.Value = peer, name, value
+	ev.peer, ev.cell, ev.value = int32(peer), name, value
 }
 
 func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {

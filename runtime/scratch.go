@@ -10,7 +10,7 @@ import (
 //
 //   - op scratch (opScratch): decoded tuple arguments, temporary views and
 //     their segment lists. It is valid until the op returns; the next op
-//     on the rank starts it afresh (runOpKind). Nothing an op returns or
+//     on the rank starts it afresh (runOp). Nothing an op returns or
 //     keeps may point into it: values that outlive the op (a result
 //     tile's shape, a cell's index kept by a deferred wait) are copied.
 //   - task memory (taskHeads): tile headers and their shapes. Tiles never

@@ -282,7 +282,7 @@ func TestObserverTimelineProgress(t *testing.T) {
 
 	// Timeline: every rank's lane in program order with logical and wall times.
 	tl := res.Timeline
-	tl.Ticks()
+	tl.Expand()
 	require.Len(t, tl.Lanes, n)
 	for r := 0; r < n; r++ {
 		lane := tl.PerRank(r)

@@ -31,18 +31,46 @@ type Event struct {
 }
 
 // Timeline is every op of a run: one lane per rank plus the host's.
+//
+// A run records each op compactly; Lanes and Host are built from those
+// records, with the ticks, the first time Expand is called (every reader
+// of a run's timeline calls it: pl.RunResult.Timeline does, and so do
+// String, PerRank and All). A run nobody looks at never pays for them.
 type Timeline struct {
 	Ranks   int
-	Lanes   [][]Event // Lanes[r] is rank r's events in program order
-	Host    []Event
-	Dropped int64 // events not kept (RunOptions.MaxEvents)
+	Lanes   [][]Event // Lanes[r] is rank r's events in program order (after Expand)
+	Host    []Event   // the host's events (after Expand)
+	Dropped int64     // events not kept (RunOptions.MaxEvents)
 
 	origin time.Time
 	lanes  []*lane // lanes[0] is the host, lanes[r+1] rank r
-	// unticked: the run recorded wall times only, and Ticks still has to
-	// number StartTick and EndTick (once).
-	unticked bool
-	ticks    sync.Once
+	// recorded: the lanes hold a run's records, which Expand still has to
+	// turn into Lanes and Host with their ticks (once).
+	recorded bool
+	expand   sync.Once
+}
+
+// rec is one op as a lane records it while the run goes on; Expand makes
+// it an Event (its Op, Kind and Pos come from the call, its rank from the
+// lane).
+type rec struct {
+	call       *ir.Call
+	fn         *ir.Function // the function the op ran in (nil: none)
+	start, end time.Duration
+	value      int64
+	cell       string
+	peer       int32
+	blocked    bool
+}
+
+// event is r as an Event of rank.
+func (r *rec) event(rank int) Event {
+	e := Event{Rank: rank, Op: r.call.Name(), Kind: kindOf(r.call.Op), Pos: r.call.Pos, Start: r.start, End: r.end,
+		Peer: int(r.peer), Cell: r.cell, Value: r.value, Blocked: r.blocked}
+	if r.fn != nil {
+		e.Func = r.fn.Name
+	}
+	return e
 }
 
 type lane struct {
@@ -51,7 +79,7 @@ type lane struct {
 	// blocks hold the events in fixed-size blocks, so recording never
 	// copies what it recorded before (a growing slice would, and a long
 	// run records hundreds of thousands of events); finish joins them once.
-	blocks  [][]Event
+	blocks  [][]rec
 	dropped int64
 	// shared marks the lane of a rank with several cores: their tasks
 	// record into it at once, under mu.
@@ -71,7 +99,7 @@ func newTimeline(ranks, max int, hints []int) *Timeline {
 	for i := 0; i <= ranks; i++ {
 		l := &lane{max: max}
 		if len(hints) == ranks+1 && hints[i] > laneBlock && max > 0 {
-			l.blocks = [][]Event{make([]Event, 0, min(hints[i], max))}
+			l.blocks = [][]rec{make([]rec, 0, min(hints[i], max))}
 		}
 		t.lanes = append(t.lanes, l)
 	}
@@ -96,7 +124,7 @@ func (t *Timeline) lane(r int) *lane { return t.lanes[r+1] }
 // lane keeps no more events. The event is written in place (a lane of one
 // core has one writer) and counts once commit is called; an op that never
 // commits (a panic) leaves its slot to the next.
-func (l *lane) open() *Event {
+func (l *lane) open() *rec {
 	if l.max < 0 {
 		return nil
 	}
@@ -106,7 +134,7 @@ func (l *lane) open() *Event {
 	}
 	k := len(l.blocks) - 1
 	if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
-		l.blocks = append(l.blocks, make([]Event, 0, min(laneBlock, max(l.max-l.n, 1))))
+		l.blocks = append(l.blocks, make([]rec, 0, min(laneBlock, max(l.max-l.n, 1))))
 		k++
 	}
 	b := l.blocks[k]
@@ -124,7 +152,7 @@ func (l *lane) commit() {
 
 // add appends a copy of ev (a shared lane: several cores record at once,
 // so each records into its own scratch and appends under the lock).
-func (l *lane) add(ev *Event) {
+func (l *lane) add(ev *rec) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if slot := l.open(); slot != nil {
@@ -133,55 +161,72 @@ func (l *lane) add(ev *Event) {
 	}
 }
 
-// events is the lane's events in order, in one slice.
-func (l *lane) events() []Event {
-	if len(l.blocks) == 1 {
-		return l.blocks[0]
+// events is the lane's records in order as the events of rank.
+func (l *lane) events(rank int) []Event {
+	if l.n == 0 {
+		return nil
 	}
-	var out []Event
-	if l.n > 0 {
-		out = make([]Event, 0, l.n)
-	}
+	out := make([]Event, 0, l.n)
 	for _, b := range l.blocks {
-		out = append(out, b...)
+		for i := range b {
+			out = append(out, b[i].event(rank))
+		}
 	}
 	return out
 }
 
-func (t *Timeline) begin(ev *Event) { ev.Start = time.Since(t.origin) }
+func (t *Timeline) begin(ev *rec) { ev.start = time.Since(t.origin) }
 
-func (t *Timeline) end(ev *Event) { ev.End = time.Since(t.origin) }
+func (t *Timeline) end(ev *rec) { ev.end = time.Since(t.origin) }
 
-// finish publishes the lanes once every rank stopped.
+// finish closes the lanes once every rank stopped (Expand builds the
+// events from them when someone reads the timeline).
 func (t *Timeline) finish() {
-	t.Host = t.lanes[0].events()
-	t.Lanes = make([][]Event, t.Ranks)
-	for r := 0; r < t.Ranks; r++ {
-		t.Lanes[r] = t.lanes[r+1].events()
-	}
 	for _, l := range t.lanes {
 		t.Dropped += l.dropped
 	}
-	t.unticked = true
+	t.recorded = true
 }
 
-// Ticks numbers every event's StartTick and EndTick run-wide, in the order
-// of their wall times (a lane's own events keep their order; ties go to
-// the host, then to lower ranks), once. Reading a run's ticks needs it: the
-// run itself records only wall times, so that ranks share no counter. On
-// a timeline built by hand it does nothing.
-func (t *Timeline) Ticks() {
-	t.ticks.Do(func() {
-		if !t.unticked {
+// lane r's events (r = -1: the host's), built from its records: what a
+// device returns for the one rank it ran, without expanding the others.
+func (t *Timeline) laneEvents(r int) []Event {
+	if !t.recorded {
+		return t.PerRank(r)
+	}
+	return t.lane(r).events(r)
+}
+
+// Expand builds Lanes and Host from a run's records and numbers every
+// event's StartTick and EndTick run-wide, in the order of their wall times
+// (a lane's own events keep their order; ties go to the host, then to lower
+// ranks), once. The run itself records only wall times, so that ranks share
+// no counter. On a timeline built by hand it does nothing.
+func (t *Timeline) Expand() {
+	t.expand.Do(func() {
+		if !t.recorded {
 			return
 		}
-		lanes := make([][]Event, 0, len(t.Lanes)+1)
-		lanes = append(lanes, t.Host)
-		lanes = append(lanes, t.Lanes...)
-		if !monotonic(lanes) {
-			sortTicks(lanes)
-			return
+		t.Host = t.lanes[0].events(-1)
+		t.Lanes = make([][]Event, t.Ranks)
+		for r := 0; r < t.Ranks; r++ {
+			t.Lanes[r] = t.lanes[r+1].events(r)
 		}
+		numberTicks(t.Host, t.Lanes)
+	})
+}
+
+// numberTicks numbers the events' StartTick and EndTick run-wide by wall
+// time (see Expand).
+func numberTicks(host []Event, ranks [][]Event) {
+	lanes := make([][]Event, 0, len(ranks)+1)
+	lanes = append(lanes, host)
+	lanes = append(lanes, ranks...)
+	if !monotonic(lanes) {
+		sortTicks(lanes)
+		return
+	}
+	{
 		// A lane's stamps never decrease (Start ≤ End ≤ the next Start),
 		// so the run-wide order is a merge of the lanes: a heap of each
 		// lane's next stamp, ordered by time, then lane.
@@ -236,7 +281,7 @@ func (t *Timeline) Ticks() {
 			}
 			down(0)
 		}
-	})
+	}
 }
 
 // monotonic reports whether every lane's stamps never decrease, as they
@@ -281,6 +326,7 @@ func sortTicks(lanes [][]Event) {
 
 // PerRank returns rank r's events in order (r = -1: the host's).
 func (t *Timeline) PerRank(r int) []Event {
+	t.Expand()
 	if r < 0 {
 		return t.Host
 	}
@@ -292,7 +338,7 @@ func (t *Timeline) PerRank(r int) []Event {
 
 // All returns every event, host first, ordered by logical start time.
 func (t *Timeline) All() []Event {
-	t.Ticks()
+	t.Expand()
 	out := append([]Event(nil), t.Host...)
 	for _, l := range t.Lanes {
 		out = append(out, l...)
@@ -322,6 +368,7 @@ func EventKind(op *ir.OpDef) string { return kindOf(op) }
 // String summarises the timeline (a cell showing it prints this, not the
 // struct): ranks, events, and the waits a failed run stopped in.
 func (t *Timeline) String() string {
+	t.Expand()
 	n, blocked := len(t.Host), 0
 	for _, l := range t.Lanes {
 		n += len(l)
