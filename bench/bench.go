@@ -186,6 +186,50 @@ func (c *Case) Run(ctx context.Context) (Sample, error) {
 	return Sample{Run: run, Op: op}, nil
 }
 
+// CallPos is where the first call of op in p was built (false when p has
+// none).
+func CallPos(p *ir.Program, op *ir.OpDef) (ir.Span, bool) {
+	var pos ir.Span
+	found := false
+	for _, f := range p.Functions {
+		ir.WalkStmt(f.Body, func(e ir.Expr) {
+			if c, ok := e.(*ir.Call); ok && c.Op == op && !found {
+				pos, found = c.Pos, true
+			}
+		}, nil)
+	}
+	return pos, found
+}
+
+// SpanAt is the wall time from the first rank starting an op built at pos
+// to the last rank finishing one. After LowerCompositeOps every op of a
+// collective's recipe carries the collective's position, so this is the
+// lowered collective from its first op to its last, as the collective's
+// own span times the op as written.
+func SpanAt(tl *runtime.Timeline, pos ir.Span, ranks int) (time.Duration, error) {
+	if tl == nil {
+		return 0, fmt.Errorf("bench: the run kept no timeline")
+	}
+	var first, last time.Duration
+	n := 0
+	for r := 0; r < ranks; r++ {
+		for _, ev := range tl.PerRank(r) {
+			if ev.Pos != pos {
+				continue
+			}
+			if n == 0 || ev.Start < first {
+				first = ev.Start
+			}
+			last = max(last, ev.End)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("bench: no op of the run was built at %s", pos)
+	}
+	return last - first, nil
+}
+
 // Span is the wall time from the first rank starting op to the last rank
 // finishing it; every one of ranks ranks must have run op exactly once.
 func Span(tl *runtime.Timeline, op string, ranks int) (time.Duration, error) {

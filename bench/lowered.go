@@ -30,6 +30,7 @@ type Lowered struct {
 	Ranks, Elems int
 	X, Y         *tensor.Tensor
 	c            *pl.Compiled
+	pos          ir.Span // where the allreduce was built: every op of its lowering carries it
 }
 
 // NewLowered compiles LoweredAllReduceProgram with pl.Compile(prog,
@@ -41,30 +42,52 @@ func NewLowered(mode string, ranks, elems int, seed int64) (*Lowered, error) {
 	if mode != "mesh" && mode != "ring" {
 		return nil, fmt.Errorf("bench: mode %q: expected mesh or ring", mode)
 	}
-	c, err := pl.TryCompile(LoweredAllReduceProgram(ranks, elems, mode), pl.Ranks(ranks))
+	prog := LoweredAllReduceProgram(ranks, elems, mode)
+	pos, ok := CallPos(prog.IR(), ir.PldTensorAllreduce)
+	if !ok {
+		return nil, fmt.Errorf("bench: the lowered program has no allreduce")
+	}
+	c, err := pl.TryCompile(prog, pl.Ranks(ranks))
 	if err != nil {
 		return nil, err
 	}
-	return &Lowered{Mode: mode, Ranks: ranks, Elems: elems, c: c,
+	return &Lowered{Mode: mode, Ranks: ranks, Elems: elems, c: c, pos: pos,
 		X: tensor.Randn(seed, ranks, 1, elems), Y: tensor.Zeros(ir.FP32, ranks, 1, elems)}, nil
 }
 
 // Run runs the compiled program once with c.Run, as a user does (the
 // protocol checker attached), and returns its wall time.
-func (l *Lowered) Run() (time.Duration, error) { return l.run(false) }
+func (l *Lowered) Run() (time.Duration, error) {
+	d, _, err := l.run(false)
+	return d, err
+}
 
 // RunUnchecked is Run with pl.Ranks(n).Unchecked(): the simulator alone.
-func (l *Lowered) RunUnchecked() (time.Duration, error) { return l.run(true) }
+func (l *Lowered) RunUnchecked() (time.Duration, error) {
+	d, _, err := l.run(true)
+	return d, err
+}
 
-func (l *Lowered) run(unchecked bool) (time.Duration, error) {
+// RunSpans is Run that also returns the lowered allreduce's own span on the
+// run's timeline: from its first op on any rank to its last (SpanAt), the
+// part of the run MPI_Allreduce compares with (staging x into the window
+// and storing y are not the allreduce).
+func (l *Lowered) RunSpans() (whole, coll time.Duration, err error) { return l.run(false) }
+
+func (l *Lowered) run(unchecked bool) (whole, coll time.Duration, err error) {
 	// A 64-rank ring runs millions of ops: allow it more than the default 30 s.
 	o := pl.Ranks(l.Ranks).Watchdog(10 * time.Minute)
 	if unchecked {
 		o = o.Unchecked()
 	}
 	start := time.Now()
-	_, err := l.c.Run(o, l.X, l.Y)
-	return time.Since(start), err
+	res, err := l.c.Run(o, l.X, l.Y)
+	whole = time.Since(start)
+	if err != nil {
+		return whole, 0, err
+	}
+	coll, err = SpanAt(res.Timeline(), l.pos, l.Ranks)
+	return whole, coll, err
 }
 
 // Check verifies every rank's y against the FP32 sum of the ranks' x
@@ -89,30 +112,30 @@ func (l *Lowered) Check() error {
 }
 
 // Measure runs l warmup times untimed, then iters times, checking the
-// first timed result.
-func (l *Lowered) Measure(warmup, iters int) (Summary, error) {
+// first timed result: the whole runs and the allreduce's spans in them.
+func (l *Lowered) Measure(warmup, iters int) (whole, coll Summary, err error) {
 	if iters < 1 {
-		return Summary{}, fmt.Errorf("bench: iters must be at least 1")
+		return Summary{}, Summary{}, fmt.Errorf("bench: iters must be at least 1")
 	}
 	for i := 0; i < warmup; i++ {
 		if _, err := l.Run(); err != nil {
-			return Summary{}, err
+			return Summary{}, Summary{}, err
 		}
 	}
-	var ds []time.Duration
+	var ds, cs []time.Duration
 	for i := 0; i < iters; i++ {
-		d, err := l.Run()
+		d, c, err := l.RunSpans()
 		if err != nil {
-			return Summary{}, err
+			return Summary{}, Summary{}, err
 		}
 		if i == 0 {
 			if err := l.Check(); err != nil {
-				return Summary{}, err
+				return Summary{}, Summary{}, err
 			}
 		}
-		ds = append(ds, d)
+		ds, cs = append(ds, d), append(cs, c)
 	}
-	return summarise(ds), nil
+	return summarise(ds), summarise(cs), nil
 }
 
 // The scaling table's shape: 64 Ki FP32 per rank at these world sizes.

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // The lowered programs compute the allreduce at small sizes in both modes,
@@ -16,11 +17,15 @@ func TestLoweredAllReduceSums(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := 0; i < 2; i++ { // a run must not depend on the previous one
-					if _, err := l.Run(); err != nil {
+					whole, coll, err := l.RunSpans()
+					if err != nil {
 						t.Fatal(err)
 					}
 					if err := l.Check(); err != nil {
 						t.Fatal(err)
+					}
+					if coll <= 0 || coll > whole {
+						t.Fatalf("the allreduce's span %v is not inside its run of %v", coll, whole)
 					}
 				}
 				l.Y.ViewFloat32()[5] += 1
@@ -44,11 +49,7 @@ func benchLoweredRun(b *testing.B, mode string, ranks, elems int, unchecked bool
 	if err != nil {
 		b.Fatal(err)
 	}
-	run := l.Run
-	if unchecked {
-		run = l.RunUnchecked
-	}
-	if _, err := run(); err != nil { // warm-up, and a correct answer
+	if _, _, err := l.run(unchecked); err != nil { // warm-up, and a correct answer
 		b.Fatal(err)
 	}
 	if err := l.Check(); err != nil {
@@ -56,12 +57,17 @@ func benchLoweredRun(b *testing.B, mode string, ranks, elems int, unchecked bool
 	}
 	b.SetBytes(int64(ranks) * int64(elems) * 4)
 	b.ReportAllocs()
+	var colls []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := run(); err != nil {
+		_, coll, err := l.run(unchecked)
+		if err != nil {
 			b.Fatal(err)
 		}
+		colls = append(colls, coll)
 	}
+	// The allreduce's own span in each run (its first op to its last).
+	b.ReportMetric(float64(summarise(colls).Median)/1e6, "coll-ms")
 }
 
 // The same without the protocol checker: the simulator's own cost.

@@ -13,9 +13,13 @@
 //	lowered_{ring,mesh}_seconds_{median,...}
 //	                                   the allreduce a user runs: pl.Compile(prog,
 //	                                   pl.Ranks(n)) then c.Run, in ring and mesh mode
-//	scale_{ring,mesh}_P<n>_seconds_median
+//	lowered_{ring,mesh}_coll_seconds_{median,...}
+//	                                   the lowered allreduce's own span in those runs
+//	                                   (its first op on any rank to its last)
+//	scale_{ring,mesh}_P<n>_seconds_median, scalecoll_{ring,mesh}_P<n>_seconds_median
 //	                                   the lowered allreduce of -scale-elems FP32 per
-//	                                   rank at each world size of -scaling
+//	                                   rank at each world size of -scaling: whole run
+//	                                   and the allreduce's span
 //
 // Usage: simbench [-ranks 8] [-elems 1048576] [-iters 10] [-warmup 2] [-get=true]
 // [-lowered=true] [-scaling 2,4,8,16,32,64] [-scale-elems 65536] [-scale-iters 3]
@@ -67,11 +71,12 @@ func runLowered(ranks, elems, iters, warmup int) error {
 		if err != nil {
 			return err
 		}
-		s, err := l.Measure(warmup, iters)
+		s, coll, err := l.Measure(warmup, iters)
 		if err != nil {
 			return fmt.Errorf("lowered %s: %w", mode, err)
 		}
 		printSummary("lowered_"+mode, s)
+		printSummary("lowered_"+mode+"_coll", coll)
 	}
 	return nil
 }
@@ -91,11 +96,12 @@ func runScaling(list string, elems, iters int) error {
 			if err != nil {
 				return err
 			}
-			s, err := l.Measure(warm, it)
+			s, coll, err := l.Measure(warm, it)
 			if err != nil {
 				return fmt.Errorf("scaling %s P=%d: %w", mode, n, err)
 			}
 			fmt.Printf("scale_%s_P%d_seconds_median=%.9f\n", mode, n, s.Median.Seconds())
+			fmt.Printf("scalecoll_%s_P%d_seconds_median=%.9f\n", mode, n, coll.Median.Seconds())
 		}
 	}
 	return nil
