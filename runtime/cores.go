@@ -281,6 +281,8 @@ func (x *Exec) waitDeferred(from int) error {
 		}
 	}
 	x.rc.deferred = x.rc.deferred[:from]
+	// The next op on the timeline starts now, not where the last one ended.
+	defer func() { x.rc.lastT = time.Since(x.s.timeline.origin) }()
 	if release && x.fn != j.fn {
 		return x.s.reacquireCore(w, j)
 	}

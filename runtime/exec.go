@@ -55,6 +55,9 @@ type rankCtx struct {
 	freeEvents []*rec
 	// ops counts the ops run since they were last added to sim.ops.
 	ops int64
+	// lastT is when the rank's last op ended or its task started (the next
+	// op's start on the timeline).
+	lastT time.Duration
 	// sc is the running op's scratch, heads the task's tile headers
 	// (scratch.go); cellNames caches the timeline's names of signal cells.
 	sc        opScratch
@@ -177,6 +180,7 @@ type task struct {
 // error naming the op and its position.
 func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 	x := &Exec{s: s, rank: r, fn: t.fn, rc: rc}
+	rc.lastT = time.Since(s.timeline.origin)
 	defer rc.flushOps(s)
 	defer rc.releaseTiles()
 	defer s.taskStart(r)() // relaxed memory: a kernel starts with an empty cache and ends with its writes landed
@@ -647,13 +651,21 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 	}
 	if ev != nil {
 		*ev = rec{call: c, fn: x.fn, peer: -1}
-		x.s.timeline.begin(ev)
+		if direct && x.rank >= 0 {
+			// A device op starts where the rank's previous one ended (or
+			// its task started): one clock read per op instead of two.
+			// What runs between two ops is the interpreter, not the device.
+			ev.start = rc.lastT
+		} else {
+			x.s.timeline.begin(ev)
+		}
 	}
 	rc.ev = ev
 	v, err := f(x, c, args)
 	rc.cur, rc.ev = prev, prevEv
 	if ev != nil {
 		x.s.timeline.end(ev)
+		rc.lastT = ev.end
 		ev.blocked = err != nil && c.Op != nil && c.Op.Class == ir.ClassWait
 		if direct {
 			l.commit()

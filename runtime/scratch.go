@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -144,15 +145,24 @@ type taskHeads struct {
 
 const headBlock = 256
 
+// headPool and intPool keep released blocks warm for the next task, which
+// is most often the same kernel on the next run (a fresh block would cost
+// its allocation and the cache misses of new memory).
+var (
+	headPool = sync.Pool{New: func() any { b := make([]Tile, headBlock); return &b }}
+	intPool  = sync.Pool{New: func() any { b := make([]int, 4*headBlock); return &b }}
+)
+
 // tile returns a zero tile header that lives until the task ends.
 func (h *taskHeads) tile() *Tile {
 	k := len(h.tiles) - 1
 	if k < 0 || h.ntile == len(h.tiles[k]) {
-		h.tiles = append(h.tiles, make([]Tile, headBlock))
+		h.tiles = append(h.tiles, *headPool.Get().(*[]Tile))
 		h.ntile, k = 0, k+1
 	}
 	t := &h.tiles[k][h.ntile]
 	h.ntile++
+	*t = Tile{}
 	return t
 }
 
@@ -161,7 +171,10 @@ func (h *taskHeads) intsOf(v []int) []int {
 	n := len(v)
 	k := len(h.ints) - 1
 	if k < 0 || h.nint+n > len(h.ints[k]) {
-		h.ints = append(h.ints, make([]int, max(4*headBlock, n)))
+		if n > 4*headBlock {
+			return append([]int(nil), v...)
+		}
+		h.ints = append(h.ints, *intPool.Get().(*[]int))
 		h.nint, k = 0, k+1
 	}
 	out := h.ints[k][h.nint : h.nint+n : h.nint+n]
@@ -170,26 +183,23 @@ func (h *taskHeads) intsOf(v []int) []int {
 	return out
 }
 
-// release keeps the first block of each kind for the next task, cleared so
-// that it holds no element memory alive; the GC takes the rest.
+// release hands every block back for the next task. Tile blocks are
+// cleared first, so that a pooled block keeps no tile memory alive.
 func (h *taskHeads) release() {
-	if len(h.tiles) > 0 {
-		clear(h.tiles[0][:h.ntileUsed(0)])
-		h.tiles = h.tiles[:1]
+	for k, b := range h.tiles {
+		used := len(b)
+		if k == len(h.tiles)-1 {
+			used = h.ntile
+		}
+		clear(b[:used])
+		headPool.Put(&b)
+		h.tiles[k] = nil
 	}
-	h.ntile = 0
-	if len(h.ints) > 0 {
-		h.ints = h.ints[:1]
+	for k, b := range h.ints {
+		intPool.Put(&b)
+		h.ints[k] = nil
 	}
-	h.nint = 0
-}
-
-// ntileUsed is how many headers of block k were handed out.
-func (h *taskHeads) ntileUsed(k int) int {
-	if k == len(h.tiles)-1 {
-		return h.ntile
-	}
-	return len(h.tiles[k])
+	h.tiles, h.ints, h.ntile, h.nint = h.tiles[:0], h.ints[:0], 0, 0
 }
 
 // tileHead is a new FP32 tile of shape over f whose header lives until
