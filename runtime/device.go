@@ -193,8 +193,10 @@ type BlockedRank struct {
 	// is then empty whether or not the cell was written).
 	NoHistory bool
 	// cell, when Cell is empty, is the cell a waiting rank holds while it
-	// waits; fillTexts names it (and Want) only for a report.
+	// waits; fillTexts names it (and Want) only for a report. on is the
+	// buffer copy the wait sleeps on.
 	cell Cell
+	on   *memBuf
 }
 
 // fillTexts sets Cell and Want from the wait's cell and condition, for a
@@ -207,7 +209,7 @@ func (b *BlockedRank) fillTexts() {
 	if b.Want == "" {
 		b.Want = b.Cond.String()
 	}
-	b.cell = Cell{}
+	b.cell, b.on = Cell{}, nil
 }
 
 func (e *DeadlockError) Error() string {

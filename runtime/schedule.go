@@ -785,16 +785,10 @@ func (w *ctlWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	if err := checkSegs(buf, []Segment{{cell.Offset, 4}}); err != nil {
 		return err
 	}
-	m, err := w.rankMem(rank)
+	m, err := w.memBuf(rank, buf)
 	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	if _, err := m.buf(rank, buf); err != nil {
-		m.mu.Unlock()
-		return err
-	}
-	m.mu.Unlock()
 	c := cell
 	c.Rank, c.Buffer = rank, buf.Name
 	info := &BlockedRank{Rank: rank, Cell: c.String(), Want: cond.String(), Cond: cond, Func: who.Func}
@@ -805,7 +799,7 @@ func (w *ctlWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	enabled := func() bool {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		v := getI32(m.bufs[buf.id], cell.Offset)
+		v := getI32(m.data, cell.Offset)
 		info.Value = int64(v)
 		if cs, ok := m.cells[key]; ok {
 			info.Writes = append(info.Writes[:0], cs.history...)

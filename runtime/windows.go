@@ -189,12 +189,25 @@ func (s *sched) block(rank int, b *BlockedRank) error {
 	return nil
 }
 
-// unblock drops every blocked wait of rank (a write woke them all).
-func (s *sched) unblock(rank int) {
+// unblock drops every blocked wait of rank on the cells of on (a write to
+// on woke them all; waits of the rank's other cores on other buffers
+// sleep on).
+func (s *sched) unblock(rank int, on *memBuf) {
 	s.mu.Lock()
-	if list, ok := s.blocked[rank]; ok {
-		s.nblocked -= len(list)
+	list := s.blocked[rank]
+	k := 0
+	for _, b := range list {
+		if b.on == on {
+			s.nblocked--
+			continue
+		}
+		list[k] = b
+		k++
+	}
+	if k == 0 {
 		delete(s.blocked, rank)
+	} else {
+		s.blocked[rank] = list[:k]
 	}
 	s.mu.Unlock()
 }
@@ -311,20 +324,40 @@ type cellState struct {
 	kinds   uint8         // bit k: a notify of NotifyKind k wrote the cell
 }
 
-// rankMem is one rank's window memory, behind its own lock. Reads of data
-// share the lock (every rank reads every peer at once in a mesh
-// collective); writes, notifies and waits hold it alone.
-type rankMem struct {
+// memBuf is one rank's copy of one window buffer, behind its own lock, so
+// that a rank's data windows and its signal buffers do not contend (peers
+// read a rank's data while others notify its cells). Reads of data share
+// the lock (every rank reads every peer at once in a mesh collective);
+// writes, notifies and waits hold it alone.
+type memBuf struct {
 	mu      sync.RWMutex
 	cond    *sync.Cond
-	bufs    [][]byte // by WindowBuf.id; nil when the rank is outside the buffer's domain
+	data    []byte
 	waiting int
 	cells   map[cellKey]*cellState
-	// waitKey is the cell the rank's one waiter waits on (waiting == 1): a
-	// notify of another cell cannot satisfy it, so it does not wake it.
+	// waitKey is the cell the buffer's one waiter waits on (waiting == 1):
+	// a notify of another cell cannot satisfy it, so it does not wake it.
 	// With several waiters (cores) every notify wakes them all, and each
 	// sets it again as it goes back to waiting, so it is never stale.
 	waitKey cellKey
+}
+
+func newMemBuf(data []byte) *memBuf {
+	m := &memBuf{data: data, cells: map[cellKey]*cellState{}}
+	m.cond = sync.NewCond(&m.mu)
+	return m
+}
+
+// rankMem is one rank's window memory: its copy of each buffer, by
+// WindowBuf.id (nil outside the buffer's domain). Alloc replaces the
+// list whole, so readers load it without a lock.
+type rankMem struct {
+	bufs atomic.Value // []*memBuf
+}
+
+func (m *rankMem) list() []*memBuf {
+	l, _ := m.bufs.Load().([]*memBuf)
+	return l
 }
 
 type simWindows struct {
@@ -344,9 +377,7 @@ type simWindows struct {
 func newSimWindows(n int, s *sched, obs Observer) *simWindows {
 	w := &simWindows{sched: s, obs: obs}
 	for i := 0; i < n; i++ {
-		m := &rankMem{cells: map[cellKey]*cellState{}}
-		m.cond = sync.NewCond(&m.mu)
-		w.ranks = append(w.ranks, m)
+		w.ranks = append(w.ranks, &rankMem{})
 	}
 	s.onStop = w.wakeAll
 	return w
@@ -354,9 +385,13 @@ func newSimWindows(n int, s *sched, obs Observer) *simWindows {
 
 func (w *simWindows) wakeAll() {
 	for _, m := range w.ranks {
-		m.mu.Lock()
-		m.cond.Broadcast()
-		m.mu.Unlock()
+		for _, mb := range m.list() {
+			if mb != nil {
+				mb.mu.Lock()
+				mb.cond.Broadcast()
+				mb.mu.Unlock()
+			}
+		}
 	}
 }
 
@@ -381,15 +416,17 @@ func (w *simWindows) Alloc(name string, size int, domain []int) (*WindowBuf, err
 	for _, r := range domain {
 		in[r] = true
 	}
+	w.allocMu.Lock()
+	defer w.allocMu.Unlock()
 	for r, m := range w.ranks {
-		m.mu.Lock()
-		for len(m.bufs) <= b.id {
-			m.bufs = append(m.bufs, nil)
+		l := append([]*memBuf(nil), m.list()...)
+		for len(l) <= b.id {
+			l = append(l, nil)
 		}
 		if domain == nil || in[r] {
-			m.bufs[b.id] = getZeroBuf(size) // zero-initialised per host call
+			l[b.id] = newMemBuf(getZeroBuf(size)) // zero-initialised per host call
 		}
-		m.mu.Unlock()
+		m.bufs.Store(l)
 	}
 	return b, nil
 }
@@ -398,41 +435,44 @@ func (w *simWindows) Alloc(name string, size int, domain []int) (*WindowBuf, err
 // run is over (no rank runs any more; nothing else holds window memory).
 func (w *simWindows) release() {
 	for _, m := range w.ranks {
-		m.mu.Lock()
-		for i, b := range m.bufs {
-			putBuf(b)
-			m.bufs[i] = nil
+		for _, mb := range m.list() {
+			if mb != nil {
+				mb.mu.Lock()
+				putBuf(mb.data)
+				mb.data = nil
+				mb.mu.Unlock()
+			}
 		}
-		m.mu.Unlock()
 	}
 }
 
 // mem returns rank's copy of buf, locked; the caller unlocks m.mu.
-func (w *simWindows) mem(rank int, buf *WindowBuf) (*rankMem, []byte, error) {
-	m, err := w.rankMem(rank)
+func (w *simWindows) mem(rank int, buf *WindowBuf) (*memBuf, []byte, error) {
+	m, err := w.memBuf(rank, buf)
 	if err != nil {
 		return nil, nil, err
 	}
 	m.mu.Lock()
-	b, err := m.buf(rank, buf)
-	if err != nil {
-		m.mu.Unlock()
-	}
-	return m, b, err
+	return m, m.data, nil
 }
 
 // rmem is mem read-locked; the caller read-unlocks m.mu.
-func (w *simWindows) rmem(rank int, buf *WindowBuf) (*rankMem, []byte, error) {
-	m, err := w.rankMem(rank)
+func (w *simWindows) rmem(rank int, buf *WindowBuf) (*memBuf, []byte, error) {
+	m, err := w.memBuf(rank, buf)
 	if err != nil {
 		return nil, nil, err
 	}
 	m.mu.RLock()
-	b, err := m.buf(rank, buf)
+	return m, m.data, nil
+}
+
+// memBuf is rank's copy of buf (unlocked).
+func (w *simWindows) memBuf(rank int, buf *WindowBuf) (*memBuf, error) {
+	m, err := w.rankMem(rank)
 	if err != nil {
-		m.mu.RUnlock()
+		return nil, err
 	}
-	return m, b, err
+	return m.buf(rank, buf)
 }
 
 func (w *simWindows) rankMem(rank int) (*rankMem, error) {
@@ -442,12 +482,13 @@ func (w *simWindows) rankMem(rank int) (*rankMem, error) {
 	return w.ranks[rank], nil
 }
 
-// buf is the rank's copy of buf; m.mu is held.
-func (m *rankMem) buf(rank int, buf *WindowBuf) ([]byte, error) {
-	if buf.id >= len(m.bufs) || m.bufs[buf.id] == nil {
+// buf is the rank's copy of buf.
+func (m *rankMem) buf(rank int, buf *WindowBuf) (*memBuf, error) {
+	l := m.list()
+	if buf.id >= len(l) || l[buf.id] == nil {
 		return nil, fmt.Errorf("rank %d has no copy of window buffer %s (outside its comm domain)", rank, buf.Name)
 	}
-	return m.bufs[buf.id], nil
+	return l[buf.id], nil
 }
 
 func checkSegs(buf *WindowBuf, segs []Segment) error {
@@ -470,9 +511,9 @@ func ranges(segs []Segment) []ByteRange {
 // changed wakes rank's waiter after its memory changed. A woken waiter is
 // unblocked here, by the writer, so no rank can see "everyone blocked"
 // before the waiter had a chance to re-check its cell.
-func (w *simWindows) changedLocked(rank int, m *rankMem) {
+func (w *simWindows) changedLocked(rank int, m *memBuf) {
 	if m.waiting > 0 {
-		w.sched.unblock(rank)
+		w.sched.unblock(rank, m)
 		m.cond.Broadcast()
 	}
 }
@@ -546,7 +587,7 @@ func (w *simWindows) WriteOwned(from, rank int, buf *WindowBuf, segs []Segment, 
 		return err
 	}
 	defer m.mu.Unlock()
-	m.bufs[buf.id] = src
+	m.data = src
 	putBuf(old) // readers only ever use window memory under the lock
 	w.changedLocked(rank, m)
 	w.observe(func(o Observer) {
@@ -648,13 +689,13 @@ type fold struct {
 // set, is the read to report for each rank, in order, before unlocking.
 func (w *simWindows) foldChunk(from int, f *fold, chunk []Segment, acc []byte, whole *Region) {
 	for _, r := range f.lockOrder {
-		w.ranks[r].mu.RLock()
+		f.mbuf(w, r).mu.RLock()
 	}
-	defer w.runlockAll(f.lockOrder)
+	defer w.runlockAll(f)
 	k := 0
 	for _, s := range chunk {
 		for i, r := range f.ranks {
-			f.srcs[i] = w.ranks[r].bufs[f.buf.id][s.Off : s.Off+s.Len]
+			f.srcs[i] = f.mbuf(w, r).data[s.Off : s.Off+s.Len]
 		}
 		foldBytes(f.dt, f.op, acc[k:k+s.Len], f.srcs[0], f.srcs[1:])
 		k += s.Len
@@ -667,11 +708,14 @@ func (w *simWindows) foldChunk(from int, f *fold, chunk []Segment, acc []byte, w
 	}
 }
 
-func (w *simWindows) runlockAll(ranks []int) {
-	for _, r := range ranks {
-		w.ranks[r].mu.RUnlock()
+func (w *simWindows) runlockAll(f *fold) {
+	for _, r := range f.lockOrder {
+		f.mbuf(w, r).mu.RUnlock()
 	}
 }
+
+// mbuf is rank r's copy of the fold's buffer (Reduce checked it exists).
+func (f *fold) mbuf(w *simWindows, r int) *memBuf { return w.ranks[r].list()[f.buf.id] }
 
 // sortedUnique is ranks in increasing order without repeats (a rank's
 // read lock must not be taken twice by one locker).
@@ -731,7 +775,9 @@ func (w *simWindows) Copy(from int, dst, src Region) error {
 		data, dataSegs = tmp, []Segment{{0, len(tmp)}}
 	}
 	copySegs(db, dst.Segs, data, dataSegs)
-	w.changedLocked(dst.Rank, w.ranks[dst.Rank])
+	if md, err := w.memBuf(dst.Rank, dst.Buf); err == nil {
+		w.changedLocked(dst.Rank, md)
+	}
 	w.observeAccess(from, src, Read)
 	w.observeAccess(from, dst, Write)
 	return nil
@@ -741,18 +787,18 @@ func (w *simWindows) Copy(from int, dst, src Region) error {
 // lock when they are the same rank), in rank order so that two copies in
 // opposite directions cannot deadlock.
 func (w *simWindows) lockPair(dst, src Region) (sb, db []byte, unlock func(), err error) {
-	ms, err := w.rankMem(src.Rank)
+	ms, err := w.memBuf(src.Rank, src.Buf)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	md, err := w.rankMem(dst.Rank)
+	md, err := w.memBuf(dst.Rank, dst.Buf)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if ms == md {
 		md.mu.Lock()
 		unlock = md.mu.Unlock
-	} else if src.Rank < dst.Rank {
+	} else if src.Rank < dst.Rank || (src.Rank == dst.Rank && src.Buf.id < dst.Buf.id) {
 		ms.mu.RLock()
 		md.mu.Lock()
 		unlock = func() { md.mu.Unlock(); ms.mu.RUnlock() }
@@ -761,14 +807,7 @@ func (w *simWindows) lockPair(dst, src Region) (sb, db []byte, unlock func(), er
 		ms.mu.RLock()
 		unlock = func() { ms.mu.RUnlock(); md.mu.Unlock() }
 	}
-	if sb, err = ms.buf(src.Rank, src.Buf); err == nil {
-		db, err = md.buf(dst.Rank, dst.Buf)
-	}
-	if err != nil {
-		unlock()
-		return nil, nil, nil, err
-	}
-	return sb, db, unlock, nil
+	return ms.data, md.data, unlock, nil
 }
 
 func (w *simWindows) observeAccess(from int, r Region, kind AccessKind) {
@@ -853,7 +892,7 @@ func putI32(b []byte, off int, v int32) {
 	b[off], b[off+1], b[off+2], b[off+3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
 }
 
-func (m *rankMem) cellState(buf *WindowBuf, c Cell) *cellState {
+func (m *memBuf) cellState(buf *WindowBuf, c Cell) *cellState {
 	k := cellKey{buf.id, c.Offset}
 	cs, ok := m.cells[k]
 	if !ok {
@@ -925,7 +964,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		}
 		if info == nil {
 			// The texts are made only if a report needs them (deadlockLocked).
-			info = &BlockedRank{Rank: rank, Cond: cond, Func: who.Func, cell: cell}
+			info = &BlockedRank{Rank: rank, Cond: cond, Func: who.Func, cell: cell, on: m}
 			if who.Call != nil {
 				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
 			}
@@ -947,7 +986,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	}
 }
 
-func (w *simWindows) observeWait(m *rankMem, buf *WindowBuf, cell Cell, cond Cond, who Origin, v int32, ok bool) {
+func (w *simWindows) observeWait(m *memBuf, buf *WindowBuf, cell Cell, cond Cond, who Origin, v int32, ok bool) {
 	if w.obs == nil {
 		return
 	}
@@ -980,32 +1019,41 @@ func (w *simWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 func (w *simWindows) signals() []SignalCell {
 	n := 0
 	for _, m := range w.ranks {
-		m.mu.Lock()
-		n += len(m.cells)
-		m.mu.Unlock()
+		for _, mb := range m.list() {
+			if mb != nil {
+				mb.mu.Lock()
+				n += len(mb.cells)
+				mb.mu.Unlock()
+			}
+		}
 	}
 	out := make([]SignalCell, 0, n)
 	// One SetBy map per combination of kinds, shared by the cells that have
 	// it (a collective leaves hundreds of thousands of cells).
 	setBy := map[uint8]map[string]bool{}
 	for r, m := range w.ranks {
-		m.mu.Lock()
-		for k, cs := range m.cells {
-			v := getI32(m.bufs[k.buf], k.off)
-			set, ok := setBy[cs.kinds]
-			if !ok {
-				set = map[string]bool{}
-				for _, kind := range []NotifyKind{NotifyAtomicAdd, NotifySet} {
-					if cs.kinds&(1<<kind) != 0 {
-						set[kind.String()] = true
-					}
-				}
-				setBy[cs.kinds] = set
+		for _, mb := range m.list() {
+			if mb == nil {
+				continue
 			}
-			out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
-				ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]SignalWrite(nil), cs.history...)})
+			mb.mu.Lock()
+			for k, cs := range mb.cells {
+				v := getI32(mb.data, k.off)
+				set, ok := setBy[cs.kinds]
+				if !ok {
+					set = map[string]bool{}
+					for _, kind := range []NotifyKind{NotifyAtomicAdd, NotifySet} {
+						if cs.kinds&(1<<kind) != 0 {
+							set[kind.String()] = true
+						}
+					}
+					setBy[cs.kinds] = set
+				}
+				out = append(out, SignalCell{Rank: r, Buffer: cs.cell.Buffer, Offset: append([]int(nil), cs.cell.Index...),
+					ByteOffset: k.off, Value: int64(v), SetBy: set, Notifies: cs.count, History: append([]SignalWrite(nil), cs.history...)})
+			}
+			mb.mu.Unlock()
 		}
-		m.mu.Unlock()
 	}
 	SortSignalCells(out)
 	return out
