@@ -70,6 +70,19 @@ type ViewLayout struct {
 	Offset    int   // element offset of the view's [0, ...]
 }
 
+// ConcurrentObserver is an Observer that may be called from several ranks
+// at once, which the simulator then does instead of serialising every
+// call: calls about the same rank's copy of a window buffer still come one
+// at a time, in the order their effects took place (each is made under
+// that copy's lock; reads of it may come together, and they commute), so
+// a notify is still reported before any wait that observed it, and one
+// rank's events still arrive in program order. Joined and End come when
+// no rank runs. ObservesConcurrently is asked once when a run starts.
+type ConcurrentObserver interface {
+	Observer
+	ObservesConcurrently() bool
+}
+
 // JoinObserver is an Observer that also wants to know when the host
 // orchestrator joined every rank (it does before any host op that is not
 // pure dispatch bookkeeping): everything any rank did before Joined happens

@@ -365,6 +365,9 @@ type simWindows struct {
 	sched *sched
 	obsMu sync.Mutex
 	obs   Observer
+	// concurrent: obs takes calls from several ranks at once (a
+	// ConcurrentObserver that said so), so calls skip obsMu.
+	concurrent bool
 
 	allocMu sync.Mutex
 	nbufs   int
@@ -376,6 +379,9 @@ type simWindows struct {
 
 func newSimWindows(n int, s *sched, obs Observer) *simWindows {
 	w := &simWindows{sched: s, obs: obs}
+	if co, ok := obs.(ConcurrentObserver); ok {
+		w.concurrent = co.ObservesConcurrently()
+	}
 	for i := 0; i < n; i++ {
 		w.ranks = append(w.ranks, &rankMem{})
 	}
@@ -397,6 +403,10 @@ func (w *simWindows) wakeAll() {
 
 func (w *simWindows) observe(fn func(o Observer)) {
 	if w.obs == nil {
+		return
+	}
+	if w.concurrent {
+		fn(w.obs)
 		return
 	}
 	w.obsMu.Lock()
