@@ -88,32 +88,8 @@ func (x *Exec) ints(v any, what string) ([]int, error) {
 
 // subScratch is v.sub with the result in op scratch.
 func (x *Exec) subScratch(v *view, offs, shape []int) (*view, error) {
-	if len(offs) == 0 {
-		offs = x.rc.sc.intSlice(len(v.shape))
-		clear(offs)
-	}
-	if len(offs) != len(v.shape) {
-		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
-	}
-	k := len(v.shape) - len(shape)
-	if k < 0 {
-		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", dimsText(shape), dimsText(v.shape))
-	}
-	full := x.rc.sc.intSlice(len(v.shape))
-	o := v.off
-	for i := range full {
-		full[i] = 1
-		if i >= k {
-			full[i] = shape[i-k]
-		}
-		if offs[i] < 0 || offs[i]+full[i] > v.shape[i] {
-			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", dimsText(full), dimsText(offs), dimsText(v.shape))
-		}
-		o += offs[i] * v.strides[i]
-	}
 	out := x.rc.sc.view()
-	*out = view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}
-	return out, nil
+	return out, v.subInto(out, x.rc.sc.intSlice(len(v.shape)), offs, shape)
 }
 
 // segments is v.segments in op scratch.

@@ -191,29 +191,40 @@ func (v *view) elemOffset(idx []int) (int, error) {
 // dims (leading dims are 1), which is how a [1, S] tile addresses a [N, 1, S]
 // tensor.
 func (v *view) sub(offs, shape []int) (*view, error) {
-	if len(offs) == 0 {
-		offs = make([]int, len(v.shape))
-	}
-	if len(offs) != len(v.shape) {
-		return nil, fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
+	out := &view{}
+	return out, v.subInto(out, make([]int, len(v.shape)), offs, shape)
+}
+
+// subInto sets out to the view of shape at offs, with full (len(v.shape)
+// ints) as its shape; offs may be nil (all zeros).
+func (v *view) subInto(out *view, full, offs, shape []int) error {
+	if len(offs) != 0 && len(offs) != len(v.shape) {
+		return fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
 	}
 	k := len(v.shape) - len(shape)
 	if k < 0 {
-		return nil, fmt.Errorf("shape %v has more dims than the tensor %v", dimsText(shape), dimsText(v.shape))
+		return fmt.Errorf("shape %v has more dims than the tensor %v", dimsText(shape), dimsText(v.shape))
 	}
-	full := make([]int, len(v.shape))
 	o := v.off
 	for i := range full {
 		full[i] = 1
 		if i >= k {
 			full[i] = shape[i-k]
 		}
-		if offs[i] < 0 || offs[i]+full[i] > v.shape[i] {
-			return nil, fmt.Errorf("region %v at offsets %v does not fit in %v", dimsText(full), dimsText(offs), dimsText(v.shape))
+		at := 0
+		if len(offs) != 0 {
+			at = offs[i]
 		}
-		o += offs[i] * v.strides[i]
+		if at < 0 || at+full[i] > v.shape[i] {
+			if len(offs) == 0 {
+				offs = make([]int, len(v.shape))
+			}
+			return fmt.Errorf("region %v at offsets %v does not fit in %v", dimsText(full), dimsText(offs), dimsText(v.shape))
+		}
+		o += at * v.strides[i]
 	}
-	return &view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}, nil
+	*out = view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}
+	return nil
 }
 
 // contiguous reports whether the view is one dense row-major run.
