@@ -32,6 +32,7 @@ func RegisterKernel(op *ir.OpDef, b KernelBuilder) { op.SetFacet(KernelFacetKey,
 // cprog is a program's compiled device functions.
 type cprog struct {
 	funcs map[*ir.Function]*cfunc
+	sites siteTable // every op call site, for the timeline's records
 }
 
 // cfunc is one compiled function.
@@ -80,7 +81,7 @@ func compileProgram(p *ir.Program) *cprog {
 		}
 	}
 	for f, cf := range cp.funcs {
-		fc := &fcomp{cp: cp, prog: p, slots: map[string]int{}}
+		fc := &fcomp{cp: cp, prog: p, fn: f, slots: map[string]int{}}
 		cf.params = make([]int, len(f.Params))
 		cf.dims = make([][]dimBind, len(f.Params))
 		cf.ndims = make([]int, len(f.Params))
@@ -125,6 +126,7 @@ func (cp *cprog) lookup(fn *ir.Function) *cfunc {
 type fcomp struct {
 	cp     *cprog
 	prog   *ir.Program
+	fn     *ir.Function // the function being compiled
 	slots  map[string]int
 	names  []string
 	nsites int // op call sites, each with its argument slice in the frame
@@ -600,13 +602,13 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 	}
 	// An op's argument slice is the call site's own, reused on every
 	// execution in the frame: ops read their arguments and keep none.
-	site := fc.nsites
+	argSite := fc.nsites
 	fc.nsites++
 	siteArgs := func(fr *frame) ([]any, error) {
-		out := fr.args[site]
+		out := fr.args[argSite]
 		if out == nil {
 			out = make([]any, len(args))
-			fr.args[site] = out
+			fr.args[argSite] = out
 		}
 		for i, a := range args {
 			v, err := a(fr)
@@ -650,13 +652,14 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 			op = k
 		}
 	}
+	id := fc.cp.sites.id(site{c, fc.fn})
 	if !fc.planned {
 		return func(fr *frame) (any, error) {
 			a, err := siteArgs(fr)
 			if err != nil {
 				return nil, err
 			}
-			return fr.x.runOp(c, op, a)
+			return fr.x.runSiteOp(c, id, op, a)
 		}
 	}
 	// A function with an address plan: tile arguments are checked against
@@ -674,10 +677,10 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 			}
 		}
 		if p == nil {
-			return x.runOp(c, op, a)
+			return x.runSiteOp(c, id, op, a)
 		}
 		x.rc.place, x.rc.placed = p, nil
-		v, err := x.runOp(c, op, a)
+		v, err := x.runSiteOp(c, id, op, a)
 		x.rc.place = nil
 		if f := x.rc.placed; f != nil {
 			x.rc.placed = nil

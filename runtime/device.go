@@ -357,6 +357,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if hints := l.hints(o.Ranks); hints != nil && o.MaxEvents > 0 {
 		s.timeline = newTimeline(o.Ranks, o.MaxEvents, hints)
 	}
+	s.timeline.static = &l.compiled.sites
 	wctx, cancel := context.WithTimeout(ctx, o.Watchdog)
 	defer cancel()
 	// The context ending (Ctrl-C, the watchdog) stops every rank.

@@ -221,6 +221,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	}
 	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
 	s.compiled = exe.(*loaded).compiled // device code on the compiled executor, as in Run
+	s.timeline.static = &s.compiled.sites
 	s.sched.onStop = o.Stop
 	stop := context.AfterFunc(ctx, func() {
 		s.sched.fail(&StopError{Msg: "run cancelled", Cause: ctx.Err()})

@@ -62,7 +62,7 @@ type rankCtx struct {
 	// (scratch.go); cellNames caches the timeline's names of signal cells.
 	sc        opScratch
 	heads     taskHeads
-	cellNames map[cellNameKey]string
+	cellNames map[cellNameKey]int32
 	// ub is the rank's simulated on-chip buffer; place is the address the
 	// running op's result tile takes on it, placed what it got (arena.go).
 	ub     ubState
@@ -623,11 +623,19 @@ func (x *Exec) callExpr(c *ir.Call) (any, error) {
 	return x.runOp(c, f.(OpFunc), args)
 }
 
-// runOp executes one op, recording it on the timeline. The record is
-// written straight into the rank's lane; a lane several cores share, and
-// an op run inside another, record into scratch and append a copy under
-// the lane's lock.
+// runOp executes one op, recording it on the timeline.
 func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
+	return x.runSiteOp(c, noSite, f, args)
+}
+
+// noSite asks runSiteOp to number the op's site itself.
+const noSite = math.MinInt32
+
+// runSiteOp is runOp for an op whose site the compiled program numbered
+// (site >= 0, Timeline.static). The record is written straight into the
+// rank's lane; a lane several cores share, and an op run inside another,
+// record into scratch and append a copy under the lane's lock.
+func (x *Exec) runSiteOp(c *ir.Call, site int32, f OpFunc, args []any) (any, error) {
 	rc := x.rc
 	if x.s.sched.stopped.Load() {
 		return nil, errAborted
@@ -650,7 +658,10 @@ func (x *Exec) runOp(c *ir.Call, f OpFunc, args []any) (any, error) {
 		ev = rc.newEvent()
 	}
 	if ev != nil {
-		*ev = rec{call: c, fn: x.fn, peer: -1}
+		if site == noSite {
+			site = x.s.timeline.dynSite(c, x.fn)
+		}
+		*ev = rec{site: site, peer: -1}
 		if direct && x.rank >= 0 {
 			// A device op starts where the rank's previous one ended (or
 			// its task started): one clock read per op instead of two.
@@ -695,7 +706,10 @@ func (rc *rankCtx) flushOps(s *sim) {
 // note annotates the op being recorded with its peer, cell and value.
 func (x *Exec) note(peer int, cell string, value int64) {
 	if ev := x.rc.ev; ev != nil {
-		ev.peer, ev.cell, ev.value = int32(peer), cell, value
+		ev.peer, ev.value = int32(peer), value
+		if cell != "" {
+			ev.cell = x.s.timeline.cells.id(cell)
+		}
 	}
 }
 
@@ -715,7 +729,7 @@ func (x *Exec) noteCell(peer int, buf *WindowBuf, cell Cell, value int64) {
 		return
 	}
 	if buf == nil || len(cell.Index) > 3 || cell.Index == nil {
-		ev.peer, ev.cell, ev.value = int32(peer), cell.String(), value
+		ev.peer, ev.cell, ev.value = int32(peer), x.s.timeline.cells.id(cell.String()), value
 		return
 	}
 	var ix [3]int
@@ -724,9 +738,9 @@ func (x *Exec) noteCell(peer int, buf *WindowBuf, cell Cell, value int64) {
 	name, ok := x.rc.cellNames[k]
 	if !ok {
 		if x.rc.cellNames == nil {
-			x.rc.cellNames = map[cellNameKey]string{}
+			x.rc.cellNames = map[cellNameKey]int32{}
 		}
-		name = cell.String()
+		name = x.s.timeline.cells.id(cell.String())
 		x.rc.cellNames[k] = name
 	}
 	ev.peer, ev.cell, ev.value = int32(peer), name, value

@@ -48,27 +48,111 @@ type Timeline struct {
 	// turn into Lanes and Host with their ticks (once).
 	recorded bool
 	expand   sync.Once
+	// static names the sites of the compiled program's call sites (shared
+	// by its runs), sites every other op site, cells the signal cells the
+	// records name.
+	static *siteTable
+	sites  siteTable
+	cells  nameTable
 }
 
-// rec is one op as a lane records it while the run goes on; Expand makes
-// it an Event (its Op, Kind and Pos come from the call, its rank from the
-// lane).
+// rec is one op as a lane records it while the run goes on: no pointers,
+// so recording one is a short store into memory the collector never scans.
+// Expand makes it an Event (its op, function and position come from its
+// site, its rank from the lane).
 type rec struct {
-	call       *ir.Call
-	fn         *ir.Function // the function the op ran in (nil: none)
 	start, end time.Duration
 	value      int64
-	cell       string
+	site       int32 // >= 0: Timeline.static; < 0: Timeline.sites at -site-1
 	peer       int32
+	cell       int32 // Timeline.cells at cell-1 (0: none)
 	blocked    bool
 }
 
+// site is what an op record stands for: the call and the function it ran in.
+type site struct {
+	call *ir.Call
+	fn   *ir.Function // nil: none
+}
+
+// siteTable numbers sites.
+type siteTable struct {
+	mu    sync.Mutex
+	list  []site
+	index map[site]int32
+}
+
+// id is s's number, given at its first sight.
+func (t *siteTable) id(s site) int32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if i, ok := t.index[s]; ok {
+		return i
+	}
+	if t.index == nil {
+		t.index = map[site]int32{}
+	}
+	i := int32(len(t.list))
+	t.list = append(t.list, s)
+	t.index[s] = i
+	return i
+}
+
+func (t *siteTable) at(i int32) site {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.list[i]
+}
+
+// nameTable numbers strings (1 is the first).
+type nameTable struct {
+	mu    sync.Mutex
+	list  []string
+	index map[string]int32
+}
+
+func (t *nameTable) id(s string) int32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if i, ok := t.index[s]; ok {
+		return i
+	}
+	if t.index == nil {
+		t.index = map[string]int32{}
+	}
+	t.list = append(t.list, s)
+	i := int32(len(t.list))
+	t.index[s] = i
+	return i
+}
+
+func (t *nameTable) at(i int32) string {
+	if i <= 0 {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.list[i-1]
+}
+
+// dynSite numbers a site no compiled call site names (the host's ops, the
+// tree walker's).
+func (t *Timeline) dynSite(c *ir.Call, fn *ir.Function) int32 {
+	return -t.sites.id(site{c, fn}) - 1
+}
+
 // event is r as an Event of rank.
-func (r *rec) event(rank int) Event {
-	e := Event{Rank: rank, Op: r.call.Name(), Kind: kindOf(r.call.Op), Pos: r.call.Pos, Start: r.start, End: r.end,
-		Peer: int(r.peer), Cell: r.cell, Value: r.value, Blocked: r.blocked}
-	if r.fn != nil {
-		e.Func = r.fn.Name
+func (t *Timeline) event(r *rec, rank int) Event {
+	var s site
+	if r.site >= 0 {
+		s = t.static.at(r.site)
+	} else {
+		s = t.sites.at(-r.site - 1)
+	}
+	e := Event{Rank: rank, Op: s.call.Name(), Kind: kindOf(s.call.Op), Pos: s.call.Pos, Start: r.start, End: r.end,
+		Peer: int(r.peer), Cell: t.cells.at(r.cell), Value: r.value, Blocked: r.blocked}
+	if s.fn != nil {
+		e.Func = s.fn.Name
 	}
 	return e
 }
@@ -161,15 +245,17 @@ func (l *lane) add(ev *rec) {
 	}
 }
 
-// events is the lane's records in order as the events of rank.
-func (l *lane) events(rank int) []Event {
+// events is lane r's records in order as the events of rank r (-1: the
+// host).
+func (t *Timeline) events(r int) []Event {
+	l := t.lane(r)
 	if l.n == 0 {
 		return nil
 	}
 	out := make([]Event, 0, l.n)
 	for _, b := range l.blocks {
 		for i := range b {
-			out = append(out, b[i].event(rank))
+			out = append(out, t.event(&b[i], r))
 		}
 	}
 	return out
@@ -194,7 +280,7 @@ func (t *Timeline) laneEvents(r int) []Event {
 	if !t.recorded {
 		return t.PerRank(r)
 	}
-	return t.lane(r).events(r)
+	return t.events(r)
 }
 
 // Expand builds Lanes and Host from a run's records and numbers every
@@ -207,10 +293,10 @@ func (t *Timeline) Expand() {
 		if !t.recorded {
 			return
 		}
-		t.Host = t.lanes[0].events(-1)
+		t.Host = t.events(-1)
 		t.Lanes = make([][]Event, t.Ranks)
 		for r := 0; r < t.Ranks; r++ {
-			t.Lanes[r] = t.lanes[r+1].events(r)
+			t.Lanes[r] = t.events(r)
 		}
 		numberTicks(t.Host, t.Lanes)
 	})
