@@ -23,9 +23,9 @@ func loweredAllReduce(ranks, elems int, mode string) *pl.Program {
 // simulator runs the op natively and as pl.Compile lowers it (every chunk's
 // put, notify and wait a scheduling point). The ring's waits may or may not
 // see a neighbour's next credit; they commute with the credits they do not
-// need (checker/verify_cond.go), so the lowered ring at P = 3, which took
-// more than half a million schedules without an end in sight before, is
-// one schedule (and a few dozen runs the sleep sets cut).
+// need (checker/verify_cond.go), so the ring at P = 3, which did not finish
+// within a test's budget before, is one schedule (and a few dozen runs the
+// sleep sets cut).
 func TestVerifyAllReduceModes(t *testing.T) {
 	for _, mode := range []string{"mesh", "ring"} {
 		for _, n := range []int{2, 3} {
