@@ -123,10 +123,10 @@ func (c *Checker) grow(r int) {
 		c.vc = append(c.vc, v)
 	}
 	for _, ct := range c.order {
-		if len(ct.clock) < n {
+		if len(ct.forced) < n {
 			nc := make(clock, n)
-			copy(nc, ct.clock)
-			ct.clock = nc
+			copy(nc, ct.forced)
+			ct.forced = nc
 		}
 	}
 	c.world = n
@@ -290,13 +290,12 @@ func (c *Checker) Notify(n runtime.Notification) {
 	}
 	c.checkMixed(ct, ac, n.Kind)
 	c.checkOvertaken(ct, n)
-	ct.notify(n)
-	ct.clock.join(vc)
+	ct.notify(n, c.release(ct, n, vc))
 	vc[n.Rank]++
 }
 
 // Wait records a wait that returned (or a comm_test): a satisfied one
-// acquires the clocks the cell's notifies released.
+// acquires the clocks of the notifies it synchronises with (sync.go).
 func (c *Checker) Wait(w runtime.WaitResult) {
 	if w.Rank < 0 {
 		return
@@ -309,16 +308,19 @@ func (c *Checker) Wait(w runtime.WaitResult) {
 	}
 	ct := c.cell(w.Cell)
 	vc := c.vc[w.Rank]
-	vc.join(ct.clock)
+	m := c.acquire(ct, w, vc)
 	if c.rx != nil {
 		c.rxWaited(w.Rank, w.Origin)
 	}
 	if opOf(w.Origin) == ir.TileCommTest {
 		return // a test does not block: it can neither pass early nor be overtaken
 	}
-	c.checkStale(ct, w)
-	ct.lastWait = &waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, origin: w.Origin}
-	ct.waits++
+	c.checkStale(ct, w, m)
+	giver := -1
+	if m.cond && m.t > 0 {
+		giver = ct.giver
+	}
+	ct.waited(&waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, least: m.value, origin: w.Origin, sync: m, giver: giver})
 	ct.addHist(histEntry{wait: true, rank: w.Rank, new: w.Value, cond: w.Cond, origin: w.Origin})
 }
 

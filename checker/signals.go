@@ -10,33 +10,52 @@ import (
 
 // cellTrack is what the checker knows about one signal cell (one rank's copy).
 type cellTrack struct {
-	key   cellKey
-	name  string // signal_buf[1, 0]
-	clock clock  // join of every notifier's clock so far
+	key  cellKey
+	name string // signal_buf[1, 0]
+
+	// What a wait acquires (sync.go): the clocks of the notifies every
+	// later wait or test of the owner takes, and the epoch's flexible adds.
+	forced    clock
+	epoch     int     // Sets so far
+	v0        int64   // the epoch's non-flexible value
+	flexSum   []int64 // the epoch's flexible adds: the sum of the first i+1
+	flexClock []clock // their notifiers' clocks, from flexAcq on
+	flexAcq   int     // the first flexAcq were acquired
+	giver     int     // the rank of the epoch's flexible adds; -1: none, -2: several
+	model     int64   // the value notifies alone give
+	plain     bool    // waits acquire everything (until the next Set, unless tainted)
+	tainted   bool    // written by something other than a notify
 
 	hist    []histEntry // notifies and returned waits, in order (capped)
 	dropped int
 
-	// Stale-reuse analysis: the notifies from seq base on, the value the
-	// first base notifies produce, and the notifies the last wait needed.
+	// Stale-reuse analysis: the notifies from seq base on (those before
+	// base were needed or the owner's, giving baseVal), each marked when a
+	// wait needed it.
 	notes   []noteEntry
 	base    int
 	baseVal int32
-	need    int
 	waits   int
 	noStale bool // too many notifies without a wait: analysis off
 
 	lastWait *waitRec
-	sets     []*access // the latest Set of each rank
-	adds     []*access // the latest AtomicAdd of each rank
-	setBy    map[runtime.NotifyKind]*access
-	mixed    bool // a concurrent Set/AtomicAdd was reported
+	// For checkOvertaken: the latest wait acquiring everything, and the
+	// latest conditional wait that needed credits, per giver.
+	lastPlain *waitRec
+	lastNeed  map[int]*waitRec
+	sets      []*access // the latest Set of each rank
+	adds      []*access // the latest AtomicAdd of each rank
+	setBy     map[runtime.NotifyKind]*access
+	mixed     bool // a concurrent Set/AtomicAdd was reported
 }
 
 type noteEntry struct {
-	rank  int
-	kind  runtime.NotifyKind
-	value int32
+	rank   int
+	kind   runtime.NotifyKind
+	value  int32
+	epoch  int  // the cell's epoch (Sets before it)
+	flex   int  // index in the epoch's flexible adds; -1: not one
+	needed bool // a wait needed it
 }
 
 type histEntry struct {
@@ -49,12 +68,15 @@ type histEntry struct {
 }
 
 type waitRec struct {
-	rank    int
-	epoch   uint32
-	cond    runtime.Cond
-	value   int32
-	origin  runtime.Origin
-	flagged bool
+	rank   int
+	epoch  uint32
+	cond   runtime.Cond
+	value  int32 // the value it saw
+	least  int32 // the value it sees in the earliest equivalent schedule
+	origin runtime.Origin
+	seq    int      // the cell's waits before it
+	sync   waitSync // what it acquired
+	giver  int      // a conditional wait's giver; -1: it needed no credit
 }
 
 const maxHist = 64
@@ -63,7 +85,7 @@ func (c *Checker) cell(cl runtime.Cell) *cellTrack {
 	k := cellKey{cl.Rank, cl.Buffer, cl.Offset}
 	ct := c.cells[k]
 	if ct == nil {
-		ct = &cellTrack{key: k, name: cl.String(), clock: make(clock, c.world), setBy: map[runtime.NotifyKind]*access{}}
+		ct = &cellTrack{key: k, name: cl.String(), forced: make(clock, c.world), giver: -1, setBy: map[runtime.NotifyKind]*access{}}
 		c.cells[k] = ct
 		c.order = append(c.order, ct)
 		c.named[namedKey(cl.Rank, ct.name)] = ct
@@ -85,9 +107,9 @@ func (ct *cellTrack) addHist(h histEntry) {
 // nobody waits on; past it the cell is no longer analysed.
 const maxNotes = 1 << 14
 
-func (ct *cellTrack) notify(n runtime.Notification) {
+func (ct *cellTrack) notify(n runtime.Notification, flexIdx int) {
 	if !ct.noStale {
-		ct.notes = append(ct.notes, noteEntry{n.Rank, n.Kind, n.Value})
+		ct.notes = append(ct.notes, noteEntry{rank: n.Rank, kind: n.Kind, value: n.Value, epoch: ct.epoch, flex: flexIdx})
 		if len(ct.notes) > maxNotes {
 			ct.notes, ct.noStale = nil, true
 		}
@@ -102,39 +124,22 @@ func apply(v int32, n noteEntry) int32 {
 	return v + n.value
 }
 
-// valueAt is the cell's value if only the first m notifies had landed, plus
-// the waiter's own notifies among those up to k (it issued them before
-// waiting, so they are there whatever the timing).
-func (ct *cellTrack) valueAt(m, k, waiter int) int32 {
+// checkStale flags a wait that the notifies earlier waits on the cell
+// needed (with the waiter's own) already satisfy: it synchronises with
+// nothing new, so a barrier built from it passes at once (a reused Ge 1
+// cell). What a wait needs is a function of the schedule's class (see
+// needed), so the finding is too.
+func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
+	if ct.noStale || w.Observed != ct.base+len(ct.notes) {
+		return // notifies we did not see: no analysis
+	}
 	v := ct.baseVal
-	for i := ct.base; i < k && i-ct.base < len(ct.notes); i++ {
-		n := ct.notes[i-ct.base]
-		if i < m || n.rank == waiter {
+	for _, n := range ct.notes {
+		if n.needed || n.rank == w.Rank {
 			v = apply(v, n)
 		}
 	}
-	return v
-}
-
-// checkStale flags a wait that the notifies an earlier wait on the cell
-// needed already satisfy: it synchronises with nothing new, so a barrier
-// built from it passes at once (a reused Ge 1 cell).
-func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult) {
-	k := w.Observed
-	if ct.noStale || k > ct.base+len(ct.notes) || k < ct.need {
-		return // notifies we did not see: no analysis
-	}
-	found := -1
-	for m := ct.need; m <= k; m++ {
-		if w.Cond.Holds(ct.valueAt(m, k, w.Rank)) {
-			found = m
-			break
-		}
-	}
-	if found < 0 {
-		found = k
-	}
-	if ct.waits > 0 && found == ct.need && ct.lastWait != nil {
+	if ct.waits > 0 && ct.lastWait != nil && w.Cond.Holds(v) {
 		prev := ct.lastWait
 		key := fmt.Sprintf("stale|%p|%p", w.Origin.Call, prev.origin.Call)
 		c.note(key, Finding{
@@ -150,32 +155,92 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult) {
 			},
 		})
 	}
-	// Trim what no later wait can need.
-	if found > ct.base {
-		v := ct.baseVal
-		for i := ct.base; i < found; i++ {
-			v = apply(v, ct.notes[i-ct.base])
-		}
-		ct.notes = append([]noteEntry(nil), ct.notes[found-ct.base:]...)
-		ct.base, ct.baseVal = found, v
+	ct.needed(w, m)
+	// Trim what every later wait includes anyway.
+	i := 0
+	for i < len(ct.notes) && (ct.notes[i].needed || ct.notes[i].rank == w.Rank) {
+		ct.baseVal = apply(ct.baseVal, ct.notes[i])
+		i++
 	}
-	ct.need = found
+	if i > 0 {
+		ct.notes = append([]noteEntry(nil), ct.notes[i:]...)
+		ct.base += i
+	}
+}
+
+// needed marks the notifies wait w needed. A conditional wait (sync.go)
+// needs every notify before it but the epoch's flexible adds past the
+// giver's first t; any other wait the shortest prefix that satisfies it
+// (with the owner's notifies), in an order that does not depend on how
+// commuting adds interleaved: the adds between two Sets by rank, then in
+// each rank's order.
+func (ct *cellTrack) needed(w runtime.WaitResult, m waitSync) {
+	if m.cond {
+		for i := range ct.notes {
+			n := &ct.notes[i]
+			if n.epoch != ct.epoch || n.flex < m.t {
+				n.needed = true
+			}
+		}
+		return
+	}
+	order := make([]int, 0, len(ct.notes))
+	for lo := 0; lo < len(ct.notes); {
+		hi := lo
+		for hi < len(ct.notes) && ct.notes[hi].kind != runtime.NotifySet {
+			hi++
+		}
+		seg := make([]int, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			seg = append(seg, i)
+		}
+		sort.SliceStable(seg, func(a, b int) bool { return ct.notes[seg[a]].rank < ct.notes[seg[b]].rank })
+		order = append(order, seg...)
+		if hi < len(ct.notes) {
+			order = append(order, hi) // the Set
+			hi++
+		}
+		lo = hi
+	}
+	in := make([]bool, len(ct.notes))
+	for m := 0; m <= len(order); m++ {
+		if m > 0 {
+			in[order[m-1]] = true
+		}
+		v := ct.baseVal
+		for i, n := range ct.notes {
+			if in[i] || n.needed || n.rank == w.Rank {
+				v = apply(v, n)
+			}
+		}
+		if w.Cond.Holds(v) || m == len(order) {
+			for i := range in {
+				if in[i] {
+					ct.notes[i].needed = true
+				}
+			}
+			return
+		}
+	}
 }
 
 // checkOvertaken flags a notify that, had it landed before a satisfied
 // wait polled, would have made the wait fail, when nothing orders the
 // notify after that wait: with a faster notifier the waiter misses its
-// moment (pitfall 1, the Eq wait overtaken by a fast peer).
+// moment (pitfall 1, the Eq wait overtaken by a fast peer). The wait is
+// the latest one the notify does not commute with (overtakable), so the
+// finding does not depend on how commuting events interleaved.
 func (c *Checker) checkOvertaken(ct *cellTrack, n runtime.Notification) {
-	lw := ct.lastWait
-	if lw == nil || lw.flagged || n.Rank == lw.rank {
+	lw := ct.overtakable(n)
+	if lw == nil || n.Rank == lw.rank {
 		return
 	}
-	early := apply(lw.value, noteEntry{n.Rank, n.Kind, n.Value}) // what the wait would have seen
+	// What the wait would have seen: from the value it sees in the earliest
+	// schedule equivalent to this one (the same in all of them).
+	early := apply(lw.least, noteEntry{rank: n.Rank, kind: n.Kind, value: n.Value})
 	if lw.cond.Holds(early) || hb(lw.rank, lw.epoch, c.vc[n.Rank]) {
 		return
 	}
-	lw.flagged = true
 	advice := "use a Ge wait (pld.Ge): a credit counter only grows until it is reset, so >= cannot be overtaken."
 	if lw.cond.Cmp != "eq" {
 		advice = "change the cell only after the waiter is known to have passed (it notifies you), or give each phase its own cell."
@@ -186,7 +251,7 @@ func (c *Checker) checkOvertaken(ct *cellTrack, n runtime.Notification) {
 		Severity: Error,
 		Message: fmt.Sprintf("rank %d's wait for %s %s can be overtaken: rank %d's next notify (%s %d) is not ordered after the wait, "+
 			"so if rank %d is fast it lands first, rank %d reads %d instead of %d and the wait never returns; %s",
-			lw.rank, ct.name, lw.cond, n.Rank, n.Kind, n.Value, n.Rank, lw.rank, early, lw.value, advice),
+			lw.rank, ct.name, lw.cond, n.Rank, n.Kind, n.Value, n.Rank, lw.rank, early, lw.least, advice),
 		Details: []string{
 			fmt.Sprintf("the wait:   rank %d %s for %s, saw %d", lw.rank, opAt(lw.origin), lw.cond, lw.value),
 			fmt.Sprintf("the notify: rank %d %s, %s %d (%d → %d in this run)", n.Rank, opAt(n.Origin), n.Kind, n.Value, n.Old, n.New),
@@ -247,6 +312,38 @@ func putRank(l []*access, a *access) []*access {
 		}
 	}
 	return append(l, a)
+}
+
+// overtakable is the latest wait on the cell that notify n does not commute
+// with: a conditional wait and a credit it did not need (sync.go) commute,
+// and such a wait can never be overtaken by a credit anyway.
+func (ct *cellTrack) overtakable(n runtime.Notification) *waitRec {
+	if n.Kind != runtime.NotifyAtomicAdd || n.Value <= 0 || n.Value >= maxFlexAdd || n.Rank == ct.key.rank {
+		return ct.lastWait
+	}
+	w := ct.lastPlain
+	for g, cw := range ct.lastNeed {
+		if g != n.Rank && (w == nil || cw.seq > w.seq) {
+			w = cw
+		}
+	}
+	return w
+}
+
+// waited records satisfied wait w (not a test) as the cell's latest.
+func (ct *cellTrack) waited(w *waitRec) {
+	w.seq = ct.waits
+	ct.waits++
+	ct.lastWait = w
+	switch {
+	case !w.sync.cond:
+		ct.lastPlain = w
+	case w.giver >= 0:
+		if ct.lastNeed == nil {
+			ct.lastNeed = map[int]*waitRec{}
+		}
+		ct.lastNeed[w.giver] = w
+	}
 }
 
 // historyLine renders the cell's value sequence: 0 → 1 (rank 1 AtomicAdd 1

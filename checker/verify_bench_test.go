@@ -8,7 +8,9 @@ import (
 	"github.com/ptorepl/ptorepl/checker"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/tensor"
+	"github.com/ptorepl/ptorepl/testprogs"
 )
 
 // benchVerifyBudget caps every exploration of BenchmarkVerify, so the full
@@ -26,16 +28,32 @@ const benchVerifyBudget = 5000
 func BenchmarkVerify(b *testing.B) {
 	for _, n := range []int{2, 3, 4} {
 		mesh := func(size int) func() []*tensor.Tensor { return meshArgs(n, size) }
+		var reuse *pl.Program
+		for _, c := range collectives(n) {
+			if c.name == "reuse: allreduce, barrier, allreduce" {
+				reuse = c.prog
+			}
+		}
+		ring, err := pl.TryCompile(testprogs.AllReduceWindow("LoweredRing", n, 8*n, "ring", pld.Sum), pl.Ranks(n))
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, c := range []struct {
 			name string
-			prog *pl.Program
+			prog *ir.Program
 			args func() []*tensor.Tensor
 		}{
-			{"quickstart", quickstart(64), mesh(64)},
-			{"barrier-hand", barrierHand(), func() []*tensor.Tensor { return []*tensor.Tensor{tensor.Zeros(ir.INT32, n, n, 1)} }},
-			{"ring-put", ringProgram("put", false), mesh(64)},
-			{"allreduce-mesh", allreduceBuiltin(64), mesh(64)},
-			{"seed1746", seed1746(64, true), mesh(64)},
+			{"quickstart", quickstart(64).IR(), mesh(64)},
+			{"barrier-hand", barrierHand().IR(), func() []*tensor.Tensor { return []*tensor.Tensor{tensor.Zeros(ir.INT32, n, n, 1)} }},
+			{"ring-put", ringProgram("put", false).IR(), mesh(64)},
+			{"allreduce-mesh", allreduceBuiltin(64).IR(), mesh(64)},
+			{"seed1746", seed1746(64, true).IR(), mesh(64)},
+			{"reuse", reuse.IR(), func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Randn(int64(n+1), n, 1, S), tensor.Zeros(ir.FP32, n, n, S)}
+			}},
+			{"ring-lowered", ring.Final(), func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Randn(5, n, 1, 8*n), tensor.Zeros(ir.FP32, n, 1, 8*n)}
+			}},
 		} {
 			for _, reduce := range []bool{true, false} {
 				mode := "dpor"
@@ -46,7 +64,7 @@ func BenchmarkVerify(b *testing.B) {
 					var v *checker.Verification
 					for i := 0; i < b.N; i++ {
 						var err error
-						v, err = checker.Verify(context.Background(), c.prog.IR(), c.args, checker.VerifyOptions{Ranks: n, Budget: benchVerifyBudget, NoReduction: !reduce})
+						v, err = checker.Verify(context.Background(), c.prog, c.args, checker.VerifyOptions{Ranks: n, Budget: benchVerifyBudget, NoReduction: !reduce})
 						if err != nil {
 							b.Fatal(err)
 						}

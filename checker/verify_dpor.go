@@ -27,6 +27,14 @@ import (
 // dynamic partial order reduction", POPL 2014) would explore fewer
 // redundant runs; Nidhugg and GenMC are the reference tools of this line.
 //
+// The dependency relation is the footprints' conflict (a write against any
+// access of the same bytes, integer atomic adds commuting), refined for a
+// satisfied Ge/Gt wait and the credits it does not need, which commute: the
+// relation is then a function of the run so far (verify_cond.go). The
+// run's happens-before takes it from the events before each pair, a rank's
+// next wait is examined against its cell's writers in every state (its mode
+// changes as credits arrive), and sleep sets use it in the parent's state.
+//
 // A visibility choice (which pending write becomes visible, in the relaxed
 // memory mode) is a choice point inside the running rank's transition: all
 // of its options are explored, and the sleep set below it is emptied (an
@@ -80,6 +88,7 @@ type dchooser struct {
 	depth  int
 	pruned bool
 	stuck  *runtime.ChoicePoint // the final state of a deadlocked run
+	model  *traceModel          // the run so far (for sleep sets), up to the last decision
 }
 
 func pendingIndex(cp *runtime.ChoicePoint, rank int) int {
@@ -97,7 +106,23 @@ func (c *dchooser) Choose(cp *runtime.ChoicePoint) int {
 	x := c.x
 	d := c.depth
 	c.depth++
+	// The rank event chosen at the previous decision has run: the model of
+	// the run takes it once the sleep set below it is known.
+	var prev *runtime.SyncEvent
+	if x.reduce && d > 0 {
+		if p := x.stack[d-1]; p.kind == runtime.ChooseRank {
+			if ci := pendingIndex(p.cp, p.chosen); ci >= 0 {
+				prev = &p.cp.Pending[ci].Event
+			}
+		}
+	}
+	if c.model == nil && x.reduce {
+		c.model = newTraceModel()
+	}
 	if d < len(x.stack) {
+		if prev != nil {
+			c.model.add(prev)
+		}
 		n := x.stack[d]
 		if n.kind != cp.Kind {
 			x.err = fmt.Errorf("the program is not deterministic under a fixed schedule: decision %d was a %s choice and is now a %s choice", d+1, kindName(n.kind), kindName(cp.Kind))
@@ -116,6 +141,9 @@ func (c *dchooser) Choose(cp *runtime.ChoicePoint) int {
 		return i
 	}
 	n := &dnode{kind: cp.Kind, cp: cp, sleep: c.sleepBelow(d), done: rset{}, backtrack: rset{}}
+	if prev != nil {
+		c.model.add(prev)
+	}
 	if cp.Kind == runtime.ChooseVisibility {
 		n.n = cp.N
 		for o := 0; o < cp.N; o++ {
@@ -160,7 +188,8 @@ func kindName(k runtime.ChoiceKind) string {
 
 // sleepBelow is the sleep set of a new node at depth d: the ranks asleep
 // at (or already explored from) its parent whose next event is independent
-// of the event the parent chose.
+// of the event the parent chose, in the parent's state (c.model has not
+// taken the parent's event yet).
 func (c *dchooser) sleepBelow(d int) rset {
 	out := rset{}
 	if !c.x.reduce || d == 0 {
@@ -180,17 +209,13 @@ func (c *dchooser) sleepBelow(d int) rset {
 			if q == p.chosen {
 				continue
 			}
-			if qi := pendingIndex(p.cp, q); qi >= 0 && !dependent(p.cp.Pending[qi].Event, chosen) {
+			if qi := pendingIndex(p.cp, q); qi >= 0 && !c.model.depAt(&p.cp.Pending[qi].Event, &chosen) {
 				out[q] = true
 			}
 		}
 	}
 	return out
 }
-
-// dependent is the dependency relation of the reduction: the events'
-// footprints conflict.
-func dependent(a, b runtime.SyncEvent) bool { return a.Dependent(b) }
 
 // coEnabled is false for pairs one of which enables the other, so they can
 // never be reordered: a dispatch and the task start it queues, a task's end
@@ -249,15 +274,17 @@ func (c *dchooser) analyse() {
 	clocks := make([][]int, len(evs))
 	last := map[int][]int{} // each rank's clock after its latest event
 	scanned := map[int]int{}
+	m := newTraceModel()
 	for k := 0; k <= len(evs); k++ {
 		if k > 0 { // event k-1 has executed: its clock
 			j := k - 1
+			m.add(&evs[j].ev)
 			cl := newClock()
 			if prev, ok := last[evs[j].rank]; ok {
 				copy(cl, prev)
 			}
 			for i := 0; i < j; i++ {
-				if evs[i].rank != evs[j].rank && dependent(evs[i].ev, evs[j].ev) {
+				if evs[i].rank != evs[j].rank && m.dep(i, j, &evs[i].ev, &evs[j].ev) {
 					for t, v := range clocks[i] {
 						cl[t] = max(cl[t], v)
 					}
@@ -271,25 +298,52 @@ func (c *dchooser) analyse() {
 		if k >= len(states) {
 			break
 		}
-		for _, p := range states[k].Pending {
+		for pi := range states[k].Pending {
+			p := &states[k].Pending[pi]
 			q := p.Rank
 			hb := last[q]
+			race := func(i int) {
+				c.addBacktrack(evs[i].node, q, func(r int) bool {
+					// r has an event after i that happens before q's next.
+					return hb != nil && slot(r) < len(hb) && hb[slot(r)] > i
+				})
+			}
+			if p.Event.Kind == runtime.EvWait && p.Event.Signal != nil {
+				// A wait's dependencies depend on the state (verify_cond.go):
+				// examine its cell's writers again in every state.
+				key, _ := sigCell(&p.Event)
+				cm := m.cell(key)
+				var wm *waitMode // nil: plain (a disabled wait)
+				if p.Enabled {
+					wm = m.mode(&p.Event)
+				}
+				for x := len(cm.writes) - 1; x >= 0; x-- {
+					i := cm.writes[x]
+					e := evs[i]
+					if e.rank == q || wm.indepBefore(i, &e.ev) {
+						continue
+					}
+					if hb != nil && hb[slot(e.rank)] >= i {
+						continue // already ordered before q
+					}
+					race(i)
+					break
+				}
+				continue
+			}
 			lo := 0
 			if s, ok := scanned[q]; ok {
 				lo = s // events before s were examined for this same event
 			}
 			for i := k - 1; i >= lo; i-- {
 				e := evs[i]
-				if e.rank == q || !dependent(e.ev, p.Event) || !coEnabled(e.ev, p.Event) {
+				if e.rank == q || !m.depNext(i, &e.ev, &p.Event) || !coEnabled(e.ev, p.Event) {
 					continue
 				}
 				if hb != nil && hb[slot(e.rank)] >= i {
 					continue // already ordered before q
 				}
-				c.addBacktrack(e.node, q, func(r int) bool {
-					// r has an event after i that happens before q's next.
-					return hb != nil && slot(r) < len(hb) && hb[slot(r)] > i
-				})
+				race(i)
 				break
 			}
 			scanned[q] = k

@@ -130,6 +130,18 @@ type SyncEvent struct {
 	Pos  ir.Span // where the op was built
 	What string  // the target, for reports ("sig[1] on rank 0")
 	Locs []Loc
+	// Signal is what a notify does to its cell, or what a wait or test
+	// asks of it (nil for every other event): the explorer's conditional
+	// independence of a satisfied wait and a credit it did not need reads
+	// it.
+	Signal *SignalOp
+}
+
+// SignalOp is a notify's kind and operand, or a wait's or test's condition.
+type SignalOp struct {
+	Kind  NotifyKind
+	Value int32
+	Cond  Cond
 }
 
 // String is one line for schedules and reports.
@@ -766,6 +778,7 @@ func cellWhat(rank int, buf *WindowBuf, c Cell) string {
 func (w *ctlWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind NotifyKind, v int32, who Origin) error {
 	ev := winEvent(from, EvNotify, who, fmt.Sprintf("%s %s %d", cellWhat(rank, buf, cell), kind, v), cellLoc(rank, buf, cell, true))
 	ev.Locs[0].Add = kind == NotifyAtomicAdd
+	ev.Signal = &SignalOp{Kind: kind, Value: v}
 	if err := w.c.yield(from, ev, nil, nil); err != nil {
 		return err
 	}
@@ -773,7 +786,9 @@ func (w *ctlWindows) Notify(from, rank int, buf *WindowBuf, cell Cell, kind Noti
 }
 
 func (w *ctlWindows) Test(rank int, buf *WindowBuf, cell Cell, cond Cond, who Origin) (bool, error) {
-	if err := w.c.yield(rank, winEvent(rank, EvTest, who, cellWhat(rank, buf, cell), cellLoc(rank, buf, cell, false)), nil, nil); err != nil {
+	ev := winEvent(rank, EvTest, who, cellWhat(rank, buf, cell), cellLoc(rank, buf, cell, false))
+	ev.Signal = &SignalOp{Cond: cond}
+	if err := w.c.yield(rank, ev, nil, nil); err != nil {
 		return false, err
 	}
 	return w.simWindows.Test(rank, buf, cell, cond, who)
@@ -807,6 +822,7 @@ func (w *ctlWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 		return cond.Holds(v)
 	}
 	ev := winEvent(rank, EvWait, who, fmt.Sprintf("%s %s", cellWhat(rank, buf, cell), cond), cellLoc(rank, buf, cell, false))
+	ev.Signal = &SignalOp{Cond: cond}
 	if err := w.c.yield(rank, ev, enabled, info); err != nil {
 		return err
 	}
