@@ -11,12 +11,24 @@ import (
 
 // Checker is a runtime.Observer that checks one run. Attach a fresh one per
 // run (runtime.RunOptions.Observer) and read Report once the run returned.
-// The runtime serialises observer calls; Checker also locks, so Report may
-// be called from another goroutine.
+//
+// Attached to a run whose ranks each have one core and run sequentially
+// consistent, it takes the ranks' calls at once (runtime.ConcurrentObserver):
+// each rank's clock and record blocks are its own, each shadow and each
+// signal cell has its own lock, and the runtime orders the calls about one
+// buffer copy. Otherwise the runtime serialises the calls. Either way mu
+// guards the tables and the run's end, fmu the findings, so Report may be
+// called from another goroutine. Locks are taken in the order cell, then
+// mu, then fmu; a shadow's lock is never held with another.
 type Checker struct {
-	mu    sync.Mutex
-	world int
-	vc    []clock // per rank
+	mu         sync.Mutex
+	fmu        sync.Mutex
+	concurrent bool
+	world      int
+	vc         []clock // per rank
+	// per is each rank's own: the records it makes and where it last
+	// found its shadows and cells.
+	per []*rankState
 	// mem is the shadow of window memory: per (rank copy, buffer) an
 	// interval map of the accesses that may still race.
 	mem   map[memKey]*shadow
@@ -38,11 +50,15 @@ type Checker struct {
 	report      *Report
 
 	rx *rxState // the relaxed memory mode's bookkeeping (relaxed.go); nil otherwise
+}
 
-	// accs and states hand out the records a run keeps, in blocks (a run
-	// records one access per window access and notify).
-	accs   accessSlab
-	states stateSlab
+// rankState is what one rank's calls use without locking: its access
+// records, handed out in blocks (a run records one per window access and
+// notify), and the shadows and cells it already looked up.
+type rankState struct {
+	accs    accessSlab
+	shadows map[memKey]*shadow
+	cells   map[cellKey]*cellTrack
 }
 
 // accessSlab hands out access records from blocks.
@@ -89,11 +105,36 @@ func Attach(o *runtime.RunOptions) *Checker {
 		n = 2
 	}
 	c := New(n)
+	// Several calls at once need each rank's events in one sequence (one
+	// core) and no relaxed-memory bookkeeping (it is global); a controlled
+	// run has one rank running at a time anyway.
+	c.concurrent = o.Ranks > 0 && o.Cores <= 1 && !o.Relaxed && o.Schedule == nil
 	o.Observer = c
 	return c
 }
 
-var _ runtime.JoinObserver = (*Checker)(nil)
+// ObservesConcurrently tells the runtime whether it may call c from
+// several ranks at once (Attach decides).
+func (c *Checker) ObservesConcurrently() bool { return c.concurrent }
+
+var (
+	_ runtime.JoinObserver       = (*Checker)(nil)
+	_ runtime.ConcurrentObserver = (*Checker)(nil)
+)
+
+// rankOf is rank r's own state.
+func (c *Checker) rankOf(r int) *rankState { return c.per[r] }
+
+// fit makes room for rank r: ranks beyond the run's world only come to a
+// checker the runtime serialises (New without Attach), so growing under
+// mu is safe.
+func (c *Checker) fit(r int) {
+	if r >= c.world {
+		c.mu.Lock()
+		c.grow(r)
+		c.mu.Unlock()
+	}
+}
 
 // clock is a vector clock: entry r is the latest epoch of rank r known.
 type clock []uint32
@@ -121,6 +162,7 @@ func (c *Checker) grow(r int) {
 		v := make(clock, n)
 		v[i] = 1 // epoch 0 would look "already seen" by everyone
 		c.vc = append(c.vc, v)
+		c.per = append(c.per, &rankState{shadows: map[memKey]*shadow{}, cells: map[cellKey]*cellTrack{}})
 	}
 	for _, ct := range c.order {
 		if len(ct.forced) < n {
@@ -159,10 +201,8 @@ func (c *Checker) Access(a runtime.Access) {
 	if a.Rank < 0 || a.Target < 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.grow(max(a.Rank, a.Target))
-	ac := c.accs.new()
+	c.fit(max(a.Rank, a.Target))
+	ac := c.rankOf(a.Rank).accs.new()
 	*ac = access{rank: a.Rank, target: a.Target, kind: a.Kind, origin: a.Origin, buffer: a.Buffer, epoch: c.vc[a.Rank][a.Rank]}
 	c.record(ac, a.Ranges)
 	if c.rx != nil {
@@ -170,16 +210,31 @@ func (c *Checker) Access(a runtime.Access) {
 	}
 }
 
-func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
-	k := memKey{ac.target, ac.buffer}
+// shadowOf is the shadow of rank target's copy of buffer, as rank from
+// looks it up.
+func (c *Checker) shadowOf(from, target int, buffer string) *shadow {
+	k := memKey{target, buffer}
+	per := c.rankOf(from)
+	if sh := per.shadows[k]; sh != nil {
+		return sh
+	}
+	c.mu.Lock()
 	sh := c.mem[k]
 	if sh == nil {
-		sh = &shadow{states: &c.states}
+		sh = &shadow{states: &stateSlab{}}
 		c.mem[k] = sh
 	}
+	c.mu.Unlock()
+	per.shadows[k] = sh
+	return sh
+}
+
+func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
+	sh := c.shadowOf(ac.rank, ac.target, ac.buffer)
 	vc := c.vc[ac.rank]
 	var conflicts map[*access][]runtime.ByteRange
 	var firsts []*access
+	sh.mu.Lock()
 	for _, r := range ranges {
 		if r.Hi <= r.Lo {
 			continue
@@ -194,6 +249,12 @@ func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {
 			conflicts[p] = addRange(conflicts[p], lo, hi)
 		})
 	}
+	sh.mu.Unlock()
+	if len(firsts) == 0 {
+		return
+	}
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
 	for _, p := range firsts {
 		c.race(p, ac, conflicts[p])
 	}
@@ -276,14 +337,14 @@ func (c *Checker) Notify(n runtime.Notification) {
 	if n.Rank < 0 || n.Cell.Rank < 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.grow(max(n.Rank, n.Cell.Rank))
-	ct := c.cell(n.Cell)
+	c.fit(max(n.Rank, n.Cell.Rank))
+	ct := c.cellOf(n.Rank, n.Cell)
 	vc := c.vc[n.Rank]
-	ac := c.accs.new()
+	ac := c.rankOf(n.Rank).accs.new()
 	*ac = access{rank: n.Rank, target: n.Cell.Rank, kind: runtime.Atomic, origin: n.Origin, buffer: n.Cell.Buffer, cell: ct.name, epoch: vc[n.Rank]}
 	c.record(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
 	if c.rx != nil {
 		c.rxCheck(ac, []runtime.ByteRange{{Lo: n.Cell.Offset, Hi: n.Cell.Offset + 4}})
 		c.rxNotified(n)
@@ -300,13 +361,13 @@ func (c *Checker) Wait(w runtime.WaitResult) {
 	if w.Rank < 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.grow(w.Rank)
+	c.fit(w.Rank)
 	if !w.Satisfied {
 		return
 	}
-	ct := c.cell(w.Cell)
+	ct := c.cellOf(w.Rank, w.Cell)
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
 	vc := c.vc[w.Rank]
 	m := c.acquire(ct, w, vc)
 	if c.rx != nil {
@@ -356,6 +417,8 @@ func (c *Checker) End(e runtime.RunEnd) {
 func (c *Checker) Report() *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
 	if c.report != nil {
 		return c.report
 	}
@@ -390,6 +453,8 @@ func sortFindings(fs []Finding) {
 
 // note adds a non-race finding once per key (later repeats are dropped).
 func (c *Checker) note(key string, f Finding) {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
 	if c.seen[key] {
 		return
 	}

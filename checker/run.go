@@ -114,8 +114,7 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 		}
 		return res, rep, err
 	}
-	c := New(ro.Ranks)
-	ro.Observer = c
+	c := Attach(&ro)
 	res, err := exe.Run(ctx, args, ro)
 	rep := c.Report()
 	var dl *runtime.DeadlockError

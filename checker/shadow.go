@@ -3,6 +3,7 @@ package checker
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/ptorepl/ptorepl/runtime"
 )
@@ -12,6 +13,7 @@ import (
 // accesses may still race with. Adjacent intervals that share a state are
 // merged, so a buffer touched whole stays one interval.
 type shadow struct {
+	mu     sync.Mutex // held by the access being applied
 	segs   []seg
 	repl   []seg      // apply's scratch, reused
 	states *stateSlab // where new states come from (nil: the heap)

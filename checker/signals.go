@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
-// cellTrack is what the checker knows about one signal cell (one rank's copy).
+// cellTrack is what the checker knows about one signal cell (one rank's
+// copy); mu guards it while the run goes on.
 type cellTrack struct {
+	mu   sync.Mutex
 	key  cellKey
 	name string // signal_buf[1, 0]
 
@@ -81,6 +84,21 @@ type waitRec struct {
 
 const maxHist = 64
 
+// cellOf is the cell cl, as rank from looks it up.
+func (c *Checker) cellOf(from int, cl runtime.Cell) *cellTrack {
+	k := cellKey{cl.Rank, cl.Buffer, cl.Offset}
+	per := c.rankOf(from)
+	if ct := per.cells[k]; ct != nil {
+		return ct
+	}
+	c.mu.Lock()
+	ct := c.cell(cl)
+	c.mu.Unlock()
+	per.cells[k] = ct
+	return ct
+}
+
+// cell finds or makes the cell's track; mu is held.
 func (c *Checker) cell(cl runtime.Cell) *cellTrack {
 	k := cellKey{cl.Rank, cl.Buffer, cl.Offset}
 	ct := c.cells[k]
