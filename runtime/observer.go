@@ -5,10 +5,11 @@ import "github.com/ptorepl/ptorepl/ir"
 // Observer sees every interaction of ranks with window memory and signals,
 // for tools such as the protocol checker (happens-before race detection,
 // signal hygiene). The simulator calls it from rank goroutines but never
-// concurrently: calls are serialised, and their order agrees with the order
-// the effects took place in memory (a notify is reported before any wait
-// that observed it; one rank's events arrive in program order). An Observer
-// must not call back into the run.
+// concurrently (unless it is a ConcurrentObserver that asks for it): calls
+// are serialised, and their order agrees with the order the effects took
+// place in memory (a notify is reported before any wait that observed it;
+// one rank's events arrive in program order). An Observer must not call
+// back into the run.
 type Observer interface {
 	// Access is called for every read or write of window memory: local
 	// loads/stores/reads/writes on a rank's own window and RMA on a peer's.
