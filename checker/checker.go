@@ -57,8 +57,34 @@ type Checker struct {
 // notify), and the shadows and cells it already looked up.
 type rankState struct {
 	accs    accessSlab
+	waits   waitSlab
+	clocks  clockSlab
 	shadows map[memKey]*shadow
 	cells   map[cellKey]*cellTrack
+}
+
+// waitSlab hands out wait records from blocks.
+type waitSlab struct{ buf []waitRec }
+
+func (s *waitSlab) new() *waitRec {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]waitRec, 0, 256)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+// clockSlab hands out copies of clocks from blocks (a notify keeps its
+// clock until the wait that needs it acquired it).
+type clockSlab struct{ buf clock }
+
+func (s *clockSlab) clone(c clock) clock {
+	if len(s.buf)+len(c) > cap(s.buf) {
+		s.buf = make(clock, 0, max(4096, len(c)))
+	}
+	k := len(s.buf)
+	s.buf = append(s.buf, c...)
+	return s.buf[k:len(s.buf):len(s.buf)]
 }
 
 // accessSlab hands out access records from blocks.
@@ -381,7 +407,9 @@ func (c *Checker) Wait(w runtime.WaitResult) {
 	if m.cond && m.t > 0 {
 		giver = ct.giver
 	}
-	ct.waited(&waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, least: m.value, origin: w.Origin, sync: m, giver: giver})
+	wr := c.rankOf(w.Rank).waits.new()
+	*wr = waitRec{rank: w.Rank, epoch: vc[w.Rank], cond: w.Cond, value: w.Value, least: m.value, origin: w.Origin, sync: m, giver: giver}
+	ct.waited(wr)
 	ct.addHist(histEntry{wait: true, rank: w.Rank, new: w.Value, cond: w.Cond, origin: w.Origin})
 }
 

@@ -66,7 +66,7 @@ func (c *Checker) release(ct *cellTrack, n runtime.Notification, vc clock) int {
 			sum += ct.flexSum[k-1]
 		}
 		ct.flexSum = append(ct.flexSum, sum)
-		ct.flexClock = append(ct.flexClock, cloneClock(vc))
+		ct.flexClock = append(ct.flexClock, c.rankOf(n.Rank).clocks.clone(vc))
 		fi = len(ct.flexSum) - 1
 		switch ct.giver {
 		case -1:
@@ -124,7 +124,7 @@ func (c *Checker) acquire(ct *cellTrack, w runtime.WaitResult, vc clock) waitSyn
 		for _, cl := range ct.flexClock[:k] {
 			vc.join(cl)
 		}
-		ct.flexClock = append([]clock(nil), ct.flexClock[k:]...)
+		ct.flexClock = ct.flexClock[:copy(ct.flexClock, ct.flexClock[k:])]
 		ct.flexAcq = upto
 	}
 	return m

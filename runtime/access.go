@@ -22,7 +22,7 @@ func (x *Exec) local() int {
 func (x *Exec) whoView(c *ir.Call, v *view) Origin {
 	o := x.who(c)
 	if x.s.opts.Observer != nil {
-		o.View = newViewLayout(v)
+		o.View = x.rc.newViewLayout(v)
 	}
 	return o
 }
@@ -34,8 +34,15 @@ type layoutBuf struct {
 	dims [8]int
 }
 
-func newViewLayout(v *view) *ViewLayout {
-	b := &layoutBuf{l: ViewLayout{ElemBytes: v.dt.Bytes(), Offset: v.off}}
+// newViewLayout records v's layout for an observer, which may keep it: the
+// record comes from the rank's blocks of them, which are never reused.
+func (rc *rankCtx) newViewLayout(v *view) *ViewLayout {
+	if len(rc.layouts) == cap(rc.layouts) {
+		rc.layouts = make([]layoutBuf, 0, 128)
+	}
+	rc.layouts = rc.layouts[:len(rc.layouts)+1]
+	b := &rc.layouts[len(rc.layouts)-1]
+	*b = layoutBuf{l: ViewLayout{ElemBytes: v.dt.Bytes(), Offset: v.off}}
 	if n := len(v.shape); n <= 4 && len(v.strides) == n {
 		b.l.Shape = append(b.dims[:0:n], v.shape...)
 		b.l.Strides = append(b.dims[4:4:4+n], v.strides...)

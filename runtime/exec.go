@@ -63,6 +63,8 @@ type rankCtx struct {
 	sc        opScratch
 	heads     taskHeads
 	cellNames map[cellNameKey]int32
+	// layouts are the view layouts handed to an observer (never reused).
+	layouts []layoutBuf
 	// ub is the rank's simulated on-chip buffer; place is the address the
 	// running op's result tile takes on it, placed what it got (arena.go).
 	ub     ubState
