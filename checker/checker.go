@@ -61,6 +61,15 @@ type rankState struct {
 	clocks  clockSlab
 	shadows map[memKey]*shadow
 	cells   map[cellKey]*cellTrack
+	// recent are the shadows looked up last (a rank goes back and forth
+	// between a few), tried before the map; next is the slot to replace.
+	recent [8]recentShadow
+	next   int
+}
+
+type recentShadow struct {
+	k  memKey
+	sh *shadow
 }
 
 // waitSlab hands out wait records from blocks.
@@ -241,7 +250,13 @@ func (c *Checker) Access(a runtime.Access) {
 func (c *Checker) shadowOf(from, target int, buffer string) *shadow {
 	k := memKey{target, buffer}
 	per := c.rankOf(from)
+	for i := range per.recent {
+		if r := &per.recent[i]; r.sh != nil && r.k.rank == target && r.k.buffer == buffer {
+			return r.sh
+		}
+	}
 	if sh := per.shadows[k]; sh != nil {
+		per.remember(k, sh)
 		return sh
 	}
 	c.mu.Lock()
@@ -252,7 +267,13 @@ func (c *Checker) shadowOf(from, target int, buffer string) *shadow {
 	}
 	c.mu.Unlock()
 	per.shadows[k] = sh
+	per.remember(k, sh)
 	return sh
+}
+
+func (per *rankState) remember(k memKey, sh *shadow) {
+	per.recent[per.next] = recentShadow{k, sh}
+	per.next = (per.next + 1) % len(per.recent)
 }
 
 func (c *Checker) record(ac *access, ranges []runtime.ByteRange) {

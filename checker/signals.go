@@ -181,7 +181,7 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 		i++
 	}
 	if i > 0 {
-		ct.notes = append([]noteEntry(nil), ct.notes[i:]...)
+		ct.notes = ct.notes[:copy(ct.notes, ct.notes[i:])]
 		ct.base += i
 	}
 }
