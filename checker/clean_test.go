@@ -111,3 +111,35 @@ func TestCheckedRunComputesTheSameResult(t *testing.T) {
 		}
 	}
 }
+
+// The two-phase allreduce of the corpus computes the allreduce: every rank
+// ends with every row summed over the ranks.
+func TestTwoPhaseAllReduceSums(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		var prog *pl.Program
+		for _, c := range collectives(n) {
+			if c.name == "two-phase: reduce_scatter, allgather" {
+				prog = c.prog
+			}
+		}
+		require.NotNil(t, prog)
+		x := tensor.Randn(int64(n), n, n, S)
+		y := tensor.Zeros(ir.FP32, n, n, S)
+		_, rep, err := checker.Run(context.Background(), prog.IR(), []*tensor.Tensor{x, y}, checker.Options{Ranks: n, Watchdog: 20 * time.Second})
+		require.NoError(t, err)
+		require.True(t, rep.Clean(), "%s", rep)
+		xs, ys := x.ViewFloat32(), y.ViewFloat32()
+		for r := 0; r < n; r++ {
+			for row := 0; row < n; row++ {
+				for j := 0; j < S; j++ {
+					var want float32
+					for q := 0; q < n; q++ {
+						want += xs[(q*n+row)*S+j]
+					}
+					got := ys[(r*n+row)*S+j]
+					require.InDelta(t, want, got, 1e-4, "P=%d rank %d row %d col %d", n, r, row, j)
+				}
+			}
+		}
+	}
+}

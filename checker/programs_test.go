@@ -244,6 +244,16 @@ func collectives(n int) []collective {
 			stage(f, x, data, n)
 			f.Set(data, pld.ReduceScatter(data, sig))
 		})},
+		// The two-phase allreduce: each rank reduces its row over the
+		// ranks, then gathers every rank's reduced row in place (its input
+		// is its own row of the window it gathers into).
+		collective{"two-phase: reduce_scatter, allgather", n, collProgram("TwoPhase", n, n, func(f *pl.Func, x, data, sig pl.Expr) {
+			stage(f, x, data, n)
+			f.Set(data, pld.ReduceScatter(data, sig))
+			me := f.Let("me", pld.Rank(pld.GetCommCtx(data)))
+			row := f.Let("row", pl.Slice(data, pl.Dims(1, S), pl.Dims(me, 0)))
+			f.Set(data, pld.AllGather(row, data, sig))
+		})},
 		collective{"reuse: allreduce, barrier, allreduce", 1, collProgram("Twice", 1, 0, func(f *pl.Func, x, data, sig pl.Expr) {
 			stage(f, x, data, 1)
 			f.Set(data, pld.AllReduce(data, sig))
