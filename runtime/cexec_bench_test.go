@@ -11,9 +11,9 @@ import (
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
-// The two executors on the lowered ring allreduce (8 ranks x 1 Mi FP32),
-// without the protocol checker, with and without the timeline: the
-// executor's own cost (bench/ times the full c.Run a user makes).
+// The executor on the lowered ring allreduce (8 ranks x 1 Mi FP32),
+// without the protocol checker, with and without the timeline: its own
+// cost (bench/ times the full c.Run a user makes).
 func BenchmarkExecutorsLoweredRing8x1Mi(b *testing.B) {
 	const n, size = 8, 1 << 20
 	c, err := pl.TryCompile(allReduceMode(n, size, pl.FP32, pld.Sum, "ring"), pl.Ranks(n))
@@ -31,8 +31,6 @@ func BenchmarkExecutorsLoweredRing8x1Mi(b *testing.B) {
 	}{
 		{"compiled", runtime.RunOptions{Ranks: n}},
 		{"compiled-no-timeline", runtime.RunOptions{Ranks: n, MaxEvents: -1}},
-		{"tree-walker", runtime.TreeWalk(runtime.RunOptions{Ranks: n})},
-		{"tree-walker-no-timeline", runtime.TreeWalk(runtime.RunOptions{Ranks: n, MaxEvents: -1})},
 	} {
 		b.Run(k.name, func(b *testing.B) {
 			b.SetBytes(n * size * 4)

@@ -15,10 +15,10 @@ import (
 	"github.com/ptorepl/ptorepl/testprogs"
 )
 
-// Differential tests of the two executors: every program of the corpus, at
-// every stage of the pass pipeline, at P = 2, 3, 4, 8, gives bit-identical
-// outputs and the same final signal cells on the compiled executor and on
-// the tree walker.
+// The corpus the executor's tests run (cexec_golden_test.go records its
+// results at every stage of the pass pipeline; the tree-walking executor
+// they once were compared with ran device code until the compiled one
+// matched it bit for bit, and was then retired for device code).
 
 // diffCase builds one corpus program for n ranks.
 type diffCase struct {
@@ -158,11 +158,20 @@ type diffRun struct {
 }
 
 func runWith(p *ir.Program, args []*tensor.Tensor, o runtime.RunOptions) diffRun {
+	exe, err := runtime.NewSimulator().Load(p)
+	if err != nil {
+		return diffRun{err: err}
+	}
+	return runExe(exe, args, o)
+}
+
+// runExe runs a loaded program on copies of args.
+func runExe(exe runtime.Executable, args []*tensor.Tensor, o runtime.RunOptions) diffRun {
 	cp := make([]*tensor.Tensor, len(args))
 	for i, a := range args {
 		cp[i] = a.Clone()
 	}
-	res, err := runtime.NewSimulator().Run(context.Background(), p, cp, o)
+	res, err := exe.Run(context.Background(), cp, o)
 	r := diffRun{out: cp, err: err, sigs: map[string]int64{}}
 	if res != nil {
 		for _, s := range res.Signals {
@@ -170,53 +179,6 @@ func runWith(p *ir.Program, args []*tensor.Tensor, o runtime.RunOptions) diffRun
 		}
 	}
 	return r
-}
-
-func TestCompiledMatchesTreeWalker(t *testing.T) {
-	ranks := []int{2, 3, 4, 8}
-	if testing.Short() {
-		ranks = []int{2, 3}
-	}
-	for _, c := range diffCorpus() {
-		for _, n := range ranks {
-			if n < c.minRanks {
-				continue
-			}
-			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
-				prog := c.prog(n)
-				stages := []pl.Stage{}
-				comp, err := pl.TryCompile(prog, pl.Ranks(n))
-				if err != nil {
-					t.Fatalf("the corpus program does not compile: %v", err)
-				}
-				for _, s := range comp.Stages() {
-					if s.Name == "Input" || s.Changed {
-						stages = append(stages, s)
-					}
-				}
-				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
-				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
-				for _, s := range stages {
-					want := runWith(s.Program(), args, runtime.TreeWalk(o))
-					got := runWith(s.Program(), args, o)
-					if (want.err == nil) != (got.err == nil) {
-						t.Fatalf("%s: tree walker error %v, compiled error %v", s.Name, want.err, got.err)
-					}
-					if want.err != nil {
-						t.Fatalf("%s: the corpus program fails: %v", s.Name, want.err)
-					}
-					for i := range want.out {
-						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
-							t.Fatalf("%s: output %d differs:\ntree walker %s\ncompiled    %s", s.Name, i, want.out[i], got.out[i])
-						}
-					}
-					if fmt.Sprint(want.sigs) != fmt.Sprint(got.sigs) {
-						t.Fatalf("%s: signal cells differ:\ntree walker %v\ncompiled    %v", s.Name, want.sigs, got.sigs)
-					}
-				}
-			})
-		}
-	}
 }
 
 // One protocol source: a collective run as the native op (the input

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -82,4 +84,91 @@ func executorResults(t *testing.T) []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// One source of truth per op: the compiled kernels an op's registry entry
+// carries (RegisterKernel) give the bits of its generic semantics, for
+// every program of the corpus at every changed stage at P = 2, 3, 4, 8.
+func TestKernelsMatchGenericOps(t *testing.T) {
+	ranks := []int{2, 3, 4, 8}
+	if testing.Short() {
+		ranks = []int{2, 3}
+	}
+	for _, c := range diffCorpus() {
+		for _, n := range ranks {
+			if n < c.minRanks {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
+				prog := c.prog(n)
+				comp, err := pl.TryCompile(prog, pl.Ranks(n))
+				if err != nil {
+					t.Fatalf("the corpus program does not compile: %v", err)
+				}
+				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
+				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+				for _, s := range comp.Stages() {
+					if s.Name != "Input" && !s.Changed {
+						continue
+					}
+					exe, err := runtime.LoadGeneric(s.Program())
+					if err != nil {
+						t.Fatalf("%s: %v", s.Name, err)
+					}
+					want := runExe(exe, args, o)
+					got := runWith(s.Program(), args, o)
+					if want.err != nil || got.err != nil {
+						t.Fatalf("%s: generic ops error %v, kernels error %v", s.Name, want.err, got.err)
+					}
+					for i := range want.out {
+						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+							t.Fatalf("%s: output %d differs:\ngeneric ops %s\nkernels     %s", s.Name, i, want.out[i], got.out[i])
+						}
+					}
+					if fmt.Sprint(want.sigs) != fmt.Sprint(got.sigs) {
+						t.Fatalf("%s: signal cells differ:\ngeneric ops %v\nkernels     %v", s.Name, want.sigs, got.sigs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// The comparison above can fail: with a deliberately wrong kernel for
+// tile.add (one more on every sum), the kernels and the generic ops
+// disagree on the lowered mesh allreduce.
+func TestKernelComparisonCatchesAWrongKernel(t *testing.T) {
+	generic, _ := ir.TileAdd.Facet(runtime.FacetKey)
+	runtime.RegisterKernel(ir.TileAdd, func(*ir.Call) runtime.OpFunc {
+		return func(x *runtime.Exec, c *ir.Call, a []any) (any, error) {
+			v, err := generic.(runtime.OpFunc)(x, c, a)
+			if err != nil {
+				return v, err
+			}
+			out, err := generic.(runtime.OpFunc)(x, c, []any{v, 1.0})
+			return out, err
+		}
+	})
+	// Afterwards the op has no kernel again (a builder that returns nil
+	// leaves every call site on the generic semantics).
+	defer runtime.RegisterKernel(ir.TileAdd, func(*ir.Call) runtime.OpFunc { return nil })
+	const n = 2
+	prog := allReduceMode(n, 100, pl.FP32, pld.Sum, "mesh")
+	comp, err := pl.TryCompile(prog, pl.Ranks(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := hostArgs(t, prog.IR(), n, 3)
+	o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+	exe, err := runtime.LoadGeneric(comp.Final())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := runExe(exe, args, o), runWith(comp.Final(), args, o)
+	if want.err != nil || got.err != nil {
+		t.Fatal(want.err, got.err)
+	}
+	if bytes.Equal(want.out[1].Bytes(), got.out[1].Bytes()) {
+		t.Fatal("a wrong tile.add kernel gave the generic op's bits")
+	}
 }

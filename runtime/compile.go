@@ -13,9 +13,9 @@ import (
 // else the op's generic facet) and, for calls between functions, the
 // compiled callee. Running then does no name lookups and no type switches
 // on statements. The host orchestrator, which runs a handful of ops per
-// dispatch, stays on the tree-walking executor in exec.go; the tree walker
-// also remains selectable for device code (RunOptions.treeWalk), which the
-// differential tests compare against.
+// dispatch, stays on the tree-walking executor in exec.go; device code
+// always runs compiled (testdata/executor_results.golden holds the results
+// the tree walker gave for it).
 
 // KernelFacetKey is the ir.OpDef facet holding an op's compiled kernel: a
 // KernelBuilder called once per call site at load time.
@@ -31,8 +31,9 @@ func RegisterKernel(op *ir.OpDef, b KernelBuilder) { op.SetFacet(KernelFacetKey,
 
 // cprog is a program's compiled device functions.
 type cprog struct {
-	funcs map[*ir.Function]*cfunc
-	sites siteTable // every op call site, for the timeline's records
+	funcs   map[*ir.Function]*cfunc
+	sites   siteTable // every op call site, for the timeline's records
+	generic bool      // no kernels: every op runs its generic semantics
 }
 
 // cfunc is one compiled function.
@@ -73,8 +74,12 @@ type unsetT struct{ _ byte }
 var unset any = &unsetT{}
 
 // compileProgram compiles every non-host function of p.
-func compileProgram(p *ir.Program) *cprog {
-	cp := &cprog{funcs: map[*ir.Function]*cfunc{}}
+func compileProgram(p *ir.Program) *cprog { return compileProgramWith(p, true) }
+
+// compileProgramWith compiles p; without kernels every op call site runs
+// its op's generic semantics (what the tests compare the kernels with).
+func compileProgramWith(p *ir.Program, kernels bool) *cprog {
+	cp := &cprog{funcs: map[*ir.Function]*cfunc{}, generic: !kernels}
 	for _, f := range p.Functions {
 		if !f.IsHostOrchestrator() {
 			cp.funcs[f] = &cfunc{fn: f}
@@ -647,7 +652,7 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 		}
 	}
 	op := f.(OpFunc)
-	if kb, ok := c.Op.Facet(KernelFacetKey); ok {
+	if kb, ok := c.Op.Facet(KernelFacetKey); ok && !fc.cp.generic {
 		if k := kb.(KernelBuilder)(c); k != nil {
 			op = k
 		}

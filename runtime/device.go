@@ -106,9 +106,6 @@ type RunOptions struct {
 	// (schedule.go); Seed is then ignored. Result.Schedule records the
 	// decisions, and NewReplay(res.Schedule) replays the run.
 	Schedule Chooser
-	// treeWalk runs device functions on the tree-walking executor instead
-	// of the compiled one (for the differential tests).
-	treeWalk bool
 	// visibility, when set, answers the relaxed mode's visibility choices
 	// instead of the built-in policies (relaxedMem.choose; see visKind):
 	// the hook a schedule explorer drives.
@@ -275,6 +272,18 @@ func (d *Simulator) Load(p *ir.Program) (Executable, error) {
 		return nil, missing
 	}
 	return &loaded{prog: p, host: host, compiled: compileProgram(p)}, nil
+}
+
+// loadGeneric is Load with every op on its generic semantics, no kernels
+// (for the tests that compare the two).
+func (d *Simulator) loadGeneric(p *ir.Program) (Executable, error) {
+	exe, err := d.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	l := exe.(*loaded)
+	l.compiled = compileProgramWith(p, false)
+	return l, nil
 }
 
 // Run loads p and runs it once.

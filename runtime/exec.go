@@ -198,7 +198,7 @@ func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 		_, err = x.runOp(t.call, t.op, t.args)
 		return err
 	}
-	if cf := s.compiled.lookup(t.fn); cf != nil && !s.opts.treeWalk {
+	if cf := s.compiled.lookup(t.fn); cf != nil {
 		_, err = x.ccall(cf, t.args)
 		return err
 	}

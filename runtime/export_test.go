@@ -1,11 +1,11 @@
 package runtime
 
-// TreeWalk selects the tree-walking executor for device code, so tests
-// outside the package can compare it with the compiled one.
-func TreeWalk(o RunOptions) RunOptions {
-	o.treeWalk = true
-	return o
-}
+import "github.com/ptorepl/ptorepl/ir"
+
+// LoadGeneric loads p with every op call site on its op's generic
+// semantics (no compiled kernels), so tests outside the package can
+// compare the kernels with them.
+func LoadGeneric(p *ir.Program) (Executable, error) { return NewSimulator().loadGeneric(p) }
 
 // Visibility answers the relaxed mode's visibility choices with f (kind 0:
 // drain, 1: stale read; see visKind), so tests outside the package can
