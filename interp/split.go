@@ -132,8 +132,35 @@ func isFuncDecl(toks []tok, i int) bool {
 			case token.RPAREN:
 				depth--
 				if depth == 0 {
-					return j > i+2 && j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN
+					return j > i+2 && j+2 < len(toks) && toks[j+1].t == token.IDENT && toks[j+2].t == token.LPAREN &&
+						hasBody(toks, j+2)
 				}
+			}
+		}
+	}
+	return false
+}
+
+// hasBody reports whether the parameter list opening at toks[k] is followed
+// by a body before the statement ends: a method declaration has one
+// (func (t T) M() int {...}), a conversion to a func type written like one
+// does not (func(A) A(x)).
+func hasBody(toks []tok, k int) bool {
+	depth := 0
+	for j := k; j < len(toks); j++ {
+		switch toks[j].t {
+		case token.LPAREN, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		case token.LBRACE:
+			if depth == 0 {
+				return true
+			}
+			depth++
+		case token.SEMICOLON:
+			if depth == 0 {
+				return false
 			}
 		}
 	}
