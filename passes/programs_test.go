@@ -133,35 +133,7 @@ func ringAllReduce(n, size int) *pl.Program {
 // ringAllReduceOf is ringAllReduce for any dtype, reduction and mode (a mesh
 // allreduce gets the mesh's [NR, 1] signal).
 func ringAllReduceOf(n, size int, dt pl.DataType, op ir.ReduceOp, mode string) *pl.Program {
-	sigDims := pl.Dims(2*(n-1), n)
-	sigBytes := 2 * (n - 1) * n * 4
-	if mode == "mesh" {
-		sigDims, sigBytes = pl.Dims(n, 1), n*4
-	}
-	prog := pl.NewProgram("RingAllReduce")
-	k := prog.InCore("kernel", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(1, size), dt))
-		y := f.Out("y", pl.Tensor(pl.Dims(1, size), dt))
-		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, size), dt))
-		sig := f.InOut("signal", pld.DistributedTensor(sigDims, pl.INT32))
-		t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, size)))
-		f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
-		f.Set(data, pld.AllReduce(data, sig, pld.Mode(mode), pld.Op(op)))
-		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, size)))
-		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
-	})
-	prog.Host("host", func(f *pl.Func) {
-		x := f.In("x", pl.Tensor(pl.Dims(n, 1, size), dt))
-		y := f.Out("y", pl.Tensor(pl.Dims(n, 1, size), dt))
-		db := f.Let("data_buf", pld.AllocWindowBuffer(size*dt.Bytes()))
-		sb := f.Let("signal_buf", pld.AllocWindowBuffer(sigBytes))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(y, r),
-				f.Let("data", pld.Window(db, pl.Dims(1, size), dt)),
-				f.Let("signal", pld.Window(sb, sigDims, pl.INT32))))
-		})
-	})
-	return prog
+	return testprogs.AllReduceWindowOf("RingAllReduce", n, size, dt, mode, op)
 }
 
 // meshAllReduce: a mesh allreduce of a [1, size] target in dtype dt, large
