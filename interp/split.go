@@ -41,17 +41,29 @@ func splitCell(cell string) []segment {
 	depth := 0
 	start := true
 	cur := 2
+	// stmtDecl marks the lines whose declaration is a var, const or type:
+	// one that shares its line with a statement (var x int; x++) is a
+	// declaration statement, and the line is a statement.
+	stmtDecl := make([]bool, len(lines))
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if start && depth == 0 && t.t != token.SEMICOLON {
 			cur = 2
 			switch t.t {
-			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+			case token.TYPE, token.VAR, token.CONST:
+				cur = 1
+				if l := t.line; l-1 < len(kind) && kind[l-1] == 0 {
+					stmtDecl[l-1] = true
+				}
+			case token.IMPORT:
 				cur = 1
 			case token.FUNC:
 				if isFuncDecl(toks, i) {
 					cur = 1
 				}
+			}
+			if l := t.line; cur == 2 && l-1 < len(kind) && kind[l-1] == 1 && stmtDecl[l-1] {
+				kind[l-1] = 2
 			}
 			start = false
 		}

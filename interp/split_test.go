@@ -30,3 +30,29 @@ func TestSplitCellTellsFuncDeclarationsFromStatements(t *testing.T) {
 		}
 	}
 }
+
+// A var, const or type declaration that shares its line with a statement
+// is a declaration statement, and the line a statement; on a line of its
+// own, or beside other declarations, it stays a declaration.
+func TestSplitCellDeclarationBesideAStatement(t *testing.T) {
+	for _, c := range []struct {
+		cell string
+		decl bool
+	}{
+		{"var A A;0", false},
+		{"var x = 1; y := x + 1", false},
+		{"const c = 2; fmt.Println(c)", false},
+		{"type T int; x := T(1)", false},
+		{"var x = 1", true},
+		{"type T int; var v T", true},
+		{"var (\n\ta = 1\n\tb = 2\n)", true},
+	} {
+		segs := splitCell(c.cell)
+		if len(segs) != 1 {
+			t.Fatalf("%q: %d segments, want 1", c.cell, len(segs))
+		}
+		if segs[0].decl != c.decl {
+			t.Errorf("%q: declaration %v, want %v", c.cell, segs[0].decl, c.decl)
+		}
+	}
+}
