@@ -38,33 +38,31 @@ func splitCell(cell string) []segment {
 		}
 		toks = append(toks, tok{t, fset.Position(pos).Line, strings.Count(lit, "\n")})
 	}
+	// Each top-level statement: its kind and the lines it covers. A raw
+	// string spans lines: every line it covers is part of its statement.
+	type stmt struct {
+		kind        int  // 1 declaration, 2 statement
+		local       bool // a var, const or type: also a statement in a body
+		first, last int  // lines, 1-based
+	}
+	var stmts []stmt
 	depth := 0
 	start := true
-	cur := 2
-	// stmtDecl marks the lines whose declaration is a var, const or type:
-	// one that shares its line with a statement (var x int; x++) is a
-	// declaration statement, and the line is a statement.
-	stmtDecl := make([]bool, len(lines))
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if start && depth == 0 && t.t != token.SEMICOLON {
-			cur = 2
+			st := stmt{kind: 2, first: t.line}
 			switch t.t {
 			case token.TYPE, token.VAR, token.CONST:
-				cur = 1
-				if l := t.line; l-1 < len(kind) && kind[l-1] == 0 {
-					stmtDecl[l-1] = true
-				}
+				st.kind, st.local = 1, true
 			case token.IMPORT:
-				cur = 1
+				st.kind = 1
 			case token.FUNC:
 				if isFuncDecl(toks, i) {
-					cur = 1
+					st.kind = 1
 				}
 			}
-			if l := t.line; cur == 2 && l-1 < len(kind) && kind[l-1] == 1 && stmtDecl[l-1] {
-				kind[l-1] = 2
-			}
+			stmts = append(stmts, st)
 			start = false
 		}
 		switch t.t {
@@ -78,13 +76,38 @@ func splitCell(cell string) []segment {
 			if depth == 0 {
 				start = true
 			}
+			continue
 		}
-		// A raw string spans lines: every line it covers is part of its statement.
-		for l := t.line; l <= t.line+t.breaks && l-1 < len(kind); l++ {
-			if t.t != token.SEMICOLON && kind[l-1] == 0 {
-				kind[l-1] = cur
+		if n := len(stmts); n > 0 {
+			stmts[n-1].last = max(stmts[n-1].last, t.line+t.breaks)
+		}
+	}
+	// Statements that share a line form one group of lines, evaluated as one
+	// kind: declarations, or statements when the group holds a statement and
+	// its declarations are all var, const or type (declaration statements:
+	// var x = 1; y := x + 1). An import or a function declaration beside a
+	// statement is no function body; the group stays declarations and the
+	// interpreter says what is wrong.
+	for g := 0; g < len(stmts); {
+		first, last := stmts[g].first, stmts[g].last
+		hasStmt, allLocal := false, true
+		e := g
+		for ; e < len(stmts) && (e == g || stmts[e].first <= last); e++ {
+			last = max(last, stmts[e].last)
+			if stmts[e].kind == 2 {
+				hasStmt = true
+			} else if !stmts[e].local {
+				allLocal = false
 			}
 		}
+		k := 1
+		if hasStmt && allLocal {
+			k = 2
+		}
+		for l := first; l <= last && l-1 < len(kind); l++ {
+			kind[l-1] = k
+		}
+		g = e
 	}
 	// Lines inside a multi-line statement carry its kind; blank lines join
 	// the segment before them.

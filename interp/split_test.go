@@ -31,9 +31,9 @@ func TestSplitCellTellsFuncDeclarationsFromStatements(t *testing.T) {
 	}
 }
 
-// A var, const or type declaration that shares its line with a statement
-// is a declaration statement, and the line a statement; on a line of its
-// own, or beside other declarations, it stays a declaration.
+// A var, const or type declaration that shares a line with a statement is
+// a declaration statement, and every line of both is a statement; on lines
+// of its own, or beside other declarations, it stays a declaration.
 func TestSplitCellDeclarationBesideAStatement(t *testing.T) {
 	for _, c := range []struct {
 		cell string
@@ -43,6 +43,9 @@ func TestSplitCellDeclarationBesideAStatement(t *testing.T) {
 		{"var x = 1; y := x + 1", false},
 		{"const c = 2; fmt.Println(c)", false},
 		{"type T int; x := T(1)", false},
+		{"var\nA A;0", false},
+		{"var (\n\ta = 1\n); b := a", false},
+		{"x := 1; var (\n\ta = 2\n)", false},
 		{"var x = 1", true},
 		{"type T int; var v T", true},
 		{"var (\n\ta = 1\n\tb = 2\n)", true},
