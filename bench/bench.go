@@ -6,8 +6,10 @@
 // The Go side lives here: the allreduce and get programs (built with
 // pl/pld), a runner that times the collective itself from the run's
 // timeline, the same mesh algorithm in plain Go (MeshAllReduceGo) as the
-// floor, the go test benchmarks (BenchmarkAllReduce8x1Mi, BenchmarkGet8x1Mi,
-// BenchmarkMeshAllReduceGo8x1Mi, BenchmarkMemcopy) and the simbench command
+// floor, the compiled allreduce (NewLowered) and its synchronisation alone
+// (SyncRoundsProgram), the go test benchmarks (BenchmarkAllReduce8x1Mi,
+// BenchmarkGet8x1Mi, BenchmarkMeshAllReduceGo8x1Mi, BenchmarkMemcopy, the
+// Lowered ones) and the simbench command
 // (bench/cmd/simbench) that prints the same numbers as key=value lines. The
 // peers are C programs (peers/allreduce_mpi.c, peers/memcpy_bw.c) that
 // bench.sh builds and runs; it then prints the comparison table. See
