@@ -9,8 +9,9 @@ import (
 )
 
 // segment is a run of consecutive top-level declarations or statements of a
-// cell. src is the whole cell with every other line blanked, so line numbers
-// in errors from the interpreter are cell line numbers.
+// cell. src is the whole cell with the other segments' statements blanked
+// (spaces, line breaks kept), so lines and columns in errors from the
+// interpreter are the cell's.
 type segment struct {
 	decl  bool
 	src   string
@@ -20,12 +21,11 @@ type segment struct {
 
 // splitCell classifies each top-level statement of a cell as a declaration
 // (import, type, func, method, var, const) or a statement, and groups
-// consecutive lines of one kind into segments. Yaegi evaluates a snippet as
-// declarations only if it starts with a declaration keyword, so a cell that
-// mixes both must be evaluated piecewise.
+// consecutive statements of one kind into segments. Yaegi evaluates a
+// snippet as declarations only if it starts with a declaration keyword, so a
+// cell that mixes both must be evaluated piecewise; statements that share a
+// line (import "fmt"; fmt.Println(1)) are split too.
 func splitCell(cell string) []segment {
-	lines := strings.Split(cell, "\n")
-	kind := make([]int, len(lines)) // 0 blank/comment, 1 decl, 2 stmt
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(cell))
 	var s scanner.Scanner
@@ -36,14 +36,22 @@ func splitCell(cell string) []segment {
 		if t == token.EOF {
 			break
 		}
-		toks = append(toks, tok{t, fset.Position(pos).Line, strings.Count(lit, "\n")})
+		off := file.Offset(pos)
+		n := len(lit)
+		switch {
+		case t == token.SEMICOLON && lit != ";":
+			n = 0 // inserted at a line break or at the end
+		case lit == "":
+			n = len(t.String())
+		}
+		toks = append(toks, tok{t: t, line: fset.Position(pos).Line, breaks: strings.Count(lit, "\n"), off: off, end: min(off+n, len(cell))})
 	}
-	// Each top-level statement: its kind and the lines it covers. A raw
-	// string spans lines: every line it covers is part of its statement.
+	// Each top-level statement: its kind, its bytes (its terminating ';'
+	// included) and the lines it covers (a raw string spans lines).
 	type stmt struct {
-		kind        int  // 1 declaration, 2 statement
-		local       bool // a var, const or type: also a statement in a body
-		first, last int  // lines, 1-based
+		decl        bool
+		start, end  int // byte offsets
+		first, last int // lines, 1-based
 	}
 	var stmts []stmt
 	depth := 0
@@ -51,16 +59,12 @@ func splitCell(cell string) []segment {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if start && depth == 0 && t.t != token.SEMICOLON {
-			st := stmt{kind: 2, first: t.line}
+			st := stmt{start: t.off, end: t.off, first: t.line, last: t.line}
 			switch t.t {
-			case token.TYPE, token.VAR, token.CONST:
-				st.kind, st.local = 1, true
-			case token.IMPORT:
-				st.kind = 1
+			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+				st.decl = true
 			case token.FUNC:
-				if isFuncDecl(toks, i) {
-					st.kind = 1
-				}
+				st.decl = isFuncDecl(toks, i)
 			}
 			stmts = append(stmts, st)
 			start = false
@@ -76,73 +80,50 @@ func splitCell(cell string) []segment {
 			if depth == 0 {
 				start = true
 			}
-			continue
 		}
-		if n := len(stmts); n > 0 {
+		if n := len(stmts); n > 0 && t.end > t.off {
+			stmts[n-1].end = max(stmts[n-1].end, t.end)
 			stmts[n-1].last = max(stmts[n-1].last, t.line+t.breaks)
 		}
 	}
-	// Statements that share a line form one group of lines, evaluated as one
-	// kind: declarations, or statements when the group holds a statement and
-	// its declarations are all var, const or type (declaration statements:
-	// var x = 1; y := x + 1). An import or a function declaration beside a
-	// statement is no function body; the group stays declarations and the
-	// interpreter says what is wrong.
-	for g := 0; g < len(stmts); {
-		first, last := stmts[g].first, stmts[g].last
-		hasStmt, allLocal := false, true
-		e := g
-		for ; e < len(stmts) && (e == g || stmts[e].first <= last); e++ {
-			last = max(last, stmts[e].last)
-			if stmts[e].kind == 2 {
-				hasStmt = true
-			} else if !stmts[e].local {
-				allLocal = false
-			}
+	// owner[b] is 1 + the index of the statement byte b belongs to; 0 for
+	// the white space and comments between statements, which every segment
+	// keeps.
+	owner := make([]int, len(cell))
+	for k, st := range stmts {
+		for b := st.start; b < st.end; b++ {
+			owner[b] = k + 1
 		}
-		k := 1
-		if hasStmt && allLocal {
-			k = 2
-		}
-		for l := first; l <= last && l-1 < len(kind); l++ {
-			kind[l-1] = k
-		}
-		g = e
 	}
-	// Lines inside a multi-line statement carry its kind; blank lines join
-	// the segment before them.
 	var segs []segment
-	for i, k := range kind {
-		if k == 0 {
-			continue
+	for k := 0; k < len(stmts); {
+		e := k + 1
+		for e < len(stmts) && stmts[e].decl == stmts[k].decl {
+			e++
 		}
-		d := k == 1
-		if n := len(segs); n > 0 && segs[n-1].decl == d {
-			segs[n-1].last = i + 1
-			continue
-		}
-		segs = append(segs, segment{decl: d, first: i + 1, last: i + 1})
-	}
-	for i := range segs {
-		var b strings.Builder
-		for j, l := range lines {
-			if j+1 >= segs[i].first && j+1 <= segs[i].last && (kind[j] == 0 || (kind[j] == 1) == segs[i].decl) {
-				b.WriteString(l)
-			}
-			if j < len(lines)-1 {
-				b.WriteByte('\n')
+		src := []byte(cell)
+		for b := range src {
+			if o := owner[b]; o != 0 && (o-1 < k || o-1 >= e) && src[b] != '\n' {
+				src[b] = ' '
 			}
 		}
-		segs[i].src = strings.TrimRight(b.String(), "\n \t")
+		last := stmts[k].last
+		for _, st := range stmts[k:e] {
+			last = max(last, st.last)
+		}
+		segs = append(segs, segment{decl: stmts[k].decl, first: stmts[k].first, last: last,
+			src: strings.TrimRight(string(src), "\n \t")})
+		k = e
 	}
 	return segs
 }
 
-// tok is a scanned token and its line.
+// tok is a scanned token: its line and its bytes in the cell.
 type tok struct {
-	t      token.Token
-	line   int
-	breaks int // line breaks inside the token (a raw string)
+	t        token.Token
+	line     int
+	breaks   int // line breaks inside the token (a raw string)
+	off, end int // byte offsets; end == off for an inserted semicolon
 }
 
 // isFuncDecl tells a function or method declaration from a function literal
@@ -177,9 +158,9 @@ func isFuncDecl(toks []tok, i int) bool {
 }
 
 // hasBody reports whether the parameter list opening at toks[k] is followed
-// by a body before the statement ends: a method declaration has one
-// (func (t T) M() int {...}), a conversion to a func type written like one
-// does not (func(A) A(x)).
+// by a body, with nothing but a result type before it: a method declaration
+// has one (func (t T) M() int {...}), a conversion to a func type written
+// like one does not (func(A) A(x), func(A) A() % A{0}).
 func hasBody(toks []tok, k int) bool {
 	depth := 0
 	for j := k; j < len(toks); j++ {
@@ -193,7 +174,12 @@ func hasBody(toks []tok, k int) bool {
 				return true
 			}
 			depth++
-		case token.SEMICOLON:
+		case token.IDENT, token.PERIOD, token.MUL, token.MAP, token.CHAN, token.ARROW, token.FUNC, token.STRUCT, token.INTERFACE:
+			// can spell a result type
+		default:
+			// A semicolon ends the statement, and an operator cannot
+			// stand between a method's parameters and its body
+			// (func(A) A() % A{0} is an expression).
 			if depth == 0 {
 				return false
 			}

@@ -1,6 +1,9 @@
 package interp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A cell line that starts with func is a declaration when it declares a
 // function or method (it has a body), and a statement otherwise: a
@@ -20,6 +23,10 @@ func TestSplitCellTellsFuncDeclarationsFromStatements(t *testing.T) {
 		{"func (A)A(\"\")", false},
 		{"func(A) A(x)", false},
 		{"func() T(x)", false},
+		{"func(A)A()%A{0}", false},
+		{"func (t T) M() map[string]*pkg.T { return nil }", true},
+		{"func (t T) M() (n int, err error) { return }", true},
+		{"func (t T) M() <-chan struct{} { return nil }", true},
 	} {
 		segs := splitCell(c.cell)
 		if len(segs) != 1 {
@@ -31,31 +38,53 @@ func TestSplitCellTellsFuncDeclarationsFromStatements(t *testing.T) {
 	}
 }
 
-// A var, const or type declaration that shares a line with a statement is
-// a declaration statement, and every line of both is a statement; on lines
-// of its own, or beside other declarations, it stays a declaration.
-func TestSplitCellDeclarationBesideAStatement(t *testing.T) {
+// Statements that share a line are split by kind: each segment keeps its
+// own statements where they stand (the others blanked, lines and columns
+// kept), so declarations run as declarations and statements as statements
+// even on one line.
+func TestSplitCellSplitsStatementsThatShareALine(t *testing.T) {
 	for _, c := range []struct {
 		cell string
-		decl bool
+		want []string // D: or S:, then the segment's words
 	}{
-		{"var A A;0", false},
-		{"var x = 1; y := x + 1", false},
-		{"const c = 2; fmt.Println(c)", false},
-		{"type T int; x := T(1)", false},
-		{"var\nA A;0", false},
-		{"var (\n\ta = 1\n); b := a", false},
-		{"x := 1; var (\n\ta = 2\n)", false},
-		{"var x = 1", true},
-		{"type T int; var v T", true},
-		{"var (\n\ta = 1\n\tb = 2\n)", true},
+		{"var A A;0", []string{"D:var A A;", "S:0"}},
+		{"var\nA A;0", []string{"D:var A A;", "S:0"}},
+		{"var x = 1; y := x + 1", []string{"D:var x = 1;", "S:y := x + 1"}},
+		{"import \"fmt\"; fmt.Println(1)", []string{"D:import \"fmt\";", "S:fmt.Println(1)"}},
+		{"func f() int { return 1 }; x := f()", []string{"D:func f() int { return 1 };", "S:x := f()"}},
+		{"var (\n\ta = 1\n); b := a", []string{"D:var ( a = 1 );", "S:b := a"}},
+		{"x := 1; var (\n\ta = 2\n)", []string{"S:x := 1;", "D:var ( a = 2 )"}},
+		{"a := 1; b := 2 // two\nc := a + b", []string{"S:a := 1; b := 2 // two c := a + b"}},
+		{"type T int; var v T", []string{"D:type T int; var v T"}},
+		{"var x = 1", []string{"D:var x = 1"}},
+		{"// only a comment", nil},
 	} {
-		segs := splitCell(c.cell)
-		if len(segs) != 1 {
-			t.Fatalf("%q: %d segments, want 1", c.cell, len(segs))
+		var got []string
+		for _, sg := range splitCell(c.cell) {
+			k := "S:"
+			if sg.decl {
+				k = "D:"
+			}
+			got = append(got, k+strings.Join(strings.Fields(sg.src), " "))
 		}
-		if segs[0].decl != c.decl {
-			t.Errorf("%q: declaration %v, want %v", c.cell, segs[0].decl, c.decl)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: segments %q, want %q", c.cell, got, c.want)
 		}
+	}
+}
+
+// A segment keeps the cell's lines and columns: a statement after a
+// declaration on the same line stands at its own column.
+func TestSplitCellKeepsPositions(t *testing.T) {
+	cell := "var x = 1; y := x\nz := y"
+	segs := splitCell(cell)
+	if len(segs) != 2 {
+		t.Fatalf("%d segments, want 2", len(segs))
+	}
+	if got := strings.Index(segs[1].src, "y :="); got != strings.Index(cell, "y :=") {
+		t.Fatalf("the statement moved from byte %d to %d: %q", strings.Index(cell, "y :="), got, segs[1].src)
+	}
+	if segs[1].first != 1 || segs[1].last != 2 || strings.Count(segs[1].src, "\n") != 1 {
+		t.Fatalf("the statements' lines are %d-%d in %q, want 1-2", segs[1].first, segs[1].last, segs[1].src)
 	}
 }
