@@ -54,11 +54,23 @@ func splitCell(cell string) []segment {
 		first, last int // lines, 1-based
 	}
 	var stmts []stmt
+	// strays are the bytes of semicolons that end no statement (an empty
+	// statement, as in "var a = 1\n;0"): blanked in every segment.
+	var strays []tok
 	depth := 0
 	start := true
+	// header: inside the header of an if, for or switch, whose semicolons
+	// end no statement (for i := 0; i < n; i++ {).
+	header := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if start && depth == 0 && t.t != token.SEMICOLON {
+		if t.t == token.SEMICOLON && start && depth == 0 {
+			if t.end > t.off {
+				strays = append(strays, t)
+			}
+			continue
+		}
+		if start && depth == 0 {
 			st := stmt{start: t.off, end: t.off, first: t.line, last: t.line}
 			switch t.t {
 			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
@@ -70,14 +82,23 @@ func splitCell(cell string) []segment {
 			start = false
 		}
 		switch t.t {
-		case token.LPAREN, token.LBRACE, token.LBRACK:
+		case token.IF, token.FOR, token.SWITCH:
+			if depth == 0 {
+				header = true
+			}
+		case token.LBRACE:
+			if depth == 0 {
+				header = false
+			}
+			depth++
+		case token.LPAREN, token.LBRACK:
 			depth++
 		case token.RPAREN, token.RBRACE, token.RBRACK:
 			if depth > 0 {
 				depth--
 			}
 		case token.SEMICOLON:
-			if depth == 0 {
+			if depth == 0 && !header {
 				start = true
 			}
 		}
@@ -86,13 +107,18 @@ func splitCell(cell string) []segment {
 			stmts[n-1].last = max(stmts[n-1].last, t.line+t.breaks)
 		}
 	}
-	// owner[b] is 1 + the index of the statement byte b belongs to; 0 for
-	// the white space and comments between statements, which every segment
-	// keeps.
+	// owner[b] is 1 + the index of the statement byte b belongs to, -1 for
+	// a stray semicolon; 0 for the white space and comments between
+	// statements, which every segment keeps.
 	owner := make([]int, len(cell))
 	for k, st := range stmts {
 		for b := st.start; b < st.end; b++ {
 			owner[b] = k + 1
+		}
+	}
+	for _, t := range strays {
+		for b := t.off; b < t.end; b++ {
+			owner[b] = -1
 		}
 	}
 	var segs []segment
@@ -103,7 +129,7 @@ func splitCell(cell string) []segment {
 		}
 		src := []byte(cell)
 		for b := range src {
-			if o := owner[b]; o != 0 && (o-1 < k || o-1 >= e) && src[b] != '\n' {
+			if o := owner[b]; (o < 0 || o != 0 && (o-1 < k || o-1 >= e)) && src[b] != '\n' {
 				src[b] = ' '
 			}
 		}

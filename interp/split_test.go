@@ -58,6 +58,12 @@ func TestSplitCellSplitsStatementsThatShareALine(t *testing.T) {
 		{"type T int; var v T", []string{"D:type T int; var v T"}},
 		{"var x = 1", []string{"D:var x = 1"}},
 		{"// only a comment", nil},
+		{"var A=\"\"\n;0", []string{"D:var A=\"\"", "S:0"}},
+		{";x := 1;;", []string{"S:x := 1;"}},
+		{"for ; ; {\n\tbreak\n}", []string{"S:for ; ; { break }"}},
+		{"L: for i := 0; i < 2; i++ { continue L }; var z = 1", []string{"S:L: for i := 0; i < 2; i++ { continue L };", "D:var z = 1"}},
+		{"if v := 1; v > 0 {\n} else if w := 2; w > 1 {\n}", []string{"S:if v := 1; v > 0 { } else if w := 2; w > 1 { }"}},
+		{"switch x := 3; x {\ncase 3:\n}; type T int", []string{"S:switch x := 3; x { case 3: };", "D:type T int"}},
 	} {
 		var got []string
 		for _, sg := range splitCell(c.cell) {
