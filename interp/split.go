@@ -26,6 +26,24 @@ type segment struct {
 // cell that mixes both must be evaluated piecewise; statements that share a
 // line (import "fmt"; fmt.Println(1)) are split too.
 func splitCell(cell string) []segment {
+	toks := scanCell(cell)
+	stmts, strays, ok := bodyStmts(cell, toks)
+	if !ok {
+		stmts, strays = scanStmts(toks)
+	}
+	return segments(cell, stmts, strays)
+}
+
+// cellStmt is a top-level statement of a cell: its kind, its bytes (its
+// terminating ';' included) and the lines it covers.
+type cellStmt struct {
+	decl        bool
+	start, end  int // byte offsets
+	first, last int // lines, 1-based
+}
+
+// scanCell scans a cell into tokens (comments skipped).
+func scanCell(cell string) []tok {
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(cell))
 	var s scanner.Scanner
@@ -46,17 +64,67 @@ func splitCell(cell string) []segment {
 		}
 		toks = append(toks, tok{t: t, line: fset.Position(pos).Line, breaks: strings.Count(lit, "\n"), off: off, end: min(off+n, len(cell))})
 	}
-	// Each top-level statement: its kind, its bytes (its terminating ';'
-	// included) and the lines it covers (a raw string spans lines).
-	type stmt struct {
-		decl        bool
-		start, end  int // byte offsets
-		first, last int // lines, 1-based
+	return toks
+}
+
+// bodyStmts takes the statements from go/parser when the cell parses as a
+// function body (no import or function declaration in it): then every
+// statement's bytes are exact, headers and empty statements included. A
+// var, const or type declaration is a declaration, the rest statements;
+// the explicit semicolon that ends a statement goes with it, and one that
+// ends none (an empty statement) is a stray.
+func bodyStmts(cell string, toks []tok) (stmts []cellStmt, strays []tok, ok bool) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", stmtPrefix+cell+"\n}", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) != 1 {
+		return nil, nil, false
 	}
-	var stmts []stmt
-	// strays are the bytes of semicolons that end no statement (an empty
-	// statement, as in "var a = 1\n;0"): blanked in every segment.
-	var strays []tok
+	fn, isFn := f.Decls[0].(*ast.FuncDecl)
+	if !isFn || fn.Body == nil {
+		return nil, nil, false
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset - len(stmtPrefix) }
+	line := func(p token.Pos) int { return fset.Position(p).Line - 1 }
+	for _, st := range fn.Body.List {
+		if _, empty := st.(*ast.EmptyStmt); empty {
+			continue // its semicolon, if it has one, is a stray below
+		}
+		_, decl := st.(*ast.DeclStmt)
+		stmts = append(stmts, cellStmt{decl: decl, start: off(st.Pos()), end: off(st.End()), first: line(st.Pos()), last: line(st.End())})
+	}
+	// Walk the semicolons: the first explicit one after a statement, before
+	// a line break, is its terminator; any other is a stray.
+	k := 0
+	ended := make([]bool, len(stmts)) // took its ';', or a line break ended it
+	for _, t := range toks {
+		if t.t != token.SEMICOLON {
+			continue
+		}
+		for k < len(stmts) && stmts[k].start <= t.off {
+			k++
+		}
+		if k > 0 && t.off < stmts[k-1].end {
+			continue // inside a statement (a for header)
+		}
+		switch {
+		case t.end == t.off: // inserted at a line break
+			if k > 0 {
+				ended[k-1] = true
+			}
+		case k > 0 && !ended[k-1]:
+			stmts[k-1].end, ended[k-1] = t.end, true
+		default:
+			strays = append(strays, t)
+		}
+	}
+	return stmts, strays, true
+}
+
+// scanStmts finds the top-level statements of a cell that is no function
+// body (it declares imports or functions, or does not parse) from its
+// tokens: a statement starts after a semicolon outside brackets and outside
+// an if, for or switch header.
+func scanStmts(toks []tok) (stmts []cellStmt, strays []tok) {
 	depth := 0
 	start := true
 	// header: inside the header of an if, for or switch, whose semicolons
@@ -71,7 +139,7 @@ func splitCell(cell string) []segment {
 			continue
 		}
 		if start && depth == 0 {
-			st := stmt{start: t.off, end: t.off, first: t.line, last: t.line}
+			st := cellStmt{start: t.off, end: t.off, first: t.line, last: t.line}
 			switch t.t {
 			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
 				st.decl = true
@@ -107,12 +175,19 @@ func splitCell(cell string) []segment {
 			stmts[n-1].last = max(stmts[n-1].last, t.line+t.breaks)
 		}
 	}
+	return stmts, strays
+}
+
+// segments groups consecutive statements of one kind. Each segment's src is
+// the cell with every other segment's statements and the stray semicolons
+// blanked (spaces; line breaks kept); the white space and comments between
+// statements stay in every segment.
+func segments(cell string, stmts []cellStmt, strays []tok) []segment {
 	// owner[b] is 1 + the index of the statement byte b belongs to, -1 for
-	// a stray semicolon; 0 for the white space and comments between
-	// statements, which every segment keeps.
+	// a stray semicolon, 0 between statements.
 	owner := make([]int, len(cell))
 	for k, st := range stmts {
-		for b := st.start; b < st.end; b++ {
+		for b := max(st.start, 0); b < min(st.end, len(cell)); b++ {
 			owner[b] = k + 1
 		}
 	}

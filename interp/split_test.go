@@ -64,6 +64,8 @@ func TestSplitCellSplitsStatementsThatShareALine(t *testing.T) {
 		{"L: for i := 0; i < 2; i++ { continue L }; var z = 1", []string{"S:L: for i := 0; i < 2; i++ { continue L };", "D:var z = 1"}},
 		{"if v := 1; v > 0 {\n} else if w := 2; w > 1 {\n}", []string{"S:if v := 1; v > 0 { } else if w := 2; w > 1 { }"}},
 		{"switch x := 3; x {\ncase 3:\n}; type T int", []string{"S:switch x := 3; x { case 3: };", "D:type T int"}},
+		{"x := 1 // a; var b\nvar y = 2 ;", []string{"S:x := 1 // a; var b", "D:// a; var b var y = 2 ;"}},
+		{"import \"fmt\"\nfor ; ; { fmt.Println(); break }", []string{"D:import \"fmt\"", "S:for ; ; { fmt.Println(); break }"}},
 	} {
 		var got []string
 		for _, sg := range splitCell(c.cell) {
