@@ -90,7 +90,8 @@ func bodyStmts(cell string, toks []tok) (stmts []cellStmt, strays []tok, ok bool
 			continue // its semicolon, if it has one, is a stray below
 		}
 		_, decl := st.(*ast.DeclStmt)
-		stmts = append(stmts, cellStmt{decl: decl, start: off(st.Pos()), end: off(st.End()), first: line(st.Pos()), last: line(st.End())})
+		end := stmtEnd(st)
+		stmts = append(stmts, cellStmt{decl: decl, start: off(st.Pos()), end: off(end), first: line(st.Pos()), last: line(end)})
 	}
 	// Walk the semicolons: the first explicit one after a statement, before
 	// a line break, is its terminator; any other is a stray.

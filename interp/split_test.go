@@ -65,6 +65,7 @@ func TestSplitCellSplitsStatementsThatShareALine(t *testing.T) {
 		{"if v := 1; v > 0 {\n} else if w := 2; w > 1 {\n}", []string{"S:if v := 1; v > 0 { } else if w := 2; w > 1 { }"}},
 		{"switch x := 3; x {\ncase 3:\n}; type T int", []string{"S:switch x := 3; x { case 3: };", "D:type T int"}},
 		{"x := 1 // a; var b\nvar y = 2 ;", []string{"S:x := 1 // a; var b", "D:// a; var b var y = 2 ;"}},
+		{"A://\nx := 1; var v = x", []string{"S:A:// x := 1;", "D:var v = x"}},
 		{"import \"fmt\"\nfor ; ; { fmt.Println(); break }", []string{"D:import \"fmt\"", "S:for ; ; { fmt.Println(); break }"}},
 	} {
 		var got []string

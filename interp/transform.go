@@ -443,6 +443,20 @@ func intRange(e ast.Expr) bool {
 	return false
 }
 
+// stmtEnd is where a statement's last token ends. A label on nothing (L:
+// at the end of a block) labels an implicit empty statement that go/parser
+// places at the next token, past any comment after the colon; text put
+// there would land inside that comment.
+func stmtEnd(st ast.Stmt) token.Pos {
+	if l, ok := st.(*ast.LabeledStmt); ok {
+		if e, ok := l.Stmt.(*ast.EmptyStmt); ok && e.Implicit {
+			return l.Colon + 1
+		}
+		return stmtEnd(l.Stmt)
+	}
+	return st.End()
+}
+
 // topStmts transforms the statements of a statement segment. It reports
 // whether the segment runs as one function body (see oneBody).
 func (x *xform) topStmts(stmts []ast.Stmt) bool {
@@ -453,7 +467,7 @@ func (x *xform) topStmts(stmts []ast.Stmt) bool {
 		x.hooks(stmts)
 		first, last := stmts[0], stmts[len(stmts)-1]
 		x.insert(first.Pos(), "func() { ", -5)
-		x.insert(last.End(), " }()", 50)
+		x.insert(stmtEnd(last), " }()", 50)
 		return true
 	}
 	for _, st := range stmts {
@@ -465,7 +479,7 @@ func (x *xform) topStmts(stmts []ast.Stmt) bool {
 		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 			*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
 			x.insert(st.Pos(), "func() { ", 1)
-			x.insert(st.End(), " }()", -1)
+			x.insert(stmtEnd(st), " }()", -1)
 			x.topReturns(st)
 		case *ast.ReturnStmt:
 			x.topReturns(st)
