@@ -62,6 +62,26 @@ func SyncRoundsProgram(mode string, rounds int) (*pl.Program, error) {
 	return prog, nil
 }
 
+// CompileSyncOf compiles the synchronisation of the lowered mode allreduce
+// of [1, elems] FP32 on ranks ranks: SyncRoundsProgram with as many rounds
+// as that allreduce has. It returns the rounds too.
+func CompileSyncOf(mode string, ranks, elems int) (*pl.Compiled, int, error) {
+	l, err := NewLowered(mode, ranks, elems, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	rounds, err := l.Rounds()
+	if err != nil {
+		return nil, 0, err
+	}
+	prog, err := SyncRoundsProgram(mode, rounds)
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := pl.TryCompile(prog, pl.Ranks(ranks))
+	return c, rounds, err
+}
+
 // syncPeers is how many ranks one rank waits for in a round of mode.
 func syncPeers(mode string, ranks int) int {
 	if mode == "ring" {

@@ -91,19 +91,7 @@ func TestLoweredRounds(t *testing.T) {
 func BenchmarkLoweredSync8x1Mi(b *testing.B) {
 	for _, mode := range []string{"ring", "mesh"} {
 		b.Run(mode, func(b *testing.B) {
-			l, err := NewLowered(mode, Ranks, Elems, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rounds, err := l.Rounds()
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := SyncRoundsProgram(mode, rounds)
-			if err != nil {
-				b.Fatal(err)
-			}
-			c, err := pl.TryCompile(p, pl.Ranks(Ranks))
+			c, rounds, err := CompileSyncOf(mode, Ranks, Elems)
 			if err != nil {
 				b.Fatal(err)
 			}
