@@ -27,6 +27,39 @@ type diffCase struct {
 	minRanks int
 }
 
+// compile compiles c at n ranks and gives its seeded host arguments and
+// the run options every differential test uses.
+func (c diffCase) compile(t *testing.T, n int) (*pl.Compiled, []*tensor.Tensor, runtime.RunOptions) {
+	t.Helper()
+	prog := c.prog(n)
+	comp, err := pl.TryCompile(prog, pl.Ranks(n))
+	if err != nil {
+		t.Fatalf("%s: the corpus program does not compile: %v", c.name, err)
+	}
+	args := hostArgs(t, prog.IR(), n, int64(7*n+1))
+	return comp, args, runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+}
+
+// eachCorpusRun runs body as a subtest for every corpus program at P = 2,
+// 3, 4, 8 (2 and 3 with -short).
+func eachCorpusRun(t *testing.T, body func(t *testing.T, comp *pl.Compiled, args []*tensor.Tensor, o runtime.RunOptions)) {
+	ranks := []int{2, 3, 4, 8}
+	if testing.Short() {
+		ranks = []int{2, 3}
+	}
+	for _, c := range diffCorpus() {
+		for _, n := range ranks {
+			if n < c.minRanks {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
+				comp, args, o := c.compile(t, n)
+				body(t, comp, args, o)
+			})
+		}
+	}
+}
+
 func diffCorpus() []diffCase {
 	fixed := func(p *pl.Program) func(int) *pl.Program { return func(int) *pl.Program { return p } }
 	cases := []diffCase{
@@ -156,42 +189,24 @@ func runExe(exe runtime.Executable, args []*tensor.Tensor, o runtime.RunOptions)
 // One protocol source: a collective run as the native op (the input
 // program) and as its lowering (every later stage) gives the same bits.
 func TestNativeCollectivesMatchLowering(t *testing.T) {
-	ranks := []int{2, 3, 4, 8}
-	if testing.Short() {
-		ranks = []int{2, 3}
-	}
-	for _, c := range diffCorpus() {
-		for _, n := range ranks {
-			if n < c.minRanks {
+	eachCorpusRun(t, func(t *testing.T, comp *pl.Compiled, args []*tensor.Tensor, o runtime.RunOptions) {
+		want := runWith(comp.Stages()[0].Program(), args, o)
+		if want.err != nil {
+			t.Fatal(want.err)
+		}
+		for _, s := range comp.Stages()[1:] {
+			if !s.Changed {
 				continue
 			}
-			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
-				prog := c.prog(n)
-				comp, err := pl.TryCompile(prog, pl.Ranks(n))
-				if err != nil {
-					t.Fatal(err)
+			got := runWith(s.Program(), args, o)
+			if got.err != nil {
+				t.Fatalf("%s: %v", s.Name, got.err)
+			}
+			for i := range want.out {
+				if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+					t.Errorf("%s: output %d differs from the input program's:\ninput %s\nstage %s", s.Name, i, want.out[i], got.out[i])
 				}
-				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
-				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
-				want := runWith(comp.Stages()[0].Program(), args, o)
-				if want.err != nil {
-					t.Fatal(want.err)
-				}
-				for _, s := range comp.Stages()[1:] {
-					if !s.Changed {
-						continue
-					}
-					got := runWith(s.Program(), args, o)
-					if got.err != nil {
-						t.Fatalf("%s: %v", s.Name, got.err)
-					}
-					for i := range want.out {
-						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
-							t.Errorf("%s: output %d differs from the input program's:\ninput %s\nstage %s", s.Name, i, want.out[i], got.out[i])
-						}
-					}
-				}
-			})
+			}
 		}
-	}
+	})
 }

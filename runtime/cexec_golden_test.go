@@ -15,6 +15,7 @@ import (
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 var updateResults = flag.Bool("update", false, "rewrite testdata/executor_results.golden")
@@ -59,13 +60,7 @@ func executorResults(t *testing.T) []byte {
 			if n < c.minRanks {
 				continue
 			}
-			prog := c.prog(n)
-			comp, err := pl.TryCompile(prog, pl.Ranks(n))
-			if err != nil {
-				t.Fatalf("%s: the corpus program does not compile: %v", c.name, err)
-			}
-			args := hostArgs(t, prog.IR(), n, int64(7*n+1))
-			o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
+			comp, args, o := c.compile(t, n)
 			for _, s := range comp.Stages() {
 				if s.Name != "Input" && !s.Changed {
 					continue
@@ -90,48 +85,30 @@ func executorResults(t *testing.T) []byte {
 // carries (RegisterKernel) give the bits of its generic semantics, for
 // every program of the corpus at every changed stage at P = 2, 3, 4, 8.
 func TestKernelsMatchGenericOps(t *testing.T) {
-	ranks := []int{2, 3, 4, 8}
-	if testing.Short() {
-		ranks = []int{2, 3}
-	}
-	for _, c := range diffCorpus() {
-		for _, n := range ranks {
-			if n < c.minRanks {
+	eachCorpusRun(t, func(t *testing.T, comp *pl.Compiled, args []*tensor.Tensor, o runtime.RunOptions) {
+		for _, s := range comp.Stages() {
+			if s.Name != "Input" && !s.Changed {
 				continue
 			}
-			t.Run(fmt.Sprintf("%s/P=%d", c.name, n), func(t *testing.T) {
-				prog := c.prog(n)
-				comp, err := pl.TryCompile(prog, pl.Ranks(n))
-				if err != nil {
-					t.Fatalf("the corpus program does not compile: %v", err)
+			exe, err := runtime.LoadGeneric(s.Program())
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name, err)
+			}
+			want := runExe(exe, args, o)
+			got := runWith(s.Program(), args, o)
+			if want.err != nil || got.err != nil {
+				t.Fatalf("%s: generic ops error %v, kernels error %v", s.Name, want.err, got.err)
+			}
+			for i := range want.out {
+				if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
+					t.Fatalf("%s: output %d differs:\ngeneric ops %s\nkernels     %s", s.Name, i, want.out[i], got.out[i])
 				}
-				args := hostArgs(t, prog.IR(), n, int64(7*n+1))
-				o := runtime.RunOptions{Ranks: n, Watchdog: 20 * time.Second, MaxEvents: -1}
-				for _, s := range comp.Stages() {
-					if s.Name != "Input" && !s.Changed {
-						continue
-					}
-					exe, err := runtime.LoadGeneric(s.Program())
-					if err != nil {
-						t.Fatalf("%s: %v", s.Name, err)
-					}
-					want := runExe(exe, args, o)
-					got := runWith(s.Program(), args, o)
-					if want.err != nil || got.err != nil {
-						t.Fatalf("%s: generic ops error %v, kernels error %v", s.Name, want.err, got.err)
-					}
-					for i := range want.out {
-						if !bytes.Equal(want.out[i].Bytes(), got.out[i].Bytes()) {
-							t.Fatalf("%s: output %d differs:\ngeneric ops %s\nkernels     %s", s.Name, i, want.out[i], got.out[i])
-						}
-					}
-					if fmt.Sprint(want.sigs) != fmt.Sprint(got.sigs) {
-						t.Fatalf("%s: signal cells differ:\ngeneric ops %v\nkernels     %v", s.Name, want.sigs, got.sigs)
-					}
-				}
-			})
+			}
+			if fmt.Sprint(want.sigs) != fmt.Sprint(got.sigs) {
+				t.Fatalf("%s: signal cells differ:\ngeneric ops %v\nkernels     %v", s.Name, want.sigs, got.sigs)
+			}
 		}
-	}
+	})
 }
 
 // The comparison above can fail: with a deliberately wrong kernel for
