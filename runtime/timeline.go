@@ -75,64 +75,49 @@ type site struct {
 	fn   *ir.Function // nil: none
 }
 
-// siteTable numbers sites.
-type siteTable struct {
+// interner numbers distinct keys from 0 in the order it first sees them;
+// ranks number concurrently.
+type interner[K comparable] struct {
 	mu    sync.Mutex
-	list  []site
-	index map[site]int32
+	list  []K
+	index map[K]int32
 }
 
-// id is s's number, given at its first sight.
-func (t *siteTable) id(s site) int32 {
+// id is k's number, given at its first sight.
+func (t *interner[K]) id(k K) int32 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if i, ok := t.index[s]; ok {
+	if i, ok := t.index[k]; ok {
 		return i
 	}
 	if t.index == nil {
-		t.index = map[site]int32{}
+		t.index = map[K]int32{}
 	}
 	i := int32(len(t.list))
-	t.list = append(t.list, s)
-	t.index[s] = i
+	t.list = append(t.list, k)
+	t.index[k] = i
 	return i
 }
 
-func (t *siteTable) at(i int32) site {
+func (t *interner[K]) at(i int32) K {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.list[i]
 }
 
-// nameTable numbers strings (1 is the first).
-type nameTable struct {
-	mu    sync.Mutex
-	list  []string
-	index map[string]int32
-}
+// siteTable numbers sites.
+type siteTable = interner[site]
 
-func (t *nameTable) id(s string) int32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if i, ok := t.index[s]; ok {
-		return i
-	}
-	if t.index == nil {
-		t.index = map[string]int32{}
-	}
-	t.list = append(t.list, s)
-	i := int32(len(t.list))
-	t.index[s] = i
-	return i
-}
+// nameTable numbers strings from 1, so that a record's 0 means none.
+type nameTable struct{ names interner[string] }
+
+func (t *nameTable) id(s string) int32 { return t.names.id(s) + 1 }
 
 func (t *nameTable) at(i int32) string {
 	if i <= 0 {
 		return ""
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.list[i-1]
+	return t.names.at(i - 1)
 }
 
 // dynSite numbers a site no compiled call site names (the host's ops, the
