@@ -36,6 +36,29 @@ func baseline(ctx context.Context, b *testing.B, d *mpidev.Device) time.Duration
 	return base
 }
 
+// openMPI opens the MPI device for the benchmark, closed when it ends.
+func openMPI(b *testing.B) *mpidev.Device {
+	d, err := mpidev.New(runtime.DeviceConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { d.Close() })
+	return d
+}
+
+// loadBoth loads p on the MPI device and on the simulator.
+func loadBoth(b *testing.B, d *mpidev.Device, p *ir.Program) (mpi, sim runtime.Executable) {
+	mpi, err := d.Load(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sim, err = runtime.Default().Load(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return mpi, sim
+}
+
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
@@ -65,11 +88,7 @@ func median(ds []time.Duration) time.Duration {
 //	x-MPI-kernel      the whole kernel ÷ MPI_Allreduce, likewise
 func BenchmarkAllReduceMPIDevice8x1Mi(b *testing.B) {
 	ctx := context.Background()
-	d, err := mpidev.New(runtime.DeviceConfig{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
+	d := openMPI(b)
 	for _, form := range []string{"written", "compiled"} {
 		b.Run(form, func(b *testing.B) {
 			p := AllReduceProgram(Elems).IR()
@@ -94,14 +113,7 @@ func BenchmarkAllReduceMPIDevice8x1Mi(b *testing.B) {
 			x := tensor.Randn(1, Ranks, 1, Elems)
 			y := tensor.Zeros(ir.FP32, Ranks, 1, Elems)
 			ySim := tensor.Zeros(ir.FP32, Ranks, 1, Elems)
-			exe, err := d.Load(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sim, err := runtime.Default().Load(p)
-			if err != nil {
-				b.Fatal(err)
-			}
+			exe, sim := loadBoth(b, d, p)
 			o := runtime.RunOptions{Ranks: Ranks, Watchdog: 5 * time.Minute}
 			if _, err := exe.Run(ctx, []*tensor.Tensor{x, y}, o); err != nil { // warm-up, and the pool starts
 				b.Fatal(err)
@@ -170,11 +182,7 @@ func BenchmarkAllReduceMPIDevice8x1Mi(b *testing.B) {
 // and x-MPI_Allreduce (the median of the paired ratios).
 func BenchmarkSyncMPIDevice8x1Mi(b *testing.B) {
 	ctx := context.Background()
-	d, err := mpidev.New(runtime.DeviceConfig{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
+	d := openMPI(b)
 	for _, mode := range []string{"mesh", "ring"} {
 		b.Run(mode, func(b *testing.B) {
 			c, rounds, err := CompileSyncOf(mode, Ranks, Elems)
@@ -182,14 +190,7 @@ func BenchmarkSyncMPIDevice8x1Mi(b *testing.B) {
 				b.Fatal(err)
 			}
 			p := c.Final()
-			exe, err := d.Load(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sim, err := runtime.Default().Load(p)
-			if err != nil {
-				b.Fatal(err)
-			}
+			exe, sim := loadBoth(b, d, p)
 			o := runtime.RunOptions{Ranks: Ranks, Watchdog: time.Minute}
 			if _, err := exe.Run(ctx, nil, o); err != nil { // warm-up, and the pool starts
 				b.Fatal(err)
