@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 )
 
@@ -54,42 +55,32 @@ func FuzzPythonPipeline(f *testing.F) {
 				noCrash(t, "program "+name, err, src)
 				continue
 			}
-			p := prog.IR()
-			runs := []struct {
-				what string
-				run  func(context.Context) error
-			}{{"run as written", func(ctx context.Context) error {
-				_, _, _, _, err := RunRandom(ctx, p, 2)
-				return err
-			}}}
-			if c, err := pl.CompileIR(p, pl.Ranks(2)); err != nil {
+			runs := map[string]*ir.Program{"run as written": prog.IR()}
+			if c, err := pl.CompileIR(prog.IR(), pl.Ranks(2)); err != nil {
 				noCrash(t, "compile "+name, err, src)
 			} else {
 				_, err := c.PTOText()
 				noCrash(t, "PTO of "+name, err, src)
 				_, err = c.ManifestText()
 				noCrash(t, "manifest of "+name, err, src)
-				runs = append(runs, struct {
-					what string
-					run  func(context.Context) error
-				}{"run compiled", func(ctx context.Context) error {
-					_, _, _, _, err := RunRandom(ctx, c.Final(), 2)
-					return err
-				}})
+				runs["run compiled"] = c.Final()
 			}
-			for _, r := range runs {
+			for what, p := range runs {
 				// A long loop may run past its budget; then it must stop
 				// when cancelled.
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				done := make(chan error, 1)
-				go func() { done <- r.run(ctx) }()
+				go func() {
+					_, _, _, _, err := RunRandom(ctx, p, 2)
+					done <- err
+				}()
 				select {
 				case err := <-done:
 					if ctx.Err() == nil {
-						noCrash(t, r.what+" of "+name, err, src)
+						noCrash(t, what+" of "+name, err, src)
 					}
 				case <-time.After(15 * time.Second):
-					t.Fatalf("%s of %s did not stop 10 s after it was cancelled\n%s", r.what, name, src)
+					t.Fatalf("%s of %s did not stop 10 s after it was cancelled\n%s", what, name, src)
 				}
 				cancel()
 			}
