@@ -83,6 +83,14 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			r.fail(n, "%s: expected %s positional arguments, given %d", callee, want, len(pos))
 		}
 	}
+	if d, ok := dtypeGetByte(callee); ok {
+		noKw()
+		nargs(0, 0)
+		if !d.Valid() {
+			r.fail(fnNode, "unknown DataType %s in %s(); expected a dtype such as pl.FP32", strings.TrimSuffix(callee, ".get_byte"), callee)
+		}
+		return int64((d.Bits() + 7) / 8) // upstream: ceil(get_bit() / 8)
+	}
 	switch callee {
 	case "pl.dynamic":
 		noKw()
@@ -222,6 +230,25 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		kws = append(kws, kwArg{name: "name", node: n, val: "<unbound>"})
 	}
 	return fc.opCall(n, d, pos, nodes, kws)
+}
+
+// dtypeGetByte recognises pl.<DTYPE>.get_byte(), which upstream's parser
+// folds to a compile-time integer (the element size in bytes, rounded up to
+// one byte) so that window sizes can be written as SIZE * pl.FP32.get_byte().
+// ok is false for any other callee; an unknown dtype name gives an invalid d.
+func dtypeGetByte(callee string) (d ir.DataType, ok bool) {
+	name, found := strings.CutPrefix(callee, "pl.")
+	if !found {
+		return 0, false
+	}
+	name, found = strings.CutSuffix(name, ".get_byte")
+	if !found || strings.Contains(name, ".") {
+		return 0, false
+	}
+	if v, known := builtins["pl."+name].(ir.DataType); known {
+		return v, true
+	}
+	return ir.DataType(0xFF), true
 }
 
 func foldMinMax(op ir.BinaryOp, a, b value) (value, bool) {

@@ -63,6 +63,26 @@ func barrierRows(args []*tensor.Tensor, p int) error {
 	return nil
 }
 
+// sumOfRows: every output row is the sum of all the input rows.
+func sumOfRows(args []*tensor.Tensor, p int) error {
+	x, y := args[0], args[1]
+	shape := y.Shape()
+	for r := 0; r < p; r++ {
+		for i := 0; i < shape[1]; i++ {
+			for j := 0; j < shape[2]; j++ {
+				want := 0.0
+				for s := 0; s < p; s++ {
+					want += x.At(s, i, j)
+				}
+				if got := y.At(r, i, j); math.Abs(got-want) > 1e-4*(1+math.Abs(want)) {
+					return fmt.Errorf("y[%d, %d, %d] = %v, want the sum over ranks %v", r, i, j, got, want)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 type exampleCase struct {
 	file   string
 	entry  string
@@ -134,6 +154,57 @@ func TestUpstreamExamples(t *testing.T) {
 	}
 }
 
+// TestUpstreamQuickstart reads the allreduce of upstream's distributed user
+// guide (docs/en/user/distributed/00-model.md, beside the examples directory
+// PTOREPL_PYPTO_EXAMPLES names) from its first Python block that has a host
+// entry, as a reader would copy it, and checks the sums at several rank
+// counts.
+func TestUpstreamQuickstart(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read the user guide's quickstart beside it (testdata/authoring/sum_all.py runs regardless)")
+	}
+	page := filepath.Join(dir, "..", "..", "docs", "en", "user", "distributed", "00-model.md")
+	text, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatalf("the quickstart page beside the examples: %v", err)
+	}
+	var src string
+	for _, block := range strings.Split(string(text), "```python\n")[1:] {
+		if code, _, ok := strings.Cut(block, "```"); ok && strings.Contains(code, "@pl.jit.host") {
+			src = code
+			break
+		}
+	}
+	if src == "" {
+		t.Fatalf("%s has no Python block with a @pl.jit.host entry", page)
+	}
+	mod, err := pl.ParsePython(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := mod.Names()
+	if len(names) != 1 {
+		t.Fatalf("the quickstart defines %v, want one host entry", names)
+	}
+	prog, err := mod.Program(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{2, 3, 4, 8} {
+		args, _, err := runtime.HostArgs(prog.IR(), p, 42)
+		if err != nil {
+			t.Fatalf("P=%d: %v", p, err)
+		}
+		if _, err := pl.Run(prog, pl.Ranks(p), args...); err != nil {
+			t.Fatalf("P=%d: %v", p, err)
+		}
+		if err := sumOfRows(args, p); err != nil {
+			t.Fatalf("P=%d: %v\n%s", p, err, prog)
+		}
+	}
+}
+
 // ownCases are authoring-form kernels of our own (testdata/authoring), in
 // the style of upstream's examples; they always run.
 var ownCases = []exampleCase{
@@ -145,6 +216,31 @@ var ownCases = []exampleCase{
 	{"ring.py", "shift_push", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
 	{"ring.py", "ring_put", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
 	{"ring.py", "ring_get", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},
+	{"sum_all.py", "sum_all", []int{2, 3, 4, 8}, sumOfRows},
+}
+
+// TestGetByte: pl.<DTYPE>.get_byte() is the element size in bytes, folded
+// where it is read, as upstream's parser does (sub-byte types count one).
+func TestGetByte(t *testing.T) {
+	for _, c := range []struct {
+		dtype string
+		want  int
+	}{{"FP32", 4}, {"INT32", 4}, {"FP16", 2}, {"BF16", 2}, {"INT8", 1}, {"INT64", 8}, {"INT4", 1}, {"BOOL", 1}} {
+		src := "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n" +
+			"@pl.jit.host\ndef h(x: pl.Tensor[[2, 4], pl.FP32]):\n" +
+			"    buf = pld.alloc_window_buffer(3 * pl." + c.dtype + ".get_byte())\n"
+		mod, err := pl.ParsePython(src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.dtype, err)
+		}
+		prog, err := mod.Program("h")
+		if err != nil {
+			t.Fatalf("%s: %v", c.dtype, err)
+		}
+		if want := fmt.Sprintf("pld.tensor.alloc_window_buffer(%d)", 3*c.want); !strings.Contains(prog.String(), want) {
+			t.Errorf("pl.%s.get_byte(): want %s in\n%s", c.dtype, want, prog)
+		}
+	}
 }
 
 func TestAuthoringForm(t *testing.T) {
