@@ -206,7 +206,10 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			return fc.programCall(n, callee, pos, nodes, kws)
 		}
 	}
-	if fc.authoring {
+	// The unified spellings (pl.load, pl.add) are upstream's in any function;
+	// only the authoring form also reads the printed spelling of
+	// pld.tensor.alloc_window_buffer with a shape.
+	if fc.authoring || opByCallee[callee] == nil {
 		if v, ok := fc.authoringCall(n, callee, pos, nodes, kws); ok {
 			return v
 		}
@@ -401,7 +404,7 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		if i < len(nodes) {
 			at = nodes[i]
 		}
-		if iv, ok := v.(int64); ok && fc.authoring && int32Args[d.ArgName(i)] {
+		if iv, ok := v.(int64); ok && int32Args[d.ArgName(i)] {
 			if iv < math.MinInt32 || iv > math.MaxInt32 {
 				r.fail(at, "%s: %s=%d does not fit in INT32", d.Callee(nil), d.ArgName(i), iv)
 			}

@@ -116,3 +116,57 @@ def k(
 		}
 	}
 }
+
+// TestClassFormUnifiedSpellings: a hand-written @pl.program class may use
+// the spellings of PyPTO's user guide (pl.load, pl.add, pld.rank, keyword
+// peer=/value=/expected= with bare literals), as upstream's parser reads
+// them in any function; they build the same IR as the printed spellings.
+func TestClassFormUnifiedSpellings(t *testing.T) {
+	const head = `import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[1, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]) -> pl.Tensor[[1, 64], pl.FP32]:
+`
+	const guide = head + `        ctx = pld.get_comm_ctx(sig)
+        me = pld.rank(ctx)
+        pld.system.notify(sig, peer=1 - me, offsets=[me, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(sig, offsets=[1 - me, 0], expected=1, cmp=pld.WaitCmp.Ge)
+        t = pl.load(x, [0, 0], [1, 64])
+        u = pl.add(t, t)
+        v = pl.mul(u, 2.0)
+        y = pl.store(v, [0, 0], y)
+        return y
+`
+	const printed = head + `        ctx: pld.CommCtx = pld.system.get_comm_ctx(sig)
+        me: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
+        pld.system.notify(sig, 1 - me, [me, 0], pl.const(1, pl.INT32), op=0)
+        pld.system.wait(sig, [1 - me, 0], pl.const(1, pl.INT32), cmp=1)
+        t: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        v: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(u, 2.0)
+        y: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(v, [0, 0], y)
+        return y
+`
+	read := func(src string) *ir.Program {
+		t.Helper()
+		mod, err := pyfront.Parse("p.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		p, err := mod.Program("P")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, want := read(guide), read(printed)
+	if a, b := printer.Program(got), printer.Program(want); a != b {
+		t.Fatalf("the guide's spellings print differently:\n%s\n---\n%s", a, b)
+	}
+	if err := ir.AssertStructuralEqual(want, got, true); err != nil {
+		t.Fatalf("the guide's spellings build different IR: %v", err)
+	}
+}
