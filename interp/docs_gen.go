@@ -134,7 +134,7 @@ var docIndex = map[string]docEntry{
 	"pl.Module.IsFactory":               {Signature: "func (m *Module) IsFactory(name string) bool", Doc: "IsFactory reports whether name is a factory (a def that builds and\nreturns a program: call it with Call)."},
 	"pl.Module.Names":                   {Signature: "func (m *Module) Names() []string", Doc: "Names lists the module's programs and factories in source order."},
 	"pl.Module.Program":                 {Signature: "func (m *Module) Program(name string) (*Program, error)", Doc: "Program returns the program called name (a class or a @pl.jit.host entry)."},
-	"pl.Module.String":                  {Signature: "func (m *Module) String() string", Doc: "String prints every program of the module (factories are listed)."},
+	"pl.Module.String":                  {Signature: "func (m *Module) String() string", Doc: "String prints every program of the module (factories are listed), or\nsays why there is none."},
 	"pl.Mul":                            {Signature: "func Mul(a, b any) Expr", Doc: "Mul is a * b, like Add."},
 	"pl.Ne":                             {Signature: "func Ne(a, b any) Expr", Doc: "Ne is a != b."},
 	"pl.Neg":                            {Signature: "func Neg(a any) Expr", Doc: "Neg is -a on a scalar."},

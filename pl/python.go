@@ -66,8 +66,12 @@ func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
 	return wrapIR(p), nil
 }
 
-// String prints every program of the module (factories are listed).
+// String prints every program of the module (factories are listed), or
+// says why there is none.
 func (m *Module) String() string {
+	if why := m.m.NoPrograms(); why != "" {
+		return "# " + why
+	}
 	var out string
 	for i, n := range m.m.Names() {
 		if i > 0 {

@@ -22,6 +22,9 @@ type Module struct {
 	order []string
 	progs map[string]*ir.Program
 	facs  map[string]*factory
+	// kernels are the @pl.jit.incore and @pl.jit functions, in source
+	// order: they become part of a program only through a host entry.
+	kernels []string
 	// mu serializes Calls: a factory runs on the module's reader and its
 	// syntax tree, which remember where they are.
 	mu sync.Mutex
@@ -29,6 +32,19 @@ type Module struct {
 
 // Names lists the module's programs and factories in source order.
 func (m *Module) Names() []string { return append([]string(nil), m.order...) }
+
+// NoPrograms explains, for a module with nothing to build, what ptorepl
+// builds programs from; it is "" when the module has a program or factory.
+func (m *Module) NoPrograms() string {
+	if len(m.order) > 0 {
+		return ""
+	}
+	msg := m.File + " defines no program: ptorepl builds one from each @pl.program class, @pl.jit.host entry, top-level @pl.function and program factory"
+	if len(m.kernels) > 0 {
+		msg += fmt.Sprintf("; its @pl.jit functions (%s) join a program when a @pl.jit.host entry calls them", strings.Join(m.kernels, ", "))
+	}
+	return msg
+}
 
 // IsFactory reports whether name is a factory (a def returning a program).
 func (m *Module) IsFactory(name string) bool { _, ok := m.facs[name]; return ok }
@@ -141,6 +157,9 @@ func (r *reader) module(root *node) *Module {
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)
+				if jf.kind != "host" {
+					m.kernels = append(m.kernels, jf.name)
+				}
 			}
 		case "function_definition":
 			if f := r.factoryDecl(n); f != nil {

@@ -20,6 +20,9 @@ type Module struct {
 // Names lists nothing.
 func (m *Module) Names() []string { return nil }
 
+// NoPrograms says there is no reader.
+func (m *Module) NoPrograms() string { return errNoCgo.Error() }
+
 // IsFactory reports false.
 func (m *Module) IsFactory(string) bool { return false }
 

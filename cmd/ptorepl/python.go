@@ -64,6 +64,10 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *entry == "" {
+		if len(mod.Names()) == 0 {
+			fmt.Fprintf(stderr, "ptorepl: %s\n", strings.TrimPrefix(mod.String(), "# "))
+			return 1
+		}
 		fmt.Fprintln(stdout, mod)
 		return 0
 	}
@@ -181,6 +185,9 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	if name == "" {
 		if names := mod.Names(); len(names) == 1 {
 			name = names[0]
+		} else if len(names) == 0 {
+			fmt.Fprintf(stderr, "ptorepl compile: %s\n", strings.TrimPrefix(mod.String(), "# "))
+			return 1
 		} else {
 			fmt.Fprintf(stderr, "ptorepl compile: %s has %d programs (%s); pick one with --entry\n", fs.Arg(0), len(names), strings.Join(names, ", "))
 			return 2

@@ -34,6 +34,22 @@ func TestRunPythonError(t *testing.T) {
 	require.NotContains(t, errOut.String(), "goroutine")
 }
 
+// TestPythonWithoutPrograms: a file of kernels alone (no class, host entry,
+// top-level @pl.function or factory) is said to define no program, naming
+// its kernels, instead of printing nothing.
+func TestPythonWithoutPrograms(t *testing.T) {
+	dir := t.TempDir()
+	kernels := filepath.Join(dir, "kernels.py")
+	require.NoError(t, os.WriteFile(kernels, []byte("import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[4], pl.FP32]):\n    return x\n"), 0o644))
+	for _, args := range [][]string{{"run", kernels}, {"compile", kernels}} {
+		var out, errOut bytes.Buffer
+		require.Equal(t, 1, run(args, nil, &out, &errOut), args)
+		require.Contains(t, errOut.String(), "kernels.py defines no program", args)
+		require.Contains(t, errOut.String(), "its @pl.jit functions (k) join a program when a @pl.jit.host entry calls them", args)
+		require.Empty(t, out.String(), args)
+	}
+}
+
 func TestCompilePython(t *testing.T) {
 	dir := t.TempDir()
 	var out, errOut bytes.Buffer
