@@ -170,3 +170,42 @@ class P:
 		t.Fatalf("the guide's spellings build different IR: %v", err)
 	}
 }
+
+// TestSuffixedNameIsRebinding pins the rule README states: in a class, x_1
+// defined beside x is a rebinding of x (the printer's clash renaming read
+// back), while the @pl.jit authoring form keeps the name as written.
+func TestSuffixedNameIsRebinding(t *testing.T) {
+	const body = `
+        acc = pl.load(x, [0, 0], [1, 8])
+        for i in pl.range(3):
+            acc_1 = pl.add(acc, acc)
+        return pl.store(acc_1, [0, 0], y)
+`
+	const sig = "(x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]) -> pl.Tensor[[1, 8], pl.FP32]:"
+	class := "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, " + sig[1:] + body
+	jit := "import pypto.language as pl\n\n@pl.jit.incore\ndef k" + sig + strings.ReplaceAll(body, "\n        ", "\n    ") +
+		"\n@pl.jit\ndef o" + sig + "\n    return k(x, y)\n\n@pl.jit.host\ndef P(x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]):\n    for r in pl.range(2):\n        o(x[r], y[r], device=r)\n"
+	for _, c := range []struct {
+		form, src, want string
+	}{{"class", class, "acc"}, {"authoring", jit, "acc_1"}} {
+		mod, err := pyfront.Parse("p.py", []byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.form, err, c.src)
+		}
+		p, err := mod.Program("P")
+		if err != nil {
+			t.Fatalf("%s: %v", c.form, err)
+		}
+		var got string
+		ir.WalkStmt(p.Function("k").Body, nil, func(s ir.Stmt) {
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if call, ok := a.Value.(*ir.Call); ok && call.Op == ir.TileAdd {
+					got = a.Var.Name
+				}
+			}
+		})
+		if got != c.want {
+			t.Errorf("%s form: the loop's add binds %q, want %q", c.form, got, c.want)
+		}
+	}
+}
