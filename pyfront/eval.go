@@ -44,6 +44,9 @@ type reader struct {
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var
+	// inlines are the module's @pl.inline and @pl.jit.inline helpers, by
+	// name, with their decorator: a call of one says they are not spliced.
+	inlines map[string]string
 }
 
 func (r *reader) dynamic(name string, at *node) *ir.Var {

@@ -154,6 +154,13 @@ func (r *reader) module(root *node) *Module {
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
 				m.progs[name] = r.functionProgram(n, r.globalEnv())
+			case (dec == "pl.inline" || dec == "pl.jit.inline") && def.Kind() == "function_definition":
+				// Upstream splices these at each call site; ptorepl does not
+				// yet, and says so where one is called.
+				if r.inlines == nil {
+					r.inlines = map[string]string{}
+				}
+				r.inlines[r.text(def.ChildByFieldId(fldName))] = dec
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)
