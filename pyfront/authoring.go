@@ -54,6 +54,27 @@ func (r *reader) calls(n *node) map[string]bool {
 	return out
 }
 
+// callsThrough is calls, plus what the inline helpers called there call
+// (their bodies are spliced into the caller).
+func (r *reader) callsThrough(n *node) map[string]bool {
+	out := r.calls(n)
+	seen := map[*inlineHelper]bool{}
+	for grew := true; grew; {
+		grew = false
+		for c := range out {
+			if h := r.inlines[c]; h != nil && !seen[h] {
+				seen[h] = true
+				for k := range r.calls(h.def.ChildByFieldId(fldBody)) {
+					if !out[k] {
+						out[k], grew = true, true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // jitPrograms builds one program per @pl.jit.host entry, named after it,
 // holding every jit function it reaches.
 func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
@@ -81,7 +102,7 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 				return
 			}
 			seen[j.name] = 1
-			cs := r.calls(j.def.ChildByFieldId(fldBody))
+			cs := r.callsThrough(j.def.ChildByFieldId(fldBody))
 			names := make([]string, 0, len(cs))
 			for c := range cs {
 				names = append(names, c)

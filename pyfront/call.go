@@ -201,6 +201,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if strings.HasPrefix(callee, "self.") {
 		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)
 	}
+	if h := r.inlines[callee]; h != nil {
+		return fc.inlineCall(n, h, pos, kws)
+	}
 	if fc.pc.jit {
 		if _, ok := fc.pc.funcs[callee]; ok {
 			return fc.programCall(n, callee, pos, nodes, kws)
@@ -225,9 +228,6 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if d == nil {
 		if strings.HasPrefix(callee, "pl.") || strings.HasPrefix(callee, "pld.") {
 			r.fail(fnNode, "unknown op %s%s", callee, suggest(callee))
-		}
-		if dec, ok := r.inlines[callee]; ok {
-			r.fail(fnNode, "%s is an @%s helper, which upstream splices into each call site; ptorepl does not splice inline helpers yet: write its body at the call site", callee, dec)
 		}
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}

@@ -11,6 +11,9 @@
 //     x[r] indexing, device=r dispatch, and factories (a def that defines and
 //     returns a @pl.program class, its parameters closure constants).
 //
+// In either form, a call of an @pl.inline (or @pl.jit.inline) helper reads
+// as the helper's body spliced at the call site (inline.go).
+//
 // Everything else in a file (imports, argparse, torch code, def main, the
 // __main__ guard) is skipped: never executed, never an error.
 //

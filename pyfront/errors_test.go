@@ -29,6 +29,13 @@ class K:
 ` + body
 }
 
+// inlineCase is a module with the @pl.inline helper def before the kernel
+// of kernel(), whose body binds u to call.
+func inlineCase(def, call string) string {
+	return "import pypto.language as pl\n\n@pl.inline\n" + def + "\n" +
+		strings.TrimPrefix(kernel("        u = "+call+"\n"), "import pypto.language as pl\n")
+}
+
 // badInputs are inputs the reader must reject with one positioned message.
 var badInputs = []struct{ name, src string }{
 	{"syntax_unclosed_paren", "import pypto.language as pl\nx = pl.dynamic(\"N\"\n"},
@@ -58,7 +65,11 @@ var badInputs = []struct{ name, src string }{
 	{"wrong_kwarg", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_mem=pl.Mem.Vec)\n")},
 	{"get_byte_unknown_dtype", kernel("        n = pl.FP33.get_byte()\n")},
 	{"get_byte_with_argument", kernel("        n = pl.FP32.get_byte(2)\n")},
-	{"inline_helper_call", "import pypto.language as pl\n\n@pl.inline\ndef twice(t: pl.Tile[[4, 16], pl.FP32]) -> pl.Tile[[4, 16], pl.FP32]:\n    return pl.add(t, t)\n\n" + strings.TrimPrefix(kernel("        u = twice(t)\n"), "import pypto.language as pl\n")},
+	{"inline_keyword_argument", inlineCase("def twice(t):\n    return pl.add(t, t)\n", "twice(t=t)")},
+	{"inline_wrong_arity", inlineCase("def twice(t):\n    return pl.add(t, t)\n", "twice(t, t)")},
+	{"inline_no_return", inlineCase("def nothing(t):\n    pass\n", "nothing(t)")},
+	{"inline_return_not_last", inlineCase("def early(t):\n    return t\n    pass\n", "early(t)")},
+	{"inline_recursion", inlineCase("def again(t):\n    return again(t)\n", "again(t)")},
 	{"wrong_kwarg_kind", kernel("        pld.system.notify(sig, 1, [0, 0], pl.const(1, pl.INT32), op=pl.FP32)\n")},
 	{"keyword_repeated", kernel("        pld.system.wait(sig, offsets=[0, 0], offsets=[1, 0], expected=pl.const(1, pl.INT32), cmp=1)\n")},
 	{"bad_types_tile_plus_tensor", kernel("        u: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, x)\n")},

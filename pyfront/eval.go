@@ -45,8 +45,8 @@ type reader struct {
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var
 	// inlines are the module's @pl.inline and @pl.jit.inline helpers, by
-	// name, with their decorator: a call of one says they are not spliced.
-	inlines map[string]string
+	// name (inline.go).
+	inlines map[string]*inlineHelper
 }
 
 func (r *reader) dynamic(name string, at *node) *ir.Var {

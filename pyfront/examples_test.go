@@ -217,6 +217,7 @@ var ownCases = []exampleCase{
 	{"ring.py", "ring_put", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
 	{"ring.py", "ring_get", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},
 	{"sum_all.py", "sum_all", []int{2, 3, 4, 8}, sumOfRows},
+	{"inline_helpers.py", "sum_with_helpers", []int{2, 3, 4, 8}, sumOfRows},
 }
 
 // TestGetByte: pl.<DTYPE>.get_byte() is the element size in bytes, folded

@@ -209,3 +209,82 @@ func TestSuffixedNameIsRebinding(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineHelperSplices: a call of an @pl.inline helper reads as its body
+// written at the call site (the parameters bound to the arguments, the
+// return value the call's), as upstream's parser splices it.
+func TestInlineHelperSplices(t *testing.T) {
+	const head = "import pypto.language as pl\n\n"
+	const helper = `@pl.inline
+def double_then_add(a, b):
+    d = pl.add(a, a)
+    return pl.add(d, b)
+
+`
+	const class = `@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]) -> pl.Tensor[[1, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [1, 8])
+`
+	// Written out by hand: the body with a and b replaced by t.
+	spliced := head + class + "        d = pl.add(t, t)\n        u = pl.add(d, t)\n        return pl.store(u, [0, 0], y)\n"
+	called := head + helper + class + "        u = double_then_add(t, t)\n        return pl.store(u, [0, 0], y)\n"
+	read := func(src string) *ir.Program {
+		t.Helper()
+		mod, err := pyfront.Parse("p.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		p, err := mod.Program("P")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, want := printer.Program(read(called)), printer.Program(read(spliced))
+	if got != want {
+		t.Fatalf("the helper's call reads as\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestInlineHelperReachesKernels: a @pl.jit host entry's program holds the
+// kernels its functions reach through an @pl.jit.inline helper.
+func TestInlineHelperReachesKernels(t *testing.T) {
+	const src = `import pypto.language as pl
+
+@pl.jit.incore
+def k(x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]):
+    y = pl.store(pl.load(x, [0, 0], [1, 8]), [0, 0], y)
+    return y
+
+@pl.jit.inline
+def run_k(a, b):
+    return k(a, b)
+
+@pl.jit
+def o(x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]):
+    return run_k(x, y)
+
+@pl.jit.host
+def h(x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]):
+    for r in pl.range(2):
+        o(x[r], y[r], device=r)
+`
+	mod, err := pyfront.Parse("p.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := mod.Program("h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"k", "o", "h"} {
+		if p.Function(name) == nil {
+			t.Errorf("program h lacks %s:\n%s", name, printer.Program(p))
+		}
+	}
+	if p.Function("run_k") != nil {
+		t.Errorf("the inline helper became a function:\n%s", printer.Program(p))
+	}
+}

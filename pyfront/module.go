@@ -155,12 +155,14 @@ func (r *reader) module(root *node) *Module {
 				add(name, n)
 				m.progs[name] = r.functionProgram(n, r.globalEnv())
 			case (dec == "pl.inline" || dec == "pl.jit.inline") && def.Kind() == "function_definition":
-				// Upstream splices these at each call site; ptorepl does not
-				// yet, and says so where one is called.
+				h := r.inlineDecl(def, dec)
 				if r.inlines == nil {
-					r.inlines = map[string]string{}
+					r.inlines = map[string]*inlineHelper{}
 				}
-				r.inlines[r.text(def.ChildByFieldId(fldName))] = dec
+				if r.inlines[h.name] != nil {
+					r.fail(n, "inline function %s is defined twice in this module", h.name)
+				}
+				r.inlines[h.name] = h
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)

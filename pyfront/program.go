@@ -35,6 +35,11 @@ type fnCtx struct {
 	// authoring selects the authoring form's rules (implicit types,
 	// keyword arguments naming positional ones, rebinding by name).
 	authoring bool
+	// spliced are the statements of inline helpers called in the statement
+	// being read, emitted before it; inlining are the helpers being
+	// spliced, against recursion (inline.go).
+	spliced  []ir.Stmt
+	inlining map[*inlineHelper]bool
 }
 
 type domainLine struct {

@@ -34,6 +34,11 @@ func (fc *fnCtx) block(blk *node, yc *yieldCtx, lead []comment, top bool) []ir.S
 	if blk == nil {
 		return nil
 	}
+	// Inline helpers called in a statement splice theirs before it; a
+	// header's (a for's range) belong to the enclosing block.
+	outer := fc.spliced
+	fc.spliced = nil
+	defer func() { fc.spliced = outer }()
 	for i := uint(0); i < blk.NamedChildCount(); i++ {
 		c := blk.NamedChild(i)
 		if c.Kind() == "comment" {
@@ -45,6 +50,10 @@ func (fc *fnCtx) block(blk *node, yc *yieldCtx, lead []comment, top bool) []ir.S
 			continue
 		}
 		stmts := fc.stmt(c, yc)
+		if len(fc.spliced) > 0 {
+			stmts = append(fc.spliced, stmts...)
+			fc.spliced = nil
+		}
 		if len(stmts) > 0 && len(pending) > 0 {
 			setLeading(stmts[0], pending)
 			pending = nil

@@ -1,0 +1,110 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Inline helpers. A module-level def decorated @pl.inline is a template
+// that upstream's parser expands at each call site: the arguments are
+// evaluated in the caller, the parameters bound to them, and the body's
+// statements read into the calling function as if written there, their
+// names visible to the caller afterwards; the helper's return value is
+// the call's value (a tuple for `return a, b`). ptorepl reads
+// @pl.jit.inline helpers the same way, so the program it builds holds
+// them already spliced, where upstream's JIT emits an Inline function
+// that its first pass (InlineFunctions) splices.
+
+// inlineHelper is one @pl.inline or @pl.jit.inline def.
+type inlineHelper struct {
+	name   string
+	dec    string // "pl.inline" or "pl.jit.inline"
+	def    *node
+	params []string
+}
+
+func (r *reader) inlineDecl(def *node, dec string) *inlineHelper {
+	h := &inlineHelper{name: r.text(def.ChildByFieldId(fldName)), dec: dec, def: def}
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		switch p.Kind() {
+		case "identifier":
+			h.params = append(h.params, r.text(p))
+		case "typed_parameter":
+			h.params = append(h.params, r.text(r.kids(p)[0]))
+		default:
+			r.fail(p, "@%s helper %s: unsupported parameter %s (expected a name, optionally annotated)", dec, h.name, r.text(p))
+		}
+	}
+	if len(h.params) > 0 && h.params[0] == "self" {
+		h.params = h.params[1:]
+	}
+	return h
+}
+
+// inlineCall splices h into fc at the call n with arguments pos and
+// returns the helper's return value. The spliced statements go to
+// fc.spliced, which the enclosing block emits before the statement that
+// holds the call.
+func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) value {
+	r := fc.r
+	if len(kws) > 0 {
+		r.fail(kws[0].node, "inline function %s takes no keyword arguments, given %s=", h.name, kws[0].name)
+	}
+	if len(pos) != len(h.params) {
+		r.fail(n, "inline function %s expects %d argument(s), got %d", h.name, len(h.params), len(pos))
+	}
+	if fc.inlining[h] {
+		r.fail(n, "inline function %s calls itself: an inline helper is spliced, so it cannot recurse", h.name)
+	}
+	if fc.inlining == nil {
+		fc.inlining = map[*inlineHelper]bool{}
+	}
+	fc.inlining[h] = true
+	defer delete(fc.inlining, h)
+	// As upstream, the parameters (and whatever the body defines) stay
+	// bound in the caller's scope after the call.
+	for i, p := range h.params {
+		fc.bind(p, pos[i])
+	}
+	var ret value
+	body := h.def.ChildByFieldId(fldBody)
+	kids := r.kids(body)
+	for i, c := range kids {
+		if c.Kind() == "comment" {
+			continue
+		}
+		if c.Kind() == "return_statement" {
+			if i != len(kids)-1 {
+				r.fail(c, "inline function %s: a return must be the helper's last statement", h.name)
+			}
+			ret = fc.inlineReturn(c)
+			continue
+		}
+		stmts := fc.stmt(c, nil)
+		fc.spliced = append(fc.spliced, stmts...)
+	}
+	if ret == nil {
+		r.fail(n, "inline function %s has no return value: a helper used in an expression must return one", h.name)
+	}
+	return ret
+}
+
+// inlineReturn is the value of a helper's `return x` (a tuple for
+// `return a, b`).
+func (fc *fnCtx) inlineReturn(n *node) value {
+	r := fc.r
+	ks := r.kids(n)
+	if len(ks) != 1 {
+		return nil
+	}
+	v := r.evalIn(ks[0], fc.env, fc)
+	if t, ok := v.(pyTuple); ok && ks[0].Kind() == "expression_list" {
+		elems := make([]ir.Expr, len(t))
+		for i, x := range t {
+			elems[i] = r.toExpr(ks[0], x)
+		}
+		return &ir.MakeTuple{Elems: elems, Pos: r.pos(ks[0])}
+	}
+	return v
+}
