@@ -48,6 +48,20 @@ func TestBareFunction(t *testing.T) {
 	}
 }
 
+// readProgram reads src and returns its program called name.
+func readProgram(t *testing.T, src, name string) *ir.Program {
+	t.Helper()
+	mod, err := pyfront.Parse("p.py", []byte(src))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	p, err := mod.Program(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func dedent(s string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(s, "\n") {
@@ -150,18 +164,7 @@ class P:
         y: pl.Tensor[[1, 64], pl.FP32] = pl.tile.store(v, [0, 0], y)
         return y
 `
-	read := func(src string) *ir.Program {
-		t.Helper()
-		mod, err := pyfront.Parse("p.py", []byte(src))
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		p, err := mod.Program("P")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	read := func(src string) *ir.Program { return readProgram(t, src, "P") }
 	got, want := read(guide), read(printed)
 	if a, b := printer.Program(got), printer.Program(want); a != b {
 		t.Fatalf("the guide's spellings print differently:\n%s\n---\n%s", a, b)
@@ -230,18 +233,7 @@ class P:
 	// Written out by hand: the body with a and b replaced by t.
 	spliced := head + class + "        d = pl.add(t, t)\n        u = pl.add(d, t)\n        return pl.store(u, [0, 0], y)\n"
 	called := head + helper + class + "        u = double_then_add(t, t)\n        return pl.store(u, [0, 0], y)\n"
-	read := func(src string) *ir.Program {
-		t.Helper()
-		mod, err := pyfront.Parse("p.py", []byte(src))
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		p, err := mod.Program("P")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	read := func(src string) *ir.Program { return readProgram(t, src, "P") }
 	got, want := printer.Program(read(called)), printer.Program(read(spliced))
 	if got != want {
 		t.Fatalf("the helper's call reads as\n%s\nwant\n%s", got, want)
@@ -271,14 +263,7 @@ def h(x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]
     for r in pl.range(2):
         o(x[r], y[r], device=r)
 `
-	mod, err := pyfront.Parse("p.py", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := mod.Program("h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readProgram(t, src, "h")
 	for _, name := range []string{"k", "o", "h"} {
 		if p.Function(name) == nil {
 			t.Errorf("program h lacks %s:\n%s", name, printer.Program(p))
