@@ -65,6 +65,13 @@ func TestErrors(t *testing.T) {
 			a := newVar("a", &ir.TileType{Shape: ir.Dims(1, 16).Elems, DType: ir.FP32, Memory: ir.MemNone})
 			return kernel("k", []*ir.Var{x}, assign(a, call("tile.load", args(x, ir.Dims(0, 0), ir.Dims(1, 16)), nil)))
 		}, Options{}, []string{"run InferTileMemorySpace before PTO codegen"}},
+		{"tile call nested without memory space", func() (*ir.Program, *ir.Function) {
+			x := newVar("x", tensorT(ir.FP32, 1, 16))
+			y := newVar("y", tensorT(ir.FP32, 1, 16))
+			inner := &ir.Call{Op: ir.MustOp("tile.load"), Args: args(x, ir.Dims(0, 0), ir.Dims(1, 16)),
+				T: &ir.TileType{Shape: ir.Dims(1, 16).Elems, DType: ir.FP32, Memory: ir.MemNone}}
+			return kernel("k", []*ir.Var{x, y}, assign(y, call("tile.store", args(inner, ir.Dims(0, 0), y), nil)))
+		}, Options{}, []string{"tile.store", "the tile.load nested here", "bind it to a variable first"}},
 		{"return inside a loop", func() (*ir.Program, *ir.Function) {
 			i := newVar("i", scalarT(ir.INDEX))
 			return kernel("k", nil, forRange(i, ir.Int(0), ir.Int(2), ir.Int(1), &ir.ReturnStmt{}))

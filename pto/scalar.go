@@ -43,6 +43,11 @@ func (c *Ctx) expr(e ir.Expr, hint string) (value, error) {
 	case *ir.UnaryExpr:
 		return c.unary(x, hint)
 	case *ir.Call:
+		if tt, ok := x.Type().(*ir.TileType); ok && tt.Memory == ir.MemNone {
+			// Memory passes give tiles bound to variables a space and a
+			// buffer; a nested one was never seen by them.
+			return value{}, fmt.Errorf("the %s nested here produces a tile that no variable holds, so memory planning gave it no on-chip buffer: bind it to a variable first (upstream's FlattenCallExpr pass does that; ptorepl does not have it yet)", x.Name())
+		}
 		tmp := ir.NewVar(hint, x.Type(), x.Pos)
 		if err := c.call(x, tmp); err != nil {
 			return value{}, err
