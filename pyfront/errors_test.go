@@ -69,6 +69,7 @@ var badInputs = []struct{ name, src string }{
 	{"inline_wrong_arity", inlineCase("def twice(t):\n    return pl.add(t, t)\n", "twice(t, t)")},
 	{"inline_no_return", inlineCase("def nothing(t):\n    pass\n", "nothing(t)")},
 	{"inline_return_not_last", inlineCase("def early(t):\n    return t\n    pass\n", "early(t)")},
+	{"inline_return_in_if", inlineCase("def pick(t):\n    if 1 > 0:\n        return t\n    return t\n", "pick(t)")},
 	{"inline_recursion", inlineCase("def again(t):\n    return again(t)\n", "again(t)")},
 	{"wrong_kwarg_kind", kernel("        pld.system.notify(sig, 1, [0, 0], pl.const(1, pl.INT32), op=pl.FP32)\n")},
 	{"keyword_repeated", kernel("        pld.system.wait(sig, offsets=[0, 0], offsets=[1, 0], expected=pl.const(1, pl.INT32), cmp=1)\n")},

@@ -70,6 +70,13 @@ func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) 
 	var ret value
 	body := h.def.ChildByFieldId(fldBody)
 	kids := r.kids(body)
+	for _, c := range kids {
+		if c.Kind() != "return_statement" {
+			if nested := r.findKind(c, "return_statement"); nested != nil {
+				r.fail(nested, "inline function %s: a return must be the helper's last statement, not inside its if or for", h.name)
+			}
+		}
+	}
 	for i, c := range kids {
 		if c.Kind() == "comment" {
 			continue
@@ -88,6 +95,19 @@ func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) 
 		r.fail(n, "inline function %s has no return value: a helper used in an expression must return one", h.name)
 	}
 	return ret
+}
+
+// findKind is the first node of kind k at or below n, or nil.
+func (r *reader) findKind(n *node, k string) *node {
+	if n.Kind() == k {
+		return n
+	}
+	for _, c := range r.kids(n) {
+		if f := r.findKind(c, k); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // inlineReturn is the value of a helper's `return x` (a tuple for
