@@ -38,3 +38,14 @@ func TestSplitParse(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAfterAmbiguousLine: tree-sitter reads `*A0.A00` as
+// list_splat(A0.A00) at the end of the input but as
+// attribute(list_splat(A0), A00) before another statement, so no split may
+// end its first half on such a line (a fuzzer's find).
+func TestSplitAfterAmbiguousLine(t *testing.T) {
+	src := []byte("@pl.jit\ndef gather_sum(A:A.A):\n*A0.A00\nd#0000000000000000000000000000000000000000000000000000000000000")
+	if _, _, err := pyfront.SplitAgrees(src, 3); err != nil {
+		t.Fatal(err)
+	}
+}
