@@ -77,12 +77,16 @@ func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) 
 			}
 		}
 	}
+	last := len(kids) - 1
+	for last > 0 && kids[last].Kind() == "comment" {
+		last--
+	}
 	for i, c := range kids {
 		if c.Kind() == "comment" {
 			continue
 		}
 		if c.Kind() == "return_statement" {
-			if i != len(kids)-1 {
+			if i != last {
 				r.fail(c, "inline function %s: a return must be the helper's last statement", h.name)
 			}
 			ret = fc.inlineReturn(c)

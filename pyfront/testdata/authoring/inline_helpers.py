@@ -32,6 +32,7 @@ def fold_peers(share, me, n):
             theirs = pld.tile.remote_load(share, peer=peer, offsets=[0, 0], shape=[1, LEN])
             acc = pl.add(acc, theirs)
     return acc
+    # (the value of the call)
 
 
 @pl.jit.incore
