@@ -122,15 +122,16 @@ func splitLine(src []byte, prev, from, end int) bool {
 			return false
 		}
 	}
-	// The line before must start with a name too (a keyword or an
-	// identifier): it ends the first half, and tree-sitter resolves some
-	// ambiguous lines by what follows them — `*a.b` is list_splat(a.b) at
-	// the end of the input but attribute(list_splat(a), b) before another
-	// statement. This also rules out comments, decorators and the closing
-	// lines of bracketed expressions.
+	// The line before ends the first half, and tree-sitter resolves some
+	// ambiguous lines by what follows them: a starred `*a.b` anywhere on a
+	// line is list_splat(a.b) at the end of the input but
+	// attribute(list_splat(a), b) before another statement. So that line
+	// must hold no `*` and start with a name (a keyword or an identifier),
+	// which also rules out comments, decorators and the closing lines of
+	// bracketed expressions.
 	pind := indentOf(src, prev, from-1)
 	ptext := bytes.TrimRight(src[prev+pind:from-1], " \r")
-	if pind != ind || len(ptext) == 0 || !isNameStart(ptext[0]) {
+	if pind != ind || len(ptext) == 0 || !isNameStart(ptext[0]) || bytes.IndexByte(ptext, '*') >= 0 {
 		return false
 	}
 	switch ptext[len(ptext)-1] {

@@ -39,13 +39,19 @@ func TestSplitParse(t *testing.T) {
 	}
 }
 
-// TestSplitAfterAmbiguousLine: tree-sitter reads `*A0.A00` as
-// list_splat(A0.A00) at the end of the input but as
-// attribute(list_splat(A0), A00) before another statement, so no split may
-// end its first half on such a line (a fuzzer's find).
+// TestSplitAfterAmbiguousLine: tree-sitter reads a starred `*a.b` as
+// list_splat(a.b) at the end of the input but as attribute(list_splat(a),
+// b) before another statement, so no split may end its first half on a
+// line holding one (a fuzzer's find: the first case).
 func TestSplitAfterAmbiguousLine(t *testing.T) {
-	src := []byte("@pl.jit\ndef gather_sum(A:A.A):\n*A0.A00\nd#0000000000000000000000000000000000000000000000000000000000000")
-	if _, _, err := pyfront.SplitAgrees(src, 3); err != nil {
-		t.Fatal(err)
+	for _, line := range []string{"*A0.A00", "A = *b.c", "await *A.b", "A = yield *b.c", "A = **b.c", "A = *b.c, d"} {
+		for _, src := range []string{
+			"@pl.jit\ndef gather_sum(A:A.A):\n" + line + "\nd#0000000000000000000000000000000000000000000000000000000000000",
+			"x = 1\n" + line + "\nd = 1\n",
+		} {
+			if _, _, err := pyfront.SplitAgrees([]byte(src), 3); err != nil {
+				t.Errorf("%q: %v", src, err)
+			}
+		}
 	}
 }
