@@ -133,6 +133,7 @@ var docIndex = map[string]docEntry{
 	"pl.Module.Call":                    {Signature: "func (m *Module) Call(name string, args ...interface{}) (*Program, error)", Doc: "Call builds the program a factory returns. args (Go ints, floats, bools\nand strings) bind to its parameters in order; missing ones take their\nPython defaults. PyPTO: build_x(4, True)."},
 	"pl.Module.IsFactory":               {Signature: "func (m *Module) IsFactory(name string) bool", Doc: "IsFactory reports whether name is a factory (a def that builds and\nreturns a program: call it with Call)."},
 	"pl.Module.Names":                   {Signature: "func (m *Module) Names() []string", Doc: "Names lists the module's programs and factories in source order."},
+	"pl.Module.NoPrograms":              {Signature: "func (m *Module) NoPrograms() string", Doc: "NoPrograms says, for a module with no program or factory, what programs\nare built from and which of its kernels wait for a host entry; it is \"\"\nwhen the module has one."},
 	"pl.Module.Program":                 {Signature: "func (m *Module) Program(name string) (*Program, error)", Doc: "Program returns the program called name (a class or a @pl.jit.host entry)."},
 	"pl.Module.String":                  {Signature: "func (m *Module) String() string", Doc: "String prints every program of the module (factories are listed), or\nsays why there is none."},
 	"pl.Mul":                            {Signature: "func Mul(a, b any) Expr", Doc: "Mul is a * b, like Add."},

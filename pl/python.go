@@ -66,10 +66,15 @@ func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
 	return wrapIR(p), nil
 }
 
+// NoPrograms says, for a module with no program or factory, what programs
+// are built from and which of its kernels wait for a host entry; it is ""
+// when the module has one.
+func (m *Module) NoPrograms() string { return m.m.NoPrograms() }
+
 // String prints every program of the module (factories are listed), or
 // says why there is none.
 func (m *Module) String() string {
-	if why := m.m.NoPrograms(); why != "" {
+	if why := m.NoPrograms(); why != "" {
 		return "# " + why
 	}
 	var out string

@@ -64,8 +64,8 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *entry == "" {
-		if len(mod.Names()) == 0 {
-			fmt.Fprintf(stderr, "ptorepl: %s\n", strings.TrimPrefix(mod.String(), "# "))
+		if why := mod.NoPrograms(); why != "" {
+			fmt.Fprintf(stderr, "ptorepl: %s\n", why)
 			return 1
 		}
 		fmt.Fprintln(stdout, mod)
@@ -185,8 +185,8 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	if name == "" {
 		if names := mod.Names(); len(names) == 1 {
 			name = names[0]
-		} else if len(names) == 0 {
-			fmt.Fprintf(stderr, "ptorepl compile: %s\n", strings.TrimPrefix(mod.String(), "# "))
+		} else if why := mod.NoPrograms(); why != "" {
+			fmt.Fprintf(stderr, "ptorepl compile: %s\n", why)
 			return 1
 		} else {
 			fmt.Fprintf(stderr, "ptorepl compile: %s has %d programs (%s); pick one with --entry\n", fs.Arg(0), len(names), strings.Join(names, ", "))
