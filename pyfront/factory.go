@@ -49,18 +49,27 @@ func (r *reader) factoryDecl(def *node) *factory {
 	}
 	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
-		switch p.Kind() {
-		case "identifier":
-			f.params = append(f.params, factoryParam{name: r.text(p)})
-		case "typed_parameter":
-			f.params = append(f.params, factoryParam{name: r.text(r.kids(p)[0])})
-		case "default_parameter", "typed_default_parameter":
-			f.params = append(f.params, factoryParam{name: r.text(p.ChildByFieldId(fldName)), def: p.ChildByFieldId(fldValue)})
-		default:
+		name, dflt, ok := r.param(p)
+		if !ok {
 			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
 		}
+		f.params = append(f.params, factoryParam{name: name, def: dflt})
 	}
 	return f
+}
+
+// param is a def parameter's name and default value (nil without one); ok
+// is false for the kinds a PyPTO def does not take (*args, **kwargs, /).
+func (r *reader) param(p *node) (name string, dflt *node, ok bool) {
+	switch p.Kind() {
+	case "identifier":
+		return r.text(p), nil, true
+	case "typed_parameter":
+		return r.text(r.kids(p)[0]), nil, true
+	case "default_parameter", "typed_default_parameter":
+		return r.text(p.ChildByFieldId(fldName)), p.ChildByFieldId(fldValue), true
+	}
+	return "", nil, false
 }
 
 // callFactory builds the program a factory returns from Go arguments (a

@@ -27,14 +27,12 @@ type inlineHelper struct {
 func (r *reader) inlineDecl(def *node, dec string) *inlineHelper {
 	h := &inlineHelper{name: r.text(def.ChildByFieldId(fldName)), dec: dec, def: def}
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
-		switch p.Kind() {
-		case "identifier":
-			h.params = append(h.params, r.text(p))
-		case "typed_parameter":
-			h.params = append(h.params, r.text(r.kids(p)[0]))
-		default:
+		// Upstream binds every parameter positionally; a default is never used.
+		name, _, ok := r.param(p)
+		if !ok {
 			r.fail(p, "@%s helper %s: unsupported parameter %s (expected a name, optionally annotated)", dec, h.name, r.text(p))
 		}
+		h.params = append(h.params, name)
 	}
 	if len(h.params) > 0 && h.params[0] == "self" {
 		h.params = h.params[1:]
@@ -117,18 +115,12 @@ func (r *reader) findKind(n *node, k string) *node {
 // inlineReturn is the value of a helper's `return x` (a tuple for
 // `return a, b`).
 func (fc *fnCtx) inlineReturn(n *node) value {
-	r := fc.r
-	ks := r.kids(n)
-	if len(ks) != 1 {
-		return nil
+	vals, list := fc.returnValues(n)
+	switch {
+	case list:
+		return &ir.MakeTuple{Elems: vals, Pos: fc.r.pos(n)}
+	case len(vals) == 1:
+		return vals[0]
 	}
-	v := r.evalIn(ks[0], fc.env, fc)
-	if t, ok := v.(pyTuple); ok && ks[0].Kind() == "expression_list" {
-		elems := make([]ir.Expr, len(t))
-		for i, x := range t {
-			elems[i] = r.toExpr(ks[0], x)
-		}
-		return &ir.MakeTuple{Elems: elems, Pos: r.pos(ks[0])}
-	}
-	return v
+	return nil
 }

@@ -133,17 +133,7 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 		}
 		return []ir.Stmt{&ir.EvalStmt{StmtBase: base, Expr: e}}
 	case "return_statement":
-		var vals []ir.Expr
-		if ks := r.kids(n); len(ks) == 1 {
-			v := r.evalIn(ks[0], fc.env, fc)
-			if t, ok := v.(pyTuple); ok && ks[0].Kind() == "expression_list" {
-				for _, x := range t {
-					vals = append(vals, r.toExpr(ks[0], x))
-				}
-			} else {
-				vals = []ir.Expr{r.toExpr(ks[0], v)}
-			}
-		}
+		vals, _ := fc.returnValues(n)
 		return []ir.Stmt{&ir.ReturnStmt{StmtBase: base, Values: vals}}
 	case "if_statement":
 		return fc.ifStmt(n, yc)
@@ -156,6 +146,24 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 	}
 	r.fail(n, "unsupported Python statement in a PyPTO function: %s", kindText(n.Kind()))
 	return nil
+}
+
+// returnValues are the values of a return statement; list is set for
+// `return a, b` (an expression list), whose values are the list's.
+func (fc *fnCtx) returnValues(n *node) (vals []ir.Expr, list bool) {
+	r := fc.r
+	ks := r.kids(n)
+	if len(ks) != 1 {
+		return nil, false
+	}
+	v := r.evalIn(ks[0], fc.env, fc)
+	if t, ok := v.(pyTuple); ok && ks[0].Kind() == "expression_list" {
+		for _, x := range t {
+			vals = append(vals, r.toExpr(ks[0], x))
+		}
+		return vals, true
+	}
+	return []ir.Expr{r.toExpr(ks[0], v)}, false
 }
 
 func (fc *fnCtx) yieldValues(call *node) []ir.Expr {
