@@ -58,16 +58,18 @@ func (r *reader) calls(n *node) map[string]bool {
 // (their bodies are spliced into the caller).
 func (r *reader) callsThrough(n *node) map[string]bool {
 	out := r.calls(n)
-	seen := map[*inlineHelper]bool{}
-	for grew := true; grew; {
-		grew = false
-		for c := range out {
-			if h := r.inlines[c]; h != nil && !seen[h] {
-				seen[h] = true
-				for k := range r.calls(h.def.ChildByFieldId(fldBody)) {
-					if !out[k] {
-						out[k], grew = true, true
-					}
+	var work []string
+	for c := range out {
+		work = append(work, c)
+	}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		if h := r.inlines[c]; h != nil {
+			for k := range r.calls(h.def.ChildByFieldId(fldBody)) {
+				if !out[k] {
+					out[k] = true
+					work = append(work, k)
 				}
 			}
 		}
