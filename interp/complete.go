@@ -264,7 +264,11 @@ func IsComplete(code string) (status, indent string) {
 			_, _, err = parseStmts(sg.src)
 		}
 		if err != nil {
-			if strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "string literal not terminated") || strings.Contains(err.Error(), "comment not terminated") {
+			// A declaration that runs into the end of the cell waits for
+			// more lines; a statement segment, whose wrapper closes it,
+			// keeps its older reading.
+			msg := err.Error()
+			if (sg.decl && strings.Contains(msg, endOfCell)) || strings.Contains(msg, "EOF") || strings.Contains(msg, "string literal not terminated") || strings.Contains(msg, "comment not terminated") {
 				return Incomplete, ""
 			}
 			return Invalid, ""

@@ -97,11 +97,33 @@ func TestCompileError(t *testing.T) {
 	s := newSession(t)
 	ce := evalErr(t, s, "x := 1\ny := x +\n")
 	require.Equal(t, "compile", ce.Kind)
-	require.Equal(t, 3, ce.Line, ce.Error())
+	require.Equal(t, 2, ce.Line, ce.Error())
 	ce = evalErr(t, s, "z := 1\nz = \"str\"")
 	require.Equal(t, "compile", ce.Kind)
 	require.Equal(t, 2, ce.Line, ce.Error())
 	require.False(t, strings.Contains(ce.Error(), "goroutine"))
+}
+
+// TestCellEndsEarly: a cell that stops mid-statement or mid-declaration
+// (the REPL runs what it has at the end of its input) is told so at its
+// last line, never about the brace the parse wrapper adds.
+func TestCellEndsEarly(t *testing.T) {
+	s := newSession(t)
+	for _, tc := range []struct {
+		cell string
+		want string
+	}{
+		{"x := ", "cell[1]:1: expected operand, found the end of the cell"},
+		{"a := 1\nb := a *\n\n", "cell[2]:2: expected operand, found the end of the cell"},
+		{"f := fmt.Sprint(1,\n\t2,", "cell[3]:2: expected operand, found the end of the cell"},
+		{"func f() {\n\treturn", "cell[4]:2: expected '}', found the end of the cell"},
+		{"type T struct {", "cell[5]:1: expected '}', found the end of the cell"},
+		{"x := 1\nif x > 0 {\n\tx++\n} else", "cell[6]:4: expected if statement or block, found the end of the cell"},
+	} {
+		ce := evalErr(t, s, tc.cell)
+		require.Equal(t, "compile", ce.Kind)
+		require.Equal(t, tc.want, ce.Error(), "%q", tc.cell)
+	}
 }
 
 func TestCancelInfiniteLoop(t *testing.T) {

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -299,7 +300,7 @@ func parseStmts(src string) (*token.FileSet, []ast.Stmt, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "cell", stmtPrefix+src+"\n}", parser.ParseComments)
 	if err != nil {
-		return fset, nil, err
+		return fset, nil, atCellEnd(err, stmtPrefix, src)
 	}
 	body := f.Decls[0].(*ast.FuncDecl).Body
 	return fset, body.List, nil
@@ -308,6 +309,40 @@ func parseStmts(src string) (*token.FileSet, []ast.Stmt, error) {
 // parseDecls parses a declaration segment; lines in the result are cell lines + 1.
 func parseDecls(src string) (*token.FileSet, *ast.File, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "cell", "package p;\n"+src, parser.ParseComments)
-	return fset, f, err
+	f, err := parser.ParseFile(fset, "cell", declPrefix+src, parser.ParseComments)
+	if err != nil {
+		return fset, f, atCellEnd(err, declPrefix, src)
+	}
+	return fset, f, nil
+}
+
+// declPrefix wraps a declaration segment for go/parser, adding one line.
+const declPrefix = "package p;\n"
+
+// endOfCell is what a parse error says it found when the cell ran out.
+const endOfCell = "found the end of the cell"
+
+// atCellEnd rewrites parse errors that go/parser places past the cell's
+// last character: at the "}" parseStmts appends, which the user never
+// typed, or at the end of the file. They point at the end of the cell's
+// text instead and say that the cell ended there.
+func atCellEnd(err error, prefix, src string) error {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	body := strings.TrimRight(src, " \t\r\n")
+	end := len(prefix) + len(body)
+	line := strings.Count(prefix, "\n") + strings.Count(body, "\n") + 1
+	col := len(body) - strings.LastIndexByte(body, '\n')
+	out := make(scanner.ErrorList, len(list))
+	for i, e := range list {
+		c := *e
+		if c.Pos.Offset >= end {
+			c.Pos.Offset, c.Pos.Line, c.Pos.Column = end, line, col
+			c.Msg = strings.NewReplacer("found '}'", endOfCell, "found 'EOF'", endOfCell).Replace(c.Msg)
+		}
+		out[i] = &c
+	}
+	return out
 }

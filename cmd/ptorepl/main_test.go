@@ -27,7 +27,7 @@ func TestRunScriptStopsAtError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run([]string{"run", "testdata/broken.go"}, nil, &out, &errOut)
 	require.Equal(t, 1, code)
-	require.Contains(t, errOut.String(), "error: testdata/broken.go:4:1: expected operand")
+	require.Contains(t, errOut.String(), "error: testdata/broken.go:3:9: expected operand, found the end of the cell")
 	require.NotContains(t, errOut.String(), "cell[")
 	require.NotContains(t, out.String(), "never")
 }
@@ -37,7 +37,7 @@ func TestRunScriptStopsAtError(t *testing.T) {
 func TestRunErrorsNameFileLines(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ src, want string }{
-		{"a := 1\n// %%\n\nb := a +\n\n// %%\nnever()\n", ":5:1: expected operand"},
+		{"a := 1\n// %%\n\nb := a +\n\n// %%\nnever()\n", ":4:9: expected operand, found the end of the cell"},
 		{"a := 1\n// %% second\nb := 2\n\nc := a + undefinedName\n", ":5:"},
 		{"x := 1\n\nvar y string = x\n", ":3:"},
 		{"// %%\npanic(\"boom\")\n", ":2: panic: boom"},
