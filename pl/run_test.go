@@ -1,6 +1,8 @@
 package pl_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +42,23 @@ func TestRunErrors(t *testing.T) {
 	_, err = pl.Run(quickstart(), pl.Ranks(2), tensor.Zeros(pl.INT32, 2, 1, SIZE), tensor.Zeros(pl.FP32, 2, 1, SIZE))
 	require.ErrorContains(t, err, "expected dtype pl.FP32")
 	require.False(t, strings.Contains(err.Error(), "goroutine"))
+}
+
+// A device function the host calls without device= runs on the host, where
+// there is no rank: the error names the op where it failed and says how
+// to dispatch the call.
+func TestRankOnTheHostSaysDispatch(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "pyfront", "testdata", "authoring", "sum_all.py"))
+	require.NoError(t, err)
+	const call = "per_device(x[r], y[r], share, ready, device=r)"
+	require.Contains(t, string(src), call)
+	mod, err := pl.ParsePython(strings.Replace(string(src), call, "per_device(x[r], y[r], share, ready)", 1))
+	require.NoError(t, err)
+	prog, err := mod.Program("sum_all")
+	require.NoError(t, err)
+	_, err = pl.Run(prog, pl.Ranks(2), tensor.Randn(1, 2, 1, 128), tensor.Zeros(pl.FP32, 2, 1, 128))
+	require.ErrorContains(t, err, "pld.system.rank")
+	require.ErrorContains(t, err, "without device= runs on the host: dispatch it with device=r")
 }
 
 type recordingPublisher struct {

@@ -30,7 +30,9 @@ func init() {
 			return nil, fmt.Errorf("ctx: expected a comm context, got %s", describe(a[0]))
 		}
 		if x.rank < 0 {
-			return nil, fmt.Errorf("rank is only defined on a device, not in the host orchestrator")
+			// The usual way here is a device function the host called
+			// without device=, which the host then runs itself.
+			return nil, fmt.Errorf("rank is only defined on a device, not in the host orchestrator (a function the host calls without device= runs on the host: dispatch it with device=r)")
 		}
 		if ctx.domain == nil {
 			return int64(x.rank), nil
