@@ -54,7 +54,7 @@ type windowAlloc struct {
 }
 
 // deviceSet classifies a device= expression under the enclosing loops.
-func deviceSet(dev ir.Expr, loops []*ir.ForStmt) (all bool, devs []int64, err error) {
+func deviceSet(dev ir.Expr, loops []*ir.ForStmt, lin *lineage) (all bool, devs []int64, err error) {
 	if v, ok := ir.ConstValue(dev); ok {
 		return false, []int64{v}, nil
 	}
@@ -64,7 +64,7 @@ func deviceSet(dev ir.Expr, loops []*ir.ForStmt) (all bool, devs []int64, err er
 			if l.LoopVar != dv {
 				continue
 			}
-			if c, ok := l.Stop.(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
+			if _, ok := lin.worldSize(l.Stop); ok {
 				if v, ok := ir.ConstValue(l.Start); ok && v == 0 {
 					return true, nil, nil
 				}
@@ -84,6 +84,7 @@ func deviceSet(dev ir.Expr, loops []*ir.ForStmt) (all bool, devs []int64, err er
 }
 
 func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
+	lin := newLineage(fn)
 	allocs := map[*ir.Var]*windowAlloc{}
 	var order []*windowAlloc
 	viewOf := map[*ir.Var]*windowAlloc{}
@@ -119,7 +120,7 @@ func collectInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		if call == nil || call.Fn == nil || call.Device() == nil {
 			return false
 		}
-		all, devs, err := deviceSet(call.Device(), enclosingLoops(stack))
+		all, devs, err := deviceSet(call.Device(), enclosingLoops(stack), lin)
 		if err != nil {
 			walkErr = fmt.Errorf("dispatch of %s at %s: %w", call.Fn.Name, call.Pos, err)
 			return false

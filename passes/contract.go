@@ -26,6 +26,7 @@ type propertyInfo struct {
 // passes that established it.
 var properties = map[Property]propertyInfo{
 	SSAForm:                   {desc: "SSA form", check: inSSAForm},
+	CallsFlattened:            {desc: "no nested calls", check: callsFlat},
 	TileOps:                   {desc: "tile form", check: inTileForm},
 	CompositesLowered:         {desc: "InCore collectives lowered", check: compositesLowered},
 	TileMemoryInferred:        {desc: "a memory space on every tile", check: tileMemoryInferred},

@@ -69,7 +69,7 @@ func TestUnmetRequirementNamesPassAndProperty(t *testing.T) {
 		{"RunPass before memrefs", until("allreduce_sum", "InferTileMemorySpace"), runPass("AllocateMemoryAddr"),
 			"AllocateMemoryAddr requires memrefs assigned (established by InitMemRef), which the program lacks"},
 		{"pipeline without ConvertToSSA", raw, pipeline(tableWithout("ConvertToSSA")),
-			"ConvertTensorToTileOps requires SSA form (established by no pass of the pipeline), which the program lacks"},
+			"FlattenCallExpr requires SSA form (established by no pass of the pipeline), which the program lacks"},
 		{"pipeline without InferTileMemorySpace", raw, pipeline(tableWithout("InferTileMemorySpace")),
 			"InitMemRef requires a memory space on every tile (established by no pass of the pipeline), which the program lacks"},
 	}

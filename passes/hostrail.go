@@ -39,6 +39,25 @@ func newLineage(fn *ir.Function) *lineage {
 	return l
 }
 
+// worldSize returns the pld.system.world_size() call e is, directly or
+// through variables bound to it (FlattenCallExpr hoists the call of
+// pl.range(pld.system.world_size()) into a temporary, as upstream's does).
+func (l *lineage) worldSize(e ir.Expr) (*ir.Call, bool) {
+	for range 10000 { // a bound, not a limit: definitions are acyclic
+		if c, ok := e.(*ir.Call); ok {
+			return c, c.Op == ir.PldSystemWorldSize
+		}
+		v, ok := ir.VarOf(e)
+		if !ok {
+			return nil, false
+		}
+		if e, ok = l.def[v]; !ok {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
 // root is the variable at the start of e's lineage: the window buffer
 // pointer for a view of one, else the first value it cannot see through.
 func (l *lineage) root(e ir.Expr) *ir.Var {
@@ -277,7 +296,7 @@ func MaterializeCommDomainScopes(p *ir.Program) (*ir.Program, error) {
 
 // deviceSetMain classifies a device= expression as main does, with its
 // messages.
-func deviceSetMain(dev ir.Expr, loops []*ir.ForStmt, pos ir.Span) (all bool, devs []int64, err error) {
+func deviceSetMain(dev ir.Expr, loops []*ir.ForStmt, lin *lineage, pos ir.Span) (all bool, devs []int64, err error) {
 	if v, ok := ir.ConstValue(dev); ok {
 		return false, []int64{v}, nil
 	}
@@ -290,7 +309,7 @@ func deviceSetMain(dev ir.Expr, loops []*ir.ForStmt, pos ir.Span) (all bool, dev
 		if l.LoopVar != dv {
 			continue
 		}
-		if c, ok := l.Stop.(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
+		if _, ok := lin.worldSize(l.Stop); ok {
 			return true, nil, nil
 		}
 		a, okA := ir.ConstValue(l.Start)
@@ -382,7 +401,7 @@ func materializeInHost(fn *ir.Function) (*ir.Function, []*ir.CommGroup, error) {
 		if call.Fn == nil || call.Device() == nil {
 			return false
 		}
-		all, devs, err := deviceSetMain(call.Device(), loops, call.Pos)
+		all, devs, err := deviceSetMain(call.Device(), loops, lin, call.Pos)
 		if err != nil {
 			walkErr = err
 			return false
@@ -481,7 +500,7 @@ func sizeExpr(e ir.Expr, lin *lineage) ir.Expr {
 	m := map[*ir.Var]ir.Expr{}
 	ir.WalkExpr(e, func(x ir.Expr) {
 		if v, ok := x.(*ir.Var); ok {
-			if c, ok := lin.def[v].(*ir.Call); ok && c.Op == ir.PldSystemWorldSize {
+			if c, ok := lin.worldSize(v); ok {
 				m[v] = c
 			}
 		}

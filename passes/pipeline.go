@@ -1,5 +1,5 @@
 // Package passes is ptorepl's pass pipeline: the distributed-relevant subset of
-// PyPTO's Default strategy (ConvertToSSA, ConvertTensorToTileOps,
+// PyPTO's Default strategy (ConvertToSSA, FlattenCallExpr, ConvertTensorToTileOps,
 // LowerCompositeOps, InferTileMemorySpace, InitMemRef, AllocateMemoryAddr,
 // SynthesizeAllReduceSignals, MaterializeCommDomainScopes,
 // LowerHostTensorCollectives, MaterializeDistTensorCtx, InsertCommFence), in
@@ -34,6 +34,7 @@ type Property string
 // Properties the pipeline tracks.
 const (
 	SSAForm                   Property = "SSAForm"
+	CallsFlattened            Property = "NoNestedCall"
 	TileOps                   Property = "TileOpsConverted"
 	CompositesLowered         Property = "CompositeOpsLowered"
 	TileMemoryInferred        Property = "TileMemorySpaceInferred"
@@ -63,11 +64,14 @@ type Pass struct {
 	Doc         string
 }
 
-// Table is the pipeline, in upstream order (passes.md "Minimal pipeline").
+// Table is the pipeline, in upstream order (passes.md "Minimal pipeline", with
+// FlattenCallExpr, upstream's pass 7, after ConvertToSSA).
 func Table() []Pass {
 	return []Pass{
 		{Name: "ConvertToSSA", Run: ConvertToSSA, Establishes: []Property{SSAForm},
 			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
+		{Name: "FlattenCallExpr", Run: FlattenCallExpr, Requires: []Property{SSAForm}, Establishes: []Property{CallsFlattened},
+			Doc: "Hoist calls nested in call arguments, operators, if conditions, for bounds, returns and yields into t__tmp_vN temporaries."},
 		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Establishes: []Property{TileOps},
 			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
 		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Establishes: []Property{CompositesLowered},

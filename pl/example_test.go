@@ -103,6 +103,7 @@ func ExampleCompile() {
 	fmt.Println(strings.Contains(c.PTO(), "pto.comm.tnotify"))
 	// Output:
 	// ConvertToSSA true
+	// FlattenCallExpr false
 	// ConvertTensorToTileOps false
 	// LowerCompositeOps true
 	// InferTileMemorySpace false

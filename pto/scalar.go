@@ -46,7 +46,7 @@ func (c *Ctx) expr(e ir.Expr, hint string) (value, error) {
 		if tt, ok := x.Type().(*ir.TileType); ok && tt.Memory == ir.MemNone {
 			// Memory passes give tiles bound to variables a space and a
 			// buffer; a nested one was never seen by them.
-			return value{}, fmt.Errorf("the %s nested here produces a tile that no variable holds, so memory planning gave it no on-chip buffer: bind it to a variable first (upstream's FlattenCallExpr pass does that; ptorepl does not have it yet)", x.Name())
+			return value{}, fmt.Errorf("the %s nested here produces a tile that no variable holds, so memory planning gave it no on-chip buffer: bind it to a variable first (the FlattenCallExpr pass does that; this program skipped it)", x.Name())
 		}
 		tmp := ir.NewVar(hint, x.Type(), x.Pos)
 		if err := c.call(x, tmp); err != nil {

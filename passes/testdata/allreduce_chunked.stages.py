@@ -42,6 +42,31 @@ class MeshAllReduce:
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== FlattenCallExpr
+# pypto.program: MeshAllReduce
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class MeshAllReduce:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[1, 10000], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 10000], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[3, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 10000], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 10000], [1, 10000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 10000], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.allreduce(data__ssa_v0, signal, op=0, mode='mesh', core_num=1)
+        out: pl.Tile[[1, 10000], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 10000], [1, 10000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 10000], pl.FP32] = pl.tile.store(out, [0, 0], y)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[3, 1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 10000], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== ConvertTensorToTileOps: unchanged
 
 # ==== LowerCompositeOps
@@ -96,10 +121,13 @@ class MeshAllReduce:
     def host(self, x: pl.Tensor[[3, 1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 10000], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== InferTileMemorySpace
 # pypto.program: MeshAllReduce
 import pypto.language as pl
@@ -152,10 +180,13 @@ class MeshAllReduce:
     def host(self, x: pl.Tensor[[3, 1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 10000], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== InitMemRef
 # pypto.program: MeshAllReduce
 import pypto.language as pl
@@ -216,10 +247,13 @@ class MeshAllReduce:
     def host(self, x: pl.Tensor[[3, 1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 10000], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: MeshAllReduce
 import pypto.language as pl
@@ -280,10 +314,13 @@ class MeshAllReduce:
     def host(self, x: pl.Tensor[[3, 1, 10000], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 10000], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
 # ==== MaterializeCommDomainScopes
@@ -347,10 +384,13 @@ class MeshAllReduce:
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
 # ==== MaterializeDistTensorCtx
@@ -414,12 +454,15 @@ class MeshAllReduce:
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, data_ctx, signal_ctx, device=r)
 # ==== InsertCommFence
 # pypto.program: MeshAllReduce
 import pypto.language as pl
@@ -487,9 +530,12 @@ class MeshAllReduce:
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(40000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(12)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 10000], pl.FP32] = pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
-            self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, data_ctx, signal_ctx, device=r)
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, data_ctx, signal_ctx, device=r)

@@ -103,7 +103,10 @@ class RingAllReduce:
     def host(self, x: pl.Tensor[[2, 1, 100], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 100], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(400)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(16)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
             data: pld.DistributedTensor[[1, 100], pl.FP32] = pld.tensor.window(data_buf, [1, 100], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 2], pl.INT32] = pld.tensor.window(signal_buf, [2, 2], dtype=pl.INT32)
-            self.kernel(pl.tensor.slice(x, [1, 1, 100], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 100], [r, 0, 0], [], [0]), data, signal, device=r)
+            t__tmp_v1: pl.Tensor[[1, 100], pl.FP32] = pl.tensor.slice(x, [1, 1, 100], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 100], pl.FP32] = pl.tensor.slice(y, [1, 1, 100], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)

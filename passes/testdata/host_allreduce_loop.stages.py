@@ -53,6 +53,38 @@ class HostAllReduceLoop:
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
         for r_1 in pl.range(pld.system.world_size()):
             self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+# ==== FlattenCallExpr
+# pypto.program: HostAllReduceLoop
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+@pl.program
+class HostAllReduceLoop:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def read_back(data: pld.DistributedTensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[1, 16], pl.FP32]]):
+        got: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 16], pl.FP32] = pl.tile.store(got, [0, 0], y)
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def stage(x: pl.Tensor[[1, 16], pl.FP32], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 1, 16], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
+        data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
+        for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
+            data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, op=0, mode='mesh', core_num=1)
+            data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_1 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
 # ==== ConvertTensorToTileOps: unchanged
 
 # ==== LowerCompositeOps: unchanged
@@ -82,13 +114,17 @@ class HostAllReduceLoop:
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 1, 16], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, device=r)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, op=0, mode='mesh', core_num=1)
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_1 in pl.range(pld.system.world_size()):
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_1 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
 # ==== AllocateMemoryAddr
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -112,13 +148,17 @@ class HostAllReduceLoop:
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, 1, 16], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, device=r)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, op=0, mode='mesh', core_num=1)
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_1 in pl.range(pld.system.world_size()):
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_1 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
 # ==== SynthesizeAllReduceSignals
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -145,13 +185,17 @@ class HostAllReduceLoop:
         __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, device=r)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_1 in pl.range(pld.system.world_size()):
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_1 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
 # ==== MaterializeCommDomainScopes
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -179,13 +223,17 @@ class HostAllReduceLoop:
         __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, device=r)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_1 in pl.range(pld.system.world_size()):
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_1 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
 # ==== LowerHostTensorCollectives
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -213,15 +261,19 @@ class HostAllReduceLoop:
         __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, device=r)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            self.stage(t__tmp_v1, data__ssa_v0, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             for r_1 in pl.range(pld.system.world_size()):
                 builtin.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=r_1)
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = data__iter_v1
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_2 in pl.range(pld.system.world_size()):
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0]), device=r_2)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_2 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0])
+            self.read_back(data__rv_v3, t__tmp_v3, device=r_2)
 # ==== MaterializeDistTensorCtx
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -249,17 +301,21 @@ class HostAllReduceLoop:
         __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
             data__ssa_v0_ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, data__ssa_v0_ctx, device=r)
+            self.stage(t__tmp_v1, data__ssa_v0, data__ssa_v0_ctx, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             for r_1 in pl.range(pld.system.world_size()):
                 builtin.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=r_1)
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = data__iter_v1
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_2 in pl.range(pld.system.world_size()):
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_2 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0])
             data__rv_v3_ctx: pld.CommCtx = pld.system.get_comm_ctx(data__rv_v3)
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0]), data__rv_v3_ctx, device=r_2)
+            self.read_back(data__rv_v3, t__tmp_v3, data__rv_v3_ctx, device=r_2)
 # ==== InsertCommFence
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl
@@ -289,14 +345,18 @@ class HostAllReduceLoop:
         __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
-        for r in pl.range(pld.system.world_size()):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
             data__ssa_v0_ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), data__ssa_v0, data__ssa_v0_ctx, device=r)
+            self.stage(t__tmp_v1, data__ssa_v0, data__ssa_v0_ctx, device=r)
         for i, (data__iter_v1,) in pl.range(3, init_values=(data__ssa_v0,)):
             for r_1 in pl.range(pld.system.world_size()):
                 builtin.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=r_1)
             data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = data__iter_v1
             data__rv_v3: pld.DistributedTensor[[1, 16], pl.FP32] = pl.yield_(data__ssa_v2)
-        for r_2 in pl.range(pld.system.world_size()):
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r_2 in pl.range(t__tmp_v2):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0])
             data__rv_v3_ctx: pld.CommCtx = pld.system.get_comm_ctx(data__rv_v3)
-            self.read_back(data__rv_v3, pl.tensor.slice(y, [1, 1, 16], [r_2, 0, 0], [], [0]), data__rv_v3_ctx, device=r_2)
+            self.read_back(data__rv_v3, t__tmp_v3, data__rv_v3_ctx, device=r_2)

@@ -29,22 +29,26 @@ class HostAllReduceSubsets:
         lo_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         lo__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(lo_buf, [1, 16], dtype=pl.FP32)
         for r in pl.range(2):
+            t__tmp_v0: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
             lo__ssa_v0_ctx: pld.CommCtx = pld.system.get_comm_ctx(lo__ssa_v0)
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), lo__ssa_v0, lo__ssa_v0_ctx, device=r)
+            self.stage(t__tmp_v0, lo__ssa_v0, lo__ssa_v0_ctx, device=r)
         builtin.tensor.allreduce(lo__ssa_v0, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=0)
         builtin.tensor.allreduce(lo__ssa_v0, __allreduce_signal_0, op=0, dtype=pl.FP32, core_num=1, device=1)
         lo__ssa_v1: pld.DistributedTensor[[1, 16], pl.FP32] = lo__ssa_v0
         for r_1 in pl.range(2):
+            t__tmp_v1: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
             lo__ssa_v1_ctx: pld.CommCtx = pld.system.get_comm_ctx(lo__ssa_v1)
-            self.read_back(lo__ssa_v1, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), lo__ssa_v1_ctx, device=r_1)
+            self.read_back(lo__ssa_v1, t__tmp_v1, lo__ssa_v1_ctx, device=r_1)
         hi_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
         hi__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(hi_buf, [1, 16], dtype=pl.FP32)
         for r_2 in pl.range(2, 4):
+            t__tmp_v2: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r_2, 0, 0], [], [0])
             hi__ssa_v0_ctx: pld.CommCtx = pld.system.get_comm_ctx(hi__ssa_v0)
-            self.stage(pl.tensor.slice(x, [1, 1, 16], [r_2, 0, 0], [], [0]), hi__ssa_v0, hi__ssa_v0_ctx, device=r_2)
+            self.stage(t__tmp_v2, hi__ssa_v0, hi__ssa_v0_ctx, device=r_2)
         builtin.tensor.allreduce(hi__ssa_v0, __allreduce_signal_1, op=0, dtype=pl.FP32, core_num=1, device=2)
         builtin.tensor.allreduce(hi__ssa_v0, __allreduce_signal_1, op=0, dtype=pl.FP32, core_num=1, device=3)
         hi__ssa_v1: pld.DistributedTensor[[1, 16], pl.FP32] = hi__ssa_v0
         for r_3 in pl.range(2, 4):
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_3, 0, 0], [], [0])
             hi__ssa_v1_ctx: pld.CommCtx = pld.system.get_comm_ctx(hi__ssa_v1)
-            self.read_back(hi__ssa_v1, pl.tensor.slice(y, [1, 1, 16], [r_3, 0, 0], [], [0]), hi__ssa_v1_ctx, device=r_3)
+            self.read_back(hi__ssa_v1, t__tmp_v3, hi__ssa_v1_ctx, device=r_3)
