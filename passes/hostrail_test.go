@@ -410,3 +410,26 @@ func ExampleSynthesizeAllReduceSignals() {
 	// __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
 	// data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
 }
+
+// A dispatch loop over a variable bound to pld.system.world_size() (what
+// FlattenCallExpr makes of pl.range(pld.system.world_size()), and what an
+// author may write) covers every device, in both host rails.
+func TestDispatchLoopOverWorldSizeVariable(t *testing.T) {
+	p := hostProg(func(f *pl.Func, k *pl.Function) {
+		ws := f.Let("ws", pld.WorldSize())
+		dataBuf := f.Let("data_buf", pld.AllocWindowBuffer(64))
+		sigBuf := f.Let("signal_buf", pld.AllocWindowBuffer(pl.Mul(ws, 4)))
+		f.For("r", pl.Range(ws), func(r pl.Expr) {
+			d := f.Let("data", pld.Window(dataBuf, pl.Dims(1, 16), pl.FP32))
+			s := f.Let("signal", pld.Window(sigBuf, pl.Dims(4, 1), pl.INT32))
+			f.Do(f.Dispatch(k, r, d, s))
+		})
+	})
+	for _, table := range [][]passes.Pass{passes.Table(), passes.SeedCommGroupsTable()} {
+		st, err := passes.NewPipelineWith(p, table).Run()
+		require.NoError(t, err)
+		require.Len(t, st.Program.CommGroups, 1)
+		require.Empty(t, st.Program.CommGroups[0].Devices, "no device list: every device")
+		require.Len(t, st.Program.CommGroups[0].Slots, 2)
+	}
+}
