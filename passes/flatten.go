@@ -1,7 +1,8 @@
 package passes
 
 import (
-	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -20,10 +21,30 @@ import (
 // an add's operand gets one like any other tile.
 func FlattenCallExpr(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		f := &flattener{}
+		f := &flattener{n: firstFreeTemp(fn)}
 		return withBody(fn, f.body(fn.Body)), nil
 	})
 }
+
+// firstFreeTemp is the first temporary number no name of fn uses, so a
+// function that already holds t__tmp_vN names (one read back from a
+// printed stage, or a user's own) gets no second variable of one name.
+func firstFreeTemp(fn *ir.Function) int {
+	n := 0
+	see := func(name string) {
+		if k, err := strconv.Atoi(strings.TrimPrefix(name, tempPrefix)); err == nil && strings.HasPrefix(name, tempPrefix) && k >= n {
+			n = k + 1
+		}
+	}
+	for _, v := range fn.Params {
+		see(v.Name)
+	}
+	ir.Preorder(fn.Body, []ir.Node{(*ir.AssignStmt)(nil)}, func(x ir.Node) { see(x.(*ir.AssignStmt).Var.Name) })
+	return n
+}
+
+// tempPrefix starts every temporary's name, as upstream's auto_name does.
+const tempPrefix = "t__tmp_v"
 
 // callsFlat reports whether FlattenCallExpr would leave p as it is.
 func callsFlat(p *ir.Program) bool {
@@ -138,28 +159,13 @@ func (f *flattener) operand(e ir.Expr) ir.Expr {
 	if !ok {
 		return e
 	}
-	v := ir.NewVar(fmt.Sprintf("t__tmp_v%d", f.n), c.Type(), c.Pos)
+	v := ir.NewVar(tempPrefix+strconv.Itoa(f.n), c.Type(), c.Pos)
 	f.n++
 	f.pending = append(f.pending, assign(v, c))
 	return v
 }
 
-func (f *flattener) operands(es []ir.Expr) ([]ir.Expr, bool) {
-	var out []ir.Expr
-	for i, e := range es {
-		n := f.operand(e)
-		if n != e && out == nil {
-			out = append([]ir.Expr(nil), es...)
-		}
-		if out != nil {
-			out[i] = n
-		}
-	}
-	if out == nil {
-		return es, false
-	}
-	return out, true
-}
+func (f *flattener) operands(es []ir.Expr) ([]ir.Expr, bool) { return eachExpr(es, f.operand) }
 
 // expr flattens inside e: a call's arguments and an operator's operands
 // are operands; a tuple's elements are flattened in place; e itself stays.
@@ -185,18 +191,8 @@ func (f *flattener) expr(e ir.Expr) ir.Expr {
 			return &c
 		}
 	case *ir.MakeTuple:
-		var out []ir.Expr
-		for i, el := range x.Elems {
-			n := f.expr(el)
-			if n != el && out == nil {
-				out = append([]ir.Expr(nil), x.Elems...)
-			}
-			if out != nil {
-				out[i] = n
-			}
-		}
-		if out != nil {
-			return &ir.MakeTuple{Elems: out, Pos: x.Pos}
+		if els, ch := eachExpr(x.Elems, f.expr); ch {
+			return &ir.MakeTuple{Elems: els, Pos: x.Pos}
 		}
 	case *ir.TupleGetItem:
 		if y := f.expr(x.Tuple); y != x.Tuple {

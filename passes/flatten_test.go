@@ -139,3 +139,24 @@ func TestFlattenedNestedTilesArePlanned(t *testing.T) {
 		}
 	}
 }
+
+// Temporaries never take a name the function already uses, so flattening a
+// function that holds t__tmp_vN names (its own, or a printed stage read
+// back) keeps one variable per name.
+func TestFlattenCallExprAvoidsTakenNames(t *testing.T) {
+	prog := pl.NewProgram("Taken")
+	prog.InCore("kernel", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 16), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 16), pl.FP32))
+		t3 := f.Let("t__tmp_v3", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 16)))
+		f.Set(y, pl.Store(pl.Add(t3, pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 16))), pl.Dims(0, 0), y))
+	})
+	ssa, err := passes.RunUntil(prog.IR(), "ConvertToSSA")
+	require.NoError(t, err)
+	flat, err := passes.FlattenCallExpr(ssa)
+	require.NoError(t, err)
+	text := printer.Program(flat)
+	require.Contains(t, text, "t__tmp_v4: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x,")
+	require.Contains(t, text, "t__tmp_v5: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t__tmp_v3, t__tmp_v4)")
+	require.True(t, passes.Holds(passes.SSAForm, flat), "no name is bound twice")
+}

@@ -57,9 +57,15 @@ func mapExpr(e ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ir.Expr {
 }
 
 func mapExprs(es []ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ([]ir.Expr, bool) {
+	return eachExpr(es, func(e ir.Expr) ir.Expr { return mapExpr(e, f) })
+}
+
+// eachExpr applies f to every element of es, copying es only when an
+// element changes (unchanged slices are shared, as passes share subtrees).
+func eachExpr(es []ir.Expr, f func(ir.Expr) ir.Expr) ([]ir.Expr, bool) {
 	var out []ir.Expr
 	for i, e := range es {
-		n := mapExpr(e, f)
+		n := f(e)
 		if n != e && out == nil {
 			out = append([]ir.Expr(nil), es...)
 		}
