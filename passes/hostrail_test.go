@@ -363,7 +363,7 @@ func TestSeedCommGroupsTable(t *testing.T) {
 		"InitMemRef", "AllocateMemoryAddr", "CollectCommGroups", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
 	for _, tp := range testPrograms() {
 		n := max(tp.staticN, 2)
-		seed := passes.NewPipelineWith(tp.build(n).IR(), passes.SeedCommGroupsTable(), verifyHook())
+		seed := passes.NewPipelineWith(tp.build(n).IR(), passes.SeedCommGroupsTable(), verifyHookFor(passes.SeedCommGroupsTable()))
 		a, err := seed.Run()
 		require.NoError(t, err, tp.name)
 		b, err := passes.NewPipeline(tp.build(n).IR(), verifyHook()).Run()

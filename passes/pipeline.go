@@ -86,7 +86,9 @@ func Table() []Pass {
 			Doc: "Give each signal-less host allreduce a signal: one per data-buffer lineage, allocated at the top of the host orchestrator."},
 		{Name: "MaterializeCommDomainScopes", Run: MaterializeCommDomainScopes, Requires: []Property{AllReduceSignals}, Establishes: []Property{CommDomainScopes},
 			Doc: "Infer the comm domains from window allocations, device= dispatches and host collectives; bind views to their window buffer."},
-		{Name: "LowerHostTensorCollectives", Run: LowerHostTensorCollectives, Requires: []Property{CommDomainScopes}, Establishes: []Property{HostCollectivesLowered},
+		// Its per-device loops run over pl.range(pld.system.world_size()), a
+		// call in a for bound, as upstream's do.
+		{Name: "LowerHostTensorCollectives", Run: LowerHostTensorCollectives, Requires: []Property{CommDomainScopes}, Establishes: []Property{HostCollectivesLowered}, Invalidates: []Property{CallsFlattened},
 			Doc: "Turn each host collective into one builtin.tensor dispatch per device of its comm domain."},
 		{Name: "MaterializeDistTensorCtx", Run: MaterializeDistTensorCtx, Requires: []Property{CommDomainScopes}, Establishes: []Property{DistTensorCtxMaterialized},
 			Doc: "Pass one CommCtx parameter per DistributedTensor parameter; replace get_comm_ctx in device functions."},

@@ -182,7 +182,7 @@ func TestSeed1746AllReduceRecipe(t *testing.T) {
 
 	for _, n := range []int{2, 4} {
 		prog := allReduceProg(pld.Sum)(n).IR()
-		st, err := passes.NewPipelineWith(prog, seedTable, verifyHook()).Run()
+		st, err := passes.NewPipelineWith(prog, seedTable, verifyHookFor(seedTable)).Run()
 		require.NoError(t, err)
 		x := tensor.Randn(int64(n), n, 1, cols)
 		y := tensor.Zeros(ir.FP32, n, n, cols)

@@ -2,7 +2,8 @@
 // positioned Diagnostic, as upstream PyPTO's property verifiers do: variables
 // used after their definition, single assignment once a program is in SSA
 // form, call types that agree with their op's deducer, and For/If yields that
-// match their return_vars (including the window-buffer identity rule, code 110).
+// match their return_vars (including the window-buffer identity rule, code 110),
+// and, once FlattenCallExpr has run, no call nested in another.
 // PostPipeline adds the checks that warn about a lowered program without
 // rejecting it: ParamDirectionsSound, a parameter declared In that its own
 // body writes.
@@ -36,11 +37,12 @@ const (
 	WindowIdentityMismatch     = 110
 	UseBeforeDef               = 401
 	CallTypeMismatch           = 501 // ptorepl's own: a call's stored type disagrees with its deducer
+	NestedCall                 = 502 // ptorepl's own number for upstream's NoNestedCall findings
 )
 
 // Diagnostic is one verifier finding.
 type Diagnostic struct {
-	Rule     string // SSAVerify, TypeCheck, UseAfterDef, CallType
+	Rule     string // SSAVerify, TypeCheck, UseAfterDef, CallType, NoNestedCall
 	Code     int
 	Function string
 	Message  string
@@ -66,6 +68,9 @@ type Options struct {
 	// SSA checks single assignment and yield placement; programs claim SSA
 	// form after ConvertToSSA.
 	SSA bool
+	// Flat checks that no call is nested where FlattenCallExpr hoists
+	// calls (upstream's NoNestedCall); programs claim it after that pass.
+	Flat bool
 }
 
 // Program checks every function of p and returns the diagnostics in function
@@ -93,6 +98,9 @@ func Function(p *ir.Program, f *ir.Function, o Options) []Diagnostic {
 		v.define(sc, prm, f.Pos)
 	}
 	v.stmt(sc, f.Body, true)
+	if o.Flat {
+		v.noNestedCalls(f.Body)
+	}
 	return v.diags
 }
 
