@@ -47,6 +47,10 @@ type KwargSpec struct {
 	Kind     KwargKind
 	Required bool
 	Hidden   bool // stored but never printed (alloc's name, remote_load's padding flag)
+	// Default is the value upstream's DSL function stores when a call
+	// omits the kwarg (its Python default argument), as this kind stores
+	// it; nil when the kwarg has none. Readers of PyPTO source fill it in.
+	Default any
 }
 
 // OpDef is an op's one registry entry. Everything about an op hangs off it:

@@ -490,7 +490,7 @@ func registerPutGet() {
 		Doc:     "Copy local src into peer's window tensor dst (full or region form; atomic=Add accumulates).",
 		Args:    []ArgSpec{{Name: "dst", Peer: true}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
-		Kwargs:  append([]KwargSpec{{Name: "atomic", Kind: KwAtomic, Required: true}}, putGetKwargs...),
+		Kwargs:  append([]KwargSpec{{Name: "atomic", Kind: KwAtomic, Required: true, Default: int64(AtomicNone)}}, putGetKwargs...),
 		Effects: atomicDestEffects(0),
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			if c.N() != 3 && c.N() != 6 {
@@ -587,7 +587,7 @@ func registerCollectives() {
 		Doc:     "Reduce target across all ranks in place (op=Sum/Max/Min/Prod, mode 'mesh' or 'ring'), synchronising through signal.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		MinArgs: 1, MaxArgs: 2,
-		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true}, {Name: "mode", Kind: KwString}, {Name: "core_num", Kind: KwInt, Required: true}},
+		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true, Default: int64(ReduceSum)}, {Name: "mode", Kind: KwString}, {Name: "core_num", Kind: KwInt, Required: true, Default: int64(1)}},
 		Effects: rw01,
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			t, err := c.Dist(0)
@@ -651,7 +651,7 @@ func registerCollectives() {
 		Name: "pld.tensor.reduce_scatter", Class: ClassCollective, Category: distCategory, ResultAlias: "target",
 		Doc:     "Reduce row r of target across ranks onto rank r (op=Sum).",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
-		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
+		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true, Default: int64(ReduceSum)}},
 		Effects: rw01,
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			t, err := c.Dist(0)

@@ -55,9 +55,10 @@ func (m *Module) Program(name string) (*Program, error) {
 	return wrapIR(p), nil
 }
 
-// Call builds the program a factory returns. args (Go ints, floats, bools
-// and strings) bind to its parameters in order; missing ones take their
-// Python defaults. PyPTO: build_x(4, True).
+// Call builds the program a factory returns. args (Go ints, floats, bools,
+// strings, dtypes such as pl.FP32 and reduce ops such as pld.Sum) bind to
+// its parameters in order, keyword-only ones (after a bare *) included;
+// missing ones take their Python defaults. PyPTO: build_x(4, True).
 func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
 	p, err := m.m.Call(name, args...)
 	if err != nil {

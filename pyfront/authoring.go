@@ -179,8 +179,11 @@ func goValue(v any) (value, error) {
 		return x, nil
 	case string:
 		return x, nil
+	case ir.DataType, ir.ReduceOp:
+		// pl.FP32, pld.Sum: what a factory's dtype= or reduce_op= takes.
+		return x, nil
 	}
-	return nil, fmt.Errorf("expected a Go int, float, bool or string, given %T", v)
+	return nil, fmt.Errorf("expected a Go int, float, bool, string, pl.DataType or pld.ReduceOp, given %T", v)
 }
 
 // elementwiseSpelling is what one authoring spelling (pl.add) picks from by
@@ -304,19 +307,28 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 	return nil, false
 }
 
-// index is x[r] on a tensor: row r, as the Go builder's pl.Index.
-func (fc *fnCtx) index(n *node, x ir.Expr, sub *node, idx value) ir.Expr {
+// index is x[r] (or x[i, r]) on a tensor: the slice at those leading
+// indices with their dimensions dropped, as the Go builder's pl.Index and
+// upstream's per-rank dispatch argument.
+func (fc *fnCtx) index(n *node, x ir.Expr, subs []*node, idxs []value) ir.Expr {
 	r := fc.r
+	k := len(idxs)
 	tl, ok := ir.AsTensorLike(x.Type())
-	if !ok || len(tl.Shape) < 1 {
-		r.fail(n, "cannot index %s: expected a tensor of rank >= 1", ir.Describe(x))
+	if !ok || len(tl.Shape) < k {
+		r.fail(n, "cannot index %s with %d indices: expected a tensor of rank >= %d", ir.Describe(x), k, k)
 	}
-	shape := append([]ir.Expr{ir.Int(1)}, tl.Shape[1:]...)
-	offs := []ir.Expr{r.toExpr(sub, idx)}
-	for range tl.Shape[1:] {
+	var shape, offs []ir.Expr
+	drop := make([]int64, k)
+	for i := range k {
+		shape = append(shape, ir.Int(1))
+		offs = append(offs, r.toExpr(subs[i], idxs[i]))
+		drop[i] = int64(i)
+	}
+	shape = append(shape, tl.Shape[k:]...)
+	for range tl.Shape[k:] {
 		offs = append(offs, ir.Int(0))
 	}
-	c, err := ir.TensorSlice.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(0)}, nil, r.pos(n))
+	c, err := ir.TensorSlice.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(drop...)}, nil, r.pos(n))
 	if err != nil {
 		r.failErr(n, err)
 	}

@@ -398,6 +398,7 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		}
 		slots[idx], filled[idx] = k.val, true
 	}
+	kw = withDefaults(d, kw)
 	args := make([]ir.Expr, len(slots))
 	for i, v := range slots {
 		if !filled[i] {
@@ -430,6 +431,22 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		c.Attrs = append(c.Attrs, attrs...)
 	}
 	return c
+}
+
+// withDefaults fills the kwargs a call omitted with the values upstream's
+// DSL functions default them to (pld.tensor.put's atomic=None_,
+// allreduce's op=Sum and core_num=1), and stores them in the op's order, as
+// those functions build their kwargs whatever order the call wrote.
+func withDefaults(d *ir.OpDef, kw ir.Kwargs) ir.Kwargs {
+	var out ir.Kwargs
+	for _, s := range d.Kwargs {
+		if v, ok := kw.Get(s.Name); ok {
+			out = append(out, ir.Kwarg{Key: s.Name, Value: v})
+		} else if s.Default != nil {
+			out = append(out, ir.Kwarg{Key: s.Name, Value: s.Default})
+		}
+	}
+	return out
 }
 
 // kwargValue converts a kwarg to the Go value its kind stores.

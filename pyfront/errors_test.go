@@ -82,6 +82,28 @@ var badInputs = []struct{ name, src string }{
 	{"unsupported_list_comprehension", kernel("        s = [i for i in pl.range(4)]\n")},
 	{"unsupported_python_range", kernel("        for i in range(4):\n            pass\n")},
 	{"unsupported_tuple_assignment", kernel("        a, b = t, t\n")},
+	{"unpack_count", `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def pair(self, x: pl.Tensor[[4], pl.FP32]) -> tuple[pl.Tensor[[4], pl.FP32], pl.Tensor[[4], pl.FP32]]:
+        return x, x
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def o(self, x: pl.Tensor[[4], pl.FP32]):
+        a, b, c = self.pair(x)
+`},
+	{"unpack_target_not_a_name", `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def pair(self, x: pl.Tensor[[4], pl.FP32]) -> tuple[pl.Tensor[[4], pl.FP32], pl.Tensor[[4], pl.FP32]]:
+        return x, x
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def o(self, x: pl.Tensor[[4], pl.FP32]):
+        a, b[0] = self.pair(x)
+`},
 	{"unsupported_chained_comparison", kernel("        for i in pl.range(4):\n            if 0 < i < 3:\n                pass\n")},
 	{"undefined_name", kernel("        u = pl.tile.add(t, v)\n")},
 	{"unknown_dtype", kernel("        c: pl.Scalar[pl.INT32] = pl.const(1, pl.INT33)\n")},

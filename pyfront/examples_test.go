@@ -218,6 +218,49 @@ var ownCases = []exampleCase{
 	{"ring.py", "ring_get", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},
 	{"sum_all.py", "sum_all", []int{2, 3, 4, 8}, sumOfRows},
 	{"inline_helpers.py", "sum_with_helpers", []int{2, 3, 4, 8}, sumOfRows},
+	{"class_style.py", "RowSum", []int{2, 3, 4, 8}, sumOfRows},
+	{"class_style.py", "PutToNext", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
+	{"class_style.py", "TwiceAndZero", []int{2, 3}, twiceAndZero},
+}
+
+// twiceAndZero: the pair a kernel returns and its orchestrator unpacks,
+// x + x and x - x, lands in the second and third host tensors.
+func twiceAndZero(args []*tensor.Tensor, p int) error {
+	if err := rowsFrom(same, zero, func(int) float64 { return 2 })(args, p); err != nil {
+		return err
+	}
+	if z := args[2]; !z.Equal(tensor.Zeros(z.DType(), z.Shape()...)) {
+		return fmt.Errorf("the second value of the pair is not all zeros: %v", z)
+	}
+	return nil
+}
+
+// TestFactoryKeywordOnly: a factory's parameters after a bare * bind in
+// order like the others, and take their defaults when left out.
+func TestFactoryKeywordOnly(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "class_style.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []any
+		factor float64
+	}{{[]any{3}, 2}, {[]any{3, 5}, 5}} {
+		prog, err := mod.Call("build_scaled", c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, _, err := runtime.HostArgs(prog.IR(), 3, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Run(prog, pl.Ranks(3), args...); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if err := rowsFrom(same, zero, func(int) float64 { return c.factor })(args, 3); err != nil {
+			t.Fatalf("build_scaled%v: %v", c.args, err)
+		}
+	}
 }
 
 // TestGetByte: pl.<DTYPE>.get_byte() is the element size in bytes, folded

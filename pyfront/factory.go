@@ -49,6 +49,11 @@ func (r *reader) factoryDecl(def *node) *factory {
 	}
 	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		if p.Kind() == "keyword_separator" {
+			// def build(n, *, op=...): the parameters after * are keyword-only
+			// in Python; Go arguments bind to them in order all the same.
+			continue
+		}
 		name, dflt, ok := r.param(p)
 		if !ok {
 			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))

@@ -273,3 +273,35 @@ def h(x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]
 		t.Errorf("the inline helper became a function:\n%s", printer.Program(p))
 	}
 }
+
+// x[i, r] on a host tensor is the slice at those leading indices with both
+// dimensions dropped, as upstream's per-rank dispatch argument; a slice
+// index there is a positioned error (slices are not read yet).
+func TestMultiIndex(t *testing.T) {
+	src := `import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def per_device(self, x: pl.Tensor[[1, 32], pl.FP32], y: pl.Out[pl.Tensor[[1, 32], pl.FP32]]):
+        pass
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, xs: pl.Tensor[[2, 4, 1, 32], pl.FP32], ys: pl.Out[pl.Tensor[[4, 1, 32], pl.FP32]]):
+        for r in pl.range(pld.world_size()):
+            self.per_device(xs[1, r], ys[r], device=r)
+`
+	text := printer.Program(readProgram(t, src, "P"))
+	for _, want := range []string{
+		"pl.tensor.slice(xs, [1, 1, 1, 32], [1, r, 0, 0], [], [0, 1])",
+		"pl.tensor.slice(ys, [1, 1, 32], [r, 0, 0], [], [0])",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %s in\n%s", want, text)
+		}
+	}
+	_, err := pyfront.Parse("p.py", []byte(strings.Replace(src, "xs[1, r]", "xs[0:1, r]", 1)))
+	if err == nil || !strings.Contains(err.Error(), "p.py:12:32: unsupported Python construct: slice") {
+		t.Fatalf("a slice index: got %v", err)
+	}
+}

@@ -229,12 +229,15 @@ func TestRoundTripPrinterGoldens(t *testing.T) {
 // read back, at every stage, like the Go-built ones.
 func TestRoundTripAuthored(t *testing.T) {
 	progs := map[string]*ir.Program{}
-	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py"} {
+	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py"} {
 		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range mod.Names() {
+			if mod.IsFactory(n) {
+				continue // called below
+			}
 			p, err := mod.Program(n)
 			if err != nil {
 				t.Fatal(err)
@@ -246,6 +249,15 @@ func TestRoundTripAuthored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	style, err := pyfront.Load(filepath.Join("testdata", "authoring", "class_style.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled, err := style.Call("build_scaled", 4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs["class_style.py/build_scaled(4, factor=3)"] = scaled
 	for _, builtin := range []bool{true, false} {
 		p, err := fac.Call("build_shift", 4, builtin)
 		if err != nil {

@@ -195,7 +195,7 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	}
 	if left.Kind() != "identifier" {
 		if left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern" {
-			r.fail(left, "tuple unpacking is only supported from pl.yield_")
+			return fc.unpack(n, left, right)
 		}
 		r.fail(left, "unsupported assignment target %s (expected a name)", r.text(left))
 	}
@@ -239,6 +239,38 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	nv := ir.NewVar(name, t, r.pos(left))
 	fc.bind(name, nv)
 	return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: nv, Value: e}}
+}
+
+// unpack reads `a, b = f(...)` for a call that returns a tuple, as
+// upstream's parser does: the tuple is bound to _tuple_tmp, then each name
+// to its element (_tuple_tmp[i]).
+func (fc *fnCtx) unpack(n, left, right *node) []ir.Stmt {
+	r := fc.r
+	e, ok := r.evalIn(right, fc.env, fc).(ir.Expr)
+	var tt *ir.TupleType
+	if ok {
+		tt, ok = e.Type().(*ir.TupleType)
+	}
+	if !ok {
+		r.fail(right, "tuple unpacking takes pl.yield_(...) or a call that returns a tuple, given %s", r.text(right))
+	}
+	names := r.kids(left)
+	if len(names) != len(tt.Types) {
+		r.fail(left, "%d names unpack a tuple of %d values", len(names), len(tt.Types))
+	}
+	base := ir.StmtBase{Pos: r.pos(n)}
+	tmp := ir.NewVar("_tuple_tmp", tt, r.pos(n))
+	out := []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: tmp, Value: e}}
+	for i, nn := range names {
+		if nn.Kind() != "identifier" {
+			r.fail(nn, "tuple unpacking target must be a variable name, given %s", r.text(nn))
+		}
+		v := ir.NewVar(r.text(nn), tt.Types[i], r.pos(nn))
+		out = append(out, &ir.AssignStmt{StmtBase: base, Var: v, Value: &ir.TupleGetItem{Tuple: tmp, Index: i, Pos: r.pos(nn)}})
+		fc.bind(v.Name, v)
+	}
+	fc.bind(tmp.Name, tmp)
+	return out
 }
 
 // yieldAssign reads `v: T = pl.yield_(e)` / `a, b = pl.yield_(x, y)`.

@@ -135,7 +135,15 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 	}
 	// Indexing a value.
 	obj := r.evalIn(n.ChildByFieldId(fldValue), e, fc)
-	if len(subs) != 1 {
+	if len(subs) > 1 {
+		// x[i, r]: leading rows of a tensor, in any function.
+		if x, ok := obj.(ir.Expr); ok && fc != nil {
+			idxs := make([]value, len(subs))
+			for i, sub := range subs {
+				idxs[i] = r.evalIn(sub, e, fc)
+			}
+			return fc.index(n, x, subs, idxs)
+		}
 		r.fail(n, "unsupported subscript %s", r.text(n))
 	}
 	idx := r.evalIn(subs[0], e, fc)
@@ -156,8 +164,9 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 			}
 			return &ir.TupleGetItem{Tuple: o, Index: int(i), Pos: r.pos(n)}
 		}
-		if fc != nil && fc.authoring {
-			return fc.index(n, o, subs[0], idx)
+		if fc != nil {
+			// x[r] in any function, as upstream's parser reads it.
+			return fc.index(n, o, subs, []value{idx})
 		}
 		r.fail(n, "cannot index %s", ir.Describe(o))
 	}

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"testing"
 
+	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/testprogs"
 	"github.com/stretchr/testify/require"
@@ -23,4 +24,19 @@ func TestHostArgs(t *testing.T) {
 
 	_, _, err = runtime.HostArgs(testprogs.RankProgram(false).IR(), 2, 1)
 	require.NoError(t, err)
+}
+
+// A dimension computed from NR (upstream's allgather output [NR, 1, NR * 64])
+// is sized at the rank count.
+func TestHostArgsComputedDims(t *testing.T) {
+	NR := pl.Dynamic("NR")
+	prog := pl.NewProgram("Gathered")
+	prog.Host("host", func(f *pl.Func) {
+		f.In("x", pl.Tensor(pl.Dims(NR, 1, 64), pl.FP32))
+		f.Out("y", pl.Tensor(pl.Dims(NR, 1, pl.Mul(NR, 64)), pl.FP32))
+	})
+	args, _, err := runtime.HostArgs(prog.IR(), 4, 1)
+	require.NoError(t, err)
+	require.Equal(t, []int{4, 1, 64}, args[0].Shape())
+	require.Equal(t, []int{4, 1, 256}, args[1].Shape())
 }
