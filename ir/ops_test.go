@@ -351,3 +351,26 @@ func TestHandlesFilled(t *testing.T) {
 	require.True(t, TensorSlice.HostSafe)
 	require.False(t, TileSlice.HostSafe)
 }
+
+// A tile padded past the tensor's edge (upstream's 8-aligned [1, 8] load of
+// a [1, 2] row with valid_shape=[1, 2]) reads and writes only its valid
+// region, so only that region must fit; without a valid shape the whole
+// tile must.
+func TestPaddedTileFitsByValidShape(t *testing.T) {
+	row := tens(FP32, 1, 2)
+	padded, err := MustOp("tile.load").NewCall([]Expr{row, Dims(0, 0), Dims(1, 8), Dims(1, 2)}, Kwargs{{Key: "target_memory", Value: MemVec}}, cell)
+	require.NoError(t, err)
+	tt := padded.Type().(*TileType)
+	require.Equal(t, "[1, 8]", DefaultFormat.Dims(tt.Shape))
+	require.Equal(t, "[1, 2]", DefaultFormat.Dims(tt.View.ValidShape))
+	tv := tvar("padded", tt)
+	_, err = MustOp("tile.store").NewCall([]Expr{tv, Dims(0, 0), tens(FP32, 1, 2)}, nil, cell)
+	require.NoError(t, err, "the valid [1, 2] fits the [1, 2] tensor")
+
+	_, err = MustOp("tile.load").NewCall([]Expr{row, Dims(0, 0), Dims(1, 8)}, nil, cell)
+	require.EqualError(t, err, "cell[3]:7: tile.load: argument 'shapes': expected a region inside the tensor (offset+extent <= 2 in dimension 1), given offset 0 + extent 8 = 8")
+	_, err = MustOp("tile.load").NewCall([]Expr{row, Dims(0, 1), Dims(1, 8), Dims(1, 2)}, nil, cell)
+	require.EqualError(t, err, "cell[3]:7: tile.load: argument 'valid_shape': expected a region inside the tensor (offset+extent <= 2 in dimension 1), given offset 1 + extent 2 = 3")
+	_, err = MustOp("tile.store").NewCall([]Expr{tile(FP32, MemVec, 1, 8), Dims(0, 0), tens(FP32, 1, 2)}, nil, cell)
+	require.Error(t, err, "a whole [1, 8] tile does not fit a [1, 2] tensor")
+}

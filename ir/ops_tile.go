@@ -27,7 +27,18 @@ func init() {
 			if err := positiveStatic(c, 2, shape); err != nil {
 				return nil, err
 			}
-			if err := regionFits(c, 2, offs, shape, t.Shape, "the tensor"); err != nil {
+			// What is read is the valid region: a tile padded past the
+			// tensor's edge (an 8-aligned [1, 8] load of a [1, 2] row)
+			// reads only valid_shape of it.
+			var valid []Expr
+			if c.N() == 4 {
+				if valid, err = c.Tuple(3, len(t.Shape)); err != nil {
+					return nil, err
+				}
+				if err := regionFits(c, 3, offs, valid, t.Shape, "the tensor"); err != nil {
+					return nil, err
+				}
+			} else if err := regionFits(c, 2, offs, shape, t.Shape, "the tensor"); err != nil {
 				return nil, err
 			}
 			mem := MemNone
@@ -35,11 +46,7 @@ func init() {
 				mem = v.(MemorySpace)
 			}
 			var view *TileView
-			if c.N() == 4 {
-				valid, err := c.Tuple(3, len(t.Shape))
-				if err != nil {
-					return nil, err
-				}
+			if valid != nil {
 				if !SameDims(valid, shape) {
 					iv := ImplicitTileView(mem)
 					iv.ValidShape = valid
@@ -76,6 +83,9 @@ func init() {
 				return nil, err
 			}
 			extent := tile.Shape
+			if tile.View != nil && len(tile.View.ValidShape) == len(tile.Shape) {
+				extent = tile.View.ValidShape // only the valid region is written
+			}
 			if c.N() == 4 {
 				if extent, err = c.Tuple(3, len(t.Shape)); err != nil {
 					return nil, err

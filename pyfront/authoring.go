@@ -220,9 +220,14 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 	switch op {
 	case ir.TileLoad:
 		if len(pos) == 3 {
-			s := pos[2]
-			pos = append(pos, s)
-			nodes = append(nodes, nodes[2])
+			givenValid := false
+			for _, k := range kws {
+				givenValid = givenValid || k.name == "valid_shape"
+			}
+			if !givenValid { // the valid region is the whole tile unless the call says
+				pos = append(pos, pos[2])
+				nodes = append(nodes, nodes[2])
+			}
 			has := false
 			for _, k := range kws {
 				has = has || k.name == "target_memory"

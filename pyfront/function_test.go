@@ -305,3 +305,21 @@ class P:
 		t.Fatalf("a slice index: got %v", err)
 	}
 }
+
+// pl.load(..., valid_shape=...) keeps the valid shape it is given (a
+// padded load) instead of taking the tile's whole shape.
+func TestLoadValidShapeKeyword(t *testing.T) {
+	src := `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[1, 2], pl.FP32], y: pl.Out[pl.Tensor[[1, 2], pl.FP32]]):
+        t = pl.load(x, [0, 0], [1, 8], valid_shape=[1, 2])
+        y = pl.store(t, [0, 0], y)
+`
+	text := printer.Program(readProgram(t, src, "P"))
+	if want := "pl.tile.load(x, [0, 0], [1, 8], [1, 2], target_memory=pl.Mem.Vec)"; !strings.Contains(text, want) {
+		t.Errorf("want %s in\n%s", want, text)
+	}
+}
