@@ -35,7 +35,13 @@ func init() {
 				if valid, err = c.Tuple(3, len(t.Shape)); err != nil {
 					return nil, err
 				}
-				if err := regionFits(c, 3, offs, valid, t.Shape, "the tensor"); err != nil {
+				// A valid shape equal to the tile's is the whole tile: its
+				// errors name the shapes, as a three-argument load's do.
+				at := 3
+				if SameDims(valid, shape) {
+					at = 2
+				}
+				if err := regionFits(c, at, offs, valid, t.Shape, "the tensor"); err != nil {
 					return nil, err
 				}
 			} else if err := regionFits(c, 2, offs, shape, t.Shape, "the tensor"); err != nil {

@@ -99,6 +99,84 @@ func mapKwargs(kw ir.Kwargs, f func(ir.Expr) (ir.Expr, bool)) (ir.Kwargs, bool) 
 	return out, true
 }
 
+// mapTypeExprs rewrites the expressions inside a type (shapes, valid
+// shapes, strides, a tile's start offset) with f, copying only what
+// changes: a type that names a variable changes with it.
+func mapTypeExprs(t ir.Type, f func(ir.Expr) ir.Expr) ir.Type {
+	exprs := func(es []ir.Expr) ([]ir.Expr, bool) { return eachExpr(es, f) }
+	tensorView := func(v *ir.TensorView) (*ir.TensorView, bool) {
+		if v == nil {
+			return nil, false
+		}
+		vs, ch1 := exprs(v.ValidShape)
+		st, ch2 := exprs(v.Stride)
+		if !ch1 && !ch2 {
+			return v, false
+		}
+		c := *v
+		c.ValidShape, c.Stride = vs, st
+		return &c, true
+	}
+	switch x := t.(type) {
+	case *ir.TensorType:
+		sh, ch := exprs(x.Shape)
+		v, chv := tensorView(x.View)
+		if ch || chv {
+			c := *x
+			c.Shape, c.View = sh, v
+			return &c
+		}
+	case *ir.DistributedTensorType:
+		sh, ch := exprs(x.Shape)
+		v, chv := tensorView(x.View)
+		if ch || chv {
+			c := *x
+			c.Shape, c.View = sh, v
+			return &c
+		}
+	case *ir.TileType:
+		sh, ch := exprs(x.Shape)
+		var view *ir.TileView
+		chv := false
+		if x.View != nil {
+			vs, ch1 := exprs(x.View.ValidShape)
+			st, ch2 := exprs(x.View.Stride)
+			off := x.View.StartOffset
+			if off != nil {
+				off = f(off)
+			}
+			if ch1 || ch2 || off != x.View.StartOffset {
+				c := *x.View
+				c.ValidShape, c.Stride, c.StartOffset = vs, st, off
+				view, chv = &c, true
+			}
+		}
+		if ch || chv {
+			c := *x
+			c.Shape = sh
+			if chv {
+				c.View = view
+			}
+			return &c
+		}
+	case *ir.TupleType:
+		var out []ir.Type
+		for i, el := range x.Types {
+			n := mapTypeExprs(el, f)
+			if n != el && out == nil {
+				out = append([]ir.Type(nil), x.Types...)
+			}
+			if out != nil {
+				out[i] = n
+			}
+		}
+		if out != nil {
+			return &ir.TupleType{Types: out}
+		}
+	}
+	return t
+}
+
 // substVars replaces uses of variables (matched by their core *Var) through m.
 func substVars(e ir.Expr, m map[*ir.Var]ir.Expr) ir.Expr {
 	if len(m) == 0 {

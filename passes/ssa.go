@@ -98,17 +98,37 @@ func copyEnv(env map[string]ir.Expr) map[string]ir.Expr {
 	return out
 }
 
-// use substitutes the current version of every name in e.
+// use substitutes the current version of every name in e, inside the
+// types calls carry too (a tile's valid shape may name a variable).
 func (s *ssaConv) use(e ir.Expr, env map[string]ir.Expr) ir.Expr {
-	return mapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
+	var sub func(x ir.Expr) (ir.Expr, bool)
+	sub = func(x ir.Expr) (ir.Expr, bool) {
 		if v, ok := ir.VarOf(x); ok {
 			if cur, ok := env[v.Name]; ok {
 				return cur, true
 			}
 			return x, true
 		}
+		if c, ok := x.(*ir.Call); ok && c.T != nil {
+			if t := s.useType(c.T, env); t != c.T {
+				cp := *c
+				cp.T = t
+				return mapExpr(&cp, func(y ir.Expr) (ir.Expr, bool) {
+					if y == ir.Expr(&cp) {
+						return nil, false
+					}
+					return sub(y)
+				}), true
+			}
+		}
 		return nil, false
-	})
+	}
+	return mapExpr(e, sub)
+}
+
+// useType is t with the current version of every name it mentions.
+func (s *ssaConv) useType(t ir.Type, env map[string]ir.Expr) ir.Type {
+	return mapTypeExprs(t, func(e ir.Expr) ir.Expr { return s.use(e, env) })
 }
 
 func (s *ssaConv) uses(es []ir.Expr, env map[string]ir.Expr) []ir.Expr {
@@ -157,7 +177,9 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 			val := s.use(x.Value, env)
 			v := x.Var
 			if s.multi[v.Name] {
-				v = ir.NewVar(s.fresh(v.Name, "ssa"), val.Type(), x.Var.Pos)
+				v = ir.NewVar(s.fresh(v.Name, "ssa"), s.useType(x.Var.Type(), env), x.Var.Pos)
+			} else if t := s.useType(v.Type(), env); t != v.Type() {
+				v = ir.NewVar(v.Name, t, v.Pos)
 			}
 			env[x.Var.Name] = v
 			if v == x.Var && val == x.Value {
@@ -216,7 +238,10 @@ func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error
 	for _, ia := range x.IterArgs {
 		init := s.use(ia.Init, env)
 		nia := ia
-		if init != ia.Init {
+		if s.multi[ia.Name] {
+			// An iter-arg the source names, bound elsewhere too.
+			nia = ir.NewIterArg(s.fresh(ia.Name, "iter"), s.useType(ia.T, env), init, ia.Pos)
+		} else if init != ia.Init {
 			nia = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
 		}
 		c.IterArgs = append(c.IterArgs, nia)
@@ -255,16 +280,28 @@ func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error
 		body = append(body, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: yv})
 	}
 	c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: body}
-	c.ReturnVars = append([]*ir.Var(nil), x.ReturnVars...)
-	for _, rv := range x.ReturnVars {
-		env[rv.Name] = rv
-	}
+	c.ReturnVars = s.versioned(x.ReturnVars, "rv", env)
 	for i, n := range carried {
 		rv := ir.NewVar(s.fresh(n, "rv"), newIAs[i].Type(), x.Pos)
 		c.ReturnVars = append(c.ReturnVars, rv)
 		env[n] = rv
 	}
 	return &c, nil
+}
+
+// versioned is a loop's or if's own return vars (the names its source
+// yields to), each given a fresh version when its name is bound more than
+// once, and made current in env.
+func (s *ssaConv) versioned(rvs []*ir.Var, kind string, env map[string]ir.Expr) []*ir.Var {
+	out := make([]*ir.Var, len(rvs))
+	for i, rv := range rvs {
+		if s.multi[rv.Name] {
+			rv = ir.NewVar(s.fresh(rv.Name, kind), s.useType(rv.Type(), env), rv.Pos)
+		}
+		out[i] = rv
+		env[rvs[i].Name] = rv
+	}
+	return out
 }
 
 func (s *ssaConv) ifStmt(x *ir.IfStmt, env map[string]ir.Expr) (ir.Stmt, error) {
@@ -335,10 +372,7 @@ func (s *ssaConv) ifStmt(x *ir.IfStmt, env map[string]ir.Expr) (ir.Stmt, error) 
 	if x.Else != nil || len(phis) > 0 {
 		c.Else = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Pos}, Stmts: eb}
 	}
-	c.ReturnVars = append([]*ir.Var(nil), x.ReturnVars...)
-	for _, rv := range x.ReturnVars {
-		env[rv.Name] = rv
-	}
+	c.ReturnVars = s.versioned(x.ReturnVars, "phi", env)
 	for _, n := range phis {
 		rv := ir.NewVar(s.fresh(n, "phi"), tenv[n].Type(), x.Pos)
 		c.ReturnVars = append(c.ReturnVars, rv)

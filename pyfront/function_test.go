@@ -3,10 +3,13 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/pyfront"
 )
@@ -321,5 +324,50 @@ class P:
 	text := printer.Program(readProgram(t, src, "P"))
 	if want := "pl.tile.load(x, [0, 0], [1, 8], [1, 2], target_memory=pl.Mem.Vec)"; !strings.Contains(text, want) {
 		t.Errorf("want %s in\n%s", want, text)
+	}
+}
+
+// Two loops that name their iter-args and yield targets alike, each with a
+// tile whose valid shape names a value the loop computes (upstream's
+// allreduce-intrinsic staging loops): ConvertToSSA versions those names
+// and the variables inside the tiles' types, so the program is in SSA form
+// and compiles to PTO.
+func TestSSAVersionsNamedLoopValuesAndTypes(t *testing.T) {
+	loop := `        for col, (out_iter,) in pl.range(0, 100, 64, init_values=(%s,)):
+            valid = pl.min(64, 100 - col)
+            local = pl.load(inp, [0, col], [1, 64], valid_shape=[1, valid])
+            out_iter = pl.store(local, [0, col], out_iter)
+            done = pl.yield_(out_iter)
+`
+	src := `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, inp: pl.Tensor[[1, 100], pl.FP32], out: pl.Out[pl.Tensor[[1, 100], pl.FP32]]):
+` + fmt.Sprintf(loop, "out") + fmt.Sprintf(loop, "done")
+	p := readProgram(t, src, "P")
+	ssa, err := passes.ConvertToSSA(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !passes.Holds(passes.SSAForm, ssa) {
+		t.Fatalf("not in SSA form:\n%s", printer.Program(ssa))
+	}
+	text := printer.Program(ssa)
+	for _, want := range []string{
+		"for col_1, (out_iter__iter_v2,) in pl.range(0, 100, 64, init_values=(done__rv_v0,)):",
+		"local__ssa_v1: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, valid__ssa_v1])]",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %s in\n%s", want, text)
+		}
+	}
+	c, err := pl.CompileIR(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PTOText(); err != nil {
+		t.Fatal(err)
 	}
 }
