@@ -180,6 +180,20 @@ func TestStaleAnalysis(t *testing.T) {
 	require.True(t, strings.HasPrefix(s[0].Message, "rank 0's wait for signal_buf[1, 0] >= 1 passes on credits an earlier wait"), s[0].Message)
 }
 
+// A wait for the clear state after a credit barrier's epilogue (upstream's
+// multicore allreduce test waits == 0 on each lane) counts no credits: it
+// is not stale reuse (TestStaleAnalysis keeps a second Ge 1 on the same
+// credits flagged).
+func TestStaleAnalysisSkipsClearWaits(t *testing.T) {
+	c := New(2)
+	cl := cell(0, 1)
+	notify(c, 1, cl, runtime.NotifyAtomicAdd, 1, 0, 0)
+	wait(c, cl, "ge", 1, 1, 1)
+	notify(c, 0, cl, runtime.NotifyAtomicAdd, -1, 1, 1) // the epilogue
+	wait(c, cl, "eq", 0, 0, 2)                          // the cell is clear
+	require.Empty(t, c.Report().Of(KindStaleSignal))
+}
+
 func TestOvertakenNeedsAnUnorderedNotify(t *testing.T) {
 	c := New(2)
 	cl := cell(0, 1)

@@ -146,7 +146,8 @@ func apply(v int32, n noteEntry) int32 {
 // needed (with the waiter's own) already satisfy: it synchronises with
 // nothing new, so a barrier built from it passes at once (a reused Ge 1
 // cell). What a wait needs is a function of the schedule's class (see
-// needed), so the finding is too.
+// needed), so the finding is too. A wait for the clear state (one a zero
+// cell satisfies) is not flagged.
 func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 	if ct.noStale || w.Observed != ct.base+len(ct.notes) {
 		return // notifies we did not see: no analysis
@@ -157,7 +158,10 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 			v = apply(v, n)
 		}
 	}
-	if ct.waits > 0 && ct.lastWait != nil && w.Cond.Holds(v) {
+	// A wait that a never-notified cell (0) satisfies checks that the cell
+	// is clear (== 0 after a barrier's self-clearing epilogue): it counts
+	// no credits, so it cannot pass on stale ones.
+	if ct.waits > 0 && ct.lastWait != nil && w.Cond.Holds(v) && !w.Cond.Holds(0) {
 		prev := ct.lastWait
 		key := fmt.Sprintf("stale|%p|%p", w.Origin.Call, prev.origin.Call)
 		c.note(key, Finding{
