@@ -132,6 +132,28 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			return v
 		}
 		return r.binExpr(n, op, pos[0], pos[1])
+	case "min", "max":
+		// Python's own, on the integers a factory or module computes.
+		noKw()
+		if len(pos) < 2 {
+			r.fail(n, "%s: expected two or more numbers", callee)
+		}
+		op := ir.OpMin
+		if callee == "max" {
+			op = ir.OpMax
+		}
+		acc := pos[0]
+		for i, v := range pos[1:] {
+			folded, ok := foldMinMax(op, acc, v)
+			if !ok {
+				r.fail(nodes[i+1], "%s: expected integers known before the program runs, given %s (pl.%s takes values the program computes)", callee, describe(v), callee)
+			}
+			acc = folded
+		}
+		if _, ok := acc.(int64); !ok {
+			r.fail(nodes[0], "%s: expected integers known before the program runs, given %s (pl.%s takes values the program computes)", callee, describe(acc), callee)
+		}
+		return acc
 	case "abs":
 		noKw()
 		nargs(1, 1)

@@ -136,7 +136,21 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 		}
 		e.vars[p.name] = r.eval(p.def, e)
 	}
-	for _, c := range r.kids(f.def.ChildByFieldId(fldBody)) {
+	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
+		return v
+	}
+	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+// factoryBlock runs the statements of a factory body (or of the branch a
+// compile-time if picks) in e and returns what a return statement among
+// them returns (nil when none does).
+func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
+	if body == nil {
+		return nil
+	}
+	for _, c := range r.kids(body) {
 		switch c.Kind() {
 		case "decorated_definition":
 			def := c.ChildByFieldId(fldDefinition)
@@ -163,6 +177,11 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 				continue
 			}
 			r.fail(c, "factory %s: unsupported statement", f.name)
+		case "if_statement":
+			// Python runs the factory: its conditions are values here.
+			if v := r.factoryBlock(f, r.factoryBranch(f, c, e), e); v != nil {
+				return v
+			}
 		case "return_statement":
 			ks := r.kids(c)
 			if len(ks) == 1 && ks[0].Kind() == "identifier" {
@@ -177,7 +196,32 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 			r.fail(c, "factory %s: unsupported statement %s", f.name, kindText(c.Kind()))
 		}
 	}
-	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+// factoryBranch is the block an if/elif/else chain of a factory body picks
+// (nil: none), its conditions evaluated as Python would.
+func (r *reader) factoryBranch(f *factory, n *node, e *env) *node {
+	truth := func(cond *node) bool {
+		b, ok := r.eval(cond, e).(bool)
+		if !ok {
+			r.fail(cond, "factory %s: an if condition must be a Python bool (a comparison of the factory's values), given %s", f.name, r.text(cond))
+		}
+		return b
+	}
+	if truth(n.ChildByFieldId(fldCondition)) {
+		return n.ChildByFieldId(fldConsequence)
+	}
+	for _, a := range n.ChildrenByField(fldAlternative) {
+		switch a.Kind() {
+		case "elif_clause":
+			if truth(a.ChildByFieldId(fldCondition)) {
+				return a.ChildByFieldId(fldConsequence)
+			}
+		case "else_clause":
+			return a.ChildByFieldId(fldBody)
+		}
+	}
 	return nil
 }
 
