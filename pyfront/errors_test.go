@@ -159,3 +159,33 @@ func TestErrorCorpus(t *testing.T) {
 		t.Fatalf("the corpus has %d cases, want at least 20", len(badInputs))
 	}
 }
+
+// TestFactoryBodyErrors: a factory's body runs when it is called; what it
+// cannot compute there is one positioned message from Call.
+func TestFactoryBodyErrors(t *testing.T) {
+	for _, c := range []struct{ name, stmt, want string }{
+		{"if on a program value", "    if pl.dynamic(\"N\"):\n        pass\n",
+			"case.py:4:8: factory build: an if condition must be a value known when the factory runs (a bool, number or string), given pl.dynamic(\"N\")"},
+		{"min of a program value", "    m = min(n, pl.dynamic(\"N\"))\n",
+			"case.py:4:16: min: expected integers known before the program runs, given"},
+	} {
+		src := "import pypto.language as pl\n\ndef build(n: int):\n" + c.stmt + `
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[4], pl.FP32]):
+            pass
+
+    return P
+`
+		mod, err := pyfront.Parse("case.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, err = mod.Call("build", 4)
+		var pe *pyfront.Error
+		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -236,7 +236,8 @@ func twiceAndZero(args []*tensor.Tensor, p int) error {
 }
 
 // TestFactoryKeywordOnly: a factory's parameters after a bare * bind in
-// order like the others, and take their defaults when left out.
+// order like the others and take their defaults when left out; its
+// Python if/elif/else and min(...) run as Python would.
 func TestFactoryKeywordOnly(t *testing.T) {
 	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "class_style.py"))
 	if err != nil {
@@ -245,7 +246,7 @@ func TestFactoryKeywordOnly(t *testing.T) {
 	for _, c := range []struct {
 		args   []any
 		factor float64
-	}{{[]any{3}, 2}, {[]any{3, 5}, 5}} {
+	}{{[]any{3}, 2}, {[]any{3, 3}, 3}, {[]any{3, 7}, 4}, {[]any{3, -1}, 0}} {
 		prog, err := mod.Call("build_scaled", c.args...)
 		if err != nil {
 			t.Fatal(err)

@@ -203,11 +203,18 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 // (nil: none), its conditions evaluated as Python would.
 func (r *reader) factoryBranch(f *factory, n *node, e *env) *node {
 	truth := func(cond *node) bool {
-		b, ok := r.eval(cond, e).(bool)
-		if !ok {
-			r.fail(cond, "factory %s: an if condition must be a Python bool (a comparison of the factory's values), given %s", f.name, r.text(cond))
+		switch v := r.eval(cond, e).(type) {
+		case bool:
+			return v
+		case int64: // Python's truthiness of the factory's own values
+			return v != 0
+		case float64:
+			return v != 0
+		case string:
+			return v != ""
 		}
-		return b
+		r.fail(cond, "factory %s: an if condition must be a value known when the factory runs (a bool, number or string), given %s", f.name, r.text(cond))
+		return false
 	}
 	if truth(n.ChildByFieldId(fldCondition)) {
 		return n.ChildByFieldId(fldConsequence)

@@ -6,7 +6,8 @@ What the style uses beyond the printed form:
 - calls leave out kwargs that PyPTO's DSL defaults: ``pld.tensor.put``'s
   ``atomic`` and ``pld.tensor.allreduce``'s ``op`` and ``core_num``;
 - a kernel returns a tuple that its orchestrator unpacks, ``a, b = ...``;
-- a program factory takes keyword-only parameters after a bare ``*``.
+- a program factory takes keyword-only parameters after a bare ``*`` and
+  picks values with Python ``if``/``elif``/``else`` and ``min(...)``.
 """
 
 import pypto.language as pl
@@ -148,7 +149,14 @@ class TwiceAndZero:
 
 
 def build_scaled(nr: int, *, factor: int = 2):
-    """A factory with a keyword-only parameter: every row times factor."""
+    """A factory with a keyword-only parameter: every row times factor,
+    which a Python-level if caps at 4 (and min(...) computes)."""
+    if factor > 4:
+        scale = min(factor, 4, 9)
+    elif factor < 0:
+        scale = 0
+    else:
+        scale = factor
 
     @pl.program
     class Scaled:
@@ -159,7 +167,7 @@ def build_scaled(nr: int, *, factor: int = 2):
             y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
         ) -> pl.Tensor[[1, SIZE], pl.FP32]:
             t = pl.load(x, [0, 0], [1, SIZE])
-            return pl.store(pl.mul(t, factor * 1.0), [0, 0], y)
+            return pl.store(pl.mul(t, scale * 1.0), [0, 0], y)
 
         @pl.function(type=pl.FunctionType.Orchestration)
         def per_device(
