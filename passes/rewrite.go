@@ -117,19 +117,20 @@ func mapTypeExprs(t ir.Type, f func(ir.Expr) ir.Expr) ir.Type {
 		c.ValidShape, c.Stride = vs, st
 		return &c, true
 	}
+	shapeView := func(shape []ir.Expr, view *ir.TensorView) ([]ir.Expr, *ir.TensorView, bool) {
+		sh, ch := exprs(shape)
+		v, chv := tensorView(view)
+		return sh, v, ch || chv
+	}
 	switch x := t.(type) {
 	case *ir.TensorType:
-		sh, ch := exprs(x.Shape)
-		v, chv := tensorView(x.View)
-		if ch || chv {
+		if sh, v, ch := shapeView(x.Shape, x.View); ch {
 			c := *x
 			c.Shape, c.View = sh, v
 			return &c
 		}
 	case *ir.DistributedTensorType:
-		sh, ch := exprs(x.Shape)
-		v, chv := tensorView(x.View)
-		if ch || chv {
+		if sh, v, ch := shapeView(x.Shape, x.View); ch {
 			c := *x
 			c.Shape, c.View = sh, v
 			return &c
