@@ -76,6 +76,15 @@ func TestErrors(t *testing.T) {
 			i := newVar("i", scalarT(ir.INDEX))
 			return kernel("k", nil, forRange(i, ir.Int(0), ir.Int(2), ir.Int(1), &ir.ReturnStmt{}))
 		}, Options{}, []string{"return inside a loop or if"}},
+		{"return inside an if with work after it", func() (*ir.Program, *ir.Function) {
+			// Falling through would run the load the return skips.
+			x := newVar("x", tensorT(ir.FP32, 1, 16))
+			a := newVar("a", tileT(ir.FP32, 0, 1, 16))
+			early := &ir.IfStmt{Cond: &ir.ConstBool{Value: true}, Then: ir.Seq(&ir.ReturnStmt{Values: []ir.Expr{x}})}
+			return kernel("k", []*ir.Var{x}, early,
+				assign(a, call("tile.load", args(x, ir.Dims(0, 0), ir.Dims(1, 16)), kw("target_memory", ir.MemVec))),
+				&ir.ReturnStmt{Values: []ir.Expr{x}})
+		}, Options{}, []string{"return inside a loop or if"}},
 		{"call of a function", func() (*ir.Program, *ir.Function) {
 			return kernel("k", nil, eval(&ir.Call{Fn: &ir.GlobalVar{Name: "helper"}}))
 		}, Options{}, []string{"call of function helper"}},

@@ -23,6 +23,9 @@ type Ctx struct {
 	block    *[]*operation // where ops go now
 	yields   []*yieldTarget
 	results  []value // the function's results (scalars returned)
+	// fallThrough: the returns inside ifs may fall through to the
+	// function's end (see returnsFallThrough).
+	fallThrough bool
 }
 
 // Function is the function being emitted.
@@ -163,6 +166,7 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 
 	var body []*operation
 	c.block = &body
+	c.fallThrough = returnsFallThrough(fn.Body)
 	if err := c.stmt(fn.Body); err != nil {
 		return nil, err
 	}

@@ -52,6 +52,16 @@ func (c *Ctx) stmt(s ir.Stmt) error {
 		return c.yield(s)
 	case *ir.ReturnStmt:
 		if len(c.yields) > 0 {
+			if c.fallThrough {
+				// Emit what the return computes (a store it holds); the
+				// function's own return follows the if.
+				for _, e := range s.Values {
+					if _, err := c.tensorExpr(e); err != nil {
+						return c.errorf("return: %v", err)
+					}
+				}
+				return nil
+			}
 			return c.errorf("return inside a loop or if is not supported (scf has no early exit)")
 		}
 		return c.ret(s.Values)
@@ -129,6 +139,82 @@ func (c *Ctx) assign(s *ir.AssignStmt) error {
 
 // ret emits func.return; scalar values become the function's results and
 // tensor values are dropped (outputs are written through their pointers).
+// returnsFallThrough reports whether the returns inside the ifs of a
+// kernel body can fall through to its end, as in
+//
+//	if my_rank == root:
+//	    ...
+//	    return pl.store(t, [0, 0], out)
+//	return out
+//
+// scf has no early exit, but here there is nothing to skip: every early
+// return sits in a top-level if (not in a loop) and returns only tensors,
+// which are written through their pointers, and after the last such if
+// the body holds nothing but a return of tensor variables.
+func returnsFallThrough(body ir.Stmt) bool {
+	stmts := ir.Flatten(body)
+	last := -1
+	for i, s := range stmts {
+		switch x := s.(type) {
+		case *ir.IfStmt:
+			if hasReturn(x) {
+				if !tensorReturnsOnly(x.Then) || !tensorReturnsOnly(x.Else) {
+					return false
+				}
+				last = i
+			}
+		case *ir.ForStmt:
+			if hasReturn(x) {
+				return false
+			}
+		}
+	}
+	if last < 0 || last != len(stmts)-2 {
+		return false
+	}
+	ret, ok := stmts[len(stmts)-1].(*ir.ReturnStmt)
+	if !ok {
+		return false
+	}
+	for _, e := range ret.Values {
+		if _, isVar := ir.VarOf(e); !isVar || !isTensorType(e.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasReturn(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmt(s, nil, func(x ir.Stmt) {
+		if _, ok := x.(*ir.ReturnStmt); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// tensorReturnsOnly: every return in s returns tensors, and none sits in
+// a loop.
+func tensorReturnsOnly(s ir.Stmt) bool {
+	ok := true
+	ir.WalkStmt(s, nil, func(x ir.Stmt) {
+		switch y := x.(type) {
+		case *ir.ForStmt:
+			if hasReturn(y) {
+				ok = false
+			}
+		case *ir.ReturnStmt:
+			for _, e := range y.Values {
+				if !isTensorType(e.Type()) {
+					ok = false
+				}
+			}
+		}
+	})
+	return ok
+}
+
 func (c *Ctx) ret(vals []ir.Expr) error {
 	var out []value
 	for _, e := range vals {

@@ -221,6 +221,17 @@ var ownCases = []exampleCase{
 	{"class_style.py", "RowSum", []int{2, 3, 4, 8}, sumOfRows},
 	{"class_style.py", "PutToNext", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
 	{"class_style.py", "TwiceAndZero", []int{2, 3}, twiceAndZero},
+	{"class_style.py", "RootOnly", []int{2, 3}, rootRowOnly},
+}
+
+// rootRowOnly: rank 0's output row is its input row; the others' stay 0.
+func rootRowOnly(args []*tensor.Tensor, p int) error {
+	return rowsFrom(same, zero, func(r int) float64 {
+		if r == 0 {
+			return 1
+		}
+		return 0
+	})(args, p)
 }
 
 // twiceAndZero: the pair a kernel returns and its orchestrator unpacks,

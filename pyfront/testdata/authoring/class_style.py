@@ -6,6 +6,7 @@ What the style uses beyond the printed form:
 - calls leave out kwargs that PyPTO's DSL defaults: ``pld.tensor.put``'s
   ``atomic`` and ``pld.tensor.allreduce``'s ``op`` and ``core_num``;
 - a kernel returns a tuple that its orchestrator unpacks, ``a, b = ...``;
+- a kernel returns early from inside an ``if``;
 - a program factory takes keyword-only parameters after a bare ``*`` and
   picks values with Python ``if``/``elif``/``else`` and ``min(...)``.
 """
@@ -146,6 +147,42 @@ class TwiceAndZero:
     ):
         for r in pl.range(pld.world_size()):
             self.per_device(xs[r], twices[r], zeros[r], device=r)
+
+
+@pl.program
+class RootOnly:
+    """Rank 0 copies its row out and returns early; the others return out
+    as it is (an early return PTO's structured control flow can take)."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy_on_root(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+        rank: pl.Scalar[pl.INT32],
+    ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        if rank == 0:
+            t = pl.load(x, [0, 0], [1, SIZE])
+            return pl.store(t, [0, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def per_device(
+        self,
+        x: pl.Tensor[[1, SIZE], pl.FP32],
+        y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],
+        rank: pl.Scalar[pl.INT32],
+    ) -> pl.Tensor[[1, SIZE], pl.FP32]:
+        return self.copy_on_root(x, y, rank)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def root_only(
+        self,
+        xs: pl.Tensor[[NR, 1, SIZE], pl.FP32],
+        ys: pl.Out[pl.Tensor[[NR, 1, SIZE], pl.FP32]],
+    ):
+        for r in pl.range(pld.world_size()):
+            self.per_device(xs[r], ys[r], r, device=r)
 
 
 def build_scaled(nr: int, *, factor: int = 2):
