@@ -1,6 +1,7 @@
 package pl_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,4 +98,38 @@ func TestRunStreamsProgress(t *testing.T) {
 	_, err = pl.Run(quickstart(), pl.Ranks(2), in, out)
 	require.NoError(t, err)
 	require.Empty(t, rec.texts)
+}
+
+// A single-device program (upstream's L2 shape: a chip orchestrator and
+// its kernels, no host functions) runs its chip orchestrator on device 0;
+// with two uncalled chip orchestrators, which runs is not said.
+func TestSingleDeviceProgramRunsOnDeviceZero(t *testing.T) {
+	build := func(entries int) *pl.Program {
+		prog := pl.NewProgram("L2")
+		k := prog.InCore("add", func(f *pl.Func) {
+			a := f.In("a", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+			b := f.In("b", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+			out := f.Out("out", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+			f.Set(out, pl.Store(pl.Add(pl.Load(a, pl.Dims(0, 0), pl.Dims(4, 16)), pl.Load(b, pl.Dims(0, 0), pl.Dims(4, 16))), pl.Dims(0, 0), out))
+		})
+		for i := 0; i < entries; i++ {
+			prog.Orchestration(fmt.Sprintf("chip_orch%d", i), func(f *pl.Func) {
+				a := f.In("a", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+				b := f.In("b", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+				out := f.Out("out", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+				f.Do(f.Call(k, a, b, out))
+			})
+		}
+		return prog
+	}
+	a, b, out := tensor.Randn(1, 4, 16), tensor.Randn(2, 4, 16), tensor.Zeros(pl.FP32, 4, 16)
+	_, err := pl.Run(build(1), pl.Ranks(1), a, b, out)
+	require.NoError(t, err)
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 16; j++ {
+			require.InDelta(t, a.At(i, j)+b.At(i, j), out.At(i, j), 1e-5)
+		}
+	}
+	_, err = pl.Run(build(2), pl.Ranks(1), a, b, out)
+	require.ErrorContains(t, err, "has no host orchestrator and 2 chip orchestrators no function calls (chip_orch0, chip_orch1): nothing says which runs where")
 }

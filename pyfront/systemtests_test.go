@@ -73,10 +73,9 @@ var systemGaps = map[string]systemGap{
 	// The same in the broadcast signal-reuse test: round 2's publish on the
 	// root races with round 1's broadcast reading the root's window.
 	"test_l3_host_tensor_broadcast.py/_build_host_broadcast_signal_reuse_program": {"run", "'s data[0, 0:64], which rank"},
-	// Single-device (L2) programs have no host orchestrator to dispatch
-	// ranks from; they compile.
-	"test_l2_multi_orch.py/TwoL2AddSubProgram": {"run", "has no host orchestrator"},
-	"test_l3_manual.py/L2OnlyAddProgram":       {"run", "has no host orchestrator"},
+	// Two chip orchestrators and no host: which runs where is not said
+	// (upstream's test drives them by hand).
+	"test_l2_multi_orch.py/TwoL2AddSubProgram": {"run", "nothing says which runs where"},
 }
 
 func TestUpstreamSystemPrograms(t *testing.T) {

@@ -313,9 +313,57 @@ func hostOf(p *ir.Program) (*ir.Function, error) {
 		}
 	}
 	if host == nil {
-		return nil, fmt.Errorf("program %s has no host orchestrator (prog.Host): nothing says how ranks are dispatched", p.Name)
+		entries := chipEntries(p)
+		switch len(entries) {
+		case 1:
+			return deviceZeroHost(entries[0]), nil
+		case 0:
+			return nil, fmt.Errorf("program %s has no host orchestrator (prog.Host): nothing says how ranks are dispatched", p.Name)
+		}
+		names := make([]string, len(entries))
+		for i, f := range entries {
+			names[i] = f.Name
+		}
+		return nil, fmt.Errorf("program %s has no host orchestrator and %d chip orchestrators no function calls (%s): nothing says which runs where; add a host orchestrator that dispatches them", p.Name, len(entries), strings.Join(names, ", "))
 	}
 	return host, nil
+}
+
+// chipEntries are the Orchestration functions of a program that no other
+// function calls: a single-device (L2) program has one.
+func chipEntries(p *ir.Program) []*ir.Function {
+	called := map[string]bool{}
+	for _, f := range p.Functions {
+		ir.WalkStmt(f.Body, func(e ir.Expr) {
+			if c, ok := e.(*ir.Call); ok && c.Fn != nil {
+				called[c.Fn.Name] = true
+			}
+		}, nil)
+	}
+	var out []*ir.Function
+	for _, f := range p.Functions {
+		if f.Kind == ir.Orchestration && !called[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// deviceZeroHost is the host a single-device program runs under, as
+// upstream's runtime runs one compiled without HOST functions: it takes the
+// entry's tensors and dispatches the entry to device 0.
+func deviceZeroHost(entry *ir.Function) *ir.Function {
+	params := make([]*ir.Var, len(entry.Params))
+	args := make([]ir.Expr, len(entry.Params))
+	for i, v := range entry.Params {
+		params[i] = ir.NewVar(v.Name, v.Type(), v.Pos)
+		args[i] = params[i]
+	}
+	call := &ir.Call{Fn: &ir.GlobalVar{Name: entry.Name}, Args: args, T: ir.Unknown, Pos: entry.Pos,
+		Attrs: ir.Kwargs{{Key: "device", Value: ir.Expr(ir.Int(0))}}}
+	return &ir.Function{Name: entry.Name + "_on_device_0", Params: params, Dirs: entry.Dirs,
+		Level: ir.LevelHost, Role: ir.Orchestrator, Pos: entry.Pos,
+		Body: &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: entry.Pos}, Expr: call}}
 }
 
 type loaded struct {
