@@ -267,6 +267,34 @@ func TestPlRunOnMPI(t *testing.T) {
 	dev.(*mpidev.Device).Close()
 }
 
+// A single-device program (a chip orchestrator, no host) runs on MPI as on
+// the simulator: its orchestrator on device 0.
+func TestSingleDeviceProgramOnMPI(t *testing.T) {
+	prog := pl.NewProgram("L2")
+	k := prog.InCore("add", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		t := f.Let("t", pl.Load(a, pl.Dims(0, 0), pl.Dims(4, 16)))
+		f.Set(out, pl.Store(pl.Add(t, t), pl.Dims(0, 0), out))
+	})
+	prog.Orchestration("chip_orch", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		f.Do(f.Call(k, a, out))
+	})
+	a := tensor.Randn(3, 4, 16)
+	onSim, onMPI := tensor.Zeros(a.DType(), 4, 16), tensor.Zeros(a.DType(), 4, 16)
+	if _, err := pl.Run(prog, pl.Ranks(2), a, onSim); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pl.Run(prog, pl.Ranks(2).On(pl.MPI()), a, onMPI); err != nil {
+		t.Fatal(err)
+	}
+	if !onSim.Equal(onMPI) || onMPI.At(1, 2) != 2*a.At(1, 2) {
+		t.Fatalf("MPI gave %v, the simulator %v", onMPI, onSim)
+	}
+}
+
 // A worker killed while the pool is idle: the next run does not fail, it
 // runs on fresh workers.
 func TestFaultWorkerKilledBetweenRuns(t *testing.T) {

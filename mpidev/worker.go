@@ -330,13 +330,14 @@ func (w *worker) reset(win *windows) {
 	_ = w.arena.sync()
 }
 
+// hostFunc is the function the simulator's Load accepted as p's host (a
+// single-device program's is synthesized).
 func hostFunc(p *ir.Program) *ir.Function {
-	for _, f := range p.Functions {
-		if f.IsHostOrchestrator() {
-			return f
-		}
+	f, err := runtime.HostOf(p)
+	if err != nil {
+		panic(fmt.Sprintf("mpidev: a loaded program has no host: %v", err)) // Load checked it
 	}
-	return nil
+	return f
 }
 
 // arenaFull is an Alloc past the worker's window memory: the launcher

@@ -302,6 +302,11 @@ func posErr(pos ir.Span, err error) error {
 	return err
 }
 
+// HostOf is the function a device runs on the host for p: its host
+// orchestrator, or for a single-device program the host that dispatches
+// its chip orchestrator to device 0.
+func HostOf(p *ir.Program) (*ir.Function, error) { return hostOf(p) }
+
 func hostOf(p *ir.Program) (*ir.Function, error) {
 	var host *ir.Function
 	for _, f := range p.Functions {
