@@ -130,6 +130,12 @@ func (d *OpDef) Kwarg(name string) (KwargSpec, bool) {
 	return KwargSpec{}, false
 }
 
+// KwargDefault is the default of kwarg name (nil when it has none).
+func (d *OpDef) KwargDefault(name string) any {
+	k, _ := d.Kwarg(name)
+	return k.Default
+}
+
 // Callee is the printed callee with the default "pl" prefix.
 func (d *OpDef) Callee(c *Call) string { return d.calleeWith("pl", c) }
 

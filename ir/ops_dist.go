@@ -587,7 +587,7 @@ func registerCollectives() {
 		Doc:     "Reduce target across all ranks in place (op=Sum/Max/Min/Prod, mode 'mesh' or 'ring'), synchronising through signal.",
 		Args:    []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "signal", Effect: ReadWrite}},
 		MinArgs: 1, MaxArgs: 2,
-		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true, Default: int64(ReduceSum)}, {Name: "mode", Kind: KwString}, {Name: "core_num", Kind: KwInt, Required: true, Default: int64(1)}},
+		Kwargs:  []KwargSpec{{Name: "op", Kind: KwInt, Required: true, Default: int64(ReduceSum)}, {Name: "mode", Kind: KwString, Default: "mesh"}, {Name: "core_num", Kind: KwInt, Required: true, Default: int64(1)}},
 		Effects: rw01,
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			t, err := c.Dist(0)

@@ -306,10 +306,11 @@ func Get(dst, peer, src any, opts ...Option) pl.Expr {
 // or t = pld.tensor.allreduce(t, op=0, mode='mesh', core_num=1) without a signal.
 func AllReduce(t, sig any, opts ...Option) pl.Expr {
 	kws, _ := applyOptions("pld.AllReduce", opts, "op", "mode", "core_num")
+	d := ir.PldTensorAllreduce // the defaults are the registry's, as a reader fills them
 	out := ir.Kwargs{
-		{Key: "op", Value: kws.Int("op", int64(ir.ReduceSum))},
-		{Key: "mode", Value: kws.String("mode", "mesh")},
-		{Key: "core_num", Value: kws.Int("core_num", 1)},
+		{Key: "op", Value: kws.Int("op", d.KwargDefault("op").(int64))},
+		{Key: "mode", Value: kws.String("mode", d.KwargDefault("mode").(string))},
+		{Key: "core_num", Value: kws.Int("core_num", d.KwargDefault("core_num").(int64))},
 	}
 	args := []ir.Expr{arg(t, "pld.AllReduce", "target")}
 	if sig != nil {

@@ -371,3 +371,27 @@ class P:
 		t.Fatal(err)
 	}
 }
+
+// Kwargs a call leaves out take the DSL's defaults from the op's registry
+// entry, so a read allreduce stores what the Go builder's does.
+func TestOmittedKwargsTakeRegistryDefaults(t *testing.T) {
+	src := `import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]], src: pl.Tensor[[1, 64], pl.FP32]):
+        data = pld.tensor.allreduce(data, sig)
+        pld.tensor.put(data, 1, src)
+`
+	text := printer.Program(readProgram(t, src, "P"))
+	for _, want := range []string{
+		"pld.tensor.allreduce(data, sig, op=0, mode='mesh', core_num=1)",
+		"pld.tensor.put(data_1, pl.const(1, pl.INT32), src, atomic=pl.AtomicType.None_)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %s in\n%s", want, text)
+		}
+	}
+}
