@@ -137,8 +137,6 @@ func (c *Ctx) assign(s *ir.AssignStmt) error {
 	return nil
 }
 
-// ret emits func.return; scalar values become the function's results and
-// tensor values are dropped (outputs are written through their pointers).
 // returnsFallThrough reports whether the returns inside the ifs of a
 // kernel body can fall through to its end, as in
 //
@@ -215,6 +213,8 @@ func tensorReturnsOnly(s ir.Stmt) bool {
 	return ok
 }
 
+// ret emits func.return; scalar values become the function's results and
+// tensor values are dropped (outputs are written through their pointers).
 func (c *Ctx) ret(vals []ir.Expr) error {
 	var out []value
 	for _, e := range vals {

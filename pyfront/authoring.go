@@ -220,19 +220,15 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 	switch op {
 	case ir.TileLoad:
 		if len(pos) == 3 {
-			givenValid := false
+			given := map[string]bool{}
 			for _, k := range kws {
-				givenValid = givenValid || k.name == "valid_shape"
+				given[k.name] = true
 			}
-			if !givenValid { // the valid region is the whole tile unless the call says
+			if !given["valid_shape"] { // the valid region is the whole tile unless the call says
 				pos = append(pos, pos[2])
 				nodes = append(nodes, nodes[2])
 			}
-			has := false
-			for _, k := range kws {
-				has = has || k.name == "target_memory"
-			}
-			if !has {
+			if !given["target_memory"] {
 				kws = append(kws, kwArg{name: "target_memory", node: n, val: ir.MemVec})
 			}
 		}

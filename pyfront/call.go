@@ -148,10 +148,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			if !ok {
 				r.fail(nodes[i+1], "%s: expected integers known before the program runs, given %s (pl.%s takes values the program computes)", callee, describe(v), callee)
 			}
-			acc = folded
-		}
-		if _, ok := acc.(int64); !ok {
-			r.fail(nodes[0], "%s: expected integers known before the program runs, given %s (pl.%s takes values the program computes)", callee, describe(acc), callee)
+			acc = folded // an integer: foldMinMax takes integers only
 		}
 		return acc
 	case "abs":
