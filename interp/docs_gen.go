@@ -33,6 +33,7 @@ var docIndex = map[string]docEntry{
 	"pl.Acc":                            {Signature: "const pl.Acc", Doc: "Memory spaces."},
 	"pl.Add":                            {Signature: "func Add(a, b any) Expr", Doc: "Add is a + b: elementwise on tiles/tensors (adds for a scalar b), or scalar addition."},
 	"pl.And":                            {Signature: "func And(a, b any) Expr", Doc: "And is a and b."},
+	"pl.Assemble":                       {Signature: "func Assemble(target, source, offset any) Expr", Doc: "Assemble writes source into target at offset; the result is the target\nafter the write, so bind it back (f.Set(y, pl.Assemble(y, part, offs))).\nPyPTO: pl.assemble(target, source, offset), or y[a:b, c:d] = part."},
 	"pl.BF16":                           {Signature: "const pl.BF16", Doc: "Element types."},
 	"pl.BOOL":                           {Signature: "const pl.BOOL", Doc: "Element types."},
 	"pl.CacheInvalidate":                {Signature: "func CacheInvalidate() Expr", Doc: "CacheInvalidate drops every cached line of global memory on this rank,\nso later reads see what peers published. PyPTO: pl.system.cacheinvalid()."},

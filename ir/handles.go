@@ -18,10 +18,10 @@ var (
 	TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum *OpDef
 	TensorAdds, TensorSubs, TensorMuls, TensorDivs                           *OpDef
 
-	TileCast, TensorCast                               *OpDef
-	TileFillpad, TileFillpadInplace, TileSetValidshape *OpDef
-	TileSlice, TensorSlice, TensorViewOp               *OpDef
-	TileAlloc, SystemFence, SystemCacheinvalid         *OpDef
+	TileCast, TensorCast                                 *OpDef
+	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef
+	TileSlice, TensorSlice, TensorViewOp, TensorAssemble *OpDef
+	TileAlloc, SystemFence, SystemCacheinvalid           *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

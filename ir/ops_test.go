@@ -152,6 +152,12 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.slice: argument 'input': expected a tile, given pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{plain, Dims(2, 64)}, nil,
 			"cell[3]:7: tensor.view: argument 'shape': expected a shape of 256 elements (the input's), given [2, 64] with 128"},
+		{"tensor.assemble", []Expr{tens(FP32, 4, 64), tens(FP32, 2, 64), Dims(3, 0)}, nil,
+			"cell[3]:7: tensor.assemble: argument 'offset': expected a region inside the target (offset+extent <= 4 in dimension 0), given offset 3 + extent 2 = 5"},
+		{"tensor.assemble", []Expr{tens(FP32, 4, 64), tens(INT32, 1, 64), Dims(0, 0)}, nil,
+			"cell[3]:7: tensor.assemble: argument 'source': expected a tensor of element type pl.FP32 (the target's), given pl.Tensor[[1, 64], pl.INT32]"},
+		{"tensor.assemble", []Expr{tens(INT64, 4, 64), tens(INT64, 1, 64), Dims(0, 0)}, Kwargs{{"atomic", int64(1)}},
+			"cell[3]:7: tensor.assemble: kwarg 'atomic': expected an element type that supports atomic Add (FP32, BF16, FP16, INT32, INT16, INT8), given pl.AtomicType.Add on pl.INT64"},
 		{"tile.alloc", []Expr{plain}, Kwargs{{"memory_space", MemVec}},
 			"cell[3]:7: tile.alloc: argument 'size': expected an integer scalar, given pl.Tensor[[1, 256], pl.FP32]"},
 		{"system.fence", []Expr{plain}, nil,
@@ -252,6 +258,7 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
+		{"tensor.assemble", []Expr{data, tens(FP32, 1, 64), Dims(0, 64)}, nil, "pld.DistributedTensor[[1, 256], pl.FP32]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
@@ -329,7 +336,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileLoad, TileStore, TileCreate, TensorCreate, TileRead, TileWrite, TensorRead, TensorWrite,
 		TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum, TileAdds, TileSubs, TileMuls, TileDivs,
 		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
-		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp,
+		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp, TensorAssemble,
 		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileCommNotify, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,

@@ -444,6 +444,42 @@ func registerViews() {
 			},
 		})
 	}
+	TensorAssemble = RegisterOp(&OpDef{
+		Name: "tensor.assemble", Class: ClassMemory, Category: "TensorOp", ResultAlias: "target", StoreUnit: "dma",
+		Doc:     "Write source into target at offset (dst[a:b, c:d] = src); the result rebinds the target.",
+		Args:    []ArgSpec{{Name: "target", Effect: Write}, {Name: "source"}, {Name: "offset"}},
+		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
+		Effects: atomicDestEffects(0),
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			s, err := c.TensorLike(1)
+			if err != nil {
+				return nil, err
+			}
+			if s.DType != t.DType {
+				return nil, c.Fail(1, "a tensor of element type "+t.DType.String()+" (the target's)", c.Args[1])
+			}
+			offs, err := c.Tuple(2, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			// Like upstream, the region check applies when source and
+			// target share a rank (a lower-rank source is a reinterpreting
+			// write).
+			if len(s.Shape) == len(t.Shape) {
+				if err := regionFits(c, 2, offs, s.Shape, t.Shape, "the target"); err != nil {
+					return nil, err
+				}
+			}
+			if err := checkAtomic(c, t.DType); err != nil {
+				return nil, err
+			}
+			return c.Args[0].Type(), nil
+		},
+	})
 	TensorViewOp = RegisterOp(&OpDef{
 		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",

@@ -44,10 +44,14 @@ type tileConv struct {
 	// converted (a load dominates only what follows it in its own block, so
 	// the cache does not outlive one statement).
 	bridged map[*ir.Var]ir.Expr
+	// loadable marks slices of GM tensors whose every use takes a tile:
+	// each becomes a tile.load of its region, as upstream lowers
+	// tensor.slice. A slice something else reads as a tensor stays a view.
+	loadable map[*ir.Var]bool
 }
 
 func convertTileOps(fn *ir.Function) (*ir.Function, error) {
-	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}}
+	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, loadable: loadableSlices(fn)}
 	body, err := mapBlock(fn.Body, t.stmt)
 	if err != nil {
 		return nil, err
@@ -130,17 +134,96 @@ func tileLowerable(s ir.Stmt) bool {
 		return true
 	}
 	_, assign := s.(*ir.AssignStmt)
-	return assign && c.Op.TileForm != nil
+	return assign && (c.Op.TileForm != nil || c.Op == ir.TensorAssemble)
+}
+
+// tileOperands are the arguments of s that the pass turns into Vec tiles
+// (vecOf): every argument of an op with a tile form, the source of an
+// assemble or a remote store. nil when s is not rewritten.
+func tileOperands(s ir.Stmt) []ir.Expr {
+	c := ir.StmtCall(s)
+	if c == nil || c.Op == nil || !tileLowerable(s) {
+		return nil
+	}
+	switch c.Op {
+	case ir.TensorAssemble:
+		return c.Args[1:2]
+	case ir.PldTensorRemoteStore:
+		if src, ok := c.Arg("src"); ok {
+			return []ir.Expr{src}
+		}
+		return nil
+	}
+	if c.Op.TileForm != nil {
+		return c.Args
+	}
+	return nil
+}
+
+// loadableSlices finds the InCore function's tensor.slice results (of a
+// tensor, dropping no dimension) that are used only as tile operands.
+func loadableSlices(fn *ir.Function) map[*ir.Var]bool {
+	slices := map[*ir.Var]bool{}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		a, ok := s.(*ir.AssignStmt)
+		if !ok {
+			return
+		}
+		if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TensorSlice && sliceLoadable(c) {
+			slices[a.Var] = true
+		}
+	})
+	if len(slices) == 0 {
+		return nil
+	}
+	uses, tileUses := map[*ir.Var]int{}, map[*ir.Var]int{}
+	ir.WalkStmt(fn.Body, func(e ir.Expr) {
+		if v, ok := e.(*ir.Var); ok && slices[v] {
+			uses[v]++
+		}
+	}, func(s ir.Stmt) {
+		for _, x := range tileOperands(s) {
+			if v, ok := x.(*ir.Var); ok && slices[v] {
+				tileUses[v]++
+			}
+		}
+	})
+	for v := range slices {
+		if uses[v] == 0 || uses[v] != tileUses[v] {
+			delete(slices, v)
+		}
+	}
+	return slices
+}
+
+// sliceLoadable: a slice of a tensor that keeps every dimension (a
+// dropped one would need a reshape of the loaded tile).
+func sliceLoadable(c *ir.Call) bool {
+	if _, ok := ir.AsTensorLike(c.Args[0].Type()); !ok {
+		return false
+	}
+	if len(c.Args) == 5 {
+		if drop, ok := c.Args[4].(*ir.MakeTuple); !ok || len(drop.Elems) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	t.bridged = map[*ir.Var]ir.Expr{}
+	if a, ok := s.(*ir.AssignStmt); ok && t.loadable[a.Var] {
+		return t.sliceLoad(a, a.Value.(*ir.Call))
+	}
 	if !tileLowerable(s) {
 		return t.fixUses(s)
 	}
 	c := ir.StmtCall(s)
 	if rule := transferRules[c.Op]; rule != nil {
 		return rule(t, c)
+	}
+	if c.Op == ir.TensorAssemble {
+		return t.assemble(s.(*ir.AssignStmt), c)
 	}
 	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
 }
@@ -289,6 +372,50 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 	t.tiles[a.Var] = nv
 	t.converted[a.Var] = true
 	return append(out, assign(nv, call)), nil
+}
+
+// sliceLoad lowers a slice of a GM tensor that is only read as a tile to
+// the tile.load of its region (valid_shape as the slice says, else the
+// whole region), as upstream's conversion does.
+func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
+	valid := c.Args[1]
+	if len(c.Args) >= 4 {
+		if v, ok := c.Args[3].(*ir.MakeTuple); ok && len(v.Elems) > 0 {
+			valid = v
+		}
+	}
+	load, err := ir.TileLoad.NewCall([]ir.Expr{c.Args[0], c.Args[2], c.Args[1], valid},
+		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	nv := ir.NewVar(a.Var.Name, load.Type(), a.Var.Pos)
+	t.tiles[a.Var] = nv
+	t.converted[a.Var] = true
+	return []ir.Stmt{assign(nv, load)}, nil
+}
+
+// assemble lowers dst = tensor.assemble(target, source, offset) to the
+// store of the source as a Vec tile (a GM source is loaded first): dst is
+// the target after the store, as before.
+func (t *tileConv) assemble(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
+	if v, ok := ir.VarOf(c.Args[0]); ok && t.converted[v] {
+		return nil, fmt.Errorf("tensor.assemble into %s, which is computed on chip: assembling into a tile is not supported; assemble into a tensor", v.Name)
+	}
+	var out []ir.Stmt
+	src, err := t.vecOf(c.Args[1], &out)
+	if err != nil {
+		return nil, err
+	}
+	var kw ir.Kwargs
+	if c.Kwargs.Int("atomic", 0) != 0 {
+		kw = ir.Kwargs{{Key: "atomic", Value: c.Kwargs.Int("atomic", 0)}}
+	}
+	store, err := ir.TileStore.NewCall([]ir.Expr{src, c.Args[2], c.Args[0]}, kw, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: store}), nil
 }
 
 func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {

@@ -116,3 +116,49 @@ func ExampleCompile() {
 	// InsertCommFence true
 	// true
 }
+
+// Slice and Assemble move regions of tensors: the halves of x change
+// places in y. ConvertTensorToTileOps makes each slice a tile.load of its
+// region and each assemble a tile.store at its offset.
+func ExampleAssemble() {
+	prog := pl.NewProgram("Halves")
+	prog.InCore("swap", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		lo := f.Let("lo", pl.Slice(x, pl.Dims(4, 16), pl.Dims(0, 0)))
+		hi := f.Let("hi", pl.Slice(x, pl.Dims(4, 16), pl.Dims(4, 0)))
+		f.Set(y, pl.Assemble(y, hi, pl.Dims(0, 0)))
+		f.Set(y, pl.Assemble(y, lo, pl.Dims(4, 0)))
+		f.Return(y)
+	})
+	fmt.Println(prog)
+	c := pl.Compile(prog, pl.Ranks(2))
+	st, _ := c.Stage("ConvertTensorToTileOps")
+	fmt.Println(st.Text)
+	// Output:
+	// # pypto.program: Halves
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Halves:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def swap(x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+	//         lo: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [4, 16], [0, 0])
+	//         hi: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [4, 16], [4, 0])
+	//         y_1: pl.Tensor[[8, 16], pl.FP32] = pl.tensor.assemble(y, hi, [0, 0])
+	//         y_2: pl.Tensor[[8, 16], pl.FP32] = pl.tensor.assemble(y_1, lo, [4, 0])
+	//         return y_2
+	// # pypto.program: Halves
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Halves:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def swap(x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+	//         lo: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+	//         hi: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [4, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+	//         y__ssa_v0: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(hi, [0, 0], y)
+	//         y__ssa_v1: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(lo, [4, 0], y__ssa_v0)
+	//         return y__ssa_v1
+}

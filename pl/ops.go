@@ -84,6 +84,13 @@ func Slice(t, shape, offset any) Expr {
 	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(shape, "pl.Slice shape"), dsl.TupleArg(offset, "pl.Slice offset")}, nil)
 }
 
+// Assemble writes source into target at offset; the result is the target
+// after the write, so bind it back (f.Set(y, pl.Assemble(y, part, offs))).
+// PyPTO: pl.assemble(target, source, offset), or y[a:b, c:d] = part.
+func Assemble(target, source, offset any) Expr {
+	return dsl.Call(ir.TensorAssemble, []ir.Expr{arg(target, "pl.Assemble", "target"), arg(source, "pl.Assemble", "source"), dsl.TupleArg(offset, "pl.Assemble offset")}, nil)
+}
+
 // Index selects row r of a tensor, dropping the leading dimension.
 // PyPTO: x[r], which is pl.tensor.slice(x, [1, ...], [r, 0, ...], [], [0]).
 func Index(t, r any) Expr {

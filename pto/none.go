@@ -8,7 +8,7 @@ import "github.com/ptorepl/ptorepl/ir"
 func init() {
 	const tensorLevel = "a tensor-level op: ConvertTensorToTileOps lowers it to its tile form before codegen"
 	for _, op := range []*ir.OpDef{
-		ir.TensorCreate, ir.TensorCast, ir.TensorSlice, ir.TensorViewOp,
+		ir.TensorCreate, ir.TensorCast, ir.TensorSlice, ir.TensorViewOp, ir.TensorAssemble,
 		ir.TensorAdd, ir.TensorSub, ir.TensorMul, ir.TensorDiv, ir.TensorMaximum, ir.TensorMinimum,
 		ir.TensorAdds, ir.TensorSubs, ir.TensorMuls, ir.TensorDivs,
 	} {

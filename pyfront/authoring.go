@@ -205,7 +205,7 @@ var elementwiseOps = map[string]elementwiseSpelling{
 }
 
 // tileForms maps an authoring op that also has a tile form to it.
-var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite}
+var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice}
 
 // authoringCall builds the authoring-form spellings that are not one op
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
@@ -233,7 +233,7 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 			}
 		}
 		return fc.opCall(n, op, pos, nodes, kws), true
-	case ir.TensorRead, ir.TensorWrite:
+	case ir.TensorRead, ir.TensorWrite, ir.TensorSlice:
 		if len(pos) > 0 {
 			if e, ok := pos[0].(ir.Expr); ok {
 				if _, isTile := e.Type().(*ir.TileType); isTile {
@@ -317,6 +317,18 @@ func (fc *fnCtx) index(n *node, x ir.Expr, subs []*node, idxs []value) ir.Expr {
 	tl, ok := ir.AsTensorLike(x.Type())
 	if !ok || len(tl.Shape) < k {
 		r.fail(n, "cannot index %s with %d indices: expected a tensor of rank >= %d", ir.Describe(x), k, k)
+	}
+	if k == len(tl.Shape) {
+		// All-scalar and full-rank: an element read, as upstream parses it.
+		idx := make([]ir.Expr, k)
+		for i := range idx {
+			idx[i] = r.toExpr(subs[i], idxs[i])
+		}
+		c, err := ir.TensorRead.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: idx}}, nil, r.pos(n))
+		if err != nil {
+			r.failErr(n, err)
+		}
+		return c
 	}
 	var shape, offs []ir.Expr
 	drop := make([]int64, k)

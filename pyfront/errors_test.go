@@ -120,6 +120,14 @@ class P:
 	{"unevaluable_constant_used", "import pypto.language as pl\nimport torch\n\nN = torch.zeros(3).numel()\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[N, 4], pl.FP32]):\n    return x\n\n@pl.jit.host\ndef h(x: pl.Tensor[[2, N, 4], pl.FP32]):\n    for r in pl.range(2):\n        k(x[r], device=r)\n"},
 	{"jit_unknown_keyword", "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.jit.incore\ndef k(s: pld.DistributedTensor[[2, 1], pl.INT32]):\n    pld.system.wait(s, offsets=[0, 0], expected=1, compare=pld.WaitCmp.Ge)\n\n@pl.jit.host\ndef h():\n    b = pld.alloc_window_buffer([2, 1], dtype=pl.INT32)\n    for r in pl.range(2):\n        s = pld.window(b, [2, 1], dtype=pl.INT32)\n        k(s, device=r)\n"},
 	{"alloc_outside_host", kernel("        b = pld.tensor.alloc_window_buffer(64)\n")},
+	{"slice_step", kernel("        u = x[0:4:2, 0:16]\n")},
+	{"slice_too_many_indices", kernel("        u = x[0:2, 0:4, 1]\n")},
+	{"slice_empty", kernel("        u = x[2:2, 0:16]\n")},
+	{"slice_past_the_edge", kernel("        u = x[2:6, 0:16]\n")},
+	{"subscript_write_element", kernel("        y[0, 1] = x\n")},
+	{"subscript_write_shape", kernel("        y[0:2, 0:16] = x\n")},
+	{"subscript_write_tile_source", kernel("        y[0:4, 0:16] = t\n")},
+	{"subscript_write_scalar_index", kernel("        y[1, 0:16] = x[1, 0:16]\n")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message, with

@@ -138,6 +138,21 @@ func runCase(t *testing.T, path string, c exampleCase) {
 		if err := c.expect(args, p); err != nil {
 			t.Fatalf("P=%d: %v\n%s", p, err, prog)
 		}
+		// The compiled program, every pass applied, computes the same.
+		comp, err := pl.TryCompile(prog, pl.Ranks(p))
+		if err != nil {
+			t.Fatalf("P=%d: compile: %v", p, err)
+		}
+		args, _, err = runtime.HostArgs(prog.IR(), p, 43)
+		if err != nil {
+			t.Fatalf("P=%d: %v", p, err)
+		}
+		if _, err := comp.Run(pl.Ranks(p), args...); err != nil {
+			t.Fatalf("P=%d: compiled: %v", p, err)
+		}
+		if err := c.expect(args, p); err != nil {
+			t.Fatalf("P=%d: compiled: %v\n%s", p, err, comp)
+		}
 	}
 }
 
@@ -222,6 +237,35 @@ var ownCases = []exampleCase{
 	{"class_style.py", "PutToNext", []int{2, 3, 4, 8}, rowsFrom(prev, zero, one)},
 	{"class_style.py", "TwiceAndZero", []int{2, 3}, twiceAndZero},
 	{"class_style.py", "RootOnly", []int{2, 3}, rootRowOnly},
+	{"slices.py", "RowsPlusOne", []int{2, 3}, rowsFrom(same, one, one)},
+	{"slices.py", "HalfSwap", []int{2, 3}, regionsFrom(func(r, i, p int) (int, int) { return r, (i + 4) % 8 })},
+	{"slices.py", "NeighbourHalf", []int{2, 3, 4, 8}, regionsFrom(func(r, i, p int) (int, int) {
+		if i < 4 {
+			return r, i
+		}
+		return next(r, p), i
+	})},
+	{"slices.py", "OrchestratedHalves", []int{2, 3}, regionsFrom(func(r, i, p int) (int, int) { return r, i % 4 })},
+}
+
+// regionsFrom says output row i of rank r is input row src(r, i, p)
+// (a rank and a row) of the [ranks, rows, cols] tensors.
+func regionsFrom(src func(r, i, p int) (int, int)) expectFn {
+	return func(args []*tensor.Tensor, p int) error {
+		x, y := args[0], args[1]
+		shape := y.Shape()
+		for r := 0; r < shape[0]; r++ {
+			for i := 0; i < shape[1]; i++ {
+				sr, si := src(r, i, p)
+				for j := 0; j < shape[2]; j++ {
+					if got, want := y.At(r, i, j), x.At(sr, si, j); got != want {
+						return fmt.Errorf("y[%d, %d, %d] = %v, want x[%d, %d, %d] = %v", r, i, j, got, sr, si, j, want)
+					}
+				}
+			}
+		}
+		return nil
+	}
 }
 
 // rootRowOnly: rank 0's output row is its input row; the others' stay 0.

@@ -278,8 +278,7 @@ def h(x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]
 }
 
 // x[i, r] on a host tensor is the slice at those leading indices with both
-// dimensions dropped, as upstream's per-rank dispatch argument; a slice
-// index there is a positioned error (slices are not read yet).
+// dimensions dropped, as upstream's per-rank dispatch argument.
 func TestMultiIndex(t *testing.T) {
 	src := `import pypto.language as pl
 import pypto.language.distributed as pld
@@ -303,8 +302,14 @@ class P:
 			t.Errorf("want %s in\n%s", want, text)
 		}
 	}
+	// Slices mix with scalar indices: a slice keeps its dimension.
+	mixed := strings.Replace(src, "xs[1, r]", "xs[1, r, :, 0:32]", 1)
+	if text := printer.Program(readProgram(t, mixed, "P")); !strings.Contains(text, "pl.tensor.slice(xs, [1, 1, 1, 32], [1, r, 0, 0], [], [0, 1])") {
+		t.Errorf("xs[1, r, :, 0:32] reads as another slice:\n%s", text)
+	}
+	// xs[0:1, r] keeps its leading dimension, so it does not fit [1, 32].
 	_, err := pyfront.Parse("p.py", []byte(strings.Replace(src, "xs[1, r]", "xs[0:1, r]", 1)))
-	if err == nil || !strings.Contains(err.Error(), "p.py:12:32: unsupported Python construct: slice") {
+	if err == nil || !strings.Contains(err.Error(), "per_device argument x: expected pl.Tensor[[1, 32], pl.FP32], given pl.Tensor[[1, 1, 32], pl.FP32]") {
 		t.Fatalf("a slice index: got %v", err)
 	}
 }

@@ -22,6 +22,8 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.store":                ir.TileStore,
 	"pl.read":                 ir.TensorRead,
 	"pl.write":                ir.TensorWrite,
+	"pl.slice":                ir.TensorSlice,
+	"pl.assemble":             ir.TensorAssemble,
 	"pld.get_comm_ctx":        ir.PldSystemGetCommCtx,
 	"pld.rank":                ir.PldSystemRank,
 	"pld.nranks":              ir.PldSystemNranks,

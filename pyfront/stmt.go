@@ -197,6 +197,9 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 		if left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern" {
 			return fc.unpack(n, left, right)
 		}
+		if left.Kind() == "subscript" && tnode == nil {
+			return fc.subscriptAssign(n, left, right)
+		}
 		r.fail(left, "unsupported assignment target %s (expected a name)", r.text(left))
 	}
 	name := r.text(left)

@@ -53,14 +53,9 @@ var systemGaps = map[string]systemGap{
 	// with pl.at(...) / manual scopes.
 	"test_l3_explicit_dispatch_onboard.py":                                 {"read", "unsupported Python statement in a PyPTO function: with statement"},
 	"test_l3_deferred_completion.py/_build_deferred_completion_program":    {"build", "unsupported Python statement in a PyPTO function: with statement"},
-	"test_l3_dfx_per_rank.py/_build_per_rank_program":                      {"build", "unknown op pl.slice"},
-	"test_l3_rank_slice_dispatch.py/_build_rank_slice_program":             {"build", "unknown op pl.slice"},
 	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program":    {"build", "unknown op pl.array.create"},
 	"test_l3_gemm.py/_build_gemm_program":                                  {"build", "unknown op pl.tile.full"},
 	"test_l3_multi_group.py/_build_two_group_swap_program":                 {"build", "given pld.DistributedTensor[[64], pl.FP32]"},
-	"test_l3_window_slice_incore.py/_build_window_source_slice_program":    {"build", "unsupported assignment target out[0:HALF, 0:W]"},
-	"test_l3_window_slice_incore.py/_build_window_target_slice_program":    {"build", "unsupported assignment target win[0:N, 0:W]"},
-	"test_l3_window_slice_incore.py/_build_window_compute_reduce_program":  {"build", "unsupported assignment target out[0:N, 0:W]"},
 	"test_l3_tensor_all_to_all_v_intrinsic.py/_build_all_to_all_v_program": {"compile", "no PTO emitter for op pld.tensor.all_to_all_v"},
 	"test_l3_host_tensor_all_to_all_v.py/_build_host_all_to_all_v_program": {"run", "the simulator does not implement all_to_all_v yet"},
 	// Shapes with dynamic dims other than the rank count: random inputs

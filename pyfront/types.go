@@ -135,6 +135,9 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 	}
 	// Indexing a value.
 	obj := r.evalIn(n.ChildByFieldId(fldValue), e, fc)
+	if x, ok := obj.(ir.Expr); ok && fc != nil && hasSlice(subs) {
+		return fc.sliceRead(n, x, subs)
+	}
 	if len(subs) > 1 {
 		// x[i, r]: leading rows of a tensor, in any function.
 		if x, ok := obj.(ir.Expr); ok && fc != nil {

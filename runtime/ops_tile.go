@@ -134,6 +134,34 @@ func init() {
 		}
 		return t, x.writeView(one, x.local(), []float64{round(v, t.dt)}, false, c)
 	})
+	// tensor.assemble copies the source into the target region at offset
+	// (or adds it, atomic=Add); the result is the target (the rebind idiom).
+	Register(ir.TensorAssemble, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		dst, err := viewArg(a[0], "target")
+		if err != nil {
+			return nil, err
+		}
+		src, err := viewArg(a[1], "source")
+		if err != nil {
+			return nil, err
+		}
+		offs, err := intsArg(a[2], "offset")
+		if err != nil {
+			return nil, err
+		}
+		if src.dt != dst.dt {
+			return nil, fmt.Errorf("a %s source cannot be assembled into a %s target", src.dt.Name(), dst.dt.Name())
+		}
+		region, err := dst.sub(offs, src.shape)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := x.readView(src, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		return dst, x.writeView(region, x.local(), vals, c.Kwargs.Int("atomic", 0) != 0, c)
+	})
 	Register(ir.TileRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {

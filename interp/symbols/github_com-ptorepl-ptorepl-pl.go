@@ -19,6 +19,7 @@ func init() {
 		"Acc":                   reflect.ValueOf(pl.Acc),
 		"Add":                   reflect.ValueOf(pl.Add),
 		"And":                   reflect.ValueOf(pl.And),
+		"Assemble":              reflect.ValueOf(pl.Assemble),
 		"BF16":                  reflect.ValueOf(pl.BF16),
 		"BOOL":                  reflect.ValueOf(pl.BOOL),
 		"CacheInvalidate":       reflect.ValueOf(pl.CacheInvalidate),
