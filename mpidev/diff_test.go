@@ -96,6 +96,7 @@ func corpus() []corpusProgram {
 				f.Set(data, pld.AllToAll(x, data, sig))
 			})
 		}},
+		{"all_to_all_v", func(n int) *pl.Program { return testprogs.AllToAllV(n, 3) }},
 	}
 	for _, name := range []string{"sum", "max", "min", "prod"} {
 		op := reduceOps[name]

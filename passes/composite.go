@@ -43,6 +43,7 @@ var compositeRules = map[*ir.OpDef]compositeRule{
 	ir.PldTensorAllgather:     lowerGather(false),
 	ir.PldTensorAllToAll:      lowerGather(true),
 	ir.PldTensorReduceScatter: lowerReduceScatter,
+	ir.PldTensorAllToAllV:     lowerAllToAllV,
 }
 
 func lowerComposites(p *ir.Program, rules map[*ir.OpDef]compositeRule) (*ir.Program, error) {
@@ -460,6 +461,62 @@ func lowerGather(toAll bool) compositeRule {
 		b.epilogue(cc, sig, ir.Int(1))
 		return target, nil
 	}
+}
+
+// lowerAllToAllV is upstream's LowerTensorAllToAllVRule (MPI_Alltoallv):
+// the target [NR*MAX_RECV, SIZE] holds one MAX_RECV-row block per source.
+// For each destination: read send_counts[dest], publish min(count,
+// MAX_RECV) into dest's recv_counts[me, 0] with Set, and put the whole
+// block input[dest*MAX_RECV, :] into dest's target[me*MAX_RECV, :]
+// (transfers are static [MAX_RECV, SIZE], through a [1, SIZE] stage); then
+// one credit barrier. NR and MAX_RECV must be static.
+func lowerAllToAllV(b *lowering, c *ir.Call) (ir.Expr, error) {
+	input, target, sig, err := collectiveArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := c.ArgErr("send_counts")
+	if err != nil {
+		return nil, err
+	}
+	recv, err := c.ArgErr("recv_counts")
+	if err != nil {
+		return nil, err
+	}
+	if err := meshSignal(c.Op.Name, sig); err != nil {
+		return nil, err
+	}
+	rows, cols, dt, err := targetDims(c.Op.Name, target)
+	if err != nil {
+		return nil, err
+	}
+	sigShape, _, _ := ir.ShapeOf(sig.Type())
+	total, ok1 := ir.ConstValue(rows)
+	nr, ok2 := ir.ConstValue(sigShape[0])
+	if !ok1 || !ok2 || nr <= 0 || total%nr != 0 {
+		return nil, fmt.Errorf("%s: the target's rows (%s) must be a static multiple of the signal's static NR (%s)", c.Op.Name, ir.DefaultFormat.Dim(rows), ir.DefaultFormat.Dim(sigShape[0]))
+	}
+	countShape, _, _ := ir.ShapeOf(counts.Type())
+	maxRecv := ir.Int(total / nr)
+	cc := b.prologue(target)
+	stage := b.bind("aav_stage", b.op(ir.TileCreate, []ir.Expr{tuple(ir.Int(1), ir.Int(cols))},
+		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}))
+	b.forRange("dest", ir.Int(0), cc.nranksIdx, ir.Int(1), func(d *lowering, dest *ir.Var) {
+		idx := []ir.Expr{dest}
+		if len(countShape) == 2 {
+			idx = append(idx, ir.Int(0))
+		}
+		count := d.bind("aav_count", d.op(ir.TensorRead, []ir.Expr{counts, tuple(idx...)}, nil))
+		n := d.bind("aav_rows", bin(ir.OpMin, cast(count, ir.INDEX), maxRecv))
+		n32 := d.bind("aav_count_i32", cast(n, ir.INT32))
+		d.notify(recv, dest, []ir.Expr{cc.me, ir.Int(0)}, n32, ir.NotifySet)
+		d.do(d.op(ir.PldTilePut, []ir.Expr{target, dest, input, stage,
+			tuple(bin(ir.OpMul, cc.me, maxRecv), ir.Int(0)), tuple(bin(ir.OpMul, dest, maxRecv), ir.Int(0)), tuple(maxRecv, ir.Int(cols))},
+			ir.Kwargs{{Key: "atomic", Value: int64(ir.AtomicNone)}}))
+	})
+	b.creditBarrier(cc, sig, i32(1))
+	b.epilogue(cc, sig, ir.Int(1))
+	return target, nil
 }
 
 // lowerReduceScatter: barrier(1); row me reduced over peers; barrier(2) so

@@ -348,3 +348,14 @@ func ReduceScatter(t, sig any, opts ...Option) pl.Expr {
 func AllToAll(input, t, sig any) pl.Expr {
 	return dsl.Call(ir.PldTensorAllToAll, []ir.Expr{arg(input, "pld.AllToAll", "input"), arg(t, "pld.AllToAll", "target"), arg(sig, "pld.AllToAll", "signal")}, nil)
 }
+
+// AllToAllV is the variable-size all-to-all (MPI_Alltoallv). t is
+// [NR*MAX_RECV, SIZE], one MAX_RECV-row block per source: block src of t
+// receives block me of rank src's input, and recvCounts[src, 0] the
+// number of its rows that are valid, min(sendCounts[me] on src, MAX_RECV).
+// PyPTO: t = pld.tensor.all_to_all_v(input, t, sig, send_counts, recv_counts).
+func AllToAllV(input, t, sig, sendCounts, recvCounts any) pl.Expr {
+	const name = "pld.AllToAllV"
+	return dsl.Call(ir.PldTensorAllToAllV, []ir.Expr{arg(input, name, "input"), arg(t, name, "target"), arg(sig, name, "signal"),
+		arg(sendCounts, name, "send_counts"), arg(recvCounts, name, "recv_counts")}, nil)
+}

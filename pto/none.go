@@ -19,11 +19,10 @@ func init() {
 	}
 	for _, op := range []*ir.OpDef{
 		ir.PldTensorAllreduce, ir.PldTensorBarrier, ir.PldTensorBroadcast, ir.PldTensorReduceScatter,
-		ir.PldTensorAllgather, ir.PldTensorAllToAll,
+		ir.PldTensorAllgather, ir.PldTensorAllToAll, ir.PldTensorAllToAllV,
 	} {
 		NoEmitter(op, "a collective: LowerCompositeOps expands it into signals and transfers before codegen")
 	}
-	NoEmitter(ir.PldTensorAllToAllV, "a collective LowerCompositeOps does not lower yet")
 	for _, op := range []*ir.OpDef{
 		ir.PldTensorAllocWindowBuffer, ir.PldTensorWindow, ir.PldSystemWorldSize,
 		ir.BuiltinTensorAllreduce, ir.BuiltinTensorAllreduceRing, ir.BuiltinTensorBarrier, ir.BuiltinTensorBroadcast,

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pto"
+	"github.com/ptorepl/ptorepl/testprogs"
 )
 
 // TestScalarElementPTO: pl.read / pl.write on GM tensors (upstream's
@@ -60,6 +62,50 @@ func TestScalarElementPTO(t *testing.T) {
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("mlir-opt rejects the generic form: %v\n%s\n%s", err, out.String(), text)
+		}
+	}
+}
+
+// TestRegionAndAllToAllVPTO: the kernels of slices.py (slices become
+// region loads, assembles region stores) and the lowered all_to_all_v (a
+// scalar count read, a Set notify, a static [MAX_RECV, SIZE] put) emit PTO
+// whose generic form verifies with mlir-opt.
+func TestRegionAndAllToAllVPTO(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "slices.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs := map[string]*ir.Program{"AllToAllV": testprogs.AllToAllV(4, 3).IR()}
+	for _, name := range mod.Names() {
+		p, err := mod.Program(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[name] = p.IR()
+	}
+	bin, err := exec.LookPath("mlir-opt-16")
+	if err != nil {
+		if bin, err = exec.LookPath("mlir-opt"); err != nil {
+			t.Fatal("mlir-opt not found: the test command installs Debian's mlir-16-tools")
+		}
+	}
+	for name, p := range progs {
+		lowered, err := passes.Lower(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		mods, err := pto.Emit(lowered, pto.Options{Generic: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, m := range mods {
+			cmd := exec.Command(bin, "--allow-unregistered-dialect", "-")
+			cmd.Stdin = strings.NewReader(m.Text)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: mlir-opt rejects the generic form: %v\n%s\n%s", name, err, out.String(), m.Text)
+			}
 		}
 	}
 }

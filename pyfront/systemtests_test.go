@@ -56,8 +56,6 @@ var systemGaps = map[string]systemGap{
 	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program":    {"build", "unknown op pl.array.create"},
 	"test_l3_gemm.py/_build_gemm_program":                                  {"build", "unknown op pl.tile.full"},
 	"test_l3_multi_group.py/_build_two_group_swap_program":                 {"build", "given pld.DistributedTensor[[64], pl.FP32]"},
-	"test_l3_tensor_all_to_all_v_intrinsic.py/_build_all_to_all_v_program": {"compile", "no PTO emitter for op pld.tensor.all_to_all_v"},
-	"test_l3_host_tensor_all_to_all_v.py/_build_host_all_to_all_v_program": {"run", "the simulator does not implement all_to_all_v yet"},
 	// Shapes with dynamic dims other than the rank count: random inputs
 	// size every symbol at the rank count.
 	"test_l3_composite_shape_dim.py/_build_program": {"run", "does not fit in"},

@@ -91,6 +91,7 @@ func diffCorpus() []diffCase {
 		{name: "all_to_all", prog: func(n int) *pl.Program {
 			return collProgramN("A2A", n, n, func(f *pl.Func, x, data, sig pl.Expr) { f.Set(data, pld.AllToAll(x, data, sig)) })
 		}},
+		{name: "all_to_all_v", prog: func(n int) *pl.Program { return testprogs.AllToAllV(n, 3) }},
 		{name: "reduce_scatter", prog: func(n int) *pl.Program {
 			return collProgramN("RS", n, n, func(f *pl.Func, x, data, sig pl.Expr) {
 				stage(f, x, data, n)

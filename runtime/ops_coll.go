@@ -25,9 +25,7 @@ func init() {
 	Register(ir.PldTensorReduceScatter, collective(1, reduceScatter))
 	Register(ir.PldTensorAllgather, collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) }))
 	Register(ir.PldTensorAllToAll, collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) }))
-	Register(ir.PldTensorAllToAllV, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
-	})
+	Register(ir.PldTensorAllToAllV, collective(2, func(k *coll, a []any) (any, error) { return k.allToAllV(a) }))
 
 	// The host builtins LowerHostTensorCollectives emits: each is one
 	// device's part of a host collective, queued on that device like a
@@ -50,9 +48,7 @@ func init() {
 	registerBuiltin(ir.BuiltinTensorReduceScatter, hostBuiltin(collective(1, reduceScatter)))
 	registerBuiltin(ir.BuiltinTensorAllgather, hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, false) })))
 	registerBuiltin(ir.BuiltinTensorAllToAll, hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.scatterRows(a, true) })))
-	registerBuiltin(ir.BuiltinTensorAllToAllV, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		return nil, fmt.Errorf("the simulator does not implement all_to_all_v yet")
-	})
+	registerBuiltin(ir.BuiltinTensorAllToAllV, hostBuiltin(collective(2, func(k *coll, a []any) (any, error) { return k.allToAllV(a) })))
 }
 
 // hostDispatchFacet marks an op the host runs as a device dispatch: like
@@ -351,6 +347,79 @@ func (k *coll) scatterRows(a []any, toAll bool) (any, error) {
 			}
 		}
 		if err := k.x.copyView(row, k.dom[d], src, k.x.rank, false, k.c); err != nil {
+			return nil, err
+		}
+	}
+	if err := k.barrier(1); err != nil {
+		return nil, err
+	}
+	return t, k.epilogue(1)
+}
+
+// allToAllV is the variable-size all-to-all (MPI_Alltoallv) as
+// LowerCompositeOps lowers it: the target [NR*MAX_RECV, SIZE] holds one
+// MAX_RECV-row block per source. To every destination d in turn, a rank
+// publishes min(send_counts[d], MAX_RECV) into d's recv_counts[me, 0] (Set),
+// then copies its whole block input[d*MAX_RECV:, :] into d's block
+// target[me*MAX_RECV:, :] (rows past the count cross too; the count says
+// which are valid); then one credit barrier.
+func (k *coll) allToAllV(a []any) (any, error) {
+	x := k.x
+	in, err := viewArg(a[0], "input")
+	if err != nil {
+		return nil, err
+	}
+	t, err := winArg(a[1], "target")
+	if err != nil {
+		return nil, err
+	}
+	counts, err := viewArg(a[3], "send_counts")
+	if err != nil {
+		return nil, err
+	}
+	recv, err := winArg(a[4], "recv_counts")
+	if err != nil {
+		return nil, err
+	}
+	nr := len(k.dom)
+	if len(t.shape) != 2 || t.shape[0]%nr != 0 {
+		return nil, fmt.Errorf("target: needs an [NR*MAX_RECV, SIZE] tensor with NR = %d, given %v", nr, dimsText(t.shape))
+	}
+	if len(recv.shape) != 2 || recv.shape[0] < nr || recv.dt != ir.INT32 {
+		return nil, fmt.Errorf("recv_counts: needs an [NR, 1] INT32 tensor with NR = %d, given %v %s", nr, dimsText(recv.shape), recv.dt.Name())
+	}
+	maxRecv, size := t.shape[0]/nr, t.shape[1]
+	eo, err := recv.elemOffset([]int{k.me, 0})
+	if err != nil {
+		return nil, fmt.Errorf("recv_counts: %w", err)
+	}
+	myCell := Cell{Buffer: recv.win.Name, Offset: eo * 4, Index: []int{k.me, 0}}
+	dst, err := t.sub([]int{k.me * maxRecv, 0}, []int{maxRecv, size})
+	if err != nil {
+		return nil, err
+	}
+	for d := range k.dom {
+		idx := []int{d}
+		if len(counts.shape) == 2 {
+			idx = []int{d, 0}
+		}
+		one, err := counts.sub(idx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("send_counts: %w", err)
+		}
+		vals, err := x.readView(one, x.rank, k.c)
+		if err != nil {
+			return nil, err
+		}
+		rows := min(int64(vals[0]), int64(maxRecv))
+		if err := x.s.win.Notify(x.rank, k.dom[d], recv.win, myCell, NotifySet, int32(rows), x.who(k.c)); err != nil {
+			return nil, err
+		}
+		src, err := in.sub([]int{d * maxRecv, 0}, []int{maxRecv, size})
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		if err := x.copyView(dst, k.dom[d], src, x.rank, false, k.c); err != nil {
 			return nil, err
 		}
 	}

@@ -49,3 +49,43 @@ func StageRows(f *pl.Func, x, data pl.Expr, rows int) {
 	t := f.Let("staged", pl.Load(x, pl.Dims(0, 0), pl.Dims(rows, CollectiveCols)))
 	f.Set(data, pl.Store(t, pl.Dims(0, 0), data))
 }
+
+// AllToAllV is upstream's all_to_all_v system test at n ranks (static)
+// and maxRecv rows per block: each rank sends counts[d] of its input block
+// d to rank d; the kernel returns the whole window ([n*maxRecv, 16]) and
+// the published receive counts ([n, 1]).
+func AllToAllV(n, maxRecv int) *pl.Program {
+	const cols = CollectiveCols
+	total := n * maxRecv
+	prog := pl.NewProgram("AllToAllV")
+	k := prog.InCore("exchange", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(total, cols), pl.FP32))
+		counts := f.In("counts", pl.Tensor(pl.Dims(n, 1), pl.INT32))
+		y := f.Out("y", pl.Tensor(pl.Dims(total, cols), pl.FP32))
+		got := f.Out("got", pl.Tensor(pl.Dims(n, 1), pl.INT32))
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(total, cols), pl.FP32))
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(n, 1), pl.INT32))
+		recv := f.InOut("recv", pld.DistributedTensor(pl.Dims(n, 1), pl.INT32))
+		f.Set(data, pld.AllToAllV(x, data, sig, counts, recv))
+		out := f.Let("out", pl.Load(data, pl.Dims(0, 0), pl.Dims(total, cols)))
+		f.Set(y, pl.Store(out, pl.Dims(0, 0), y))
+		rc := f.Let("rc", pl.Load(recv, pl.Dims(0, 0), pl.Dims(n, 1)))
+		f.Set(got, pl.Store(rc, pl.Dims(0, 0), got))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(n, total, cols), pl.FP32))
+		counts := f.In("counts", pl.Tensor(pl.Dims(n, n, 1), pl.INT32))
+		y := f.Out("y", pl.Tensor(pl.Dims(n, total, cols), pl.FP32))
+		got := f.Out("got", pl.Tensor(pl.Dims(n, n, 1), pl.INT32))
+		db := f.Let("data_buf", pld.AllocWindowBuffer(total*cols*4))
+		sb := f.Let("signal_buf", pld.AllocWindowBuffer(n*4))
+		rb := f.Let("recv_buf", pld.AllocWindowBuffer(n*4))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			data := f.Let("data", pld.Window(db, pl.Dims(total, cols), pl.FP32))
+			sig := f.Let("signal", pld.Window(sb, pl.Dims(n, 1), pl.INT32))
+			recv := f.Let("recv", pld.Window(rb, pl.Dims(n, 1), pl.INT32))
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(counts, r), pl.Index(y, r), pl.Index(got, r), data, sig, recv))
+		})
+	})
+	return prog
+}

@@ -14,6 +14,7 @@ func init() {
 		"AllGather":           reflect.ValueOf(pld.AllGather),
 		"AllReduce":           reflect.ValueOf(pld.AllReduce),
 		"AllToAll":            reflect.ValueOf(pld.AllToAll),
+		"AllToAllV":           reflect.ValueOf(pld.AllToAllV),
 		"AllocWindowBuffer":   reflect.ValueOf(pld.AllocWindowBuffer),
 		"AllocWindowBufferOf": reflect.ValueOf(pld.AllocWindowBufferOf),
 		"Atomic":              reflect.ValueOf(pld.Atomic),
