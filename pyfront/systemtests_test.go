@@ -51,11 +51,11 @@ var systemGaps = map[string]systemGap{
 	"test_l3_distributed.py":     {"read", "unsupported attribute access torch.float32"},
 	"test_l3_parallel_reduce.py": {"read", "unsupported call torch.add"},
 	// with pl.at(...) / manual scopes.
-	"test_l3_explicit_dispatch_onboard.py":                                 {"read", "unsupported Python statement in a PyPTO function: with statement"},
-	"test_l3_deferred_completion.py/_build_deferred_completion_program":    {"build", "unsupported Python statement in a PyPTO function: with statement"},
-	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program":    {"build", "unknown op pl.array.create"},
-	"test_l3_gemm.py/_build_gemm_program":                                  {"build", "unknown op pl.tile.full"},
-	"test_l3_multi_group.py/_build_two_group_swap_program":                 {"build", "given pld.DistributedTensor[[64], pl.FP32]"},
+	"test_l3_explicit_dispatch_onboard.py":                              {"read", "unsupported Python statement in a PyPTO function: with statement"},
+	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"build", "unsupported Python statement in a PyPTO function: with statement"},
+	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": {"build", "unknown op pl.array.create"},
+	"test_l3_gemm.py/_build_gemm_program":                               {"build", "unknown op pl.tile.full"},
+	"test_l3_multi_group.py/_build_two_group_swap_program":              {"build", "given pld.DistributedTensor[[64], pl.FP32]"},
 	// Shapes with dynamic dims other than the rank count: random inputs
 	// size every symbol at the rank count.
 	"test_l3_composite_shape_dim.py/_build_program": {"run", "does not fit in"},
