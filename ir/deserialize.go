@@ -324,6 +324,28 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 			return nil, err
 		}
 		return s, nil
+	case "Scope":
+		s := &ScopeStmt{StmtBase: base}
+		var k, level, role int
+		for _, f := range []struct {
+			k string
+			p any
+		}{{"kind", &k}, {"level", &level}, {"role", &role}, {"name_hint", &s.NameHint}} {
+			if err := r.field(o, f.k, f.p); err != nil {
+				return nil, err
+			}
+		}
+		if k != int(ScopeInCore) && k != int(ScopeHierarchy) {
+			return nil, fmt.Errorf("scope: bad scope kind %d", k)
+		}
+		if level < int(LevelAIV) || level > int(LevelGlobal) || role < int(RoleNone) || role > int(SubWorker) {
+			return nil, fmt.Errorf("scope: bad level %d or role %d", level, role)
+		}
+		s.Kind, s.Level, s.Role = ScopeKind(k), Level(level), Role(role)
+		if s.Body, err = r.stmt(o["body"]); err != nil {
+			return nil, err
+		}
+		return s, nil
 	case "For":
 		s := &ForStmt{StmtBase: base}
 		var k int

@@ -243,6 +243,12 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		b := b.(*IfStmt)
 		return e.expr(a.Cond, b.Cond, path+".condition") && e.optStmt(a.Then, b.Then, path+".then_body") &&
 			e.optStmt(a.Else, b.Else, path+".else_body") && e.defs(a.ReturnVars, b.ReturnVars, path+".return_vars")
+	case *ScopeStmt:
+		b := b.(*ScopeStmt)
+		if a.Kind != b.Kind || a.Level != b.Level || a.Role != b.Role || a.NameHint != b.NameHint {
+			return e.fail(path, "scope pl.at(level=%s, role=%s, name_hint=%q) vs pl.at(level=%s, role=%s, name_hint=%q)", a.Level, a.Role, a.NameHint, b.Level, b.Role, b.NameHint)
+		}
+		return e.optStmt(a.Body, b.Body, path+".body")
 	case *ForStmt:
 		b := b.(*ForStmt)
 		if a.Kind != b.Kind || a.PipelineArg != b.PipelineArg {

@@ -133,6 +133,12 @@ func (h *hasher) stmt(s Stmt) {
 			for _, v := range c.ReturnVars {
 				h.def(v)
 			}
+		case *ScopeStmt:
+			h.mix(uint64(c.Kind))
+			h.mix(uint64(c.Level))
+			h.mix(uint64(c.Role))
+			h.str(c.NameHint)
+			h.stmt(c.Body)
 		case *ForStmt:
 			h.mix(uint64(c.Kind))
 			h.expr(c.Start)

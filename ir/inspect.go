@@ -20,6 +20,7 @@ const (
 	kindIf
 	kindYield
 	kindReturn
+	kindScope
 	kindVar
 	kindIterArg
 	kindMemRef
@@ -51,6 +52,8 @@ func kindOf(n Node) nodeKind {
 		return kindYield
 	case *ReturnStmt:
 		return kindReturn
+	case *ScopeStmt:
+		return kindScope
 	case *Var:
 		return kindVar
 	case *IterArg:
@@ -129,6 +132,8 @@ func NodeChildren(n Node) []Node {
 		addE(s.Cond)
 		addS(s.Then)
 		addS(s.Else)
+	case *ScopeStmt:
+		addS(s.Body)
 	case *ForStmt:
 		addE(s.Start)
 		addE(s.Stop)

@@ -209,6 +209,14 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		set("else", y, e)
 		x2, e := w.exprList(varsAsExprs(s.ReturnVars))
 		set("return_vars", x2, e)
+	case *ScopeStmt:
+		o["stmt"] = "Scope"
+		o["kind"] = int(s.Kind)
+		o["level"] = int(s.Level)
+		o["role"] = int(s.Role)
+		o["name_hint"] = s.NameHint
+		y, e := w.stmt(s.Body)
+		set("body", y, e)
 	case *ForStmt:
 		o["stmt"] = "For"
 		o["kind"] = int(s.Kind)

@@ -78,6 +78,29 @@ type ReturnStmt struct {
 	Values []Expr
 }
 
+// ScopeKind is what a ScopeStmt marks (upstream's ScopeKind values).
+type ScopeKind int
+
+// Scope kinds.
+const (
+	ScopeInCore    ScopeKind = 0 // with pl.at(level=pl.Level.CORE_GROUP)
+	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
+)
+
+// ScopeStmt is `with pl.at(level=..., role=..., name_hint=...):`, a region
+// that runs once at another level of the machine. Variables flow into and
+// out of it as if it were not there. OutlineHierarchyScopes and
+// OutlineIncoreScopes make each scope a function of its own and the scope
+// a call of it.
+type ScopeStmt struct {
+	StmtBase
+	Kind     ScopeKind
+	Level    Level // the level of a Hierarchy scope (CORE_GROUP for InCore)
+	Role     Role  // RoleNone when not given
+	NameHint string
+	Body     Stmt
+}
+
 func (*AssignStmt) isStmt() {}
 func (*EvalStmt) isStmt()   {}
 func (*SeqStmts) isStmt()   {}
@@ -85,6 +108,7 @@ func (*ForStmt) isStmt()    {}
 func (*IfStmt) isStmt()     {}
 func (*YieldStmt) isStmt()  {}
 func (*ReturnStmt) isStmt() {}
+func (*ScopeStmt) isStmt()  {}
 
 // Flatten lists the statements of a body, expanding nested SeqStmts.
 func Flatten(s Stmt) []Stmt {

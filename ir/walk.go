@@ -34,6 +34,8 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 		ex(s.Cond)
 		WalkStmt(s.Then, onExpr, onStmt)
 		WalkStmt(s.Else, onExpr, onStmt)
+	case *ScopeStmt:
+		WalkStmt(s.Body, onExpr, onStmt)
 	case *ForStmt:
 		ex(s.Start)
 		ex(s.Stop)

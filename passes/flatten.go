@@ -138,6 +138,12 @@ func (f *flattener) stmt(s ir.Stmt) ir.Stmt {
 		if c.Cond != x.Cond || c.Then != x.Then || c.Else != x.Else {
 			return &c
 		}
+	case *ir.ScopeStmt:
+		if b := f.body(x.Body); b != x.Body {
+			c := *x
+			c.Body = b
+			return &c
+		}
 	case *ir.ForStmt:
 		c := *x
 		c.Start, c.Stop, c.Step = f.operand(x.Start), f.operand(x.Stop), f.operand(x.Step)

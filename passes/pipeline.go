@@ -1,5 +1,6 @@
 // Package passes is ptorepl's pass pipeline: the distributed-relevant subset of
-// PyPTO's Default strategy (ConvertToSSA, FlattenCallExpr, ConvertTensorToTileOps,
+// PyPTO's Default strategy (ConvertToSSA, FlattenCallExpr, OutlineHierarchyScopes,
+// OutlineIncoreScopes, ConvertTensorToTileOps,
 // LowerCompositeOps, InferTileMemorySpace, InitMemRef, AllocateMemoryAddr,
 // SynthesizeAllReduceSignals, MaterializeCommDomainScopes,
 // LowerHostTensorCollectives, MaterializeDistTensorCtx, InsertCommFence), in
@@ -35,6 +36,8 @@ type Property string
 const (
 	SSAForm                   Property = "SSAForm"
 	CallsFlattened            Property = "NoNestedCall"
+	HierarchyOutlined         Property = "HierarchyOutlined"
+	IncoreOutlined            Property = "SplitIncoreOrch"
 	TileOps                   Property = "TileOpsConverted"
 	CompositesLowered         Property = "CompositeOpsLowered"
 	TileMemoryInferred        Property = "TileMemorySpaceInferred"
@@ -72,6 +75,10 @@ func Table() []Pass {
 			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
 		{Name: "FlattenCallExpr", Run: FlattenCallExpr, Requires: []Property{SSAForm}, Establishes: []Property{CallsFlattened},
 			Doc: "Hoist calls nested in call arguments, operators, if conditions, for bounds, returns and yields into t__tmp_vN temporaries."},
+		{Name: "OutlineHierarchyScopes", Run: OutlineHierarchyScopes, Requires: []Property{SSAForm}, Establishes: []Property{HierarchyOutlined},
+			Doc: "Make each with pl.at(level=..., role=...) scope a function at that level and role, and the scope a call of it."},
+		{Name: "OutlineIncoreScopes", Run: OutlineIncoreScopes, Requires: []Property{SSAForm}, Establishes: []Property{IncoreOutlined},
+			Doc: "Make each with pl.at(level=pl.Level.CORE_GROUP) scope an InCore function, and the scope a call of it."},
 		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Establishes: []Property{TileOps},
 			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
 		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Establishes: []Property{CompositesLowered},

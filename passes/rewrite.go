@@ -250,6 +250,16 @@ func mapNested(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
 			c.Then, c.Else = t, e
 			return &c, nil
 		}
+	case *ir.ScopeStmt:
+		b, err := mapBlock(x.Body, f)
+		if err != nil {
+			return nil, err
+		}
+		if b != x.Body {
+			c := *x
+			c.Body = b
+			return &c, nil
+		}
 	case *ir.SeqStmts:
 		return mapBlock(x, f)
 	}
@@ -320,6 +330,13 @@ func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
 	case *ir.YieldStmt:
 		if vs, ch := mapExprs(x.Values, subster(m)); ch {
 			return &ir.YieldStmt{StmtBase: x.StmtBase, Values: vs}
+		}
+		return x
+	case *ir.ScopeStmt:
+		if b := remapStmt(x.Body, m); b != x.Body {
+			c := *x
+			c.Body = b
+			return &c
 		}
 		return x
 	case *ir.IfStmt:

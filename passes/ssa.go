@@ -205,6 +205,15 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 				return nil, err
 			}
 			out = append(out, f)
+		case *ir.ScopeStmt:
+			// A scope is transparent: its definitions are visible after it.
+			b, err := s.block(ir.Flatten(x.Body), env)
+			if err != nil {
+				return nil, err
+			}
+			c := *x
+			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: b}
+			out = append(out, &c)
 		case *ir.SeqStmts:
 			b, err := s.block(ir.Flatten(x), env)
 			if err != nil {

@@ -133,8 +133,11 @@ func tileLowerable(s ir.Stmt) bool {
 	if transferRules[c.Op] != nil {
 		return true
 	}
+	if c.Op == ir.TensorAssemble {
+		return true
+	}
 	_, assign := s.(*ir.AssignStmt)
-	return assign && (c.Op.TileForm != nil || c.Op == ir.TensorAssemble)
+	return assign && c.Op.TileForm != nil
 }
 
 // tileOperands are the arguments of s that the pass turns into Vec tiles
@@ -223,7 +226,7 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return rule(t, c)
 	}
 	if c.Op == ir.TensorAssemble {
-		return t.assemble(s.(*ir.AssignStmt), c)
+		return t.assemble(s, c)
 	}
 	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
 }
@@ -398,7 +401,7 @@ func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
 // assemble lowers dst = tensor.assemble(target, source, offset) to the
 // store of the source as a Vec tile (a GM source is loaded first): dst is
 // the target after the store, as before.
-func (t *tileConv) assemble(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
+func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if v, ok := ir.VarOf(c.Args[0]); ok && t.converted[v] {
 		return nil, fmt.Errorf("tensor.assemble into %s, which is computed on chip: assembling into a tile is not supported; assemble into a tensor", v.Name)
 	}
@@ -415,7 +418,10 @@ func (t *tileConv) assemble(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: store}), nil
+	if a, ok := s.(*ir.AssignStmt); ok {
+		return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: store}), nil
+	}
+	return append(out, &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: s.Span(), Leading: s.Comments()}, Expr: store}), nil
 }
 
 func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {

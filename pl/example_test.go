@@ -104,6 +104,8 @@ func ExampleCompile() {
 	// Output:
 	// ConvertToSSA true
 	// FlattenCallExpr false
+	// OutlineHierarchyScopes false
+	// OutlineIncoreScopes false
 	// ConvertTensorToTileOps false
 	// LowerCompositeOps true
 	// InferTileMemorySpace false

@@ -12,6 +12,7 @@ package printer
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -362,9 +363,30 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 		}
 	case *ir.ForStmt:
 		p.forStmt(s, indent)
+	case *ir.ScopeStmt:
+		p.line(indent, "with "+ScopeHeader(s, p.o.prefix())+":")
+		p.block(s.Body, indent+1, rv)
 	default:
 		p.line(indent, fmt.Sprintf("# <unprintable %T>", s))
 	}
+}
+
+// ScopeHeader is the pl.at(...) call a scope prints as, upstream's
+// spelling: level (CORE_GROUP for an InCore scope), role when given,
+// name_hint when given.
+func ScopeHeader(s *ir.ScopeStmt, pre string) string {
+	level := s.Level
+	if s.Kind == ir.ScopeInCore {
+		level = ir.LevelCoreGroup
+	}
+	h := pre + ".at(level=" + pre + ".Level." + level.String()
+	if s.Kind == ir.ScopeHierarchy && s.Role != ir.RoleNone {
+		h += ", role=" + pre + ".Role." + s.Role.String()
+	}
+	if s.NameHint != "" {
+		h += ", name_hint=" + strconv.Quote(s.NameHint)
+	}
+	return h + ")"
 }
 
 func (p *printer) block(s ir.Stmt, indent int, rv []*ir.Var) {

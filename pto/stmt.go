@@ -45,6 +45,8 @@ func (c *Ctx) stmt(s ir.Stmt) error {
 		return c.forStmt(s)
 	case *ir.IfStmt:
 		return c.ifStmt(s)
+	case *ir.ScopeStmt:
+		return c.errorf("a pl.at(level=pl.Level.%s) scope is still in the kernel: OutlineIncoreScopes and OutlineHierarchyScopes make scopes functions before codegen", s.Level)
 	case *ir.YieldStmt:
 		if len(c.yields) == 0 {
 			return c.ret(s.Values)

@@ -128,6 +128,14 @@ class P:
 	{"subscript_write_shape", kernel("        y[0:2, 0:16] = x\n")},
 	{"subscript_write_tile_source", kernel("        y[0:4, 0:16] = t\n")},
 	{"subscript_write_scalar_index", kernel("        y[1, 0:16] = x[1, 0:16]\n")},
+	{"with_task_id", kernel("        with pl.at(level=pl.Level.CORE_GROUP) as tid:\n            pass\n")},
+	{"with_other_scope", kernel("        with pl.manual_scope():\n            pass\n")},
+	{"with_python_context", kernel("        with open(\"f\"):\n            pass\n")},
+	{"with_no_level", kernel("        with pl.at(name_hint=\"k\"):\n            pass\n")},
+	{"with_core_group_role", kernel("        with pl.at(level=pl.Level.CORE_GROUP, role=pl.Role.Orchestrator):\n            pass\n")},
+	{"with_deps", kernel("        with pl.at(level=pl.Level.CORE_GROUP, deps=[x]):\n            pass\n")},
+	{"with_bad_name_hint", kernel("        with pl.at(level=pl.Level.CORE_GROUP, name_hint=\"2k\"):\n            pass\n")},
+	{"with_two_items", kernel("        with pl.at(level=pl.Level.CORE_GROUP), pl.at(level=pl.Level.CHIP):\n            pass\n")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message, with

@@ -246,6 +246,24 @@ var ownCases = []exampleCase{
 		return next(r, p), i
 	})},
 	{"slices.py", "OrchestratedHalves", []int{2, 3}, regionsFrom(func(r, i, p int) (int, int) { return r, i % 4 })},
+	{"scopes.py", "AddInScope", []int{2, 3}, rowsFrom(same, zero, func(int) float64 { return 2 })},
+	{"scopes.py", "TwoStages", []int{2, 3}, rowsFrom(same, one, func(int) float64 { return 2 })},
+	{"scopes.py", "ScopedRing", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},
+	{"scopes.py", "ChipScope", []int{1, 2}, sumOfTwo},
+}
+
+// sumOfTwo: the third host tensor is the sum of the first two.
+func sumOfTwo(args []*tensor.Tensor, _ int) error {
+	a, b, y := args[0], args[1], args[2]
+	shape := y.Shape()
+	for i := 0; i < shape[0]; i++ {
+		for j := 0; j < shape[1]; j++ {
+			if got, want := y.At(i, j), float64(float32(a.At(i, j)+b.At(i, j))); got != want {
+				return fmt.Errorf("y[%d, %d] = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+	return nil
 }
 
 // regionsFrom says output row i of rank r is input row src(r, i, p)

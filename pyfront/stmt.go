@@ -139,6 +139,8 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 		return fc.ifStmt(n, yc)
 	case "for_statement":
 		return []ir.Stmt{fc.forStmt(n)}
+	case "with_statement":
+		return fc.withStmt(n)
 	case "while_statement":
 		r.fail(n, "while loops are not supported; use for ... in pl.range(...)")
 	case "function_definition", "decorated_definition", "class_definition":

@@ -279,6 +279,16 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		return fc.ifStmt(s)
 	case *ir.ForStmt:
 		return fc.forStmt(s)
+	case *ir.ScopeStmt:
+		// A scope runs its body where it stands (see Exec.stmt).
+		body := fc.stmt(s.Body)
+		return func(fr *frame) ([]any, bool, error) {
+			vals, ret, err := body(fr)
+			if err != nil || ret {
+				return vals, ret, err
+			}
+			return nil, false, nil
+		}
 	}
 	err := fmt.Errorf("the simulator cannot run statement %T", s)
 	return func(*frame) ([]any, bool, error) { return nil, false, err }

@@ -413,6 +413,14 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		return nil, false, nil
 	case *ir.ForStmt:
 		return x.forStmt(s)
+	case *ir.ScopeStmt:
+		// A scope runs its body where it stands: the program as written
+		// computes what its outlined form does.
+		vals, ret, err := x.stmt(s.Body)
+		if err != nil || ret {
+			return vals, ret, err
+		}
+		return nil, false, nil
 	}
 	return nil, false, fmt.Errorf("the simulator cannot run statement %T", s)
 }

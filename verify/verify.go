@@ -252,6 +252,9 @@ func (v *verifier) stmt(sc *scope, s ir.Stmt, last bool) {
 		v.ifStmt(sc, s)
 	case *ir.ForStmt:
 		v.forStmt(sc, s)
+	case *ir.ScopeStmt:
+		// A scope is transparent: its definitions are visible after it.
+		v.stmt(sc, s.Body, false)
 	default:
 		v.report("Verifier", 0, s.Span(), "unknown statement %T", s)
 	}

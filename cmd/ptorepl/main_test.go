@@ -87,7 +87,7 @@ func TestQuickstartCellByCell(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	text := out.String()
 	require.Contains(t, text, "def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32]")
-	require.Contains(t, text, "compiled Quickstart: 12 passes")
+	require.Contains(t, text, "compiled Quickstart: 14 passes")
 	require.Contains(t, text, "stage LowerCompositeOps false")
 	require.Contains(t, text, "stage InsertCommFence true")
 	require.Contains(t, text, "11 22 33 11 22 33\n")
@@ -126,7 +126,7 @@ func TestPassCommands(t *testing.T) {
 	require.Contains(t, text, "ran Quickstart on 2 ranks")
 	// :stage and :diff only look: after two :steps, the next :step is the
 	// third pass even though :stage InsertCommFence ran the pipeline to the end.
-	require.Contains(t, text, "[3] ConvertTensorToTileOps: unchanged\n")
+	require.Contains(t, text, "[3] OutlineHierarchyScopes: unchanged\n")
 	require.NotContains(t, text, "every pass has run")
 }
 
@@ -135,7 +135,7 @@ func TestPassCommands(t *testing.T) {
 func TestStageAndDiffDoNotStep(t *testing.T) {
 	script := `prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })
 :step
-:stage 6
+:stage 8
 :diff LowerCompositeOps
 :stage insertcommfence
 :step
@@ -152,7 +152,7 @@ func TestStageAndDiffDoNotStep(t *testing.T) {
 	require.Contains(t, text, "# after InitMemRef\n")
 	require.Contains(t, text, "# after InsertCommFence\n")
 	require.Contains(t, text, "[2] FlattenCallExpr", ":step goes on from where it was")
-	require.Contains(t, text, ">  3 ConvertTensorToTileOps", ":passes marks the pass after the last :step")
+	require.Contains(t, text, ">  3 OutlineHierarchyScopes", ":passes marks the pass after the last :step")
 	e := errOut.String()
 	require.Contains(t, e, `error: :stage: no stage named "InsertComFence"; did you mean InsertCommFence? (:passes lists them)`)
 	last := len(passes.Table())

@@ -148,8 +148,8 @@ func TestREPLThroughPseudoTerminal(t *testing.T) {
 	tm.send(":step\r")
 	tm.expect("[1] ConvertToSSA")
 	tm.expect(">>> ")
-	tm.send(":step\r:step\r:step\r")
-	tm.expect("[4] LowerCompositeOps")
+	tm.send(":step\r:step\r:step\r:step\r:step\r")
+	tm.expect("[6] LowerCompositeOps")
 	tm.expect("pld.system.notify")
 
 	// Ctrl-C stops a cell that would run forever; the session goes on.

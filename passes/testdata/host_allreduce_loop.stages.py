@@ -85,6 +85,10 @@ class HostAllReduceLoop:
         for r_1 in pl.range(t__tmp_v2):
             t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0])
             self.read_back(data__rv_v3, t__tmp_v3, device=r_1)
+# ==== OutlineHierarchyScopes: unchanged
+
+# ==== OutlineIncoreScopes: unchanged
+
 # ==== ConvertTensorToTileOps: unchanged
 
 # ==== LowerCompositeOps: unchanged

@@ -62,6 +62,10 @@ class PutGet:
             t__tmp_v2: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
             t__tmp_v3: pl.Tensor[[NR, 16], pl.FP32] = pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v2, t__tmp_v3, data, signal, device=r)
+# ==== OutlineHierarchyScopes: unchanged
+
+# ==== OutlineIncoreScopes: unchanged
+
 # ==== ConvertTensorToTileOps
 # pypto.program: PutGet
 import pypto.language as pl

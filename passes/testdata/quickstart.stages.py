@@ -132,6 +132,10 @@ class Quickstart:
             t__tmp_v3: pl.Tensor[[1, 256], pl.FP32] = pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0])
             self.chip_orch(t__tmp_v2, t__tmp_v3, data, signal, device=r)
         return outputs
+# ==== OutlineHierarchyScopes: unchanged
+
+# ==== OutlineIncoreScopes: unchanged
+
 # ==== ConvertTensorToTileOps: unchanged
 
 # ==== LowerCompositeOps: unchanged
