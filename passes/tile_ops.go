@@ -19,17 +19,86 @@ import (
 //   - In parameters are upgraded to Out/InOut from the registry's argument
 //     effects (ops.md §d), which is how allreduce's target and signal become
 //     InOut before LowerCompositeOps ever sees them.
+//
+// An InCore function that returns a value its conversion made a tile gets
+// one Out parameter per such value (ret<i>__out, of the declared return
+// type), stores the tile into it and returns the store (ret<i>__store);
+// each call of it passes a fresh pl.tensor.create for the new parameters,
+// as upstream's pass does.
 func ConvertTensorToTileOps(p *ir.Program) (*ir.Program, error) {
-	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+	added := map[string]int{}
+	q, err := eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if fn.Kind != ir.InCore {
 			return fn, nil
 		}
-		g, err := convertTileOps(fn)
+		g, n, err := convertTileOps(fn)
 		if err != nil {
 			return nil, err
 		}
+		if n > 0 {
+			added[fn.Name] = n
+		}
 		return upgradeDirections(g)
 	})
+	if err != nil || len(added) == 0 {
+		return q, err
+	}
+	return eachFunction(q, func(fn *ir.Function) (*ir.Function, error) {
+		if fn.Kind == ir.InCore {
+			return fn, nil
+		}
+		return passNewOutputs(fn, q, added)
+	})
+}
+
+// passNewOutputs gives every call in fn of a function that gained n Out
+// parameters n fresh tensors (ret<i>__out = pl.tensor.create(...)).
+func passNewOutputs(fn *ir.Function, p *ir.Program, added map[string]int) (*ir.Function, error) {
+	names := newNamer(fn)
+	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		c := ir.StmtCall(s)
+		if c == nil || c.Fn == nil || added[c.Fn.Name] == 0 {
+			return []ir.Stmt{s}, nil
+		}
+		callee := p.Function(c.Fn.Name)
+		n := added[c.Fn.Name]
+		var out []ir.Stmt
+		args := append([]ir.Expr(nil), c.Args...)
+		for _, prm := range callee.Params[len(callee.Params)-n:] {
+			tt := prm.Type().(*ir.TensorType)
+			create, err := ir.TensorCreate.NewCall([]ir.Expr{&ir.MakeTuple{Elems: tt.Shape}}, ir.Kwargs{{Key: "dtype", Value: tt.DType}}, c.Pos)
+			if err != nil {
+				return nil, err
+			}
+			v := ir.NewVar(names.fresh(prm.Name), create.Type(), c.Pos)
+			out = append(out, assign(v, create))
+			args = append(args, v)
+		}
+		nc := *c
+		nc.Args = args
+		switch x := s.(type) {
+		case *ir.AssignStmt:
+			out = append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: &nc})
+		case *ir.EvalStmt:
+			out = append(out, &ir.EvalStmt{StmtBase: x.StmtBase, Expr: &nc})
+		case *ir.ReturnStmt:
+			// return self.k(...): the call's new arguments come first.
+			vals := append([]ir.Expr(nil), x.Values...)
+			for i, e := range vals {
+				if e == ir.Expr(c) {
+					vals[i] = &nc
+				}
+			}
+			out = append(out, &ir.ReturnStmt{StmtBase: x.StmtBase, Values: vals})
+		default:
+			return nil, fmt.Errorf("%s: a call of %s (which gained output parameters) inside %s", fn.Name, c.Fn.Name, describeStmt(s))
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withBody(fn, body), nil
 }
 
 type tileConv struct {
@@ -50,13 +119,104 @@ type tileConv struct {
 	loadable map[*ir.Var]bool
 }
 
-func convertTileOps(fn *ir.Function) (*ir.Function, error) {
+// convertTileOps converts fn and reports how many Out parameters its
+// final return's tiles added.
+func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, loadable: loadableSlices(fn)}
-	body, err := mapBlock(fn.Body, t.stmt)
-	if err != nil {
-		return nil, err
+	stmts := ir.Flatten(fn.Body)
+	var ret *ir.ReturnStmt
+	if n := len(stmts); n > 0 {
+		if r, ok := stmts[n-1].(*ir.ReturnStmt); ok && t.returnsTile(r) {
+			ret, stmts = r, stmts[:n-1]
+		}
 	}
-	return withBody(fn, body), nil
+	if ret == nil {
+		body, err := mapBlock(fn.Body, t.stmt)
+		if err != nil {
+			return nil, 0, err
+		}
+		return withBody(fn, body), 0, nil
+	}
+	body, err := mapBlock(&ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: stmts}, t.stmt)
+	if err != nil {
+		return nil, 0, err
+	}
+	g := fn.Clone()
+	for len(g.Dirs) < len(g.Params) {
+		g.Dirs = append(g.Dirs, ir.In)
+	}
+	out := ir.Flatten(body)
+	vals := make([]ir.Expr, len(ret.Values))
+	g.ReturnTypes = make([]ir.Type, len(ret.Values))
+	added := 0
+	for i, e := range ret.Values {
+		tile := t.tileOf(e)
+		if tile == nil {
+			vals[i] = e
+			g.ReturnTypes[i] = e.Type()
+			if i < len(fn.ReturnTypes) {
+				g.ReturnTypes[i] = fn.ReturnTypes[i]
+			}
+			continue
+		}
+		var tt *ir.TensorType
+		if i < len(fn.ReturnTypes) {
+			tt, _ = fn.ReturnTypes[i].(*ir.TensorType)
+		}
+		if tt == nil {
+			return nil, 0, fmt.Errorf("%s returns a value computed on chip as return value %d, which needs a pl.Tensor return type", fn.Name, i)
+		}
+		p := ir.NewVar(t.names.fresh(fmt.Sprintf("ret%d__out", added)), tt, ret.Pos)
+		g.Params = append(g.Params, p)
+		g.Dirs = append(g.Dirs, ir.Out)
+		zeros := make([]ir.Expr, len(tt.Shape))
+		for k := range zeros {
+			zeros[k] = ir.Int(0)
+		}
+		store, err := ir.TileStore.NewCall([]ir.Expr{tile, &ir.MakeTuple{Elems: zeros}, p}, nil, ret.Pos)
+		if err != nil {
+			return nil, 0, err
+		}
+		sv := ir.NewVar(t.names.fresh(fmt.Sprintf("ret%d__store", added)), store.Type(), ret.Pos)
+		out = append(out, assign(sv, store))
+		vals[i], g.ReturnTypes[i] = sv, store.Type()
+		added++
+	}
+	out = append(out, &ir.ReturnStmt{StmtBase: ret.StmtBase, Values: vals})
+	g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: out}
+	return g, added, nil
+}
+
+// returnsTile reports whether the return hands back a value the
+// conversion makes a tile (a tensor op's result).
+func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
+	for _, e := range r.Values {
+		if v, ok := ir.VarOf(e); ok {
+			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || t.loadable[v]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defOf is the call that binds v in the function, or nil.
+func (t *tileConv) defOf(v *ir.Var) *ir.Call {
+	var c *ir.Call
+	ir.WalkStmt(t.fn.Body, nil, func(s ir.Stmt) {
+		if a, ok := s.(*ir.AssignStmt); ok && a.Var == v {
+			c, _ = a.Value.(*ir.Call)
+		}
+	})
+	return c
+}
+
+// tileOf is the tile a converted value became, or nil.
+func (t *tileConv) tileOf(e ir.Expr) ir.Expr {
+	if v, ok := ir.VarOf(e); ok && t.converted[v] {
+		return t.tiles[v]
+	}
+	return nil
 }
 
 // transferShape is the transfer shape of a put/get: the region's shape tuple,

@@ -246,6 +246,7 @@ var ownCases = []exampleCase{
 		return next(r, p), i
 	})},
 	{"slices.py", "OrchestratedHalves", []int{2, 3}, regionsFrom(func(r, i, p int) (int, int) { return r, i % 4 })},
+	{"slices.py", "TensorLevel", []int{2, 3}, rowsFrom(same, one, func(int) float64 { return 2 })},
 	{"scopes.py", "AddInScope", []int{2, 3}, rowsFrom(same, zero, func(int) float64 { return 2 })},
 	{"scopes.py", "TwoStages", []int{2, 3}, rowsFrom(same, one, func(int) float64 { return 2 })},
 	{"scopes.py", "ScopedRing", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},

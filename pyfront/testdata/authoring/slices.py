@@ -164,3 +164,37 @@ class OrchestratedHalves:
     ):
         for r in pl.range(pld.world_size()):
             self.per_device(xs[r], outs[r], device=r)
+
+
+@pl.program
+class TensorLevel:
+    """A tensor-level kernel that returns what it computes: its conversion
+    to tiles gives it an Out parameter (ret0__out) to store the result in,
+    and its caller a pl.tensor.create to pass there."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def twice_plus_one(
+        self,
+        x: pl.Tensor[[N, W], pl.FP32],
+    ) -> pl.Tensor[[N, W], pl.FP32]:
+        y = pl.add(x, x)
+        return pl.add(y, 1.0)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def per_device(
+        self,
+        x: pl.Tensor[[N, W], pl.FP32],
+        out: pl.Out[pl.Tensor[[N, W], pl.FP32]],
+    ) -> pl.Tensor[[N, W], pl.FP32]:
+        t = self.twice_plus_one(x)
+        out[0:N, 0:W] = t
+        return out
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def tensor_level(
+        self,
+        xs: pl.Tensor[[NR, N, W], pl.FP32],
+        outs: pl.Out[pl.Tensor[[NR, N, W], pl.FP32]],
+    ):
+        for r in pl.range(pld.world_size()):
+            self.per_device(xs[r], outs[r], device=r)
