@@ -90,6 +90,7 @@ var docIndex = map[string]docEntry{
 	"pl.Func.If":                        {Signature: "func (f *Func) If(cond any, then func())", Doc: "If adds a conditional. PyPTO: if cond:"},
 	"pl.Func.IfElse":                    {Signature: "func (f *Func) IfElse(cond any, then, els func())", Doc: "IfElse adds a two-way conditional. PyPTO: if cond: ... else: ..."},
 	"pl.Func.In":                        {Signature: "func (f *Func) In(name string, t Type) Expr", Doc: "In declares an input parameter. PyPTO: name: T."},
+	"pl.Func.InCoreScope":               {Signature: "func (f *Func) InCoreScope(nameHint string, body func())", Doc: "InCoreScope adds a region whose statements run as one kernel on a core;\nOutlineIncoreScopes makes it an InCore function (named nameHint, or\n<function>_incore_<n> when nameHint is \"\") and the region a call of it.\nVariables the body binds stay visible after it.\nPyPTO: with pl.at(level=pl.Level.CORE_GROUP, name_hint=nameHint): ..."},
 	"pl.Func.InOut":                     {Signature: "func (f *Func) InOut(name string, t Type) Expr", Doc: "InOut declares an in-out parameter. PyPTO: name: pl.InOut[T]."},
 	"pl.Func.Let":                       {Signature: "func (f *Func) Let(name string, e any) Expr", Doc: "Let binds name to the value of e and returns the new variable.\nPyPTO: name: T = e."},
 	"pl.Func.Name":                      {Signature: "func (f *Func) Name() string", Doc: "Name is the function's name."},

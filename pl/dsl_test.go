@@ -90,6 +90,11 @@ func TestDSLMisuse(t *testing.T) {
 			p.InCore("k", func(f *pl.Func) {})
 			p.InCore("k", func(f *pl.Func) {})
 		}, `already defines a function named "k"`},
+		{"scope name", func() {
+			pl.NewProgram("P").Orchestration("o", func(f *pl.Func) {
+				f.InCoreScope("2k", func() {})
+			})
+		}, `f.InCoreScope: argument 'nameHint': expected a Python identifier that is not a keyword (letters, digits, _), given "2k", which starts with a digit`},
 		{"range arity", func() { pl.Range() }, "pl.Range takes 1 to 3 arguments"},
 		{"bad option", func() {
 			pl.NewProgram("P").InCore("k", func(f *pl.Func) {

@@ -164,3 +164,52 @@ func ExampleAssemble() {
 	//         y__ssa_v1: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(lo, [4, 0], y__ssa_v0)
 	//         return y__ssa_v1
 }
+
+// InCoreScope writes a kernel inside its orchestrator, as PyPTO's
+// getting-started guide does with `with pl.at(level=pl.Level.CORE_GROUP)`;
+// OutlineIncoreScopes makes the scope an InCore function and the scope a
+// call of it, which stores into out and returns it.
+func ExampleFunc_InCoreScope() {
+	prog := pl.NewProgram("Scoped")
+	prog.Orchestration("add", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(8, 16), pl.FP32))
+		f.InCoreScope("twice", func() {
+			t := f.Let("t", pl.Load(a, pl.Dims(0, 0), pl.Dims(8, 16)))
+			f.Do(pl.Store(pl.Add(t, t), pl.Dims(0, 0), out))
+		})
+		f.Return(out)
+	})
+	fmt.Println(prog)
+	c := pl.Compile(prog, pl.Ranks(2))
+	st, _ := c.Stage("OutlineIncoreScopes")
+	fmt.Println(st.Text)
+	// Output:
+	// # pypto.program: Scoped
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Scoped:
+	//     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+	//     def add(self, a: pl.Tensor[[8, 16], pl.FP32], out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+	//         with pl.at(level=pl.Level.CORE_GROUP, name_hint="twice"):
+	//             t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+	//             pl.tile.store(pl.tile.add(t, t), [0, 0], out)
+	//         return out
+	// # pypto.program: Scoped
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Scoped:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def twice(a: pl.Tensor[[8, 16], pl.FP32], out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+	//         t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+	//         t__tmp_v0: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+	//         out__store: pl.Tensor[[8, 16], pl.FP32] = pl.tile.store(t__tmp_v0, [0, 0], out)
+	//         return out
+	//     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+	//     def add(self, a: pl.Tensor[[8, 16], pl.FP32], out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+	//         out__ssa_v0: pl.Tensor[[8, 16], pl.FP32] = self.twice(a, out)
+	//         return out__ssa_v0
+}

@@ -331,6 +331,20 @@ func (f *Func) IfElse(cond any, then, els func()) {
 	f.b.Emit(&ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: c, Then: t, Else: e})
 }
 
+// InCoreScope adds a region whose statements run as one kernel on a core;
+// OutlineIncoreScopes makes it an InCore function (named nameHint, or
+// <function>_incore_<n> when nameHint is "") and the region a call of it.
+// Variables the body binds stay visible after it.
+// PyPTO: with pl.at(level=pl.Level.CORE_GROUP, name_hint=nameHint): ...
+func (f *Func) InCoreScope(nameHint string, body func()) {
+	pos := dsl.Caller()
+	if nameHint != "" {
+		dsl.CheckName("f.InCoreScope", "nameHint", nameHint)
+	}
+	blk := f.b.Block(body)
+	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone, NameHint: nameHint, Body: blk})
+}
+
 // Call calls another function of the program. PyPTO: self.fn(args).
 func (f *Func) Call(fn *Function, args ...any) Expr {
 	return f.call(fn, nil, args)
