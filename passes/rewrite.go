@@ -227,15 +227,7 @@ func mapBlock(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
 func mapNested(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
 	switch x := s.(type) {
 	case *ir.ForStmt:
-		b, err := mapBlock(x.Body, f)
-		if err != nil {
-			return nil, err
-		}
-		if b != x.Body {
-			c := *x
-			c.Body = b
-			return &c, nil
-		}
+		return mapBody(s, x.Body, f, func(b ir.Stmt) ir.Stmt { c := *x; c.Body = b; return &c })
 	case *ir.IfStmt:
 		t, err := mapBlock(x.Then, f)
 		if err != nil {
@@ -251,19 +243,24 @@ func mapNested(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
 			return &c, nil
 		}
 	case *ir.ScopeStmt:
-		b, err := mapBlock(x.Body, f)
-		if err != nil {
-			return nil, err
-		}
-		if b != x.Body {
-			c := *x
-			c.Body = b
-			return &c, nil
-		}
+		return mapBody(s, x.Body, f, func(b ir.Stmt) ir.Stmt { c := *x; c.Body = b; return &c })
 	case *ir.SeqStmts:
 		return mapBlock(x, f)
 	}
 	return s, nil
+}
+
+// mapBody is s with its one body mapped by mapBlock (rebuilt by with when
+// the body changed).
+func mapBody(s, body ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error), with func(ir.Stmt) ir.Stmt) (ir.Stmt, error) {
+	b, err := mapBlock(body, f)
+	if err != nil {
+		return nil, err
+	}
+	if b == body {
+		return s, nil
+	}
+	return with(b), nil
 }
 
 // remapFunction rewrites a whole function through a variable map: every

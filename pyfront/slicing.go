@@ -137,11 +137,7 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 		r.fail(left, "subscript-write target must be a variable name, got %s", r.text(base))
 	}
 	name := r.text(base)
-	dst, ok := r.evalIn(base, fc.env, fc).(ir.Expr)
-	var tl ir.TensorLike
-	if ok {
-		tl, ok = ir.AsTensorLike(dst.Type())
-	}
+	dst, tl, ok := fc.tensorValue(base)
 	if !ok {
 		r.fail(left, "subscript-write requires a tensor target, given %s", r.text(base))
 	}
@@ -151,11 +147,7 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 		r.fail(left, "element-write 'dst[i, j] = scalar' is not supported for tensor targets: use pl.write, or slice indices (dst[i:i+1, j:j+1] = t)")
 	}
 	offs, exts, drop := fc.window(parts, tl.Shape)
-	src, ok := r.evalIn(right, fc.env, fc).(ir.Expr)
-	var st ir.TensorLike
-	if ok {
-		st, ok = ir.AsTensorLike(src.Type())
-	}
+	src, st, ok := fc.tensorValue(right)
 	if !ok {
 		r.fail(right, "subscript-write source must also be a tensor, given %s", r.text(right))
 	}
@@ -179,4 +171,14 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 	nv := ir.NewVar(name, c.Type(), r.pos(base))
 	fc.bind(name, nv)
 	return []ir.Stmt{&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Var: nv, Value: c}}
+}
+
+// tensorValue evaluates n; ok when it is a tensor.
+func (fc *fnCtx) tensorValue(n *node) (ir.Expr, ir.TensorLike, bool) {
+	e, ok := fc.r.evalIn(n, fc.env, fc).(ir.Expr)
+	if !ok {
+		return nil, ir.TensorLike{}, false
+	}
+	tl, ok := ir.AsTensorLike(e.Type())
+	return e, tl, ok
 }
