@@ -77,8 +77,10 @@ func (r *reader) callsThrough(n *node) map[string]bool {
 	return out
 }
 
-// jitPrograms builds one program per @pl.jit.host entry, named after it,
-// holding every jit function it reaches.
+// jitPrograms builds one program per entry, named after it, holding every
+// jit function it reaches. The entries are the @pl.jit.host functions and
+// the @pl.jit functions no other jit function calls (upstream's examples
+// call those from Python, as beginner/01_hello_world.py does).
 func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 	byName := map[string]*jitFunc{}
 	for _, j := range jits {
@@ -87,9 +89,17 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 		}
 		byName[j.name] = j
 	}
+	called := map[string]bool{}
+	for _, j := range jits {
+		for c := range r.callsThrough(j.def.ChildByFieldId(fldBody)) {
+			if c != j.name {
+				called[c] = true
+			}
+		}
+	}
 	var out []*ir.Program
 	for _, host := range jits {
-		if host.kind != "host" {
+		if host.kind != "host" && (host.kind != "orch" || called[host.name]) {
 			continue
 		}
 		// Callees first, so each caller sees its callees' return types.
@@ -119,8 +129,8 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 			order = append(order, j)
 		}
 		visit(host)
-		pc := &progCtx{prog: ir.NewProgram(host.name), funcs: map[string]*ir.Function{}, jit: true}
-		for _, j := range order {
+		pc := &progCtx{prog: ir.NewProgram(host.name), funcs: map[string]*ir.Function{}, jit: true, deferred: map[string]func([]ir.Type){}}
+		build := func(j *jitFunc) {
 			fn, fenv := r.signature(nil, j.def, r.globalEnv(), true)
 			switch j.kind {
 			case "incore":
@@ -139,6 +149,20 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 			if err := pc.prog.AddFunction(fn); err != nil {
 				r.fail(j.def, "%v", err)
 			}
+		}
+		for _, j := range order {
+			if j != host && r.hasBareTensor(j.def) {
+				// Specialized on its first call's arguments, as @pl.jit is.
+				j := j
+				pc.deferred[j.name] = func(args []ir.Type) {
+					saved := r.argTypes
+					r.argTypes = map[string][]ir.Type{j.name: args}
+					defer func() { r.argTypes = saved }()
+					build(j)
+				}
+				continue
+			}
+			build(j)
 		}
 		out = append(out, pc.prog)
 	}

@@ -224,7 +224,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		return fc.inlineCall(n, h, pos, kws)
 	}
 	if fc.pc.jit {
-		if _, ok := fc.pc.funcs[callee]; ok {
+		if _, ok := fc.pc.funcs[callee]; ok || fc.pc.deferred[callee] != nil {
 			return fc.programCall(n, callee, pos, nodes, kws)
 		}
 	}
@@ -539,6 +539,17 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
 	callee := fc.pc.funcs[name]
+	if build := fc.pc.deferred[name]; callee == nil && build != nil {
+		types := make([]ir.Type, len(pos))
+		for i, v := range pos {
+			if e, ok := v.(ir.Expr); ok {
+				types[i] = e.Type()
+			}
+		}
+		delete(fc.pc.deferred, name)
+		build(types)
+		callee = fc.pc.funcs[name]
+	}
 	if callee == nil {
 		r.fail(n, "program %s has no function %s", fc.pc.prog.Name, name)
 	}

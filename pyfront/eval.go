@@ -47,6 +47,12 @@ type reader struct {
 	// inlines are the module's @pl.inline and @pl.jit.inline helpers, by
 	// name (inline.go).
 	inlines map[string]*inlineHelper
+	// specs are the sample tensors the __main__ block passes to each
+	// function it calls, by argument position (samples.go).
+	specs map[string][]*sample
+	// argTypes are the argument types of the call a deferred jit function
+	// is being built for (samples.go).
+	argTypes map[string][]ir.Type
 }
 
 func (r *reader) dynamic(name string, at *node) *ir.Var {

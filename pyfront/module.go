@@ -177,6 +177,7 @@ func (r *reader) module(root *node) *Module {
 			}
 		}
 	}
+	r.scanSamples(root)
 	for _, p := range r.jitPrograms(jits) {
 		add(p.Name, root)
 		m.progs[p.Name] = p

@@ -23,6 +23,8 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.read":                 ir.TensorRead,
 	"pl.write":                ir.TensorWrite,
 	"pl.slice":                ir.TensorSlice,
+	"pl.create_tensor":        ir.TensorCreate,
+	"pl.create_tile":          ir.TileCreate,
 	"pl.assemble":             ir.TensorAssemble,
 	"pld.get_comm_ctx":        ir.PldSystemGetCommCtx,
 	"pld.rank":                ir.PldSystemRank,

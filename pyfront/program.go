@@ -19,6 +19,9 @@ type progCtx struct {
 	// jit is set for the authoring form: a bare call f(...) of a jit
 	// function calls the program function f.
 	jit bool
+	// deferred builds a jit function with bare pl.Tensor parameters at its
+	// first call, specialized on that call's argument types.
+	deferred map[string]func(args []ir.Type)
 }
 
 // fnCtx is a function being built.
@@ -200,6 +203,7 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 	}
 	fenv := e.child()
 	params := def.ChildByFieldId(fldParameters)
+	idx := -1 // the parameter's position in a call (self not counted)
 	for i, p := range r.kids(params) {
 		var pname string
 		var tnode *node
@@ -218,11 +222,27 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 		if tnode == nil {
 			r.fail(p, "parameter %s of %s needs a type annotation", pname, name)
 		}
+		idx++
 		dir := ir.In
-		t := r.evalType(tnode, fenv, nil)
+		var t any
+		if d, bare := r.bareTensor(tnode); bare {
+			st, ok := r.specialized(name, idx)
+			if !ok {
+				r.fail(tnode, "parameter %s of %s is a bare pl.Tensor: @pl.jit takes its shape from the tensor a call passes, and no call of %s in the file's __main__ block passes one ptorepl can size (a = torch.zeros((128, 128), dtype=torch.float32)); or annotate it, pl.Tensor[[128, 128], pl.FP32]", pname, name, name)
+			}
+			t = st
+			if d != ir.In {
+				t = dirType{d, st}
+			}
+		} else {
+			t = r.evalType(tnode, fenv, nil)
+		}
 		if dt, ok := t.(dirType); ok {
 			dir = dt.dir
 			t = dt.t
+		}
+		if dt, isDType := t.(ir.DataType); isDType {
+			t = ir.Scalar(dt) // scale: pl.FP32, as @pl.jit signatures write a scalar
 		}
 		ty, ok := t.(ir.Type)
 		if !ok {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // TestOutlinedScopes: the programs of scopes.py after the two outlining
@@ -108,5 +110,131 @@ func TestScopesSerialize(t *testing.T) {
 		if err := ir.AssertStructuralEqual(prog.IR(), back, true); err != nil {
 			t.Fatalf("%s: the program read back differs: %v", name, err)
 		}
+	}
+}
+
+// TestJitSamples: @pl.jit entries with bare pl.Tensor parameters take the
+// shapes and dtypes of the torch tensors the __main__ block passes them; a
+// kernel with bare parameters takes its first call's argument types. Each
+// program runs, as written and compiled, to what the file asserts.
+func TestJitSamples(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_samples.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice" {
+		t.Fatalf("names %q, want the two entries", got)
+	}
+	for _, c := range []struct {
+		entry string
+		want  func(args []*tensor.Tensor, i, j int) (got, want float64)
+	}{
+		{"add_scaled", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[2].At(i, j), float64(float32(float32(a[0].At(i, j)+a[1].At(i, j)) * 2))
+		}},
+		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+	} {
+		prog, err := mod.Program(c.entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := prog.String(); !strings.Contains(text, "pl.Tensor[[64, 32], pl.FP32]") {
+			t.Fatalf("%s is not specialized to [64, 32] FP32:\n%s", c.entry, text)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatalf("%s: %v", c.entry, err)
+		}
+		for _, compiled := range []bool{false, true} {
+			args, _, err := runtime.HostArgs(prog.IR(), 1, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if compiled {
+				_, err = comp.Run(pl.Ranks(1), args...)
+			} else {
+				_, err = pl.Run(prog, pl.Ranks(1), args...)
+			}
+			if err != nil {
+				t.Fatalf("%s (compiled %v): %v", c.entry, compiled, err)
+			}
+			for i := 0; i < 64; i++ {
+				for j := 0; j < 32; j++ {
+					if got, want := c.want(args, i, j); got != want {
+						t.Fatalf("%s (compiled %v): [%d, %d] = %v, want %v", c.entry, compiled, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-03
+// (beside the PTOREPL_PYPTO_EXAMPLES directory) unmodified: @pl.jit
+// functions with bare pl.Tensor parameters, kernels in with pl.at scopes,
+// specialized on the __main__ block's torch tensors. Each entry runs, as
+// written and compiled, to what the file's own assert says.
+func TestUpstreamBeginnerExamples(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read examples/beginner beside it (testdata/authoring/jit_samples.py runs regardless)")
+	}
+	add := func(a, b float64) float64 { return float64(float32(a + b)) }
+	mul := func(a, b float64) float64 { return float64(float32(a * b)) }
+	scaled := func(a, b float64) float64 { return float64(float32(float32(a+b) * 2)) }
+	for _, c := range []struct {
+		file, entry string
+		f           func(a, b float64) float64
+	}{
+		{"01_hello_world.py", "tile_add", add},
+		{"02_elementwise.py", "tile_add_128", add},
+		{"02_elementwise.py", "tile_mul_128", mul},
+		{"02_elementwise.py", "tile_add_64", add},
+		{"02_elementwise.py", "tile_mul_64", mul},
+		{"02_elementwise.py", "chunked_add", add},
+		{"03_scalar_ops.py", "fused_add_scale", scaled},
+	} {
+		t.Run(c.file+"/"+c.entry, func(t *testing.T) {
+			mod, err := pl.LoadPython(filepath.Join(dir, "..", "beginner", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := mod.Program(c.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := pl.TryCompile(prog, pl.Ranks(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := comp.PTOText(); err != nil {
+				t.Fatal(err)
+			}
+			for _, compiled := range []bool{false, true} {
+				args, _, err := runtime.HostArgs(prog.IR(), 1, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if compiled {
+					_, err = comp.Run(pl.Ranks(1), args...)
+				} else {
+					_, err = pl.Run(prog, pl.Ranks(1), args...)
+				}
+				if err != nil {
+					t.Fatalf("compiled %v: %v", compiled, err)
+				}
+				a, b, out := args[0], args[1], args[2]
+				shape := out.Shape()
+				for i := 0; i < shape[0]; i++ {
+					for j := 0; j < shape[1]; j++ {
+						if got, want := out.At(i, j), c.f(a.At(i, j), b.At(i, j)); got != want {
+							t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+						}
+					}
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,46 @@
+"""@pl.jit functions in the style of PyPTO's beginner examples: their
+tensor parameters are bare pl.Tensor annotations, which upstream's JIT
+specializes on the tensors a call passes. ptorepl reads those tensors'
+shapes and dtypes off the torch constructors of the __main__ block
+(without running it); a kernel with bare parameters is specialized at
+its first call inside the program.
+"""
+
+import pypto.language as pl
+import torch
+
+ROWS = 64
+COLS = 32
+
+
+@pl.jit
+def add_scaled(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        ta = pl.load(a, [0, 0], [ROWS, COLS])
+        tb = pl.load(b, [0, 0], [ROWS, COLS])
+        pl.store(pl.mul(pl.add(ta, tb), 2.0), [0, 0], c)
+    return c
+
+
+@pl.jit.incore
+def double_it(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    t = pl.load(x, [0, 0], [ROWS, COLS])
+    return pl.store(pl.add(t, t), [0, 0], y)
+
+
+@pl.jit
+def twice(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    y = double_it(x, y)
+    return y
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
+    b = torch.randn(ROWS, COLS, dtype=torch.float32)
+    c = torch.zeros_like(a)
+    add_scaled(a, b, c)
+    assert torch.allclose(c, (a + b) * 2.0)
+
+    x = torch.randn((ROWS, COLS))
+    compiled = twice.compile(x, x.clone())
