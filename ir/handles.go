@@ -22,6 +22,9 @@ var (
 	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef
 	TileSlice, TensorSlice, TensorViewOp, TensorAssemble *OpDef
 	TileAlloc, SystemFence, SystemCacheinvalid           *OpDef
+
+	TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip               *OpDef
+	TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -201,6 +201,27 @@ func TestDeducerErrors(t *testing.T) {
 			}{"tensor." + name, []Expr{vec, &ConstFloat{Value: 2, DType: FP32}}, nil,
 				"cell[3]:7: tensor." + name + ": argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
 	}
+	type dcase = struct {
+		op   string
+		args []Expr
+		kw   Kwargs
+		want string
+	}
+	for _, name := range []string{"neg", "relu", "exp", "log", "sqrt", "recip"} {
+		cases = append(cases, dcase{"tile." + name, []Expr{plain}, nil,
+			"cell[3]:7: tile." + name + ": argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"})
+	}
+	for _, name := range []string{"exp", "log", "sqrt", "recip"} {
+		cases = append(cases,
+			dcase{"tile." + name, []Expr{tile(INT32, MemVec, 1, 8)}, nil,
+				"cell[3]:7: tile." + name + ": argument 'tile': expected elements of a floating-point type, given pl.INT32"},
+			dcase{"tensor." + name, []Expr{tens(INT8, 1, 8)}, nil,
+				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of a floating-point type, given pl.INT8"})
+	}
+	for _, name := range []string{"abs", "neg", "relu"} {
+		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
+			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
+	}
 	_ = ctx
 	_ = ptr
 	cases = append(cases, hostBuiltinDeducerCases()...)
@@ -337,7 +358,8 @@ func TestHandlesFilled(t *testing.T) {
 		TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum, TileAdds, TileSubs, TileMuls, TileDivs,
 		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
 		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp, TensorAssemble,
-		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileCommNotify, TileCommWait, TileCommTest,
+		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip,
+		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -563,27 +563,73 @@ func registerSystem() {
 	})
 }
 
-// TileAbs is |x| elementwise on a Vec tile (upstream's tile.abs; PTO TABS).
-var TileAbs = RegisterOp(&OpDef{
-	Name: "tile.abs", Class: ClassCompute, Category: "TileOp",
-	Doc:       "Elementwise absolute value of a Vec tile.",
-	Args:      []ArgSpec{{Name: "tile"}},
-	OutMemory: MemVec,
-	Deduce: func(c *DeduceCtx) (Type, error) {
-		t, err := c.Tile(0)
-		if err != nil {
-			return nil, err
+// unaryOps are the elementwise one-operand ops (upstream's tile_ops/unary
+// and activation ops), each with a tile form on Vec tiles and a tensor form
+// ConvertTensorToTileOps lowers to it. float marks the ones defined on
+// floating-point elements only.
+var unaryOps = []struct {
+	name, doc    string
+	float        bool
+	tile, tensor **OpDef
+}{
+	{"abs", "Elementwise absolute value.", false, &TileAbs, &TensorAbs},
+	{"neg", "Elementwise negation.", false, &TileNeg, &TensorNeg},
+	{"relu", "Elementwise max(x, 0).", false, &TileRelu, &TensorRelu},
+	{"exp", "Elementwise e^x.", true, &TileExp, &TensorExp},
+	{"log", "Elementwise natural logarithm.", true, &TileLog, &TensorLog},
+	{"sqrt", "Elementwise square root.", true, &TileSqrt, &TensorSqrt},
+	{"recip", "Elementwise reciprocal 1/x.", true, &TileRecip, &TensorRecip},
+}
+
+func init() {
+	for _, op := range unaryOps {
+		op := op
+		elem := func(c *DeduceCtx, dt DataType) error {
+			if op.float && !dt.IsFloat() {
+				return c.Fail(0, "elements of a floating-point type", dt.String())
+			}
+			return nil
 		}
-		if t.Memory != MemNone && t.Memory != MemVec {
-			return nil, c.Fail(0, "a tile in Vec memory", t)
-		}
-		// Like upstream's unary ops, the result keeps the source's valid shape.
-		var view *TileView
-		if t.View != nil && len(t.View.ValidShape) > 0 {
-			v := ImplicitTileView(MemVec)
-			v.ValidShape = t.View.ValidShape
-			view = &v
-		}
-		return NewTileType(t.Shape, t.DType, MemVec, view), nil
-	},
-})
+		*op.tile = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp",
+			Doc:       op.doc + " A Vec tile.",
+			Args:      []ArgSpec{{Name: "tile"}},
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := c.Tile(0)
+				if err != nil {
+					return nil, err
+				}
+				if t.Memory != MemNone && t.Memory != MemVec {
+					return nil, c.Fail(0, "a tile in Vec memory", t)
+				}
+				if err := elem(c, t.DType); err != nil {
+					return nil, err
+				}
+				// Like upstream's unary ops, the result keeps the source's valid shape.
+				var view *TileView
+				if t.View != nil && len(t.View.ValidShape) > 0 {
+					v := ImplicitTileView(MemVec)
+					v.ValidShape = t.View.ValidShape
+					view = &v
+				}
+				return NewTileType(t.Shape, t.DType, MemVec, view), nil
+			},
+		})
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
+			Doc:  op.doc + " A tensor (lowered to the tile form).",
+			Args: []ArgSpec{{Name: "input"}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := c.TensorLike(0)
+				if err != nil {
+					return nil, err
+				}
+				if err := elem(c, t.DType); err != nil {
+					return nil, err
+				}
+				return &TensorType{Shape: t.Shape, DType: t.DType}, nil
+			},
+		})
+	}
+}

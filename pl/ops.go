@@ -119,14 +119,36 @@ func Cast(x any, dt DataType) Expr {
 	return dsl.Call(ir.TensorCast, []ir.Expr{e}, kw("target_type", dt))
 }
 
-// Abs is the elementwise absolute value of a tile. PyPTO: pl.tile.abs(t)
-// (pl.abs on a tile).
-func Abs(x any) Expr {
-	e := arg(x, "pl.Abs", "tile")
-	if !isTile(e) {
-		dsl.Raise(&ir.TypeError{Op: "pl.Abs", Arg: "tile", Expected: "a tile (load a tensor first)", Given: ir.Describe(e)})
+// Abs is the elementwise absolute value of a tile or tensor. PyPTO: pl.abs(t).
+func Abs(x any) Expr { return unary("Abs", ir.TileAbs, ir.TensorAbs, x) }
+
+// Relu is elementwise max(x, 0) of a tile or tensor. PyPTO: pl.relu(t).
+func Relu(x any) Expr { return unary("Relu", ir.TileRelu, ir.TensorRelu, x) }
+
+// Exp is elementwise e^x of a floating-point tile or tensor. PyPTO: pl.exp(t).
+func Exp(x any) Expr { return unary("Exp", ir.TileExp, ir.TensorExp, x) }
+
+// Log is the elementwise natural logarithm of a floating-point tile or
+// tensor. PyPTO: pl.log(t).
+func Log(x any) Expr { return unary("Log", ir.TileLog, ir.TensorLog, x) }
+
+// Sqrt is the elementwise square root of a floating-point tile or tensor.
+// PyPTO: pl.sqrt(t).
+func Sqrt(x any) Expr { return unary("Sqrt", ir.TileSqrt, ir.TensorSqrt, x) }
+
+// Recip is elementwise 1/x of a floating-point tile or tensor. PyPTO: pl.recip(t).
+func Recip(x any) Expr { return unary("Recip", ir.TileRecip, ir.TensorRecip, x) }
+
+// unary picks an op's tile or tensor form by operand type.
+func unary(name string, tile, tensor *ir.OpDef, x any) Expr {
+	e := arg(x, "pl."+name, "input")
+	if isTile(e) {
+		return dsl.Call(tile, []ir.Expr{e}, nil)
 	}
-	return dsl.Call(ir.TileAbs, []ir.Expr{e}, nil)
+	if _, ok := ir.AsTensorLike(e.Type()); !ok {
+		dsl.Raise(&ir.TypeError{Op: "pl." + name, Arg: "input", Expected: "a tile or tensor", Given: ir.Describe(e)})
+	}
+	return dsl.Call(tensor, []ir.Expr{e}, nil)
 }
 
 // elementwise picks tile.X / tensor.X (or the scalar-rhs form Xs) by operand
@@ -263,12 +285,16 @@ func Not(a any) Expr {
 	return &ir.UnaryExpr{Op: ir.OpNot, X: e, DType: ir.BOOL, Pos: dsl.Caller()}
 }
 
-// Neg is -a on a scalar.
+// Neg is -a on a scalar, or elementwise on a tile or tensor (PyPTO:
+// pl.neg(t)).
 func Neg(a any) Expr {
 	e := arg(a, "pl.Neg", "x")
 	st, ok := e.Type().(*ir.ScalarType)
 	if !ok {
-		dsl.Raise(&ir.TypeError{Op: "pl.Neg", Arg: "x", Expected: "a scalar", Given: ir.Describe(e)})
+		if _, isT := ir.AsTensorLike(e.Type()); isT || isTile(e) {
+			return unary("Neg", ir.TileNeg, ir.TensorNeg, e)
+		}
+		dsl.Raise(&ir.TypeError{Op: "pl.Neg", Arg: "x", Expected: "a scalar, tile or tensor", Given: ir.Describe(e)})
 	}
 	return &ir.UnaryExpr{Op: ir.OpNeg, X: e, DType: st.DType, Pos: dsl.Caller()}
 }

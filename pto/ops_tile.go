@@ -20,7 +20,12 @@ func init() {
 	for op, inst := range elementwiseScalar {
 		Register(op, emitElementwise(inst, true))
 	}
-	Register(ir.TileAbs, emitUnary("pto.tabs"))
+	for op, inst := range map[*ir.OpDef]string{
+		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
+		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",
+	} {
+		Register(op, emitUnary(inst))
+	}
 	Register(ir.TileCast, emitTileCast)
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)

@@ -229,7 +229,9 @@ var elementwiseOps = map[string]elementwiseSpelling{
 }
 
 // tileForms maps an authoring op that also has a tile form to it.
-var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice}
+var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice,
+	ir.TensorAbs: ir.TileAbs, ir.TensorNeg: ir.TileNeg, ir.TensorRelu: ir.TileRelu, ir.TensorExp: ir.TileExp,
+	ir.TensorLog: ir.TileLog, ir.TensorSqrt: ir.TileSqrt, ir.TensorRecip: ir.TileRecip}
 
 // authoringCall builds the authoring-form spellings that are not one op
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
@@ -257,7 +259,7 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 			}
 		}
 		return fc.opCall(n, op, pos, nodes, kws), true
-	case ir.TensorRead, ir.TensorWrite, ir.TensorSlice:
+	case ir.TensorRead, ir.TensorWrite, ir.TensorSlice, ir.TensorAbs, ir.TensorNeg, ir.TensorRelu, ir.TensorExp, ir.TensorLog, ir.TensorSqrt, ir.TensorRecip:
 		if len(pos) > 0 {
 			if e, ok := pos[0].(ir.Expr); ok {
 				if _, isTile := e.Type().(*ir.TileType); isTile {

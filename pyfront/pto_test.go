@@ -83,6 +83,16 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		}
 		progs[name] = p.IR()
 	}
+	// The unary ops' emitters (pto.texp, pto.trecip, ...) too.
+	jit, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_samples.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := jit.Program("activations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs["activations"] = act.IR()
 	bin, err := exec.LookPath("mlir-opt-16")
 	if err != nil {
 		if bin, err = exec.LookPath("mlir-opt"); err != nil {

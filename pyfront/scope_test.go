@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -134,6 +135,14 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"activations", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			f := func(v float64) float64 { return float64(float32(v)) }
+			x := a[0].At(i, j)
+			s := f(1 / f(f(math.Exp(-x))+1))
+			r := math.Max(f(s-0.5), 0)
+			l := f(math.Log(f(math.Sqrt(f(math.Abs(x) + 1)))))
+			return a[1].At(i, j), f(r + l)
 		}},
 	} {
 		prog, err := mod.Program(c.entry)
@@ -171,22 +180,24 @@ func TestJitSamples(t *testing.T) {
 	}
 }
 
-// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-03
+// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-04
 // (beside the PTOREPL_PYPTO_EXAMPLES directory) unmodified: @pl.jit
 // functions with bare pl.Tensor parameters, kernels in with pl.at scopes,
 // specialized on the __main__ block's torch tensors. Each entry runs, as
-// written and compiled, to what the file's own assert says.
+// written and compiled, to what the file's own assert says (computed here
+// in FP32, one operation at a time, as the kernel does).
 func TestUpstreamBeginnerExamples(t *testing.T) {
 	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if dir == "" {
 		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read examples/beginner beside it (testdata/authoring/jit_samples.py runs regardless)")
 	}
-	add := func(a, b float64) float64 { return float64(float32(a + b)) }
-	mul := func(a, b float64) float64 { return float64(float32(a * b)) }
-	scaled := func(a, b float64) float64 { return float64(float32(float32(a+b) * 2)) }
+	f := func(v float64) float64 { return float64(float32(v)) }
+	sigmoid := func(v float64) float64 { return f(1 / f(f(math.Exp(f(v*-1)))+1)) }
+	add := func(in []float64) float64 { return f(in[0] + in[1]) }
+	mul := func(in []float64) float64 { return f(in[0] * in[1]) }
 	for _, c := range []struct {
 		file, entry string
-		f           func(a, b float64) float64
+		want        func(in []float64) float64 // the output from the inputs' elements
 	}{
 		{"01_hello_world.py", "tile_add", add},
 		{"02_elementwise.py", "tile_add_128", add},
@@ -194,7 +205,12 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		{"02_elementwise.py", "tile_add_64", add},
 		{"02_elementwise.py", "tile_mul_64", mul},
 		{"02_elementwise.py", "chunked_add", add},
-		{"03_scalar_ops.py", "fused_add_scale", scaled},
+		{"03_scalar_ops.py", "fused_add_scale", func(in []float64) float64 { return f(add(in) * 2) }},
+		{"04_activation.py", "fused_add_relu", func(in []float64) float64 { return math.Max(add(in), 0) }},
+		{"04_activation.py", "silu", func(in []float64) float64 { return f(in[0] * sigmoid(in[0])) }},
+		{"04_activation.py", "gelu", func(in []float64) float64 { return f(in[0] * sigmoid(f(in[0]*1.702))) }},
+		{"04_activation.py", "swiglu", func(in []float64) float64 { return f(f(in[0]*sigmoid(in[0])) * in[1]) }},
+		{"04_activation.py", "geglu", func(in []float64) float64 { return f(f(in[0]*sigmoid(f(in[0]*1.702))) * in[1]) }},
 	} {
 		t.Run(c.file+"/"+c.entry, func(t *testing.T) {
 			mod, err := pl.LoadPython(filepath.Join(dir, "..", "beginner", c.file))
@@ -225,12 +241,16 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 				if err != nil {
 					t.Fatalf("compiled %v: %v", compiled, err)
 				}
-				a, b, out := args[0], args[1], args[2]
+				ins, out := args[:len(args)-1], args[len(args)-1]
 				shape := out.Shape()
+				in := make([]float64, len(ins))
 				for i := 0; i < shape[0]; i++ {
 					for j := 0; j < shape[1]; j++ {
-						if got, want := out.At(i, j), c.f(a.At(i, j), b.At(i, j)); got != want {
-							t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+						for k, x := range ins {
+							in[k] = x.At(i, j)
+						}
+						if got, want := out.At(i, j), c.want(in); got != want {
+							t.Fatalf("compiled %v: out[%d, %d] = %v, want %v (inputs %v)", compiled, i, j, got, want, in)
 						}
 					}
 				}

@@ -189,17 +189,9 @@ func init() {
 		t.set(k, v)
 		return t, nil
 	})
-	Register(ir.TileAbs, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		vals, shape, dt, like, err := x.valuesOf(a[0], c, "tile")
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, len(vals))
-		for i, v := range vals {
-			out[i] = math.Abs(v) // exact in every dtype: no rounding
-		}
-		return x.result(c, dt, shape, out, like), nil
-	})
+	for op, fn := range unaryKernels {
+		Register(op, unaryOp(fn))
+	}
 	Register(ir.TileCast, castOp)
 	Register(ir.TensorCast, castOp)
 	for op, name := range elementwiseKernels {
@@ -256,6 +248,48 @@ func tileIndex(t *Tile, idxV any) (int, error) {
 		k = k*t.Shape[i] + x
 	}
 	return k, nil
+}
+
+// unaryKernels are the one-operand elementwise ops (tile and tensor form),
+// computed in float64 and rounded to the element type.
+// (A variable, not an init: the registering init above reads it.)
+var unaryKernels = func() map[*ir.OpDef]func(float64) float64 {
+	m := map[*ir.OpDef]func(float64) float64{}
+	for _, k := range []struct {
+		tile, tensor *ir.OpDef
+		fn           func(float64) float64
+	}{
+		{ir.TileAbs, ir.TensorAbs, math.Abs},
+		{ir.TileNeg, ir.TensorNeg, func(v float64) float64 { return -v }},
+		{ir.TileRelu, ir.TensorRelu, func(v float64) float64 {
+			if v < 0 {
+				return 0
+			}
+			return v
+		}},
+		{ir.TileExp, ir.TensorExp, math.Exp},
+		{ir.TileLog, ir.TensorLog, math.Log},
+		{ir.TileSqrt, ir.TensorSqrt, math.Sqrt},
+		{ir.TileRecip, ir.TensorRecip, func(v float64) float64 { return 1 / v }},
+	} {
+		m[k.tile], m[k.tensor] = k.fn, k.fn
+	}
+	return m
+}()
+
+// unaryOp applies fn to every element of a tile or tensor.
+func unaryOp(fn func(float64) float64) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		vals, shape, dt, like, err := x.valuesOf(a[0], c, "input")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(vals))
+		for i, v := range vals {
+			out[i] = round(fn(v), dt)
+		}
+		return x.result(c, dt, shape, out, like), nil
+	}
 }
 
 // elementwiseKernels names the kernel each elementwise op (tile and tensor

@@ -456,11 +456,11 @@ func TestTileAbs(t *testing.T) {
 			}
 		})
 	}
-	// A tensor operand is a clear DSL error, not a stack trace.
+	// A scalar operand is a clear DSL error, not a stack trace.
 	err := pl.Catch(func() {
 		pl.NewProgram("Bad").InCore("k", func(f *pl.Func) {
-			f.Let("u", pl.Abs(f.In("x", pl.Tensor(pl.Dims(1, 4), pl.FP32))))
+			f.Let("u", pl.Abs(f.Scalar("x", pl.FP32)))
 		})
 	})
-	require.ErrorContains(t, err, "pl.Abs: argument 'tile': expected a tile (load a tensor first), given x of type pl.Tensor[[1, 4], pl.FP32]")
+	require.ErrorContains(t, err, "pl.Abs: argument 'input': expected a tile or tensor, given x of type pl.Scalar[pl.FP32]")
 }

@@ -34,6 +34,18 @@ def twice(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def activations(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """relu(sigmoid(x) - 0.5) + log(sqrt(|x| + 1)), one unary op at a time."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        s = pl.recip(pl.add(pl.exp(pl.neg(t)), 1.0))
+        r = pl.relu(pl.sub(s, 0.5))
+        q = pl.sqrt(pl.add(pl.abs(t), 1.0))
+        pl.store(pl.add(r, pl.log(q)), [0, 0], y)
+    return y
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -44,3 +56,4 @@ if __name__ == "__main__":
 
     x = torch.randn((ROWS, COLS))
     compiled = twice.compile(x, x.clone())
+    activations(x, torch.zeros_like(x))
