@@ -25,6 +25,9 @@ var (
 
 	TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip               *OpDef
 	TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip *OpDef
+
+	TileRowSum, TileRowMax, TileRowMin                                     *OpDef
+	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -218,6 +218,20 @@ func TestDeducerErrors(t *testing.T) {
 			dcase{"tensor." + name, []Expr{tens(INT8, 1, 8)}, nil,
 				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of a floating-point type, given pl.INT8"})
 	}
+	rows := tile(FP32, MemVec, 64, 32)
+	for _, name := range []string{"row_sum", "row_max"} {
+		cases = append(cases,
+			dcase{"tile." + name, []Expr{rows, tile(FP32, MemVec, 64, 16)}, nil,
+				"cell[3]:7: tile." + name + ": argument 'tmp_tile': expected a scratch tile at least as large as the input, [64, 32], given pl.Tile[[64, 16], pl.FP32, pl.Mem.Vec]"},
+			dcase{"tile." + name, []Expr{tile(FP32, MemVec, 64), rows}, nil,
+				"cell[3]:7: tile." + name + ": argument 'tile': expected a tile of at least 2 dimensions, given pl.Tile[[64], pl.FP32, pl.Mem.Vec]"})
+	}
+	cases = append(cases, dcase{"tile.row_min", []Expr{tile(INT8, MemVec, 8, 32), tile(INT8, MemVec, 8, 32)}, nil,
+		"cell[3]:7: tile.row_min: argument 'tile': expected elements of pl.INT16, pl.INT32, pl.FP16, pl.FP32, given pl.INT8"})
+	for _, name := range []string{"add", "sub", "mul", "div"} {
+		cases = append(cases, dcase{"tile.row_expand_" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
+			"cell[3]:7: tile.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"})
+	}
 	for _, name := range []string{"abs", "neg", "relu"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
@@ -277,6 +291,7 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},
 		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
+		{"tile.row_max", []Expr{tile(FP32, MemVec, 64, 32), tile(FP32, MemVec, 64, 32)}, nil, "pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[64, 1], blayout=pl.TileLayout.col_major)]"},
 		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
 		{"tensor.assemble", []Expr{data, tens(FP32, 1, 64), Dims(0, 64)}, nil, "pld.DistributedTensor[[1, 256], pl.FP32]"},
@@ -359,7 +374,8 @@ func TestHandlesFilled(t *testing.T) {
 		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
 		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp, TensorAssemble,
 		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip,
-		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify, TileCommWait, TileCommTest,
+		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
+		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

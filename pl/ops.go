@@ -139,6 +139,37 @@ func Sqrt(x any) Expr { return unary("Sqrt", ir.TileSqrt, ir.TensorSqrt, x) }
 // Recip is elementwise 1/x of a floating-point tile or tensor. PyPTO: pl.recip(t).
 func Recip(x any) Expr { return unary("Recip", ir.TileRecip, ir.TensorRecip, x) }
 
+// RowSum folds each row of a tile into its sum, [rows, cols] to
+// [rows, 1]; tmp is a scratch tile as large as t. PyPTO: pl.row_sum(t, tmp).
+func RowSum(t, tmp any) Expr { return tileOp2("RowSum", ir.TileRowSum, t, tmp) }
+
+// RowMax folds each row of a tile into its maximum. PyPTO: pl.row_max(t, tmp).
+func RowMax(t, tmp any) Expr { return tileOp2("RowMax", ir.TileRowMax, t, tmp) }
+
+// RowMin folds each row of a tile into its minimum. PyPTO: pl.row_min(t, tmp).
+func RowMin(t, tmp any) Expr { return tileOp2("RowMin", ir.TileRowMin, t, tmp) }
+
+// RowExpandAdd adds column v [rows, 1] to every element of its row of t.
+// PyPTO: pl.row_expand_add(t, v).
+func RowExpandAdd(t, v any) Expr { return tileOp2("RowExpandAdd", ir.TileRowExpandAdd, t, v) }
+
+// RowExpandSub subtracts column v from every element of its row of t.
+// PyPTO: pl.row_expand_sub(t, v).
+func RowExpandSub(t, v any) Expr { return tileOp2("RowExpandSub", ir.TileRowExpandSub, t, v) }
+
+// RowExpandMul multiplies every element of a row of t by its entry of
+// column v. PyPTO: pl.row_expand_mul(t, v).
+func RowExpandMul(t, v any) Expr { return tileOp2("RowExpandMul", ir.TileRowExpandMul, t, v) }
+
+// RowExpandDiv divides every element of a row of t by its entry of column
+// v. PyPTO: pl.row_expand_div(t, v).
+func RowExpandDiv(t, v any) Expr { return tileOp2("RowExpandDiv", ir.TileRowExpandDiv, t, v) }
+
+// tileOp2 calls a two-tile op.
+func tileOp2(name string, op *ir.OpDef, a, b any) Expr {
+	return dsl.Call(op, []ir.Expr{arg(a, "pl."+name, op.Args[0].Name), arg(b, "pl."+name, op.Args[1].Name)}, nil)
+}
+
 // unary picks an op's tile or tensor form by operand type.
 func unary(name string, tile, tensor *ir.OpDef, x any) Expr {
 	e := arg(x, "pl."+name, "input")

@@ -21,6 +21,13 @@ func init() {
 		Register(op, emitElementwise(inst, true))
 	}
 	for op, inst := range map[*ir.OpDef]string{
+		ir.TileRowSum: "pto.trowsum", ir.TileRowMax: "pto.trowmax", ir.TileRowMin: "pto.trowmin",
+		ir.TileRowExpandAdd: "pto.trowexpandadd", ir.TileRowExpandSub: "pto.trowexpandsub",
+		ir.TileRowExpandMul: "pto.trowexpandmul", ir.TileRowExpandDiv: "pto.trowexpanddiv",
+	} {
+		Register(op, emitElementwise(inst, false))
+	}
+	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
 		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",
 	} {

@@ -83,16 +83,18 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		}
 		progs[name] = p.IR()
 	}
-	// The unary ops' emitters (pto.texp, pto.trecip, ...) too.
+	// The unary, row-reduction and row-broadcast emitters too.
 	jit, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_samples.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	act, err := jit.Program("activations")
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"activations", "row_softmax"} {
+		p, err := jit.Program(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[name] = p.IR()
 	}
-	progs["activations"] = act.IR()
 	bin, err := exec.LookPath("mlir-opt-16")
 	if err != nil {
 		if bin, err = exec.LookPath("mlir-opt"); err != nil {

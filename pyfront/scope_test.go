@@ -123,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -135,6 +135,19 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"row_softmax", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			f := func(v float64) float64 { return float64(float32(v)) }
+			mx, mn, sum := math.Inf(-1), math.Inf(1), 0.0
+			for k := 0; k < 32; k++ {
+				mx, mn = math.Max(mx, a[0].At(i, k)), math.Min(mn, a[0].At(i, k))
+			}
+			for k := 0; k < 32; k++ {
+				sum += f(math.Exp(f(a[0].At(i, k) - mx)))
+			}
+			s := f(sum)
+			e := f(math.Exp(f(a[0].At(i, j) - mx)))
+			return a[1].At(i, j), f(f(f(e/s)+mn) * s)
 		}},
 		{"activations", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			f := func(v float64) float64 { return float64(float32(v)) }
@@ -181,11 +194,12 @@ func TestJitSamples(t *testing.T) {
 }
 
 // TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-04
-// (beside the PTOREPL_PYPTO_EXAMPLES directory) unmodified: @pl.jit
-// functions with bare pl.Tensor parameters, kernels in with pl.at scopes,
-// specialized on the __main__ block's torch tensors. Each entry runs, as
-// written and compiled, to what the file's own assert says (computed here
-// in FP32, one operation at a time, as the kernel does).
+// and intermediate/02_softmax.py (beside the PTOREPL_PYPTO_EXAMPLES
+// directory) unmodified: @pl.jit functions with bare pl.Tensor
+// parameters, kernels in with pl.at scopes, specialized on the __main__
+// block's torch tensors. Each entry runs, as written and compiled, to what
+// the file's own assert says (computed here in FP32, one operation at a
+// time, as the kernel does).
 func TestUpstreamBeginnerExamples(t *testing.T) {
 	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if dir == "" {
@@ -193,27 +207,49 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 	}
 	f := func(v float64) float64 { return float64(float32(v)) }
 	sigmoid := func(v float64) float64 { return f(1 / f(f(math.Exp(f(v*-1)))+1)) }
-	add := func(in []float64) float64 { return f(in[0] + in[1]) }
-	mul := func(in []float64) float64 { return f(in[0] * in[1]) }
+	// elem lifts an elementwise reference to the inputs' (i, j) elements.
+	elem := func(g func(in []float64) float64) func(ins []*tensor.Tensor, i, j int) float64 {
+		return func(ins []*tensor.Tensor, i, j int) float64 {
+			in := make([]float64, len(ins))
+			for k, x := range ins {
+				in[k] = x.At(i, j)
+			}
+			return g(in)
+		}
+	}
+	add := elem(func(in []float64) float64 { return f(in[0] + in[1]) })
+	mul := elem(func(in []float64) float64 { return f(in[0] * in[1]) })
+	softmax := func(ins []*tensor.Tensor, i, j int) float64 {
+		x, cols := ins[0], ins[0].Shape()[1]
+		mx, sum := math.Inf(-1), 0.0
+		for k := 0; k < cols; k++ {
+			mx = math.Max(mx, x.At(i, k))
+		}
+		for k := 0; k < cols; k++ {
+			sum += f(math.Exp(f(x.At(i, k) - mx)))
+		}
+		return f(f(math.Exp(f(x.At(i, j)-mx))) / f(sum))
+	}
 	for _, c := range []struct {
 		file, entry string
-		want        func(in []float64) float64 // the output from the inputs' elements
+		want        func(ins []*tensor.Tensor, i, j int) float64 // the output's (i, j) element
 	}{
-		{"01_hello_world.py", "tile_add", add},
-		{"02_elementwise.py", "tile_add_128", add},
-		{"02_elementwise.py", "tile_mul_128", mul},
-		{"02_elementwise.py", "tile_add_64", add},
-		{"02_elementwise.py", "tile_mul_64", mul},
-		{"02_elementwise.py", "chunked_add", add},
-		{"03_scalar_ops.py", "fused_add_scale", func(in []float64) float64 { return f(add(in) * 2) }},
-		{"04_activation.py", "fused_add_relu", func(in []float64) float64 { return math.Max(add(in), 0) }},
-		{"04_activation.py", "silu", func(in []float64) float64 { return f(in[0] * sigmoid(in[0])) }},
-		{"04_activation.py", "gelu", func(in []float64) float64 { return f(in[0] * sigmoid(f(in[0]*1.702))) }},
-		{"04_activation.py", "swiglu", func(in []float64) float64 { return f(f(in[0]*sigmoid(in[0])) * in[1]) }},
-		{"04_activation.py", "geglu", func(in []float64) float64 { return f(f(in[0]*sigmoid(f(in[0]*1.702))) * in[1]) }},
+		{"beginner/01_hello_world.py", "tile_add", add},
+		{"beginner/02_elementwise.py", "tile_add_128", add},
+		{"beginner/02_elementwise.py", "tile_mul_128", mul},
+		{"beginner/02_elementwise.py", "tile_add_64", add},
+		{"beginner/02_elementwise.py", "tile_mul_64", mul},
+		{"beginner/02_elementwise.py", "chunked_add", add},
+		{"beginner/03_scalar_ops.py", "fused_add_scale", elem(func(in []float64) float64 { return f(f(in[0]+in[1]) * 2) })},
+		{"beginner/04_activation.py", "fused_add_relu", elem(func(in []float64) float64 { return math.Max(f(in[0]+in[1]), 0) })},
+		{"beginner/04_activation.py", "silu", elem(func(in []float64) float64 { return f(in[0] * sigmoid(in[0])) })},
+		{"beginner/04_activation.py", "gelu", elem(func(in []float64) float64 { return f(in[0] * sigmoid(f(in[0]*1.702))) })},
+		{"beginner/04_activation.py", "swiglu", elem(func(in []float64) float64 { return f(f(in[0]*sigmoid(in[0])) * in[1]) })},
+		{"beginner/04_activation.py", "geglu", elem(func(in []float64) float64 { return f(f(in[0]*sigmoid(f(in[0]*1.702))) * in[1]) })},
+		{"intermediate/02_softmax.py", "tile_softmax", softmax},
 	} {
 		t.Run(c.file+"/"+c.entry, func(t *testing.T) {
-			mod, err := pl.LoadPython(filepath.Join(dir, "..", "beginner", c.file))
+			mod, err := pl.LoadPython(filepath.Join(dir, "..", c.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,14 +279,10 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 				}
 				ins, out := args[:len(args)-1], args[len(args)-1]
 				shape := out.Shape()
-				in := make([]float64, len(ins))
 				for i := 0; i < shape[0]; i++ {
 					for j := 0; j < shape[1]; j++ {
-						for k, x := range ins {
-							in[k] = x.At(i, j)
-						}
-						if got, want := out.At(i, j), c.want(in); got != want {
-							t.Fatalf("compiled %v: out[%d, %d] = %v, want %v (inputs %v)", compiled, i, j, got, want, in)
+						if got, want := out.At(i, j), c.want(ins, i, j); got != want {
+							t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
 						}
 					}
 				}

@@ -46,6 +46,23 @@ def activations(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def row_softmax(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """softmax(x) per row, plus the row's minimum, times the row's sum of
+    exponentials: every row reduction and row broadcast once."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        tmp = pl.create_tile([ROWS, COLS], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
+        mx: pl.Tile[[ROWS, 1], pl.FP32] = pl.row_max(t, tmp)
+        mn = pl.row_min(t, tmp)
+        e = pl.exp(pl.row_expand_sub(t, mx))
+        s = pl.row_sum(e, tmp)
+        p = pl.row_expand_div(e, s)
+        q = pl.row_expand_add(p, mn)
+        pl.store(pl.row_expand_mul(q, s), [0, 0], y)
+    return y
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -57,3 +74,4 @@ if __name__ == "__main__":
     x = torch.randn((ROWS, COLS))
     compiled = twice.compile(x, x.clone())
     activations(x, torch.zeros_like(x))
+    row_softmax(x, torch.zeros_like(x))

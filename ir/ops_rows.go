@@ -1,0 +1,145 @@
+package ir
+
+import "fmt"
+
+// Row reductions and row broadcasts on Vec tiles (upstream's
+// tile_ops/reduction.cpp and broadcast.cpp): what a softmax or a norm is
+// made of.
+
+// rowReductions fold the last axis of a tile into one column (keepdim),
+// using a scratch tile at least as large as the input.
+var rowReductions = []struct {
+	name, doc string
+	dtypes    []DataType // nil: any
+	h         **OpDef
+}{
+	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, &TileRowSum},
+	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, &TileRowMax},
+	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, &TileRowMin},
+}
+
+// rowExpands combine a tile [rows, cols] with a column [rows, 1]
+// broadcast along each row.
+var rowExpands = []struct {
+	name, doc string
+	h         **OpDef
+}{
+	{"row_expand_add", "tile + row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandAdd},
+	{"row_expand_sub", "tile - row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandSub},
+	{"row_expand_mul", "tile * row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandMul},
+	{"row_expand_div", "tile / row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandDiv},
+}
+
+// vecTile checks that argument i is a tile of at least two dimensions in
+// Vec memory (or none yet).
+func vecTile(c *DeduceCtx, i int) (*TileType, error) {
+	t, err := c.Tile(i)
+	if err != nil {
+		return nil, err
+	}
+	if t.Memory != MemNone && t.Memory != MemVec {
+		return nil, c.Fail(i, "a tile in Vec memory", t)
+	}
+	if len(t.Shape) < 2 {
+		return nil, c.Fail(i, "a tile of at least 2 dimensions", t)
+	}
+	return t, nil
+}
+
+// validOf is a tile's valid shape (its shape when it has none).
+func validOf(t *TileType) []Expr {
+	if t.View != nil && len(t.View.ValidShape) == len(t.Shape) {
+		return t.View.ValidShape
+	}
+	return t.Shape
+}
+
+func init() {
+	for _, op := range rowReductions {
+		op := op
+		*op.h = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
+			Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp_tile"}},
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := vecTile(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				if op.dtypes != nil && !hasDType(op.dtypes, t.DType) {
+					return nil, c.Fail(0, fmt.Sprintf("elements of %s", dtypeList(op.dtypes)), t.DType.String())
+				}
+				tmp, err := c.Tile(1)
+				if err != nil {
+					return nil, err
+				}
+				if tmp.DType != t.DType || len(tmp.Shape) != len(t.Shape) {
+					return nil, c.Fail(1, "a scratch tile of the input's element type and rank, "+DefaultFormat.Dims(t.Shape)+" of "+t.DType.String(), tmp)
+				}
+				for d := range t.Shape {
+					in, ok1 := ConstValue(t.Shape[d])
+					sc, ok2 := ConstValue(tmp.Shape[d])
+					if ok1 && ok2 && sc < in {
+						return nil, c.Fail(1, "a scratch tile at least as large as the input, "+DefaultFormat.Dims(t.Shape), tmp)
+					}
+				}
+				n := len(t.Shape)
+				shape := append(append([]Expr(nil), t.Shape[:n-1]...), Int(1))
+				valid := append(append([]Expr(nil), validOf(t)[:n-1]...), Int(1))
+				view := ImplicitTileView(MemVec)
+				view.BLayout = ColMajor
+				view.ValidShape = valid
+				return NewTileType(shape, t.DType, MemVec, &view), nil
+			},
+		})
+	}
+	for _, op := range rowExpands {
+		*op.h = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
+			Args:      []ArgSpec{{Name: "tile"}, {Name: "row_vec"}},
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := vecTile(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				r, err := vecTile(c, 1)
+				if err != nil {
+					return nil, err
+				}
+				n := len(t.Shape)
+				want := append(append([]Expr(nil), t.Shape[:n-1]...), Int(1))
+				if r.DType != t.DType || !SameDims(r.Shape, want) {
+					return nil, c.Fail(1, "a column "+DefaultFormat.Dims(want)+" of "+t.DType.String(), r)
+				}
+				var view *TileView
+				if t.View != nil && len(t.View.ValidShape) > 0 {
+					v := ImplicitTileView(MemVec)
+					v.ValidShape = t.View.ValidShape
+					view = &v
+				}
+				return NewTileType(t.Shape, t.DType, MemVec, view), nil
+			},
+		})
+	}
+}
+
+func hasDType(ds []DataType, d DataType) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+func dtypeList(ds []DataType) string {
+	s := ""
+	for i, d := range ds {
+		if i > 0 {
+			s += ", "
+		}
+		s += d.String()
+	}
+	return s
+}

@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Row reductions and row broadcasts: the last axis of a tile folded into
+// one column, or a column combined with every element of its row. Only
+// the valid region takes part; values are computed in float64 and rounded
+// once to the element type.
+
+func init() {
+	for op, k := range map[*ir.OpDef]struct {
+		init float64
+		fold func(acc, v float64) float64
+	}{
+		ir.TileRowSum: {0, func(a, v float64) float64 { return a + v }},
+		ir.TileRowMax: {math.Inf(-1), math.Max},
+		ir.TileRowMin: {math.Inf(1), math.Min},
+	} {
+		k := k
+		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
+			t, err := tileArg(a[0], "tile")
+			if err != nil {
+				return nil, err
+			}
+			if len(t.Shape) < 2 {
+				return nil, fmt.Errorf("%s needs a tile of at least 2 dimensions, got %v", c.Name(), dimsText(t.Shape))
+			}
+			n := len(t.Shape)
+			cols, valid := t.Shape[n-1], t.validShape()
+			outShape := append(append([]int(nil), t.Shape[:n-1]...), 1)
+			rows := numel(outShape)
+			out := make([]float64, rows)
+			for r := 0; r < rows; r++ {
+				if !inside(r, t.Shape[:n-1], valid[:n-1]) {
+					continue
+				}
+				acc := k.init
+				for j := 0; j < valid[n-1]; j++ {
+					acc = k.fold(acc, t.at(r*cols+j))
+				}
+				out[r] = round(acc, t.DType)
+			}
+			res := tileOf(t.DType, outShape, out)
+			if t.Valid != nil {
+				res.Valid = append(append([]int(nil), valid[:n-1]...), 1)
+			}
+			return res, nil
+		})
+	}
+	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
+		ir.TileRowExpandAdd: func(a, b float64) float64 { return a + b },
+		ir.TileRowExpandSub: func(a, b float64) float64 { return a - b },
+		ir.TileRowExpandMul: func(a, b float64) float64 { return a * b },
+		ir.TileRowExpandDiv: func(a, b float64) float64 { return a / b },
+	} {
+		fn := fn
+		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
+			t, err := tileArg(a[0], "tile")
+			if err != nil {
+				return nil, err
+			}
+			v, err := tileArg(a[1], "row_vec")
+			if err != nil {
+				return nil, err
+			}
+			n := len(t.Shape)
+			if n < 2 || numel(v.Shape) != numel(t.Shape[:n-1]) {
+				return nil, fmt.Errorf("%s: row_vec %v is not one column of the tile %v", c.Name(), dimsText(v.Shape), dimsText(t.Shape))
+			}
+			cols := t.Shape[n-1]
+			out := make([]float64, numel(t.Shape))
+			for i := range out {
+				out[i] = round(fn(t.at(i), v.at(i/cols)), t.DType)
+			}
+			return x.result(c, t.DType, t.Shape, out, t), nil
+		})
+	}
+}
+
+// inside reports whether row r (a flat index over dims) lies in the valid
+// region valid of dims.
+func inside(r int, dims, valid []int) bool {
+	for d := len(dims) - 1; d >= 0; d-- {
+		if r%dims[d] >= valid[d] {
+			return false
+		}
+		r /= dims[d]
+	}
+	return true
+}
