@@ -28,6 +28,8 @@ var (
 
 	TileRowSum, TileRowMax, TileRowMin                                     *OpDef
 	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv *OpDef
+	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul    *OpDef
+	TileColExpandDiv, TileReshape                                          *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -30,6 +30,20 @@ var rowExpands = []struct {
 	{"row_expand_div", "tile / row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandDiv},
 }
 
+// colExpands combine a tile [rows, cols] with a row [1, cols] broadcast
+// down each column; col_expand itself copies the row into every row of
+// the target's shape.
+var colExpands = []struct {
+	name, doc string
+	h         **OpDef
+}{
+	{"col_expand", "The row col_vec [1, cols] repeated into every row of target's shape.", &TileColExpand},
+	{"col_expand_add", "tile + col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandAdd},
+	{"col_expand_sub", "tile - col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandSub},
+	{"col_expand_mul", "tile * col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandMul},
+	{"col_expand_div", "tile / col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandDiv},
+}
+
 // vecTile checks that argument i is a tile of at least two dimensions in
 // Vec memory (or none yet).
 func vecTile(c *DeduceCtx, i int) (*TileType, error) {
@@ -122,6 +136,73 @@ func init() {
 			},
 		})
 	}
+}
+
+func init() {
+	for _, op := range colExpands {
+		first := "tile"
+		if op.name == "col_expand" {
+			first = "target"
+		}
+		*op.h = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
+			Args:      []ArgSpec{{Name: first}, {Name: "col_vec"}},
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := vecTile(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				r, err := vecTile(c, 1)
+				if err != nil {
+					return nil, err
+				}
+				n := len(t.Shape)
+				want := make([]Expr, n)
+				for d := range want {
+					want[d] = Int(1)
+				}
+				want[n-1] = t.Shape[n-1]
+				if r.DType != t.DType || !SameDims(r.Shape, want) {
+					return nil, c.Fail(1, "a row "+DefaultFormat.Dims(want)+" of "+t.DType.String(), r)
+				}
+				var view *TileView
+				if t.View != nil && len(t.View.ValidShape) > 0 {
+					v := ImplicitTileView(MemVec)
+					v.ValidShape = t.View.ValidShape
+					view = &v
+				}
+				return NewTileType(t.Shape, t.DType, MemVec, view), nil
+			},
+		})
+	}
+	TileReshape = RegisterOp(&OpDef{
+		Name: "tile.reshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
+		Doc:  "The same on-chip data seen with another shape of as many elements (no data moves).",
+		Args: []ArgSpec{{Name: "tile"}, {Name: "shape"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, err := c.Tuple(1, -1)
+			if err != nil {
+				return nil, err
+			}
+			if err := positiveStatic(c, 1, shape); err != nil {
+				return nil, err
+			}
+			n1, ok1 := NumElements(t.Shape)
+			n2, ok2 := NumElements(shape)
+			if ok1 && ok2 && n1 != n2 {
+				return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (the tile's)", n1), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
+			}
+			if !SameDims(validOf(t), t.Shape) {
+				return nil, c.Fail(0, "a fully valid tile (reshaping a partial valid region is not supported)", t)
+			}
+			return NewTileType(shape, t.DType, t.Memory, nil), nil
+		},
+	})
 }
 
 func hasDType(ds []DataType, d DataType) bool {

@@ -232,6 +232,12 @@ func TestDeducerErrors(t *testing.T) {
 		cases = append(cases, dcase{"tile.row_expand_" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
 			"cell[3]:7: tile.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"})
 	}
+	for _, name := range []string{"col_expand", "col_expand_add", "col_expand_sub", "col_expand_mul", "col_expand_div"} {
+		cases = append(cases, dcase{"tile." + name, []Expr{rows, tile(FP32, MemVec, 64, 1)}, nil,
+			"cell[3]:7: tile." + name + ": argument 'col_vec': expected a row [1, 32] of pl.FP32, given pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec]"})
+	}
+	cases = append(cases, dcase{"tile.reshape", []Expr{rows, Dims(1, 64)}, nil,
+		"cell[3]:7: tile.reshape: argument 'shape': expected a shape of 2048 elements (the tile's), given [1, 64] with 64"})
 	for _, name := range []string{"abs", "neg", "relu"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
@@ -375,7 +381,8 @@ func TestHandlesFilled(t *testing.T) {
 		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp, TensorAssemble,
 		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip,
 		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
-		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv, TileCommWait, TileCommTest,
+		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
+		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

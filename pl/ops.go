@@ -165,6 +165,28 @@ func RowExpandMul(t, v any) Expr { return tileOp2("RowExpandMul", ir.TileRowExpa
 // v. PyPTO: pl.row_expand_div(t, v).
 func RowExpandDiv(t, v any) Expr { return tileOp2("RowExpandDiv", ir.TileRowExpandDiv, t, v) }
 
+// ColExpand repeats row v [1, cols] into every row of target's shape.
+// PyPTO: pl.col_expand(target, v).
+func ColExpand(target, v any) Expr { return tileOp2("ColExpand", ir.TileColExpand, target, v) }
+
+// ColExpandAdd adds row v [1, cols] to every row of t. PyPTO: pl.col_expand_add(t, v).
+func ColExpandAdd(t, v any) Expr { return tileOp2("ColExpandAdd", ir.TileColExpandAdd, t, v) }
+
+// ColExpandSub subtracts row v from every row of t. PyPTO: pl.col_expand_sub(t, v).
+func ColExpandSub(t, v any) Expr { return tileOp2("ColExpandSub", ir.TileColExpandSub, t, v) }
+
+// ColExpandMul multiplies every row of t by row v. PyPTO: pl.col_expand_mul(t, v).
+func ColExpandMul(t, v any) Expr { return tileOp2("ColExpandMul", ir.TileColExpandMul, t, v) }
+
+// ColExpandDiv divides every row of t by row v. PyPTO: pl.col_expand_div(t, v).
+func ColExpandDiv(t, v any) Expr { return tileOp2("ColExpandDiv", ir.TileColExpandDiv, t, v) }
+
+// Reshape sees a tile's elements, in order, with another shape of as many
+// elements; no data moves. PyPTO: pl.reshape(t, shape).
+func Reshape(t, shape any) Expr {
+	return dsl.Call(ir.TileReshape, []ir.Expr{arg(t, "pl.Reshape", "tile"), dsl.TupleArg(shape, "pl.Reshape shape")}, nil)
+}
+
 // tileOp2 calls a two-tile op.
 func tileOp2(name string, op *ir.OpDef, a, b any) Expr {
 	return dsl.Call(op, []ir.Expr{arg(a, "pl."+name, op.Args[0].Name), arg(b, "pl."+name, op.Args[1].Name)}, nil)

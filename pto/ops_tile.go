@@ -24,6 +24,8 @@ func init() {
 		ir.TileRowSum: "pto.trowsum", ir.TileRowMax: "pto.trowmax", ir.TileRowMin: "pto.trowmin",
 		ir.TileRowExpandAdd: "pto.trowexpandadd", ir.TileRowExpandSub: "pto.trowexpandsub",
 		ir.TileRowExpandMul: "pto.trowexpandmul", ir.TileRowExpandDiv: "pto.trowexpanddiv",
+		ir.TileColExpandAdd: "pto.tcolexpandadd", ir.TileColExpandSub: "pto.tcolexpandsub",
+		ir.TileColExpandMul: "pto.tcolexpandmul", ir.TileColExpandDiv: "pto.tcolexpanddiv",
 	} {
 		Register(op, emitElementwise(inst, false))
 	}
@@ -37,6 +39,13 @@ func init() {
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
 	Register(ir.TileSetValidshape, emitSetValidShape)
+	// A reshape, like a valid-shape change, is a second declaration of the
+	// same on-chip address (the memory passes give both one MemRef).
+	Register(ir.TileReshape, emitSetValidShape)
+	// col_expand reads only the row it repeats.
+	Register(ir.TileColExpand, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		return emitUnary("pto.tcolexpand")(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
+	})
 }
 
 // elementwise maps tile ops to PTO-ISA instructions (TADD, TSUB, ...).

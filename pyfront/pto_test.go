@@ -88,7 +88,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"activations", "row_softmax"} {
+	for _, name := range []string{"activations", "row_softmax", "col_ops"} {
 		p, err := jit.Program(name)
 		if err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -135,6 +135,12 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"col_ops", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			f := func(v float64) float64 { return float64(float32(v)) }
+			x, w := a[0].At(i, j), a[1].At(0, j)
+			r := f(f(f(f(x+w)*w)-w) / w)
+			return a[2].At(i, j), f(r + w)
 		}},
 		{"row_softmax", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			f := func(v float64) float64 { return float64(float32(v)) }
@@ -194,7 +200,7 @@ func TestJitSamples(t *testing.T) {
 }
 
 // TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-04
-// and intermediate/02_softmax.py (beside the PTOREPL_PYPTO_EXAMPLES
+// and intermediate/02_softmax.py and 03_normalization.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
 // block's torch tensors. Each entry runs, as written and compiled, to what
@@ -230,6 +236,28 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		}
 		return f(f(math.Exp(f(x.At(i, j)-mx))) / f(sum))
 	}
+	// rowSum is the FP32 sum of a row of g's values, folded in float64.
+	rowSum := func(i, cols int, g func(i, k int) float64) float64 {
+		sum := 0.0
+		for k := 0; k < cols; k++ {
+			sum += g(i, k)
+		}
+		return f(sum)
+	}
+	rmsNorm := func(ins []*tensor.Tensor, i, j int) float64 {
+		x, gamma := ins[0], ins[1]
+		ms := f(rowSum(i, 64, func(i, k int) float64 { return f(x.At(i, k) * x.At(i, k)) }) * 0.015625)
+		rms := f(math.Sqrt(f(ms + 1e-5)))
+		return f(f(x.At(i, j)/rms) * gamma.At(0, j))
+	}
+	layerNorm := func(ins []*tensor.Tensor, i, j int) float64 {
+		x, gamma, beta := ins[0], ins[1], ins[2]
+		mean := f(rowSum(i, 64, func(i, k int) float64 { return x.At(i, k) }) * 0.015625)
+		centered := func(i, k int) float64 { return f(x.At(i, k) - mean) }
+		variance := f(rowSum(i, 64, func(i, k int) float64 { return f(centered(i, k) * centered(i, k)) }) * 0.015625)
+		std := f(math.Sqrt(f(variance + 1e-5)))
+		return f(f(f(centered(i, j)/std)*gamma.At(0, j)) + beta.At(0, j))
+	}
 	for _, c := range []struct {
 		file, entry string
 		want        func(ins []*tensor.Tensor, i, j int) float64 // the output's (i, j) element
@@ -247,6 +275,8 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		{"beginner/04_activation.py", "swiglu", elem(func(in []float64) float64 { return f(f(in[0]*sigmoid(in[0])) * in[1]) })},
 		{"beginner/04_activation.py", "geglu", elem(func(in []float64) float64 { return f(f(in[0]*sigmoid(f(in[0]*1.702))) * in[1]) })},
 		{"intermediate/02_softmax.py", "tile_softmax", softmax},
+		{"intermediate/03_normalization.py", "rms_norm", rmsNorm},
+		{"intermediate/03_normalization.py", "layer_norm", layerNorm},
 	} {
 		t.Run(c.file+"/"+c.entry, func(t *testing.T) {
 			mod, err := pl.LoadPython(filepath.Join(dir, "..", c.file))

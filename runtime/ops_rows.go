@@ -82,6 +82,53 @@ func init() {
 	}
 }
 
+func init() {
+	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
+		ir.TileColExpand:    func(_, b float64) float64 { return b },
+		ir.TileColExpandAdd: func(a, b float64) float64 { return a + b },
+		ir.TileColExpandSub: func(a, b float64) float64 { return a - b },
+		ir.TileColExpandMul: func(a, b float64) float64 { return a * b },
+		ir.TileColExpandDiv: func(a, b float64) float64 { return a / b },
+	} {
+		fn := fn
+		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
+			t, err := tileArg(a[0], c.Op.Args[0].Name)
+			if err != nil {
+				return nil, err
+			}
+			v, err := tileArg(a[1], "col_vec")
+			if err != nil {
+				return nil, err
+			}
+			n := len(t.Shape)
+			if n < 2 || numel(v.Shape) != t.Shape[n-1] {
+				return nil, fmt.Errorf("%s: col_vec %v is not one row of the tile %v", c.Name(), dimsText(v.Shape), dimsText(t.Shape))
+			}
+			cols := t.Shape[n-1]
+			out := make([]float64, numel(t.Shape))
+			for i := range out {
+				out[i] = round(fn(t.at(i), v.at(i%cols)), t.DType)
+			}
+			return x.result(c, t.DType, t.Shape, out, t), nil
+		})
+	}
+	// A reshape moves no data: the same elements, in order, in another shape.
+	Register(ir.TileReshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		shape, err := intsArg(a[1], "shape")
+		if err != nil {
+			return nil, err
+		}
+		if numel(shape) != numel(t.Shape) {
+			return nil, fmt.Errorf("tile.reshape: %v does not hold the %d elements of %v", dimsText(shape), numel(t.Shape), dimsText(t.Shape))
+		}
+		return tileOf(t.DType, shape, t.values()), nil
+	})
+}
+
 // inside reports whether row r (a flat index over dims) lies in the valid
 // region valid of dims.
 func inside(r int, dims, valid []int) bool {

@@ -63,6 +63,20 @@ def row_softmax(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def col_ops(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """Rows of x combined with the row w, every column broadcast once, and
+    a reshape there and back (which moves no data)."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        v = pl.load(w, [0, 0], [1, COLS])
+        a = pl.col_expand_div(pl.col_expand_sub(pl.col_expand_mul(pl.col_expand_add(t, v), v), v), v)
+        b = pl.add(a, pl.col_expand(t, v))
+        flat = pl.reshape(b, [COLS, ROWS])
+        pl.store(pl.reshape(flat, [ROWS, COLS]), [0, 0], y)
+    return y
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -75,3 +89,5 @@ if __name__ == "__main__":
     compiled = twice.compile(x, x.clone())
     activations(x, torch.zeros_like(x))
     row_softmax(x, torch.zeros_like(x))
+    w = torch.randn(1, COLS)
+    col_ops(x, w, torch.zeros_like(x))
