@@ -238,6 +238,17 @@ func TestDeducerErrors(t *testing.T) {
 	}
 	cases = append(cases, dcase{"tile.reshape", []Expr{rows, Dims(1, 64)}, nil,
 		"cell[3]:7: tile.reshape: argument 'shape': expected a shape of 2048 elements (the tile's), given [1, 64] with 64"})
+	left, right := tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16)
+	cases = append(cases,
+		dcase{"tile.move", []Expr{plain}, Kwargs{{"target_memory", MemLeft}},
+			"cell[3]:7: tile.move: argument 'tile': expected a pl.Tile, given pl.Tensor[[1, 256], pl.FP32]"},
+		dcase{"tile.matmul", []Expr{left, tile(FP16, MemRight, 16, 16)}, nil,
+			"cell[3]:7: tile.matmul: argument 'rhs': expected a tile of 32 rows (the lhs's K), given pl.Tile[[16, 16], pl.FP16, pl.Mem.Right]"},
+		dcase{"tile.matmul", []Expr{tile(FP16, MemVec, 64, 32), right}, nil,
+			"cell[3]:7: tile.matmul: argument 'lhs': expected a tile in pl.Mem.Left memory, given pl.Tile[[64, 32], pl.FP16, pl.Mem.Vec]"},
+		dcase{"tile.matmul_acc", []Expr{tile(FP32, MemAcc, 64, 32), left, right}, nil,
+			"cell[3]:7: tile.matmul_acc: argument 'acc': expected an accumulator [64, 16] of pl.FP32, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Acc]"},
+	)
 	for _, name := range []string{"abs", "neg", "relu"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
@@ -297,6 +308,7 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},
 		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
+		{"tile.matmul", []Expr{tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16)}, nil, "pl.Tile[[64, 16], pl.FP32, pl.Mem.Acc]"},
 		{"tile.row_max", []Expr{tile(FP32, MemVec, 64, 32), tile(FP32, MemVec, 64, 32)}, nil, "pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[64, 1], blayout=pl.TileLayout.col_major)]"},
 		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
@@ -382,7 +394,8 @@ func TestHandlesFilled(t *testing.T) {
 		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip,
 		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
 		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
-		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape, TileCommWait, TileCommTest,
+		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape,
+		TileMove, TileMatmul, TileMatmulAcc, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -187,6 +187,22 @@ func Reshape(t, shape any) Expr {
 	return dsl.Call(ir.TileReshape, []ir.Expr{arg(t, "pl.Reshape", "tile"), dsl.TupleArg(shape, "pl.Reshape shape")}, nil)
 }
 
+// Move copies a tile into another on-chip memory (pl.Mem.Left, ...).
+// PyPTO: pl.move(t, target_memory=mem).
+func Move(t any, mem MemorySpace) Expr {
+	return dsl.Call(ir.TileMove, []ir.Expr{arg(t, "pl.Move", "tile")}, kw("target_memory", mem))
+}
+
+// Matmul multiplies a Left tile [M, K] by a Right tile [K, N] into an Acc
+// tile [M, N]. PyPTO: pl.matmul(lhs, rhs).
+func Matmul(lhs, rhs any) Expr { return tileOp2("Matmul", ir.TileMatmul, lhs, rhs) }
+
+// MatmulAcc adds lhs @ rhs to the Acc tile acc (bind the result back to
+// acc). PyPTO: acc = pl.matmul_acc(acc, lhs, rhs).
+func MatmulAcc(acc, lhs, rhs any) Expr {
+	return dsl.Call(ir.TileMatmulAcc, []ir.Expr{arg(acc, "pl.MatmulAcc", "acc"), arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
+}
+
 // tileOp2 calls a two-tile op.
 func tileOp2(name string, op *ir.OpDef, a, b any) Expr {
 	return dsl.Call(op, []ir.Expr{arg(a, "pl."+name, op.Args[0].Name), arg(b, "pl."+name, op.Args[1].Name)}, nil)

@@ -42,12 +42,17 @@ const (
 	Group         = ir.Group
 )
 
+// MemorySpace is where a tile lives on chip. PyPTO: pl.MemorySpace.
+type MemorySpace = ir.MemorySpace
+
 // Memory spaces.
 const (
-	DDR = ir.MemDDR
-	Vec = ir.MemVec
-	Mat = ir.MemMat
-	Acc = ir.MemAcc
+	DDR   = ir.MemDDR
+	Vec   = ir.MemVec
+	Mat   = ir.MemMat
+	Acc   = ir.MemAcc
+	Left  = ir.MemLeft
+	Right = ir.MemRight
 )
 
 // Dims builds a shape (or an offsets tuple) from ints and expressions:

@@ -39,6 +39,24 @@ func init() {
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
 	Register(ir.TileSetValidshape, emitSetValidShape)
+	Register(ir.TileMove, emitUnary("pto.tmov"))
+	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
+	Register(ir.TileMatmulAcc, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		var ins []value
+		for _, a := range call.Args {
+			v, _, err := c.tile(a)
+			if err != nil {
+				return err
+			}
+			ins = append(ins, v)
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts("pto.tmatmul.acc", ins, []value{r}, nil)
+		return nil
+	})
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)

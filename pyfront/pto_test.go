@@ -83,12 +83,12 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		}
 		progs[name] = p.IR()
 	}
-	// The unary, row-reduction and row-broadcast emitters too.
+	// The unary, row, column and cube emitters too.
 	jit, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_samples.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"activations", "row_softmax", "col_ops"} {
+	for _, name := range []string{"activations", "row_softmax", "col_ops", "split_k"} {
 		p, err := jit.Program(name)
 		if err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -135,6 +135,19 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"split_k", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			if j >= 16 {
+				return 0, 0 // c is [64, 16]
+			}
+			sum := 0.0
+			for q := 0; q < 32; q++ {
+				if q == 16 {
+					sum = float64(float32(sum))
+				}
+				sum += a[0].At(i, q) * a[1].At(q, j)
+			}
+			return a[2].At(i, j), float64(float32(sum))
 		}},
 		{"col_ops", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			f := func(v float64) float64 { return float64(float32(v)) }
@@ -199,8 +212,8 @@ func TestJitSamples(t *testing.T) {
 	}
 }
 
-// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-04
-// and intermediate/02_softmax.py and 03_normalization.py (beside the PTOREPL_PYPTO_EXAMPLES
+// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-05,
+// intermediate 01-04 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
 // block's torch tensors. Each entry runs, as written and compiled, to what
@@ -258,6 +271,22 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		std := f(math.Sqrt(f(variance + 1e-5)))
 		return f(f(f(centered(i, j)/std)*gamma.At(0, j)) + beta.At(0, j))
 	}
+	// matmul is a @ b summed in float64, rounded to FP32 after the first
+	// split K (0: none) and at the end, as matmul then matmul_acc do.
+	matmul := func(split int) func(ins []*tensor.Tensor, i, j int) float64 {
+		return func(ins []*tensor.Tensor, i, j int) float64 {
+			a, b := ins[0], ins[1]
+			k := a.Shape()[1]
+			sum := 0.0
+			for q := 0; q < k; q++ {
+				if q == split && split > 0 {
+					sum = f(sum)
+				}
+				sum += a.At(i, q) * b.At(q, j)
+			}
+			return f(sum)
+		}
+	}
 	for _, c := range []struct {
 		file, entry string
 		want        func(ins []*tensor.Tensor, i, j int) float64 // the output's (i, j) element
@@ -277,6 +306,15 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		{"intermediate/02_softmax.py", "tile_softmax", softmax},
 		{"intermediate/03_normalization.py", "rms_norm", rmsNorm},
 		{"intermediate/03_normalization.py", "layer_norm", layerNorm},
+		{"beginner/05_matmul.py", "matmul_64", matmul(0)},
+		{"intermediate/04_matmul_acc.py", "matmul_acc_64", matmul(32)},
+		// No reference of ours: the compiled program must agree with the
+		// program as written at every stage.
+		{"intermediate/01_fused_linear.py", "fused_matmul_bias", nil},
+		{"intermediate/01_fused_linear.py", "fused_linear_relu", nil},
+		{"models/01_ffn.py", "ffn_gelu", nil},
+		{"models/01_ffn.py", "ffn_swiglu", nil},
+		{"models/01_ffn.py", "ffn_relu", nil},
 	} {
 		t.Run(c.file+"/"+c.entry, func(t *testing.T) {
 			mod, err := pl.LoadPython(filepath.Join(dir, "..", c.file))
@@ -293,6 +331,20 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 			}
 			if _, err := comp.PTOText(); err != nil {
 				t.Fatal(err)
+			}
+			if c.want == nil {
+				args, _, err := runtime.HostArgs(prog.IR(), 1, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, err := comp.Differential(pl.Ranks(1), args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !d.None() {
+					t.Fatalf("the stages compute differently from the program as written: %v", d)
+				}
+				return
 			}
 			for _, compiled := range []bool{false, true} {
 				args, _, err := runtime.HostArgs(prog.IR(), 1, 9)

@@ -77,6 +77,21 @@ def col_ops(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def split_k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    """a @ b on the cube, K in two halves: loads to Mat, moves to Left and
+    Right, matmul into an Acc tile, then matmul_acc adds the second half."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        a0 = pl.load(a, [0, 0], [ROWS, 16], target_memory=pl.MemorySpace.Mat)
+        b0 = pl.load(b, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        acc = pl.matmul(pl.move(a0, target_memory=pl.MemorySpace.Left), pl.move(b0, target_memory=pl.MemorySpace.Right))
+        a1 = pl.load(a, [0, 16], [ROWS, 16], target_memory=pl.MemorySpace.Mat)
+        b1 = pl.load(b, [16, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        acc = pl.matmul_acc(acc, pl.move(a1, target_memory=pl.MemorySpace.Left), pl.move(b1, target_memory=pl.MemorySpace.Right))
+        pl.store(acc, [0, 0], c)
+    return c
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -91,3 +106,5 @@ if __name__ == "__main__":
     row_softmax(x, torch.zeros_like(x))
     w = torch.randn(1, COLS)
     col_ops(x, w, torch.zeros_like(x))
+    weights = torch.randn(COLS, 16)
+    split_k(x, weights, torch.zeros((ROWS, 16)))

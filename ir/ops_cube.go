@@ -1,0 +1,95 @@
+package ir
+
+import "fmt"
+
+// The cube path (upstream's tile_ops/matmul.cpp and tile.move): operands
+// are loaded to Mat, moved to Left and Right, multiplied into an Acc tile
+// (FP32 for floating-point operands, INT32 otherwise), and stored from Acc.
+
+// cubeTile checks that argument i is a 2-D tile in memory mem (or none
+// yet).
+func cubeTile(c *DeduceCtx, i int, mem MemorySpace) (*TileType, error) {
+	t, err := c.Tile(i)
+	if err != nil {
+		return nil, err
+	}
+	if t.Memory != MemNone && t.Memory != mem {
+		return nil, c.Fail(i, "a tile in "+mem.String()+" memory", t)
+	}
+	if len(t.Shape) != 2 {
+		return nil, c.Fail(i, "a 2-D tile", t)
+	}
+	return t, nil
+}
+
+// matmulResult checks lhs [M, K] x rhs [K, N] and gives the Acc tile.
+func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
+	l, err := cubeTile(c, li, MemLeft)
+	if err != nil {
+		return nil, err
+	}
+	r, err := cubeTile(c, ri, MemRight)
+	if err != nil {
+		return nil, err
+	}
+	if r.DType != l.DType {
+		return nil, c.Fail(ri, "a tile of the lhs element type "+l.DType.String(), r)
+	}
+	kl, ok1 := ConstValue(l.Shape[1])
+	kr, ok2 := ConstValue(r.Shape[0])
+	if ok1 && ok2 && kl != kr {
+		return nil, c.Fail(ri, fmt.Sprintf("a tile of %d rows (the lhs's K)", kl), r)
+	}
+	acc := INT32
+	if l.DType.IsFloat() {
+		acc = FP32
+	}
+	return NewTileType([]Expr{l.Shape[0], r.Shape[1]}, acc, MemAcc, nil), nil
+}
+
+func init() {
+	TileMove = RegisterOp(&OpDef{
+		Name: "tile.move", Class: ClassMemory, Category: "TileOp",
+		Doc:    "Copy a tile into another on-chip memory (Mat to Left or Right, ...).",
+		Args:   []ArgSpec{{Name: "tile"}},
+		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory, Required: true}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			mem := MemVec
+			if v, ok := c.Kwargs.Get("target_memory"); ok {
+				mem = v.(MemorySpace)
+			}
+			return NewTileType(t.Shape, t.DType, mem, nil), nil
+		},
+	})
+	TileMatmul = RegisterOp(&OpDef{
+		Name: "tile.matmul", Class: ClassCompute, Category: "TileOp",
+		Doc:  "lhs @ rhs: Left [M, K] by Right [K, N] into a new Acc tile [M, N].",
+		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			return matmulResult(c, 0, 1)
+		},
+	})
+	TileMatmulAcc = RegisterOp(&OpDef{
+		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Doc:  "acc += lhs @ rhs, in place on the Acc tile.",
+		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs"}, {Name: "rhs"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			want, err := matmulResult(c, 1, 2)
+			if err != nil {
+				return nil, err
+			}
+			acc, err := cubeTile(c, 0, MemAcc)
+			if err != nil {
+				return nil, err
+			}
+			if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
+				return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
+			}
+			return c.Args[0].Type(), nil
+		},
+	})
+}
