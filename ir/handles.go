@@ -30,7 +30,7 @@ var (
 	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv *OpDef
 	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul    *OpDef
 	TileColExpandDiv, TileReshape                                          *OpDef
-	TileMove, TileMatmul, TileMatmulAcc                                    *OpDef
+	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

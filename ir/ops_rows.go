@@ -205,6 +205,45 @@ func init() {
 	})
 }
 
+func init() {
+	TileConcat = RegisterOp(&OpDef{
+		Name: "tile.concat", Class: ClassCompute, Category: "TileOp",
+		Doc:       "src0 [rows, c0] and src1 [rows, c1] side by side: [rows, c0 + c1] (TCONCAT).",
+		Args:      []ArgSpec{{Name: "src0"}, {Name: "src1"}},
+		OutMemory: MemVec,
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			a, err := vecTile(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			b, err := vecTile(c, 1)
+			if err != nil {
+				return nil, err
+			}
+			if len(a.Shape) != 2 || len(b.Shape) != 2 {
+				return nil, c.FailCall("2-D tiles", DefaultFormat.Dims(a.Shape)+" and "+DefaultFormat.Dims(b.Shape))
+			}
+			if b.DType != a.DType {
+				return nil, c.Fail(1, "a tile of src0's element type "+a.DType.String(), b)
+			}
+			r0, ok0 := ConstValue(a.Shape[0])
+			r1, ok1 := ConstValue(b.Shape[0])
+			if ok0 && ok1 && r0 != r1 {
+				return nil, c.Fail(1, fmt.Sprintf("a tile of %d rows (src0's)", r0), b)
+			}
+			var cols Expr
+			c0, ok0 := ConstValue(a.Shape[1])
+			c1, ok1 := ConstValue(b.Shape[1])
+			if ok0 && ok1 {
+				cols = Int(c0 + c1)
+			} else {
+				cols = &BinaryExpr{Op: OpAdd, Left: a.Shape[1], Right: b.Shape[1], DType: INDEX}
+			}
+			return NewTileType([]Expr{a.Shape[0], cols}, a.DType, MemVec, nil), nil
+		},
+	})
+}
+
 func hasDType(ds []DataType, d DataType) bool {
 	for _, x := range ds {
 		if x == d {

@@ -203,6 +203,10 @@ func MatmulAcc(acc, lhs, rhs any) Expr {
 	return dsl.Call(ir.TileMatmulAcc, []ir.Expr{arg(acc, "pl.MatmulAcc", "acc"), arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
 }
 
+// Concat lays src1's columns after src0's: [rows, c0] and [rows, c1] give
+// [rows, c0 + c1]. PyPTO: pl.concat(src0, src1).
+func Concat(src0, src1 any) Expr { return tileOp2("Concat", ir.TileConcat, src0, src1) }
+
 // tileOp2 calls a two-tile op.
 func tileOp2(name string, op *ir.OpDef, a, b any) Expr {
 	return dsl.Call(op, []ir.Expr{arg(a, "pl."+name, op.Args[0].Name), arg(b, "pl."+name, op.Args[1].Name)}, nil)

@@ -39,6 +39,7 @@ func init() {
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
 	Register(ir.TileSetValidshape, emitSetValidShape)
+	Register(ir.TileConcat, emitElementwise("pto.tconcat", false))
 	Register(ir.TileMove, emitUnary("pto.tmov"))
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
 	Register(ir.TileMatmulAcc, func(c *Ctx, call *ir.Call, res *ir.Var) error {

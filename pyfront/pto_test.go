@@ -88,7 +88,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"activations", "row_softmax", "col_ops", "split_k"} {
+	for _, name := range []string{"activations", "row_softmax", "col_ops", "split_k", "swap_halves"} {
 		p, err := jit.Program(name)
 		if err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k swap_halves" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -135,6 +135,9 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"swap_halves", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[1].At(i, j), a[0].At(i, (j+16)%32)
 		}},
 		{"split_k", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			if j >= 16 {
@@ -212,7 +215,7 @@ func TestJitSamples(t *testing.T) {
 	}
 }
 
-// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-05,
+// TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-06,
 // intermediate 01-04 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
@@ -306,6 +309,12 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		{"intermediate/02_softmax.py", "tile_softmax", softmax},
 		{"intermediate/03_normalization.py", "rms_norm", rmsNorm},
 		{"intermediate/03_normalization.py", "layer_norm", layerNorm},
+		{"beginner/06_concat.py", "tile_concat_32x32", func(ins []*tensor.Tensor, i, j int) float64 {
+			if j < 16 {
+				return ins[0].At(i, j)
+			}
+			return ins[1].At(i, j-16)
+		}},
 		{"beginner/05_matmul.py", "matmul_64", matmul(0)},
 		{"intermediate/04_matmul_acc.py", "matmul_acc_64", matmul(32)},
 		// No reference of ours: the compiled program must agree with the

@@ -206,3 +206,27 @@ func init() {
 		return product(c, l, r, acc)
 	})
 }
+
+// concat lays src1's columns after src0's, row by row.
+func init() {
+	Register(ir.TileConcat, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		l, err := tileArg(a[0], "src0")
+		if err != nil {
+			return nil, err
+		}
+		r, err := tileArg(a[1], "src1")
+		if err != nil {
+			return nil, err
+		}
+		if len(l.Shape) != 2 || len(r.Shape) != 2 || l.Shape[0] != r.Shape[0] {
+			return nil, fmt.Errorf("tile.concat: %v and %v do not share their rows", dimsText(l.Shape), dimsText(r.Shape))
+		}
+		rows, c0, c1 := l.Shape[0], l.Shape[1], r.Shape[1]
+		out := make([]float64, 0, rows*(c0+c1))
+		lv, rv := l.values(), r.values()
+		for i := 0; i < rows; i++ {
+			out = append(append(out, lv[i*c0:(i+1)*c0]...), rv[i*c1:(i+1)*c1]...)
+		}
+		return tileOf(l.DType, []int{rows, c0 + c1}, out), nil
+	})
+}

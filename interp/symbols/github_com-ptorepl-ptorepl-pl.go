@@ -36,6 +36,7 @@ func init() {
 		"CommWait":              reflect.ValueOf(pl.CommWait),
 		"Compile":               reflect.ValueOf(pl.Compile),
 		"CompileIR":             reflect.ValueOf(pl.CompileIR),
+		"Concat":                reflect.ValueOf(pl.Concat),
 		"Const":                 reflect.ValueOf(pl.Const),
 		"Create":                reflect.ValueOf(pl.Create),
 		"CreateTile":            reflect.ValueOf(pl.CreateTile),

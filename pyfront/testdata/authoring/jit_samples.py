@@ -92,6 +92,16 @@ def split_k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
     return c
 
 
+@pl.jit
+def swap_halves(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """The two column halves of x change places (pl.concat)."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        left = pl.load(x, [0, 0], [ROWS, 16])
+        right = pl.load(x, [0, 16], [ROWS, 16])
+        pl.store(pl.concat(right, left), [0, 0], y)
+    return y
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -108,3 +118,4 @@ if __name__ == "__main__":
     col_ops(x, w, torch.zeros_like(x))
     weights = torch.randn(COLS, 16)
     split_k(x, weights, torch.zeros((ROWS, 16)))
+    swap_halves(x, torch.zeros_like(x))
