@@ -30,9 +30,11 @@ var torchDTypes = map[string]ir.DataType{
 	"torch.bool": ir.BOOL,
 }
 
-// scanSamples reads the module's __main__ block (and a module-level def
-// main, which such blocks call) for sample tensors and the calls that pass
-// them; r.specs gets, per called function, each argument's sample.
+// scanSamples reads the module's __main__ block and its undecorated
+// functions (def main, the harness functions examples drive kernels from)
+// for sample tensors and the calls that pass them; r.specs gets, per
+// called function, each argument's sample (the first call that sizes it
+// wins).
 func (r *reader) scanSamples(root *node) {
 	var blocks []*node
 	for i := uint(0); i < root.NamedChildCount(); i++ {
@@ -44,17 +46,16 @@ func (r *reader) scanSamples(root *node) {
 				blocks = append(blocks, n.ChildByFieldId(fldConsequence))
 			}
 		case "function_definition":
-			if r.text(n.ChildByFieldId(fldName)) == "main" {
-				blocks = append(blocks, n.ChildByFieldId(fldBody))
-			}
+			// main, and the other undecorated functions such files drive
+			// their kernels from (each sees only its own samples).
+			blocks = append(blocks, n.ChildByFieldId(fldBody))
 		}
 	}
 	if len(blocks) == 0 {
 		return
 	}
-	vars := map[string]*sample{}
 	for _, b := range blocks {
-		r.walkSamples(b, vars)
+		r.walkSamples(b, map[string]*sample{})
 	}
 }
 
@@ -90,19 +91,30 @@ func (r *reader) walkSamples(n *node, vars map[string]*sample) {
 		}
 		if f != nil && f.Kind() == "identifier" {
 			name := r.text(f)
-			if _, seen := r.specs[name]; !seen {
-				var args []*sample
-				for _, a := range r.kids(n.ChildByFieldId(fldArguments)) {
-					if a.Kind() == "keyword_argument" {
-						continue
-					}
-					s := r.argSample(a, vars)
-					args = append(args, s)
+			var args []*sample
+			sized := false
+			for _, a := range r.kids(n.ChildByFieldId(fldArguments)) {
+				if a.Kind() == "keyword_argument" {
+					continue
 				}
+				s := r.argSample(a, vars)
+				sized = sized || s != nil
+				args = append(args, s)
+			}
+			if sized {
 				if r.specs == nil {
 					r.specs = map[string][]*sample{}
 				}
-				r.specs[name] = args
+				// The first call that sizes an argument gives its type.
+				have := r.specs[name]
+				for i, s := range args {
+					if i >= len(have) {
+						have = append(have, s)
+					} else if have[i] == nil {
+						have[i] = s
+					}
+				}
+				r.specs[name] = have
 			}
 		}
 	case "function_definition", "class_definition":
