@@ -113,3 +113,16 @@ func indexInside(c *DeduceCtx, i int, elems, shape []Expr, what string) error {
 	}
 	return nil
 }
+
+// vecLike is the Vec tile of t's shape and element type that keeps t's
+// valid shape, as upstream's elementwise, unary and broadcast ops type
+// their results.
+func vecLike(t *TileType) *TileType {
+	var view *TileView
+	if t.View != nil && len(t.View.ValidShape) > 0 {
+		v := ImplicitTileView(MemVec)
+		v.ValidShape = t.View.ValidShape
+		view = &v
+	}
+	return NewTileType(t.Shape, t.DType, MemVec, view)
+}

@@ -112,29 +112,42 @@ func init() {
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "tile"}, {Name: "row_vec"}},
 			OutMemory: MemVec,
-			Deduce: func(c *DeduceCtx) (Type, error) {
-				t, err := vecTile(c, 0)
-				if err != nil {
-					return nil, err
-				}
-				r, err := vecTile(c, 1)
-				if err != nil {
-					return nil, err
-				}
-				n := len(t.Shape)
-				want := append(append([]Expr(nil), t.Shape[:n-1]...), Int(1))
-				if r.DType != t.DType || !SameDims(r.Shape, want) {
-					return nil, c.Fail(1, "a column "+DefaultFormat.Dims(want)+" of "+t.DType.String(), r)
-				}
-				var view *TileView
-				if t.View != nil && len(t.View.ValidShape) > 0 {
-					v := ImplicitTileView(MemVec)
-					v.ValidShape = t.View.ValidShape
-					view = &v
-				}
-				return NewTileType(t.Shape, t.DType, MemVec, view), nil
-			},
+			Deduce:    broadcastDeduce("column", columnOf),
 		})
+	}
+}
+
+// columnOf is the [..., rows, 1] column a row broadcast takes for shape.
+func columnOf(shape []Expr) []Expr {
+	return append(append([]Expr(nil), shape[:len(shape)-1]...), Int(1))
+}
+
+// rowOf is the [1, ..., cols] row a column broadcast takes for shape.
+func rowOf(shape []Expr) []Expr {
+	out := make([]Expr, len(shape))
+	for d := range out {
+		out[d] = Int(1)
+	}
+	out[len(out)-1] = shape[len(shape)-1]
+	return out
+}
+
+// broadcastDeduce types tile (op) vec, where vec is the what (column or
+// row) of tile's shape that want gives: a Vec tile like tile.
+func broadcastDeduce(what string, want func([]Expr) []Expr) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		t, err := vecTile(c, 0)
+		if err != nil {
+			return nil, err
+		}
+		r, err := vecTile(c, 1)
+		if err != nil {
+			return nil, err
+		}
+		if w := want(t.Shape); r.DType != t.DType || !SameDims(r.Shape, w) {
+			return nil, c.Fail(1, "a "+what+" "+DefaultFormat.Dims(w)+" of "+t.DType.String(), r)
+		}
+		return vecLike(t), nil
 	}
 }
 
@@ -148,32 +161,7 @@ func init() {
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: first}, {Name: "col_vec"}},
 			OutMemory: MemVec,
-			Deduce: func(c *DeduceCtx) (Type, error) {
-				t, err := vecTile(c, 0)
-				if err != nil {
-					return nil, err
-				}
-				r, err := vecTile(c, 1)
-				if err != nil {
-					return nil, err
-				}
-				n := len(t.Shape)
-				want := make([]Expr, n)
-				for d := range want {
-					want[d] = Int(1)
-				}
-				want[n-1] = t.Shape[n-1]
-				if r.DType != t.DType || !SameDims(r.Shape, want) {
-					return nil, c.Fail(1, "a row "+DefaultFormat.Dims(want)+" of "+t.DType.String(), r)
-				}
-				var view *TileView
-				if t.View != nil && len(t.View.ValidShape) > 0 {
-					v := ImplicitTileView(MemVec)
-					v.ValidShape = t.View.ValidShape
-					view = &v
-				}
-				return NewTileType(t.Shape, t.DType, MemVec, view), nil
-			},
+			Deduce:    broadcastDeduce("row", rowOf),
 		})
 	}
 	TileReshape = RegisterOp(&OpDef{

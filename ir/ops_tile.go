@@ -266,13 +266,7 @@ func registerElementwise() {
 						return nil, c.Fail(1, "a tile like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), r)
 					}
 				}
-				var view *TileView
-				if l.View != nil && len(l.View.ValidShape) > 0 {
-					v := ImplicitTileView(MemVec)
-					v.ValidShape = l.View.ValidShape
-					view = &v
-				}
-				return NewTileType(l.Shape, l.DType, MemVec, view), nil
+				return vecLike(l), nil
 			},
 		})
 		*op.tensor = RegisterOp(&OpDef{
@@ -607,13 +601,7 @@ func init() {
 					return nil, err
 				}
 				// Like upstream's unary ops, the result keeps the source's valid shape.
-				var view *TileView
-				if t.View != nil && len(t.View.ValidShape) > 0 {
-					v := ImplicitTileView(MemVec)
-					v.ValidShape = t.View.ValidShape
-					view = &v
-				}
-				return NewTileType(t.Shape, t.DType, MemVec, view), nil
+				return vecLike(t), nil
 			},
 		})
 		*op.tensor = RegisterOp(&OpDef{

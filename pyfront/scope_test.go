@@ -191,19 +191,7 @@ func TestJitSamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.entry, err)
 		}
-		for _, compiled := range []bool{false, true} {
-			args, _, err := runtime.HostArgs(prog.IR(), 1, 5)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if compiled {
-				_, err = comp.Run(pl.Ranks(1), args...)
-			} else {
-				_, err = pl.Run(prog, pl.Ranks(1), args...)
-			}
-			if err != nil {
-				t.Fatalf("%s (compiled %v): %v", c.entry, compiled, err)
-			}
+		runBothWays(t, prog, comp, 5, func(args []*tensor.Tensor, compiled bool) {
 			for i := 0; i < 64; i++ {
 				for j := 0; j < 32; j++ {
 					if got, want := c.want(args, i, j); got != want {
@@ -211,7 +199,28 @@ func TestJitSamples(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// runBothWays runs prog at one rank on seeded inputs as written, then
+// compiled (comp), and hands check each run's host tensors.
+func runBothWays(t *testing.T, prog *pl.Program, comp *pl.Compiled, seed int64, check func(args []*tensor.Tensor, compiled bool)) {
+	t.Helper()
+	for _, compiled := range []bool{false, true} {
+		args, _, err := runtime.HostArgs(prog.IR(), 1, seed)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		if err != nil {
+			t.Fatalf("%s (compiled %v): %v", prog.IR().Name, compiled, err)
+		}
+		check(args, compiled)
 	}
 }
 
@@ -355,19 +364,7 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 				}
 				return
 			}
-			for _, compiled := range []bool{false, true} {
-				args, _, err := runtime.HostArgs(prog.IR(), 1, 9)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if compiled {
-					_, err = comp.Run(pl.Ranks(1), args...)
-				} else {
-					_, err = pl.Run(prog, pl.Ranks(1), args...)
-				}
-				if err != nil {
-					t.Fatalf("compiled %v: %v", compiled, err)
-				}
+			runBothWays(t, prog, comp, 9, func(args []*tensor.Tensor, compiled bool) {
 				ins, out := args[:len(args)-1], args[len(args)-1]
 				shape := out.Shape()
 				for i := 0; i < shape[0]; i++ {
@@ -377,7 +374,7 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 						}
 					}
 				}
-			}
+			})
 		})
 	}
 }
