@@ -463,3 +463,29 @@ func TestExercisesCanFail(t *testing.T) {
 		})
 	}
 }
+
+// TestPyptoNotebookScopes: the PyPTO Python notebook's hello-world kernel,
+// written inside a with pl.at scope on bare pl.Tensor parameters, is sized
+// from its __main__ block's torch tensors, outlined into an InCore
+// function that stores into c, and computes c = a + b.
+func TestPyptoNotebookScopes(t *testing.T) {
+	nb := executedCourse(t)["12_pypto_python.ipynb"]
+	require.NotNil(t, nb)
+	var all strings.Builder
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			all.WriteString(o.visible())
+			all.WriteString("\n")
+		}
+	}
+	out := all.String()
+	for _, want := range []string{
+		"def tile_add(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.Out[pl.Tensor[[16, 16], pl.FP32]])",
+		"with pl.at(level=pl.Level.CORE_GROUP):",
+		"def tile_add_incore_0(a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.Out[pl.Tensor[[16, 16], pl.FP32]])",
+		"c__ssa_v0: pl.Tensor[[16, 16], pl.FP32] = self.tile_add_incore_0(a, b, c)",
+		"c = a + b everywhere: true",
+	} {
+		require.Contains(t, out, want)
+	}
+}
