@@ -31,6 +31,7 @@ var (
 	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul    *OpDef
 	TileColExpandDiv, TileReshape                                          *OpDef
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
+	TileFull, TensorFull                                                   *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

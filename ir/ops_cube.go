@@ -2,7 +2,8 @@ package ir
 
 import "fmt"
 
-// The cube path (upstream's tile_ops/matmul.cpp and tile.move): operands
+// Fills and the cube path. tile.full / tensor.full make a tile (tensor)
+// of one value. The cube path (upstream's tile_ops/matmul.cpp and tile.move): operands
 // are loaded to Mat, moved to Left and Right, multiplied into an Acc tile
 // (FP32 for floating-point operands, INT32 otherwise), and stored from Acc.
 
@@ -44,10 +45,48 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 	if l.DType.IsFloat() {
 		acc = FP32
 	}
+	if dt, ok := c.Kwargs.DType("out_dtype"); ok {
+		acc = dt
+	}
 	return NewTileType([]Expr{l.Shape[0], r.Shape[1]}, acc, MemAcc, nil), nil
 }
 
+// fullDeduce types tile.full / tensor.full: shape, a scalar value, dtype=.
+func fullDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		shape, err := c.Tuple(0, -1)
+		if err != nil {
+			return nil, err
+		}
+		if err := positiveStatic(c, 0, shape); err != nil {
+			return nil, err
+		}
+		if _, err := c.Scalar(1); err != nil {
+			return nil, err
+		}
+		dt, _ := c.Kwargs.DType("dtype")
+		if tile {
+			return NewTileType(shape, dt, MemVec, nil), nil
+		}
+		return &TensorType{Shape: shape, DType: dt}, nil
+	}
+}
+
 func init() {
+	TileFull = RegisterOp(&OpDef{
+		Name: "tile.full", Class: ClassCompute, Category: "TileOp",
+		Doc:    "A Vec tile of shape filled with value (TEXPANDS).",
+		Args:   []ArgSpec{{Name: "shape"}, {Name: "value"}},
+		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
+		Deduce: fullDeduce(true),
+	})
+	TensorFull = RegisterOp(&OpDef{
+		Name: "tensor.full", Class: ClassCompute, Category: "TensorOp", TileForm: TileFull,
+		Doc:    "A tensor of shape filled with value (a tile.full in a kernel).",
+		Args:   []ArgSpec{{Name: "shape"}, {Name: "value"}},
+		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
+		Deduce: fullDeduce(false),
+	})
 	TileMove = RegisterOp(&OpDef{
 		Name: "tile.move", Class: ClassMemory, Category: "TileOp",
 		Doc:    "Copy a tile into another on-chip memory (Mat to Left or Right, ...).",
@@ -67,8 +106,9 @@ func init() {
 	})
 	TileMatmul = RegisterOp(&OpDef{
 		Name: "tile.matmul", Class: ClassCompute, Category: "TileOp",
-		Doc:  "lhs @ rhs: Left [M, K] by Right [K, N] into a new Acc tile [M, N].",
-		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Doc:    "lhs @ rhs: Left [M, K] by Right [K, N] into a new Acc tile [M, N] (out_dtype overrides FP32/INT32).",
+		Args:   []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Kwargs: []KwargSpec{{Name: "out_dtype", Kind: KwDType}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			return matmulResult(c, 0, 1)
 		},

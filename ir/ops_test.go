@@ -238,6 +238,10 @@ func TestDeducerErrors(t *testing.T) {
 	}
 	cases = append(cases, dcase{"tile.reshape", []Expr{rows, Dims(1, 64)}, nil,
 		"cell[3]:7: tile.reshape: argument 'shape': expected a shape of 2048 elements (the tile's), given [1, 64] with 64"})
+	for _, name := range []string{"tile.full", "tensor.full"} {
+		cases = append(cases, dcase{name, []Expr{Dims(16, 0), &ConstFloat{Value: 1, DType: FP32}}, Kwargs{{"dtype", FP32}},
+			"cell[3]:7: " + name + ": argument 'shape': expected dimensions > 0, given dimension 1 is 0"})
+	}
 	cases = append(cases, dcase{"tile.concat", []Expr{rows, tile(FP32, MemVec, 32, 16)}, nil,
 		"cell[3]:7: tile.concat: argument 'src1': expected a tile of 64 rows (src0's), given pl.Tile[[32, 16], pl.FP32, pl.Mem.Vec]"})
 	left, right := tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16)
@@ -397,7 +401,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
 		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
 		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape,
-		TileMove, TileMatmul, TileMatmulAcc, TileConcat, TileCommWait, TileCommTest,
+		TileMove, TileMatmul, TileMatmulAcc, TileConcat, TileFull, TensorFull, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

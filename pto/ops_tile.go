@@ -39,6 +39,19 @@ func init() {
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
 	Register(ir.TileSetValidshape, emitSetValidShape)
+	Register(ir.TileFull, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		dt, _ := call.Kwargs.DType("dtype")
+		v, err := c.as(call.Args[1], dt, "")
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts("pto.texpands", []value{v}, []value{r}, nil)
+		return nil
+	})
 	Register(ir.TileConcat, emitElementwise("pto.tconcat", false))
 	Register(ir.TileMove, emitUnary("pto.tmov"))
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))

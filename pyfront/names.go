@@ -37,6 +37,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.col_expand_mul":       ir.TileColExpandMul,
 	"pl.col_expand_div":       ir.TileColExpandDiv,
 	"pl.reshape":              ir.TileReshape,
+	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,
 	"pl.matmul":               ir.TileMatmul,

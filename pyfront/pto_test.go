@@ -88,7 +88,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"activations", "row_softmax", "col_ops", "split_k", "swap_halves"} {
+	for _, name := range []string{"activations", "row_softmax", "col_ops", "split_k", "swap_halves", "plus_quarter", "plus_half"} {
 		p, err := jit.Program(name)
 		if err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k swap_halves" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k swap_halves plus_quarter plus_half" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -135,6 +135,12 @@ func TestJitSamples(t *testing.T) {
 		}},
 		{"twice", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) * 2))
+		}},
+		{"plus_quarter", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[1].At(i, j), float64(float32(a[0].At(i, j) + 0.25))
+		}},
+		{"plus_half", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[1].At(i, j), float64(float32(a[0].At(i, j) + 0.5))
 		}},
 		{"swap_halves", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), a[0].At(i, (j+16)%32)

@@ -53,7 +53,6 @@ var systemGaps = map[string]systemGap{
 	// with pl.at(...) / manual scopes.
 	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"build", "unsupported with scope pl.manual_scope()"},
 	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": {"build", "unknown op pl.array.create"},
-	"test_l3_gemm.py/_build_gemm_program":                               {"build", "unknown op pl.tile.full"},
 	"test_l3_multi_group.py/_build_two_group_swap_program":              {"build", "given pld.DistributedTensor[[64], pl.FP32]"},
 	// Shapes with dynamic dims other than the rank count: random inputs
 	// size every symbol at the rank count.

@@ -161,6 +161,9 @@ func init() {
 		if l.DType.IsFloat() {
 			dt = ir.FP32
 		}
+		if odt, ok := c.Kwargs.DType("out_dtype"); ok {
+			dt = odt
+		}
 		out := make([]float64, m*n)
 		for i := 0; i < m; i++ {
 			for j := 0; j < n; j++ {
@@ -229,4 +232,29 @@ func init() {
 		}
 		return tileOf(l.DType, []int{rows, c0 + c1}, out), nil
 	})
+}
+
+// full fills a new tile (a rank-private tensor for tensor.full) with value.
+func init() {
+	fill := func(x *Exec, c *ir.Call, a []any) (any, error) {
+		shape, err := intsArg(a[0], "shape")
+		if err != nil {
+			return nil, err
+		}
+		v, err := toFloat(a[1])
+		if err != nil {
+			return nil, fmt.Errorf("value: %w", err)
+		}
+		dt, _ := c.Kwargs.DType("dtype")
+		if !supported(dt) {
+			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
+		}
+		vals := make([]float64, numel(shape))
+		for i := range vals {
+			vals[i] = round(v, dt)
+		}
+		return x.result(c, dt, shape, vals, nil), nil
+	}
+	Register(ir.TileFull, fill)
+	Register(ir.TensorFull, fill)
 }

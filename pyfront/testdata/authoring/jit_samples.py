@@ -102,6 +102,24 @@ def swap_halves(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def plus_quarter(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """x + a tile of 0.25 (pl.tile.full)."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        pl.store(pl.add(t, pl.tile.full([ROWS, COLS], dtype=pl.FP32, value=0.25)), [0, 0], y)
+    return y
+
+
+@pl.jit
+def plus_half(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """x + a tensor of 0.5 (pl.full), at tensor level: the kernel's
+    conversion makes the fill a tile.full."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        y[0:ROWS, 0:COLS] = pl.add(x, pl.full([ROWS, COLS], dtype=pl.FP32, value=0.5))
+    return y
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     a = torch.full((ROWS, COLS), 2.0, dtype=torch.float32)
@@ -119,3 +137,5 @@ if __name__ == "__main__":
     weights = torch.randn(COLS, 16)
     split_k(x, weights, torch.zeros((ROWS, 16)))
     swap_halves(x, torch.zeros_like(x))
+    plus_quarter(x, torch.zeros_like(x))
+    plus_half(x, torch.zeros_like(x))
