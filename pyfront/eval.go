@@ -491,7 +491,7 @@ func foldPy(op ir.BinaryOp, l, r value) (value, bool) {
 			return li >= ri, true
 		case ir.OpPow:
 			if ri < 0 {
-				return nil, false
+				return math.Pow(float64(li), float64(ri)), true // 2 ** -1 is 0.5 in Python
 			}
 			return int64(math.Pow(float64(li), float64(ri))), true
 		}
@@ -516,10 +516,16 @@ func foldPy(op ir.BinaryOp, l, r value) (value, bool) {
 				return nil, false
 			}
 			return lf / rf, true
+		case ir.OpPow:
+			return math.Pow(lf, rf), true
 		case ir.OpLt:
 			return lf < rf, true
+		case ir.OpLe:
+			return lf <= rf, true
 		case ir.OpGt:
 			return lf > rf, true
+		case ir.OpGe:
+			return lf >= rf, true
 		case ir.OpEq:
 			return lf == rf, true
 		case ir.OpNe:

@@ -384,3 +384,40 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		})
 	}
 }
+
+// Python arithmetic on compile-time numbers folds as Python's does: an
+// integer to a negative power is a float, and a float to a power too (as
+// upstream's llama example computes head_dim ** -0.5 in its factory).
+func TestPythonPowFolds(t *testing.T) {
+	src := `import pypto.language as pl
+
+def build(head_dim: int):
+    scale = head_dim ** -0.5
+    half = 2 ** -1
+    big = 1.5 ** 2 >= 2.25
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]):
+            t = pl.load(x, [0, 0], [1, 8])
+            if big:
+                pl.store(pl.mul(pl.mul(t, scale), half), [0, 0], y)
+
+    return P
+`
+	mod, err := pl.ParsePython(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Call("build", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := prog.String()
+	for _, want := range []string{"pl.tile.muls(t, 0.125)", ", 0.5)"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("want %s in\n%s", want, text)
+		}
+	}
+}
