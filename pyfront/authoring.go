@@ -81,7 +81,7 @@ func (r *reader) callsThrough(n *node) map[string]bool {
 // jit function it reaches. The entries are the @pl.jit.host functions and
 // the @pl.jit functions no other jit function calls (upstream's examples
 // call those from Python, as beginner/01_hello_world.py does).
-func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
+func (r *reader) jitPrograms(jits []*jitFunc) []jitEntry {
 	byName := map[string]*jitFunc{}
 	for _, j := range jits {
 		if byName[j.name] != nil {
@@ -97,76 +97,95 @@ func (r *reader) jitPrograms(jits []*jitFunc) []*ir.Program {
 			}
 		}
 	}
-	var out []*ir.Program
+	var out []jitEntry
 	for _, host := range jits {
 		if host.kind != "host" && (host.kind != "orch" || called[host.name]) {
 			continue
 		}
-		// Callees first, so each caller sees its callees' return types.
-		var order []*jitFunc
-		seen := map[string]int{}
-		var visit func(j *jitFunc)
-		visit = func(j *jitFunc) {
-			switch seen[j.name] {
-			case 1:
-				r.fail(j.def, "jit function %s calls itself (recursion is not supported)", j.name)
-			case 2:
-				return
-			}
-			seen[j.name] = 1
-			cs := r.callsThrough(j.def.ChildByFieldId(fldBody))
-			names := make([]string, 0, len(cs))
-			for c := range cs {
-				names = append(names, c)
-			}
-			sort.Strings(names)
-			for _, c := range names {
-				if k := byName[c]; k != nil {
-					visit(k)
-				}
-			}
-			seen[j.name] = 2
-			order = append(order, j)
-		}
-		visit(host)
-		pc := &progCtx{prog: ir.NewProgram(host.name), funcs: map[string]*ir.Function{}, jit: true, deferred: map[string]func([]ir.Type){}}
-		build := func(j *jitFunc) {
-			fn, fenv := r.signature(nil, j.def, r.globalEnv(), true)
-			switch j.kind {
-			case "incore":
-				fn.Kind, fn.Level, fn.Role = ir.InCore, ir.LevelChipDie, ir.SubWorker
-			case "orch":
-				fn.Kind, fn.Level, fn.Role = ir.Orchestration, ir.LevelChip, ir.Orchestrator
-			case "host":
-				fn.Kind, fn.Level, fn.Role = ir.Opaque, ir.LevelHost, ir.Orchestrator
-			}
-			fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: true}
-			fc.body(j.def)
-			if j.def.ChildByFieldId(fldReturnType) == nil {
-				fn.ReturnTypes = inferReturns(fn)
-			}
-			pc.funcs[fn.Name] = fn
-			if err := pc.prog.AddFunction(fn); err != nil {
-				r.fail(j.def, "%v", err)
-			}
-		}
-		for _, j := range order {
-			if j != host && r.hasBareTensor(j.def) {
-				// Specialized on its first call's arguments, as @pl.jit is.
-				j := j
-				pc.deferred[j.name] = func(args []ir.Type) {
-					saved := r.argTypes
-					r.argTypes = map[string][]ir.Type{j.name: args}
-					defer func() { r.argTypes = saved }()
-					build(j)
-				}
-				continue
-			}
-			build(j)
-		}
-		out = append(out, pc.prog)
+		// An entry that cannot be built fails alone: the others of the
+		// file still open (Module.Program reports its error).
+		e := jitEntry{name: host.name}
+		func() {
+			defer r.recoverTo(&e.err)
+			e.prog = r.jitProgram(host, byName)
+		}()
+		out = append(out, e)
 	}
 	return out
+}
+
+// jitEntry is one entry program of a module, or why it cannot be built.
+type jitEntry struct {
+	name string
+	prog *ir.Program
+	err  error
+}
+
+// jitProgram builds the program of entry host.
+func (r *reader) jitProgram(host *jitFunc, byName map[string]*jitFunc) *ir.Program {
+	// Callees first, so each caller sees its callees' return types.
+	var order []*jitFunc
+	seen := map[string]int{}
+	var visit func(j *jitFunc)
+	visit = func(j *jitFunc) {
+		switch seen[j.name] {
+		case 1:
+			r.fail(j.def, "jit function %s calls itself (recursion is not supported)", j.name)
+		case 2:
+			return
+		}
+		seen[j.name] = 1
+		cs := r.callsThrough(j.def.ChildByFieldId(fldBody))
+		names := make([]string, 0, len(cs))
+		for c := range cs {
+			names = append(names, c)
+		}
+		sort.Strings(names)
+		for _, c := range names {
+			if k := byName[c]; k != nil {
+				visit(k)
+			}
+		}
+		seen[j.name] = 2
+		order = append(order, j)
+	}
+	visit(host)
+	pc := &progCtx{prog: ir.NewProgram(host.name), funcs: map[string]*ir.Function{}, jit: true, deferred: map[string]func([]ir.Type){}}
+	build := func(j *jitFunc) {
+		fn, fenv := r.signature(nil, j.def, r.globalEnv(), true)
+		switch j.kind {
+		case "incore":
+			fn.Kind, fn.Level, fn.Role = ir.InCore, ir.LevelChipDie, ir.SubWorker
+		case "orch":
+			fn.Kind, fn.Level, fn.Role = ir.Orchestration, ir.LevelChip, ir.Orchestrator
+		case "host":
+			fn.Kind, fn.Level, fn.Role = ir.Opaque, ir.LevelHost, ir.Orchestrator
+		}
+		fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: true}
+		fc.body(j.def)
+		if j.def.ChildByFieldId(fldReturnType) == nil {
+			fn.ReturnTypes = inferReturns(fn)
+		}
+		pc.funcs[fn.Name] = fn
+		if err := pc.prog.AddFunction(fn); err != nil {
+			r.fail(j.def, "%v", err)
+		}
+	}
+	for _, j := range order {
+		if j != host && r.hasBareTensor(j.def) {
+			// Specialized on its first call's arguments, as @pl.jit is.
+			j := j
+			pc.deferred[j.name] = func(args []ir.Type) {
+				saved := r.argTypes
+				r.argTypes = map[string][]ir.Type{j.name: args}
+				defer func() { r.argTypes = saved }()
+				build(j)
+			}
+			continue
+		}
+		build(j)
+	}
+	return pc.prog
 }
 
 // inferReturns types an unannotated function by its first return statement.

@@ -22,6 +22,8 @@ type Module struct {
 	order []string
 	progs map[string]*ir.Program
 	facs  map[string]*factory
+	// errs are the entries that could not be built, with why.
+	errs map[string]error
 	// kernels are the @pl.jit.incore and @pl.jit functions, in source
 	// order: they become part of a program only through a host entry.
 	kernels []string
@@ -53,6 +55,9 @@ func (m *Module) IsFactory(name string) bool { _, ok := m.facs[name]; return ok 
 func (m *Module) Program(name string) (*ir.Program, error) {
 	if p, ok := m.progs[name]; ok {
 		return p, nil
+	}
+	if err, ok := m.errs[name]; ok {
+		return nil, err
 	}
 	if _, ok := m.facs[name]; ok {
 		return nil, fmt.Errorf("%s: %s is a factory; call it with Call(%q, args...)", m.File, name, name)
@@ -124,7 +129,7 @@ func firstFrames(stack []byte) string {
 // module walks the top level: constants, programs, jit functions,
 // factories; everything else is skipped.
 func (r *reader) module(root *node) *Module {
-	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}}
+	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}, errs: map[string]error{}}
 	r.facs = m.facs
 	var jits []*jitFunc
 	add := func(name string, n *node) {
@@ -178,9 +183,13 @@ func (r *reader) module(root *node) *Module {
 		}
 	}
 	r.scanSamples(root)
-	for _, p := range r.jitPrograms(jits) {
-		add(p.Name, root)
-		m.progs[p.Name] = p
+	for _, e := range r.jitPrograms(jits) {
+		add(e.name, root)
+		if e.err != nil {
+			m.errs[e.name] = e.err
+			continue
+		}
+		m.progs[e.name] = e.prog
 	}
 	return m
 }

@@ -69,7 +69,19 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintln(stdout, mod)
-		return 0
+		// An entry that could not be built prints as a comment above; it
+		// is also an error of the command.
+		code := 0
+		for _, n := range mod.Names() {
+			if mod.IsFactory(n) {
+				continue
+			}
+			if _, err := mod.Program(n); err != nil {
+				fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+				code = 1
+			}
+		}
+		return code
 	}
 	prog, err := entryProgram(mod, *entry, *fargs)
 	if err != nil {
