@@ -307,10 +307,16 @@ class P:
 	if text := printer.Program(readProgram(t, mixed, "P")); !strings.Contains(text, "pl.tensor.slice(xs, [1, 1, 1, 32], [1, r, 0, 0], [], [0, 1])") {
 		t.Errorf("xs[1, r, :, 0:32] reads as another slice:\n%s", text)
 	}
-	// xs[0:1, r] keeps its leading dimension, so it does not fit [1, 32].
-	_, err := pyfront.Parse("p.py", []byte(strings.Replace(src, "xs[1, r]", "xs[0:1, r]", 1)))
-	if err == nil || !strings.Contains(err.Error(), "per_device argument x: expected pl.Tensor[[1, 32], pl.FP32], given pl.Tensor[[1, 1, 32], pl.FP32]") {
-		t.Fatalf("a slice index: got %v", err)
+	// xs[0:1, r] keeps its leading dimension: [1, 1, 32], as many elements
+	// as the [1, 32] parameter, which upstream's calls accept (they check
+	// only the arity); xs[0:2, r] holds twice as many and does not fit.
+	keep := strings.Replace(src, "xs[1, r]", "xs[0:1, r]", 1)
+	if text := printer.Program(readProgram(t, keep, "P")); !strings.Contains(text, "pl.tensor.slice(xs, [1, 1, 1, 32], [0, r, 0, 0], [], [1])") {
+		t.Errorf("xs[0:1, r] reads as another slice:\n%s", text)
+	}
+	_, err := pyfront.Parse("p.py", []byte(strings.Replace(src, "xs[1, r]", "xs[0:2, r]", 1)))
+	if err == nil || !strings.Contains(err.Error(), "per_device argument x: expected pl.Tensor[[1, 32], pl.FP32], given pl.Tensor[[2, 1, 32], pl.FP32]") {
+		t.Fatalf("a slice of twice the elements: got %v", err)
 	}
 }
 

@@ -421,3 +421,57 @@ def build(head_dim: int):
 		}
 	}
 }
+
+// A [16] window passed as a [1, 16] parameter, as upstream's calls allow
+// (they check the arity, not the shape): the kernel sees the same memory
+// in the parameter's shape, as written and compiled.
+func TestArgumentOfAnotherShape(t *testing.T) {
+	src := `import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+@pl.program
+class Reshaped:
+    @pl.function(type=pl.FunctionType.InCore)
+    def roundtrip(self, x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[1, 16], pl.FP32]], win: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32]]) -> pl.Tensor[[1, 16], pl.FP32]:
+        win = pl.store(pl.load(x, [0, 0], [1, 16]), [0, 0], win)
+        return pl.store(pl.load(win, [0, 0], [1, 16]), [0, 0], y)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, xs: pl.Tensor[[NR, 1, 16], pl.FP32], ys: pl.Out[pl.Tensor[[NR, 1, 16], pl.FP32]]):
+        buf = pld.alloc_window_buffer(16 * 4)
+        for r in pl.range(pld.world_size()):
+            win = pld.window(buf, [16], dtype=pl.FP32)
+            self.roundtrip(xs[r], ys[r], win, device=r)
+`
+	mod, err := pl.ParsePython(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Reshaped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, compiled := range []bool{false, true} {
+		args, _, err := runtime.HostArgs(prog.IR(), 2, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compiled {
+			_, err = comp.Run(pl.Ranks(2), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(2), args...)
+		}
+		if err != nil {
+			t.Fatalf("compiled %v: %v", compiled, err)
+		}
+		if !args[1].Equal(args[0]) {
+			t.Fatalf("compiled %v: y differs from x:\n%v\n%v", compiled, args[1], args[0])
+		}
+	}
+}

@@ -44,6 +44,7 @@ type cfunc struct {
 	params   []int       // the slot of each parameter
 	dims     [][]dimBind // per parameter: the symbolic dims its shape binds
 	ndims    []int       // per parameter: its shape's rank (-1: not shaped)
+	shapes   [][]int     // per parameter: its static shape (nil: not static)
 	nsites   int         // op call sites (frame.args)
 	nituples int         // all-integer tuple arguments (frame.ituples)
 	ubSize   int         // the on-chip buffer its address plan needs (0: no plan)
@@ -90,8 +91,10 @@ func compileProgramWith(p *ir.Program, kernels bool) *cprog {
 		cf.params = make([]int, len(f.Params))
 		cf.dims = make([][]dimBind, len(f.Params))
 		cf.ndims = make([]int, len(f.Params))
+		cf.shapes = make([][]int, len(f.Params))
 		for i, prm := range f.Params {
 			cf.params[i] = fc.slot(prm.Name)
+			cf.shapes[i] = staticShape(prm.Type())
 			cf.ndims[i] = -1
 			if dims, _, ok := ir.ShapeOf(prm.Type()); ok {
 				cf.ndims[i] = len(dims)
@@ -177,6 +180,7 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 		fr.slots[i] = unset
 	}
 	for i := range fn.Params {
+		args[i] = asParam(args[i], cf.shapes[i])
 		fr.slots[cf.params[i]] = args[i]
 		var shape []int
 		switch v := args[i].(type) {

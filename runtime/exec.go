@@ -329,6 +329,7 @@ func (x *Exec) call(fn *ir.Function, args []any) ([]any, error) {
 	}
 	inner := &Exec{s: x.s, rank: x.rank, fn: fn, env: make(map[string]any, 16), rc: x.rc}
 	for i, p := range fn.Params {
+		args[i] = asParam(args[i], staticShape(p.Type()))
 		inner.env[p.Name] = args[i]
 		switch v := args[i].(type) {
 		case *view:

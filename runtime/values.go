@@ -228,6 +228,35 @@ func (v *view) subInto(out *view, full, offs, shape []int) error {
 }
 
 // contiguous reports whether the view is one dense row-major run.
+// staticShape is a tensor type's shape when every dimension is a constant.
+func staticShape(t ir.Type) []int {
+	dims, _, ok := ir.ShapeOf(t)
+	if !ok {
+		return nil
+	}
+	out := make([]int, len(dims))
+	for i, d := range dims {
+		c, ok := ir.ConstValue(d)
+		if !ok {
+			return nil
+		}
+		out[i] = int(c)
+	}
+	return out
+}
+
+// asParam is the argument a function's parameter of static shape sees: a
+// dense tensor of as many elements but another shape (a [64] window passed
+// as [1, 64], which upstream's calls accept) is seen in the parameter's
+// shape, over the same memory. Anything else is bound as it is.
+func asParam(arg any, shape []int) any {
+	v, ok := arg.(*view)
+	if !ok || shape == nil || equalInts(v.shape, shape) || numel(v.shape) != numel(shape) || !v.contiguous() {
+		return arg
+	}
+	return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}
+}
+
 func (v *view) contiguous() bool {
 	acc := 1
 	for i := len(v.shape) - 1; i >= 0; i-- {
