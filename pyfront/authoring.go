@@ -247,10 +247,19 @@ var elementwiseOps = map[string]elementwiseSpelling{
 	"pl.minimum": {tile: ir.TileMinimum, tensor: ir.TensorMinimum},
 }
 
-// tileForms maps an authoring op that also has a tile form to it.
-var tileForms = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice,
-	ir.TensorAbs: ir.TileAbs, ir.TensorNeg: ir.TileNeg, ir.TensorRelu: ir.TileRelu, ir.TensorExp: ir.TileExp,
-	ir.TensorLog: ir.TileLog, ir.TensorSqrt: ir.TileSqrt, ir.TensorRecip: ir.TileRecip}
+// tileSpellings are the tensor ops whose tile op of the same spelling is
+// not a lowering (the registry's TileForm) but a sibling: pl.read of a
+// tile is tile.read.
+var tileSpellings = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice}
+
+// tileFormOf is the op an authoring spelling means on a tile operand: the
+// registry's TileForm, or a sibling tile op; nil when there is none.
+func tileFormOf(op *ir.OpDef) *ir.OpDef {
+	if t := tileSpellings[op]; t != nil {
+		return t
+	}
+	return op.TileForm
+}
 
 // authoringCall builds the authoring-form spellings that are not one op
 // each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
@@ -261,6 +270,18 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 	op := shortOps[callee]
 	if op == nil && opByCallee[callee] == ir.PldTensorAllocWindowBuffer {
 		op = ir.PldTensorAllocWindowBuffer // the shaped form is accepted under either spelling
+	}
+	// A tensor spelling on a tile operand means its tile op (pl.exp of a
+	// tile is tile.exp).
+	if op != nil && op.TileForm != nil || tileSpellings[op] != nil {
+		if len(pos) > 0 {
+			if e, ok := pos[0].(ir.Expr); ok {
+				if _, isTile := e.Type().(*ir.TileType); isTile {
+					op = tileFormOf(op)
+				}
+			}
+		}
+		return fc.opCall(n, op, pos, nodes, kws), true
 	}
 	switch op {
 	case ir.TileLoad:
@@ -275,15 +296,6 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 			}
 			if !given["target_memory"] {
 				kws = append(kws, kwArg{name: "target_memory", node: n, val: ir.MemVec})
-			}
-		}
-		return fc.opCall(n, op, pos, nodes, kws), true
-	case ir.TensorRead, ir.TensorWrite, ir.TensorSlice, ir.TensorAbs, ir.TensorNeg, ir.TensorRelu, ir.TensorExp, ir.TensorLog, ir.TensorSqrt, ir.TensorRecip:
-		if len(pos) > 0 {
-			if e, ok := pos[0].(ir.Expr); ok {
-				if _, isTile := e.Type().(*ir.TileType); isTile {
-					op = tileForms[op]
-				}
 			}
 		}
 		return fc.opCall(n, op, pos, nodes, kws), true
@@ -375,20 +387,9 @@ func (fc *fnCtx) index(n *node, x ir.Expr, subs []*node, idxs []value) ir.Expr {
 		}
 		return c
 	}
-	var shape, offs []ir.Expr
-	drop := make([]int64, k)
-	for i := range k {
-		shape = append(shape, ir.Int(1))
-		offs = append(offs, r.toExpr(subs[i], idxs[i]))
-		drop[i] = int64(i)
+	parts := make([]subscriptPart, k)
+	for i := range parts {
+		parts[i] = subscriptPart{node: subs[i], idx: idxs[i]}
 	}
-	shape = append(shape, tl.Shape[k:]...)
-	for range tl.Shape[k:] {
-		offs = append(offs, ir.Int(0))
-	}
-	c, err := ir.TensorSlice.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: offs}, &ir.MakeTuple{}, ir.Dims(drop...)}, nil, r.pos(n))
-	if err != nil {
-		r.failErr(n, err)
-	}
-	return c
+	return fc.region(n, x, tl, parts)
 }

@@ -115,7 +115,13 @@ func (fc *fnCtx) sliceRead(n *node, x ir.Expr, subs []*node) ir.Expr {
 	if !ok {
 		r.fail(n, "cannot slice %s: subscripts with a:b take a tensor", ir.Describe(x))
 	}
-	parts := fc.subscriptParts(n, subs, "tensor", len(tl.Shape))
+	return fc.region(n, x, tl, fc.subscriptParts(n, subs, "tensor", len(tl.Shape)))
+}
+
+// region is the tensor.slice of x a subscript's parts name (fc.index's
+// scalar indices and sliceRead's slices alike).
+func (fc *fnCtx) region(n *node, x ir.Expr, tl ir.TensorLike, parts []subscriptPart) ir.Expr {
+	r := fc.r
 	offs, exts, drop := fc.window(parts, tl.Shape)
 	args := []ir.Expr{x, &ir.MakeTuple{Elems: exts}, &ir.MakeTuple{Elems: offs}}
 	if len(drop) > 0 {
