@@ -275,12 +275,25 @@ func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Sp
 	return v, assign(v, c)
 }
 
-// transferRules are the tensor-level transfers the pass rewrites by hand
-// (other tensor ops go by their registry TileForm).
-var transferRules = map[*ir.OpDef]func(t *tileConv, c *ir.Call) ([]ir.Stmt, error){
-	ir.PldTensorPut:         (*tileConv).putGet,
-	ir.PldTensorGet:         (*tileConv).putGet,
-	ir.PldTensorRemoteStore: (*tileConv).remoteStore,
+// transferRule is how the pass rewrites a tensor-level transfer by hand
+// (other tensor ops go by their registry TileForm): rewrite gives the
+// statement's replacement; tileArgs lists the arguments it reads as Vec
+// tiles (nil: none).
+type transferRule struct {
+	rewrite  func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error)
+	tileArgs func(c *ir.Call) []ir.Expr
+}
+
+var transferRules = map[*ir.OpDef]transferRule{
+	ir.PldTensorPut: {rewrite: (*tileConv).putGet},
+	ir.PldTensorGet: {rewrite: (*tileConv).putGet},
+	ir.PldTensorRemoteStore: {rewrite: (*tileConv).remoteStore, tileArgs: func(c *ir.Call) []ir.Expr {
+		if src, ok := c.Arg("src"); ok {
+			return []ir.Expr{src}
+		}
+		return nil
+	}},
+	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -290,10 +303,7 @@ func tileLowerable(s ir.Stmt) bool {
 	if c == nil || c.Op == nil {
 		return false
 	}
-	if transferRules[c.Op] != nil {
-		return true
-	}
-	if c.Op == ir.TensorAssemble {
+	if _, ok := transferRules[c.Op]; ok {
 		return true
 	}
 	_, assign := s.(*ir.AssignStmt)
@@ -308,14 +318,11 @@ func tileOperands(s ir.Stmt) []ir.Expr {
 	if c == nil || c.Op == nil || !tileLowerable(s) {
 		return nil
 	}
-	switch c.Op {
-	case ir.TensorAssemble:
-		return c.Args[1:2]
-	case ir.PldTensorRemoteStore:
-		if src, ok := c.Arg("src"); ok {
-			return []ir.Expr{src}
+	if rule, ok := transferRules[c.Op]; ok {
+		if rule.tileArgs == nil {
+			return nil
 		}
-		return nil
+		return rule.tileArgs(c)
 	}
 	if c.Op.TileForm != nil {
 		return c.Args
@@ -382,11 +389,8 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return t.fixUses(s)
 	}
 	c := ir.StmtCall(s)
-	if rule := transferRules[c.Op]; rule != nil {
-		return rule(t, c)
-	}
-	if c.Op == ir.TensorAssemble {
-		return t.assemble(s, c)
+	if rule, ok := transferRules[c.Op]; ok {
+		return rule.rewrite(t, s, c)
 	}
 	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
 }
@@ -423,7 +427,7 @@ func describeStmt(s ir.Stmt) string {
 	return fmt.Sprintf("%T", s)
 }
 
-func (t *tileConv) putGet(c *ir.Call) ([]ir.Stmt, error) {
+func (t *tileConv) putGet(_ ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	isPut := c.Op == ir.PldTensorPut
 	// The peer's side is the DistributedTensor, the other the local tensor.
 	distName, localName := "dst", "src"
@@ -584,7 +588,7 @@ func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	return append(out, &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: s.Span(), Leading: s.Comments()}, Expr: store}), nil
 }
 
-func (t *tileConv) remoteStore(c *ir.Call) ([]ir.Stmt, error) {
+func (t *tileConv) remoteStore(_ ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	var out []ir.Stmt
 	in, err := c.ArgErr("src")
 	if err != nil {
