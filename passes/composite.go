@@ -257,6 +257,15 @@ func collectiveArgs(c *ir.Call) (input, target, sig ir.Expr, err error) {
 	return input, target, sig, err
 }
 
+// meshArgs is collectiveArgs for the mesh recipes, whose signal must be
+// [nranks, 1].
+func meshArgs(c *ir.Call) (input, target, sig ir.Expr, err error) {
+	if input, target, sig, err = collectiveArgs(c); err == nil {
+		err = meshSignal(c.Op.Name, sig)
+	}
+	return input, target, sig, err
+}
+
 // lowerAllReduce is the mesh allreduce with self-clearing credits: barrier(1),
 // then per chunk a load, a reduction over peers' remote loads, a barrier
 // (so no peer still reads the chunk) and the store; the epilogue returns
@@ -273,11 +282,8 @@ func lowerAllReduce(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if n := c.Kwargs.Int("core_num", 1); n != 1 {
 		return nil, fmt.Errorf("mesh allreduce needs core_num=1, got %d", n)
 	}
-	_, target, sig, err := collectiveArgs(c)
+	_, target, sig, err := meshArgs(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	rows, cols, dt, err := targetDims(c.Op.Name, target)
@@ -349,11 +355,8 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 	if op := c.Kwargs.Int("op", 0); op != int64(ir.ReduceSum) {
 		return nil, fmt.Errorf("the seed #1746 recipe supports only pld.ReduceOp.Sum, got %s", ir.ReduceOp(op))
 	}
-	_, target, sig, err := collectiveArgs(c)
+	_, target, sig, err := meshArgs(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	shape, _, _ := ir.ShapeOf(target.Type())
@@ -376,11 +379,8 @@ func lowerAllReduceSeed(b *lowering, c *ir.Call) (ir.Expr, error) {
 }
 
 func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
-	_, _, sig, err := collectiveArgs(c)
+	_, _, sig, err := meshArgs(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	cc := b.prologue(sig)
@@ -393,11 +393,8 @@ func lowerBarrier(b *lowering, c *ir.Call) (ir.Expr, error) {
 // root's target through a staging tile — in one get when the shape is
 // static, row by row when the row count is only known at run time.
 func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
-	_, target, sig, err := collectiveArgs(c)
+	_, target, sig, err := meshArgs(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	shape, dt, _ := ir.ShapeOf(target.Type())
@@ -430,11 +427,8 @@ func lowerBroadcast(b *lowering, c *ir.Call) (ir.Expr, error) {
 // goes to row me of dest's target); one barrier publishes the rows.
 func lowerGather(toAll bool) compositeRule {
 	return func(b *lowering, c *ir.Call) (ir.Expr, error) {
-		input, target, sig, err := collectiveArgs(c)
+		input, target, sig, err := meshArgs(c)
 		if err != nil {
-			return nil, err
-		}
-		if err := meshSignal(c.Op.Name, sig); err != nil {
 			return nil, err
 		}
 		_, cols, dt, err := targetDims(c.Op.Name, target)
@@ -471,7 +465,7 @@ func lowerGather(toAll bool) compositeRule {
 // (transfers are static [MAX_RECV, SIZE], through a [1, SIZE] stage); then
 // one credit barrier. NR and MAX_RECV must be static.
 func lowerAllToAllV(b *lowering, c *ir.Call) (ir.Expr, error) {
-	input, target, sig, err := collectiveArgs(c)
+	input, target, sig, err := meshArgs(c)
 	if err != nil {
 		return nil, err
 	}
@@ -481,9 +475,6 @@ func lowerAllToAllV(b *lowering, c *ir.Call) (ir.Expr, error) {
 	}
 	recv, err := c.ArgErr("recv_counts")
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	rows, cols, dt, err := targetDims(c.Op.Name, target)
@@ -522,11 +513,8 @@ func lowerAllToAllV(b *lowering, c *ir.Call) (ir.Expr, error) {
 // lowerReduceScatter: barrier(1); row me reduced over peers; barrier(2) so
 // no peer still reads row me; store.
 func lowerReduceScatter(b *lowering, c *ir.Call) (ir.Expr, error) {
-	_, target, sig, err := collectiveArgs(c)
+	_, target, sig, err := meshArgs(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := meshSignal(c.Op.Name, sig); err != nil {
 		return nil, err
 	}
 	_, cols, _, err := targetDims(c.Op.Name, target)
