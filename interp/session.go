@@ -119,6 +119,8 @@ type Session struct {
 	pkgs map[string]string
 	// pkgMembers lists each package's exported names, for completion.
 	pkgMembers map[string][]string
+	// symbols are each package's exported symbols, by package name.
+	symbols map[string]map[string]reflect.Value
 
 	plMu   sync.Mutex
 	panics []string
@@ -175,6 +177,7 @@ func (s *Session) reset() error {
 	tables := []map[string]map[string]reflect.Value{sessionStdlib(), symbols.Symbols, s.hookSymbols()}
 	tables = append(tables, s.opts.Packages...)
 	s.pkgs, s.pkgMembers = map[string]string{}, map[string][]string{}
+	s.symbols = map[string]map[string]reflect.Value{}
 	for _, t := range tables {
 		if err := i.Use(t); err != nil {
 			return err
@@ -186,6 +189,7 @@ func (s *Session) reset() error {
 			}
 			name := key[k+1:]
 			s.pkgs[name] = key[:k]
+			s.symbols[name] = syms
 			for sym := range syms {
 				if token.IsExported(sym) {
 					s.pkgMembers[name] = append(s.pkgMembers[name], sym)
@@ -267,6 +271,10 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) (vals []any,
 		if err != nil {
 			return nil, s.compileError(n, err, 1)
 		}
+	}
+	// So is a call with the wrong number of arguments (callcheck.go).
+	if ce := s.checkCalls(n, cell); ce != nil {
+		return nil, ce
 	}
 	for k, sg := range segs {
 		// Transform each segment only once the ones before it ran: the
