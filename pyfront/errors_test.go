@@ -217,3 +217,45 @@ func TestFactoryBodyErrors(t *testing.T) {
 		}
 	}
 }
+
+// A program of the file that cannot be built fails alone: the others still
+// open, and Program of the bad one is its positioned error.
+func TestOneBadProgramFailsAlone(t *testing.T) {
+	src := `import pypto.language as pl
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[1, 8], pl.FP32]):
+        t = pl.tile.nope(x)
+
+@pl.program
+class Good:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]]):
+        t: pl.Tile[[1, 8], pl.FP32] = pl.load(x, [0, 0], [1, 8])
+        y = pl.store(t, [0, 0], y)
+        return y
+
+@pl.function(type=pl.FunctionType.InCore)
+def lone(x: pl.Tensor[[1, 8], pl.FP32]):
+    pl.nope()
+`
+	mod, err := pyfront.Parse("two.py", []byte(src))
+	if err != nil {
+		t.Fatalf("one bad program failed the file: %v", err)
+	}
+	if got, want := strings.Join(mod.Names(), ","), "Bad,Good,lone"; got != want {
+		t.Fatalf("names %s, want %s", got, want)
+	}
+	if _, err := mod.Program("Good"); err != nil {
+		t.Fatalf("the good program: %v", err)
+	}
+	for name, want := range map[string]string{"Bad": "two.py:7:13: unknown op pl.tile.nope", "lone": "two.py:19:5: unknown op pl.nope"} {
+		_, err := mod.Program(name)
+		var pe *pyfront.Error
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s...", name, err, want)
+		}
+	}
+}

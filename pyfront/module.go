@@ -154,11 +154,11 @@ func (r *reader) module(root *node) *Module {
 			case dec == "pl.program" && def.Kind() == "class_definition":
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
-				m.progs[name] = r.programClass(n, r.globalEnv(), false)
+				r.buildEntry(m, name, func() *ir.Program { return r.programClass(n, r.globalEnv(), false) })
 			case dec == "pl.function" && def.Kind() == "function_definition":
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
-				m.progs[name] = r.functionProgram(n, r.globalEnv())
+				r.buildEntry(m, name, func() *ir.Program { return r.functionProgram(n, r.globalEnv()) })
 			case (dec == "pl.inline" || dec == "pl.jit.inline") && def.Kind() == "function_definition":
 				h := r.inlineDecl(def, dec)
 				if r.inlines == nil {
@@ -192,6 +192,22 @@ func (r *reader) module(root *node) *Module {
 		m.progs[e.name] = e.prog
 	}
 	return m
+}
+
+// buildEntry builds one program of the module. A reading error fails that
+// program alone (Program(name) returns it, and the module prints it where
+// the program would be), so a file's other programs still open.
+func (r *reader) buildEntry(m *Module, name string, build func() *ir.Program) {
+	var err error
+	p := func() *ir.Program {
+		defer r.recoverTo(&err)
+		return build()
+	}()
+	if err != nil {
+		m.errs[name] = err
+		return
+	}
+	m.progs[name] = p
 }
 
 func (r *reader) importStmt(n *node) {
