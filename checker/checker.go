@@ -34,7 +34,6 @@ type Checker struct {
 	mem   map[memKey]*shadow
 	cells map[cellKey]*cellTrack
 	order []*cellTrack // cells in first-touch order
-	named map[string]*cellTrack
 
 	races     map[raceKey]*raceAgg
 	raceOrder []*raceAgg
@@ -124,7 +123,6 @@ func New(ranks int) *Checker {
 	c := &Checker{
 		mem:         map[memKey]*shadow{},
 		cells:       map[cellKey]*cellTrack{},
-		named:       map[string]*cellTrack{},
 		races:       map[raceKey]*raceAgg{},
 		seen:        map[string]bool{},
 		maxFindings: 200,

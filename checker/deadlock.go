@@ -147,16 +147,20 @@ func (c *Checker) deadlockFinding(dl *runtime.DeadlockError) Finding {
 		infos[ct] = ci
 		return ci
 	}
+	// Cells by rank and name, as the runtime's report names them (built
+	// here: a run that does not deadlock never needs it).
+	named := make(map[string]*cellTrack, len(c.order))
 	for _, ct := range c.order {
 		all = append(all, conv(ct))
+		named[namedKey(ct.key.rank, ct.name)] = ct
 	}
 	for _, s := range c.signals { // the final values (history may be capped)
-		if ct := c.named[namedKey(s.Rank, cellName(s.Buffer, s.Offset, s.ByteOffset))]; ct != nil {
+		if ct := named[namedKey(s.Rank, cellName(s.Buffer, s.Offset, s.ByteOffset))]; ct != nil {
 			conv(ct).value = s.Value
 		}
 	}
 	lookup := func(b runtime.BlockedRank) *cellInfo {
-		if ct := c.named[namedKey(b.Rank, b.Cell)]; ct != nil {
+		if ct := named[namedKey(b.Rank, b.Cell)]; ct != nil {
 			ci := conv(ct)
 			ci.value = b.Value
 			return ci

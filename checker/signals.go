@@ -103,10 +103,9 @@ func (c *Checker) cell(cl runtime.Cell) *cellTrack {
 	k := cellKey{cl.Rank, cl.Buffer, cl.Offset}
 	ct := c.cells[k]
 	if ct == nil {
-		ct = &cellTrack{key: k, name: cl.String(), forced: make(clock, c.world), giver: -1, setBy: map[runtime.NotifyKind]*access{}}
+		ct = &cellTrack{key: k, name: cl.String(), forced: make(clock, c.world), giver: -1}
 		c.cells[k] = ct
 		c.order = append(c.order, ct)
-		c.named[namedKey(cl.Rank, ct.name)] = ct
 	}
 	return ct
 }
@@ -313,6 +312,9 @@ func (c *Checker) checkMixed(ct *cellTrack, ac *access, kind runtime.NotifyKind)
 		break
 	}
 	if _, ok := ct.setBy[kind]; !ok {
+		if ct.setBy == nil {
+			ct.setBy = map[runtime.NotifyKind]*access{}
+		}
 		ct.setBy[kind] = ac
 	}
 	if kind == runtime.NotifySet {
