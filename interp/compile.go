@@ -138,6 +138,9 @@ type RandomRun struct {
 	Config  runtime.DeviceConfig
 	Relaxed bool // the weak memory model (docs/memory-model.md); simulator only
 	Cores   int  // AIV cores per simulated device (0: runtime.DefaultCores)
+	// Dims sizes named dynamic dimensions of the host's parameters
+	// (runtime.HostArgsSized); the others take the rank count.
+	Dims map[string]int
 }
 
 // RunRandomWith is RunRandom as o says.
@@ -153,7 +156,7 @@ func RunRandomWith(ctx context.Context, p *ir.Program, ranks int, o RandomRun) (
 	if ranks <= 0 {
 		ranks = 2
 	}
-	args, names, err := runtime.HostArgs(p, ranks, 1)
+	args, names, err := runtime.HostArgsSized(p, ranks, 1, o.Dims)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

@@ -61,7 +61,7 @@ const usage = `usage:
   ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...
                            lower the last program the files build to PTO-MLIR
                            and its comm manifest
-  ptorepl run [--entry NAME [--args A,B] [--ranks N] [--cores K] [--relaxed]] FILE.py
+  ptorepl run [--entry NAME [--args A,B] [--ranks N] [--cores K] [--dims M=64,N=128] [--relaxed]] FILE.py
                            print a PyPTO Python file's programs; run one
                            (a factory's with --args) on seeded random inputs
   ptorepl compile [--entry NAME [--args A,B]] [--out DIR] FILE.py

@@ -23,7 +23,7 @@ func passCommands() map[string]metaCommand {
 		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
 		"manifest": {args: "[-ranks N]", help: "lower the last program and print its comm manifest", run: (*repl).cmdManifest},
-		"run":      {args: "[-ranks N] [-cores K] [-device sim|mpi] [-relaxed]", help: "run the last program with random inputs (on the simulator unless -device names another; -cores: AIV cores per device, default 1; -relaxed: the weak memory model)", run: (*repl).cmdRun},
+		"run":      {args: "[-ranks N] [-cores K] [-device sim|mpi] [-relaxed] [-dims M=64,N=128]", help: "run the last program with random inputs (on the simulator unless -device names another; -cores: AIV cores per device, default 1; -relaxed: the weak memory model; -dims: sizes of dynamic dimensions, else the rank count)", run: (*repl).cmdRun},
 		"verify":   {args: "[-ranks N] [-budget RUNS]", help: "explore every schedule of the last program with random inputs: a proof or a counterexample", run: (*repl).cmdVerify},
 	}
 }
@@ -255,8 +255,13 @@ func (r *repl) cmdRun(arg string) error {
 	cores := fs.Int("cores", runtime.DefaultCores, "AIV cores per simulated device")
 	device := fs.String("device", "", "device: sim (default) or mpi")
 	relaxed := fs.Bool("relaxed", false, "run on the weak memory model: unfenced writes, overtaking signals, stale cache lines")
+	dimsFlag := fs.String("dims", "", "sizes of dynamic dimensions: M=64,N=128 (the others take the rank count)")
 	if err := fs.Parse(strings.Fields(arg)); err != nil {
-		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-cores K] [-device sim|mpi] [-relaxed])", err)
+		return fmt.Errorf(":run: %v (usage: :run [-ranks N] [-cores K] [-device sim|mpi] [-relaxed] [-dims M=64,N=128])", err)
+	}
+	dims, err := runtime.ParseDims(*dimsFlag)
+	if err != nil {
+		return fmt.Errorf(":run: -%v", err)
 	}
 	if err := runtime.CheckRanks(":run", "-ranks", *nf); err != nil {
 		return err
@@ -271,7 +276,7 @@ func (r *repl) cmdRun(arg string) error {
 	}
 	ctx, done := r.interruptible()
 	defer done()
-	args, names, res, rep, err := interp.RunRandomWith(ctx, p, n, interp.RandomRun{Device: *device, Relaxed: *relaxed, Cores: *cores})
+	args, names, res, rep, err := interp.RunRandomWith(ctx, p, n, interp.RandomRun{Device: *device, Relaxed: *relaxed, Cores: *cores, Dims: dims})
 	return showRun(r.out, p.Name, n, args, names, res, rep, err)
 }
 

@@ -38,9 +38,10 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	device := fs.String("device", "", "the device --entry runs on: sim (default) or mpi")
 	hosts := fs.String("hosts", "", "with --device mpi: the machines ranks run on (mpirun --host list, e.g. node1:4,node2:4)")
 	hostfile := fs.String("hostfile", "", "with --device mpi: an mpirun hostfile")
+	dimsFlag := fs.String("dims", "", "with --entry: sizes of dynamic dimensions, M=64,N=128 (the others take the rank count)")
 	relaxed := fs.Bool("relaxed", false, "run --entry on the weak memory model (unfenced writes, overtaking signals, stale cache lines); simulator only")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--cores K] [--seed S] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--cores K] [--seed S] [--dims M=64,N=128] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -89,7 +90,12 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	host := hostOf(prog.IR())
-	targs, names, err := runtime.HostArgs(prog.IR(), *ranks, *seed)
+	dims, err := runtime.ParseDims(*dimsFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptorepl: --%v\n", err)
+		return 1
+	}
+	targs, names, err := runtime.HostArgsSized(prog.IR(), *ranks, *seed, dims)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1

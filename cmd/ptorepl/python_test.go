@@ -92,3 +92,37 @@ func TestRunPythonFactoryArgs(t *testing.T) {
 	require.Equal(t, 0, run([]string{"compile", "--entry", "build_shift", "--args", "2,false", factoryPy}, nil, &out, &errOut), errOut.String())
 	require.Contains(t, out.String(), "func.func")
 }
+
+// --dims sizes dynamic dimensions other than the rank count; without it
+// every symbol is the rank count and the kernel's [8, 16] load does not fit.
+func TestRunPythonDims(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "dims.py")
+	require.NoError(t, os.WriteFile(file, []byte(`import pypto.language as pl
+
+M = pl.dynamic("M")
+N = pl.dynamic("N")
+
+@pl.program
+class Twice:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[M * 2, N], pl.FP32], f: pl.Out[pl.Tensor[[M * 2, N], pl.FP32]]) -> pl.Tensor[[M * 2, N], pl.FP32]:
+        t = pl.add(pl.load(a, [0, 0], [8, 16]), pl.load(a, [0, 0], [8, 16]))
+        return pl.store(t, [0, 0], f)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, a: pl.Tensor[[M * 2, N], pl.FP32], f: pl.Out[pl.Tensor[[M * 2, N], pl.FP32]]):
+        out = self.k(a, f, device=0)
+        return out
+`), 0o644))
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"run", "--entry", "Twice", "--dims", "M=4,N=16", file}, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "f = tensor(")
+	require.Equal(t, 7, strings.Count(out.String(), "],\n"), "want 8 rows (M * 2 at M=4):\n%s", out.String())
+	errOut.Reset()
+	require.Equal(t, 1, run([]string{"run", "--entry", "Twice", file}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "does not fit")
+	errOut.Reset()
+	require.Equal(t, 1, run([]string{"run", "--entry", "Twice", "--dims", "K=4", file}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "dimension K: no host parameter's shape uses it (they use M, N)")
+}
