@@ -30,16 +30,46 @@ var torchDTypes = map[string]ir.DataType{
 	"torch.bool": ir.BOOL,
 }
 
+// sval is what the sample walk knows of a Python value: a *sample, a
+// fnRef, an int64, a seq (tuple or list), a *sdict, or nil (unknown).
+type sval any
+
+// fnRef names a module-level function a value refers to (a kernel kept in
+// a table of cases).
+type fnRef string
+
+// seq is a tuple or list of values.
+type seq []sval
+
+// sdict is a dict literal's keys and values, in order.
+type sdict struct{ keys, vals seq }
+
+// oneOf is D[k] for a key not known without running the file: any of the
+// dict's values. A call of it specializes every function among them.
+type oneOf seq
+
 // scanSamples reads the module's __main__ block and its undecorated
 // functions (def main, the harness functions examples drive kernels from)
 // for sample tensors and the calls that pass them; r.specs gets, per
 // called function, each argument's sample (the first call that sizes it
-// wins).
+// wins). Calls through tables of cases count: a loop over a literal tuple,
+// list or dict (.items(), .values()) binds its targets to each element in
+// turn, fn(*args) spreads a tuple of samples, and D[key] calls the dict's
+// function for a literal key or each of them for another.
 func (r *reader) scanSamples(root *node) {
+	global := map[string]sval{}
 	var blocks []*node
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
 		switch n.Kind() {
+		case "expression_statement":
+			// Module-level tables of kernels (_MODES = {"a": kernel_a}).
+			if a := n.NamedChild(0); a != nil && a.Kind() == "assignment" {
+				left, right := a.ChildByFieldId(fldLeft), a.ChildByFieldId(fldRight)
+				if left != nil && right != nil && left.Kind() == "identifier" && (right.Kind() == "dictionary" || right.Kind() == "tuple" || right.Kind() == "list") {
+					global[r.text(left)] = r.svalue(right, global)
+				}
+			}
 		case "if_statement":
 			cond := strings.Join(strings.Fields(r.text(n.ChildByFieldId(fldCondition))), " ")
 			if cond == `__name__ == "__main__"` || cond == `__name__ == '__main__'` {
@@ -51,72 +81,51 @@ func (r *reader) scanSamples(root *node) {
 			blocks = append(blocks, n.ChildByFieldId(fldBody))
 		}
 	}
-	if len(blocks) == 0 {
-		return
-	}
 	for _, b := range blocks {
-		r.walkSamples(b, map[string]*sample{})
+		vars := make(map[string]sval, len(global))
+		for k, v := range global {
+			vars[k] = v
+		}
+		r.walkSamples(b, vars)
 	}
 }
 
-// walkSamples visits statements in order: assignments from torch
-// constructors record samples; calls record specializations.
-func (r *reader) walkSamples(n *node, vars map[string]*sample) {
+// walkSamples visits statements in order: assignments bind what their
+// values are known to be; calls record specializations.
+func (r *reader) walkSamples(n *node, vars map[string]sval) {
 	if n == nil {
 		return
 	}
 	switch n.Kind() {
 	case "assignment":
 		left, right := n.ChildByFieldId(fldLeft), n.ChildByFieldId(fldRight)
-		if left != nil && right != nil && left.Kind() == "identifier" {
-			if s := r.torchSample(right, vars); s != nil {
-				vars[r.text(left)] = s
-			} else {
-				delete(vars, r.text(left))
-			}
-		}
 		if right != nil {
 			r.walkSamples(right, vars)
 		}
+		if left != nil {
+			var v sval
+			if right != nil {
+				v = r.svalue(right, vars)
+			}
+			r.bindSample(left, v, vars)
+		}
+		return
+	case "for_statement":
+		left, right, body := n.ChildByFieldId(fldLeft), n.ChildByFieldId(fldRight), n.ChildByFieldId(fldBody)
+		if items, ok := r.svalue(right, vars).(seq); ok && left != nil && len(items) <= maxUnroll {
+			for _, it := range items {
+				r.bindSample(left, it, vars)
+				r.walkSamples(body, vars)
+			}
+			return
+		}
+		if left != nil {
+			r.bindSample(left, nil, vars)
+		}
+		r.walkSamples(body, vars)
 		return
 	case "call":
-		f := n.ChildByFieldId(fldFunction)
-		if f != nil && f.Kind() == "attribute" {
-			// f.lower(a, c) and f.compile(a, c) specialize like f(a, c).
-			if obj := f.ChildByFieldId(fldObject); obj != nil && obj.Kind() == "identifier" {
-				if at := r.text(f.ChildByFieldId(fldAttribute)); at == "lower" || at == "compile" {
-					f = obj
-				}
-			}
-		}
-		if f != nil && f.Kind() == "identifier" {
-			name := r.text(f)
-			var args []*sample
-			sized := false
-			for _, a := range r.kids(n.ChildByFieldId(fldArguments)) {
-				if a.Kind() == "keyword_argument" {
-					continue
-				}
-				s := r.argSample(a, vars)
-				sized = sized || s != nil
-				args = append(args, s)
-			}
-			if sized {
-				if r.specs == nil {
-					r.specs = map[string][]*sample{}
-				}
-				// The first call that sizes an argument gives its type.
-				have := r.specs[name]
-				for i, s := range args {
-					if i >= len(have) {
-						have = append(have, s)
-					} else if have[i] == nil {
-						have[i] = s
-					}
-				}
-				r.specs[name] = have
-			}
-		}
+		r.sampleCall(n, vars)
 	case "function_definition", "class_definition":
 		return
 	}
@@ -125,11 +134,221 @@ func (r *reader) walkSamples(n *node, vars map[string]*sample) {
 	}
 }
 
+// maxUnroll bounds the elements a loop of the sample walk is followed
+// through, one pass each.
+const maxUnroll = 64
+
+// bindSample binds an assignment or loop target to v, unpacking tuples;
+// a name bound to something unknown is forgotten.
+func (r *reader) bindSample(target *node, v sval, vars map[string]sval) {
+	switch target.Kind() {
+	case "identifier":
+		if v == nil {
+			delete(vars, r.text(target))
+		} else {
+			vars[r.text(target)] = v
+		}
+	case "pattern_list", "tuple_pattern", "tuple", "list_pattern", "list", "parenthesized_expression":
+		kids := r.kids(target)
+		vs, ok := v.(seq)
+		for i, k := range kids {
+			var e sval
+			if ok && len(vs) == len(kids) {
+				e = vs[i]
+			}
+			r.bindSample(k, e, vars)
+		}
+	}
+}
+
+// sampleCall records the specialization a call gives: its callee (a
+// function, a variable bound to one, f.lower / f.compile, D[key]) and its
+// arguments' samples (*args spreads a tuple).
+func (r *reader) sampleCall(n *node, vars map[string]sval) {
+	var names []string
+	var callee func(f *node)
+	callee = func(f *node) {
+		switch f.Kind() {
+		case "identifier":
+			switch v := vars[r.text(f)].(type) {
+			case fnRef:
+				names = append(names, string(v))
+			case nil:
+				names = append(names, r.text(f))
+			}
+		case "attribute":
+			// f.lower(a, c) and f.compile(a, c) specialize like f(a, c).
+			if at := r.text(f.ChildByFieldId(fldAttribute)); at == "lower" || at == "compile" {
+				if obj := f.ChildByFieldId(fldObject); obj != nil {
+					callee(obj)
+				}
+			}
+		case "subscript":
+			switch v := r.svalue(f, vars).(type) {
+			case fnRef:
+				names = append(names, string(v))
+			case oneOf:
+				for _, e := range v {
+					if fn, ok := e.(fnRef); ok {
+						names = append(names, string(fn))
+					}
+				}
+			}
+		}
+	}
+	if f := n.ChildByFieldId(fldFunction); f != nil {
+		callee(f)
+	}
+	if len(names) == 0 {
+		return
+	}
+	var args []*sample
+	sized := false
+	for _, a := range r.kids(n.ChildByFieldId(fldArguments)) {
+		switch a.Kind() {
+		case "keyword_argument":
+			continue
+		case "list_splat":
+			spread, ok := r.svalue(r.kids(a)[0], vars).(seq)
+			if !ok {
+				return // how many arguments is not known
+			}
+			for _, e := range spread {
+				s, _ := e.(*sample)
+				sized = sized || s != nil
+				args = append(args, s)
+			}
+			continue
+		}
+		s, _ := r.svalue(a, vars).(*sample)
+		sized = sized || s != nil
+		args = append(args, s)
+	}
+	if !sized {
+		return
+	}
+	if r.specs == nil {
+		r.specs = map[string][]*sample{}
+	}
+	for _, name := range names {
+		// The first call that sizes an argument gives its type.
+		have := r.specs[name]
+		for i, s := range args {
+			if i >= len(have) {
+				have = append(have, s)
+			} else if have[i] == nil {
+				have[i] = s
+			}
+		}
+		r.specs[name] = have
+	}
+}
+
+// svalue is what the walk knows of expression n: a sample tensor (a torch
+// constructor, x.clone() of one), a tuple, list or dict of known values, a
+// bound name, an integer (a literal or module constant), or a reference to
+// a module-level function; nil otherwise.
+func (r *reader) svalue(n *node, vars map[string]sval) sval {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind() {
+	case "identifier":
+		name := r.text(n)
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		if v, err := r.tryEval(n, r.globalEnv()); err == nil {
+			if i, ok := v.(int64); ok {
+				return i
+			}
+			return nil
+		}
+		return fnRef(name)
+	case "integer":
+		if v, err := r.tryEval(n, r.globalEnv()); err == nil {
+			if i, ok := v.(int64); ok {
+				return i
+			}
+		}
+	case "string":
+		return r.text(n)
+	case "parenthesized_expression":
+		if kids := r.kids(n); len(kids) == 1 {
+			return r.svalue(kids[0], vars)
+		}
+	case "tuple", "list":
+		var out seq
+		for _, k := range r.kids(n) {
+			out = append(out, r.svalue(k, vars))
+		}
+		return out
+	case "dictionary":
+		d := &sdict{}
+		for _, p := range r.kids(n) {
+			if p.Kind() != "pair" {
+				return nil // **spread
+			}
+			d.keys = append(d.keys, r.svalue(p.ChildByFieldId(fldKey), vars))
+			d.vals = append(d.vals, r.svalue(p.ChildByFieldId(fldValue), vars))
+		}
+		return d
+	case "subscript":
+		d, ok := r.svalue(n.ChildByFieldId(fldValue), vars).(*sdict)
+		if !ok {
+			return nil
+		}
+		subs := r.subscriptArgs(n)
+		if len(subs) == 1 {
+			if key, ok := r.svalue(subs[0], vars).(string); ok {
+				for i, k := range d.keys {
+					if k == key {
+						return d.vals[i]
+					}
+				}
+				return nil
+			}
+		}
+		return oneOf(d.vals)
+	case "call":
+		if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "attribute" && len(r.kids(n.ChildByFieldId(fldArguments))) == 0 {
+			obj := f.ChildByFieldId(fldObject)
+			switch r.text(f.ChildByFieldId(fldAttribute)) {
+			case "clone", "contiguous", "detach":
+				if s, ok := r.svalue(obj, vars).(*sample); ok {
+					return s
+				}
+				return nil
+			case "items", "values", "keys":
+				d, ok := r.svalue(obj, vars).(*sdict)
+				if !ok {
+					return nil
+				}
+				switch r.text(f.ChildByFieldId(fldAttribute)) {
+				case "values":
+					return d.vals
+				case "keys":
+					return d.keys
+				}
+				out := make(seq, len(d.keys))
+				for i := range d.keys {
+					out[i] = seq{d.keys[i], d.vals[i]}
+				}
+				return out
+			}
+		}
+		if s := r.torchSample(n, vars); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
 // torchSample sizes torch.zeros/ones/empty/rand/randn((d0, d1), dtype=...),
 // torch.full((d0, d1), v, dtype=...), their dims-as-arguments forms
 // (torch.randn(32, 128)), and torch.zeros_like(x) of a known x; nil
 // otherwise. Dimensions may name module constants.
-func (r *reader) torchSample(n *node, vars map[string]*sample) *sample {
+func (r *reader) torchSample(n *node, vars map[string]sval) *sample {
 	if n.Kind() != "call" {
 		return nil
 	}
@@ -153,7 +372,7 @@ func (r *reader) torchSample(n *node, vars map[string]*sample) *sample {
 	switch callee {
 	case "torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.randn_like", "torch.rand_like":
 		if len(pos) == 1 && pos[0].Kind() == "identifier" {
-			if s := vars[r.text(pos[0])]; s != nil {
+			if s, ok := vars[r.text(pos[0])].(*sample); ok {
 				c := *s
 				return &c
 			}
@@ -179,9 +398,16 @@ func (r *reader) torchSample(n *node, vars map[string]*sample) *sample {
 	}
 	s := &sample{dt: dt}
 	for _, d := range dims {
-		v, err := r.tryEval(d, r.globalEnv())
-		n, ok := v.(int64)
-		if err != nil || !ok || n <= 0 {
+		// A dimension a loop binds (for fn, K in cases: torch.randn(256, K)).
+		n, ok := r.svalue(d, vars).(int64)
+		if !ok {
+			v, err := r.tryEval(d, r.globalEnv())
+			n, ok = v.(int64)
+			if err != nil {
+				ok = false
+			}
+		}
+		if !ok || n <= 0 {
 			return nil
 		}
 		s.shape = append(s.shape, n)
@@ -247,24 +473,4 @@ func (r *reader) specialized(fn string, i int) (ir.Type, bool) {
 		shape[k] = ir.Int(d)
 	}
 	return &ir.TensorType{Shape: shape, DType: s.dt}, true
-}
-
-// argSample is the sample an argument passes: a sample variable, x.clone()
-// (or .contiguous(), .detach()) of one, or a torch constructor itself.
-func (r *reader) argSample(a *node, vars map[string]*sample) *sample {
-	switch a.Kind() {
-	case "identifier":
-		return vars[r.text(a)]
-	case "call":
-		if f := a.ChildByFieldId(fldFunction); f != nil && f.Kind() == "attribute" {
-			switch r.text(f.ChildByFieldId(fldAttribute)) {
-			case "clone", "contiguous", "detach":
-				if len(r.kids(a.ChildByFieldId(fldArguments))) == 0 {
-					return r.argSample(f.ChildByFieldId(fldObject), vars)
-				}
-			}
-		}
-		return r.torchSample(a, vars)
-	}
-	return nil
 }

@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -473,5 +474,43 @@ class Reshaped:
 		if !args[1].Equal(args[0]) {
 			t.Fatalf("compiled %v: y differs from x:\n%v\n%v", compiled, args[1], args[0])
 		}
+	}
+}
+
+// Kernels called through tables of cases (a loop over (kernel, size)
+// pairs, a dict indexed by a run-time mode, a list of (name, kernel, args)
+// spread into the call, a dict's items) are specialized on what each case
+// passes, and run to twice (or the square of) their input.
+func TestJitTablesOfCases(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_cases.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for entry, cols := range map[string]int{"double_a": 32, "double_b": 48, "by_mode_add": 8, "by_mode_mul": 8, "listed": 24, "keyed": 40} {
+		prog, err := mod.Program(entry)
+		if err != nil {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		if want := fmt.Sprintf("x: pl.Tensor[[16, %d], pl.FP32]", cols); !strings.Contains(prog.String(), want) {
+			t.Fatalf("%s: want %s in\n%s", entry, want, prog)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		runBothWays(t, prog, comp, 3, func(args []*tensor.Tensor, compiled bool) {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < cols; j++ {
+					x := args[0].At(i, j)
+					want := float64(float32(x + x))
+					if entry == "by_mode_mul" {
+						want = float64(float32(x * x))
+					}
+					if got := args[1].At(i, j); got != want {
+						t.Fatalf("%s (compiled %v): [%d, %d] = %v, want %v", entry, compiled, i, j, got, want)
+					}
+				}
+			}
+		})
 	}
 }
