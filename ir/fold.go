@@ -58,3 +58,54 @@ func FoldInt(e Expr, leaf func(Expr) (int64, error)) (int64, error) {
 	}
 	return leaf(e)
 }
+
+// ConstDiff folds a - b when the two differ by a constant: both are read as
+// integer linear combinations (sums, differences and products by
+// constants) of other expressions, and ok is true when every term cancels.
+// (k0 + 128) - k0 is 128, as upstream's arithmetic analyzer simplifies a
+// slice extent x[k0 : k0 + 128].
+func ConstDiff(a, b Expr) (int64, bool) {
+	terms := map[string]int64{}
+	var c int64
+	if !linearTerms(a, 1, terms, &c) || !linearTerms(b, -1, terms, &c) {
+		return 0, false
+	}
+	for _, k := range terms {
+		if k != 0 {
+			return 0, false
+		}
+	}
+	return c, true
+}
+
+// linearTerms adds scale * e to terms (keyed by each atom's identity) and
+// the constant c; false when e is not linear integer arithmetic.
+func linearTerms(e Expr, scale int64, terms map[string]int64, c *int64) bool {
+	switch x := e.(type) {
+	case *ConstInt:
+		*c += scale * x.Value
+		return true
+	case *Var:
+		terms[fmt.Sprintf("var %p", x)] += scale
+		return true
+	case *BinaryExpr:
+		switch x.Op {
+		case OpAdd:
+			return linearTerms(x.Left, scale, terms, c) && linearTerms(x.Right, scale, terms, c)
+		case OpSub:
+			return linearTerms(x.Left, scale, terms, c) && linearTerms(x.Right, -scale, terms, c)
+		case OpMul:
+			if k, ok := ConstValue(x.Right); ok {
+				return linearTerms(x.Left, scale*k, terms, c)
+			}
+			if k, ok := ConstValue(x.Left); ok {
+				return linearTerms(x.Right, scale*k, terms, c)
+			}
+		}
+		if t, ok := x.Type().(*ScalarType); ok && !t.DType.IsFloat() {
+			terms["expr "+DefaultFormat.Expr(x)] += scale
+			return true
+		}
+	}
+	return false
+}

@@ -45,3 +45,30 @@ func TestFoldInt(t *testing.T) {
 	_, err = FoldInt(NewVar("n", Scalar(INT64), Span{}), leaf)
 	require.ErrorContains(t, err, "unknown")
 }
+
+func TestConstDiff(t *testing.T) {
+	k := NewVar("k0", Scalar(INDEX), Span{})
+	j := NewVar("j", Scalar(INDEX), Span{})
+	add := func(a, b Expr) Expr { return &BinaryExpr{Op: OpAdd, Left: a, Right: b, DType: INDEX} }
+	sub := func(a, b Expr) Expr { return &BinaryExpr{Op: OpSub, Left: a, Right: b, DType: INDEX} }
+	mul := func(a, b Expr) Expr { return &BinaryExpr{Op: OpMul, Left: a, Right: b, DType: INDEX} }
+	fdiv := func(a, b Expr) Expr { return &BinaryExpr{Op: OpFloorDiv, Left: a, Right: b, DType: INDEX} }
+	for _, c := range []struct {
+		a, b Expr
+		want int64
+		ok   bool
+	}{
+		{add(k, Int(128)), k, 128, true},
+		{add(mul(k, Int(4)), Int(4)), mul(Int(4), k), 4, true},
+		{sub(add(k, j), Int(2)), add(j, sub(k, Int(10))), 8, true},
+		{add(fdiv(k, Int(2)), Int(3)), fdiv(k, Int(2)), 3, true},
+		{add(k, Int(1)), j, 0, false},
+		{mul(k, j), k, 0, false},
+		{add(mul(k, Int(2)), Int(1)), k, 0, false},
+	} {
+		got, ok := ConstDiff(c.a, c.b)
+		if ok != c.ok || got != c.want {
+			t.Errorf("ConstDiff(%s, %s) = %d, %v; want %d, %v", DefaultFormat.Expr(c.a), DefaultFormat.Expr(c.b), got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -51,6 +51,9 @@ type KwargSpec struct {
 	// omits the kwarg (its Python default argument), as this kind stores
 	// it; nil when the kwarg has none. Readers of PyPTO source fill it in.
 	Default any
+	// Names are the DSL's string spellings of an int kwarg, which store as
+	// their number (a cast's mode="rint" is 1), as upstream resolves them.
+	Names map[string]int64
 }
 
 // OpDef is an op's one registry entry. Everything about an op hangs off it:
@@ -329,7 +332,15 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 		if !ok {
 			return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: "one of " + kwNames(d), Given: fmt.Sprintf("unknown kwarg '%s'", kv.Key), Pos: pos}
 		}
-		v, ok := coerceKwarg(spec.Kind, kv.Value)
+		val := kv.Value
+		if name, isStr := val.(string); isStr && spec.Names != nil {
+			n, known := spec.Names[name]
+			if !known {
+				return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: "an int or one of " + namesOf(spec.Names), Given: fmt.Sprintf("%q", name), Pos: pos}
+			}
+			val = n
+		}
+		v, ok := coerceKwarg(spec.Kind, val)
 		if !ok {
 			return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: spec.Kind.String(), Given: fmt.Sprintf("%v (%T)", kv.Value, kv.Value), Pos: pos}
 		}
@@ -341,6 +352,19 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 		}
 	}
 	return out, nil
+}
+
+// namesOf lists a kwarg's string spellings in the order of their numbers.
+func namesOf(names map[string]int64) string {
+	out := make([]string, 0, len(names))
+	for k := range names {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return names[out[i]] < names[out[j]] })
+	for i, k := range out {
+		out[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(out, ", ")
 }
 
 func kwNames(d *OpDef) string {

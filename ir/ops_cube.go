@@ -51,6 +51,41 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 	return NewTileType([]Expr{l.Shape[0], r.Shape[1]}, acc, MemAcc, nil), nil
 }
 
+// tensorMatmulDeduce types tensor.matmul: 2-D operands (upstream's 1-D
+// and batched forms are not taken), K matching when both are static, no
+// transposes (upstream lowers them through tile.transpose_view).
+func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
+	var ops [2]TensorLike
+	for i := range ops {
+		t, err := c.TensorLike(i)
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) != 2 {
+			return nil, c.Fail(i, "a 2-D tensor (ptorepl's tensor.matmul takes [M, K] by [K, N])", c.Args[i])
+		}
+		ops[i] = t
+	}
+	for _, k := range []string{"a_trans", "b_trans"} {
+		if c.Kwargs.Bool(k, false) {
+			return nil, c.FailKwarg(k, "False (ptorepl does not transpose matmul operands yet; transpose the tensor first)", "True")
+		}
+	}
+	kl, ok1 := ConstValue(ops[0].Shape[1])
+	kr, ok2 := ConstValue(ops[1].Shape[0])
+	if ok1 && ok2 && kl != kr {
+		return nil, c.Fail(1, fmt.Sprintf("a tensor of %d rows (the lhs's K)", kl), c.Args[1])
+	}
+	dt, ok := c.Kwargs.DType("out_dtype")
+	if !ok {
+		if ops[0].DType != ops[1].DType {
+			return nil, c.Fail(1, "a tensor of the lhs element type "+ops[0].DType.String()+" (or pass out_dtype=)", c.Args[1])
+		}
+		dt = ops[0].DType
+	}
+	return &TensorType{Shape: []Expr{ops[0].Shape[0], ops[1].Shape[1]}, DType: dt}, nil
+}
+
 // fullDeduce types tile.full / tensor.full: shape, a scalar value, dtype=.
 func fullDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 	return func(c *DeduceCtx) (Type, error) {
@@ -112,6 +147,15 @@ func init() {
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			return matmulResult(c, 0, 1)
 		},
+	})
+	TensorMatmul = RegisterOp(&OpDef{
+		Name: "tensor.matmul", Class: ClassCompute, Category: "TensorOp",
+		Doc: "lhs @ rhs of two 2-D tensors [M, K] and [K, N] into an [M, N] tensor of out_dtype (else the operands' " +
+			"dtype); in a kernel ConvertTensorToTileOps makes it the cube path (Mat loads, Left/Right moves, tile.matmul).",
+		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Kwargs: []KwargSpec{{Name: "out_dtype", Kind: KwDType}, {Name: "a_trans", Kind: KwBool}, {Name: "b_trans", Kind: KwBool},
+			{Name: "c_matrix_nz", Kind: KwBool}},
+		Deduce: tensorMatmulDeduce,
 	})
 	TileMatmulAcc = RegisterOp(&OpDef{
 		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",

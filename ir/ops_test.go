@@ -252,6 +252,14 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.matmul: argument 'rhs': expected a tile of 32 rows (the lhs's K), given pl.Tile[[16, 16], pl.FP16, pl.Mem.Right]"},
 		dcase{"tile.matmul", []Expr{tile(FP16, MemVec, 64, 32), right}, nil,
 			"cell[3]:7: tile.matmul: argument 'lhs': expected a tile in pl.Mem.Left memory, given pl.Tile[[64, 32], pl.FP16, pl.Mem.Vec]"},
+		dcase{"tensor.matmul", []Expr{tens(FP32, 64, 32), tens(FP32, 16, 16)}, nil,
+			"cell[3]:7: tensor.matmul: argument 'rhs': expected a tensor of 32 rows (the lhs's K), given pl.Tensor[[16, 16], pl.FP32]"},
+		dcase{"tensor.matmul", []Expr{tens(FP32, 64, 32, 2), tens(FP32, 2, 16)}, nil,
+			"cell[3]:7: tensor.matmul: argument 'lhs': expected a 2-D tensor (ptorepl's tensor.matmul takes [M, K] by [K, N]), given pl.Tensor[[64, 32, 2], pl.FP32]"},
+		dcase{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP32, 32, 16)}, nil,
+			"cell[3]:7: tensor.matmul: argument 'rhs': expected a tensor of the lhs element type pl.FP16 (or pass out_dtype=), given pl.Tensor[[32, 16], pl.FP32]"},
+		dcase{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP16, 32, 16)}, Kwargs{{"a_trans", true}},
+			"cell[3]:7: tensor.matmul: kwarg 'a_trans': expected False (ptorepl does not transpose matmul operands yet; transpose the tensor first), given True"},
 		dcase{"tile.matmul_acc", []Expr{tile(FP32, MemAcc, 64, 32), left, right}, nil,
 			"cell[3]:7: tile.matmul_acc: argument 'acc': expected an accumulator [64, 16] of pl.FP32, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Acc]"},
 	)
@@ -315,6 +323,7 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},
 		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.matmul", []Expr{tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16)}, nil, "pl.Tile[[64, 16], pl.FP32, pl.Mem.Acc]"},
+		{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP16, 32, 16)}, Kwargs{{"out_dtype", FP32}}, "pl.Tensor[[64, 16], pl.FP32]"},
 		{"tile.row_max", []Expr{tile(FP32, MemVec, 64, 32), tile(FP32, MemVec, 64, 32)}, nil, "pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[64, 1], blayout=pl.TileLayout.col_major)]"},
 		{"tensor.slice", []Expr{tens(FP32, 4, 1, 256), Tuple(Int(1), Int(1), Int(256)), Tuple(tvar("r", Scalar(INDEX)), Int(0), Int(0)), Tuple(), Dims(0)}, nil, "pl.Tensor[[1, 256], pl.FP32]"},
 		{"tensor.view", []Expr{data, Dims(256)}, nil, "pld.DistributedTensor[[256], pl.FP32]"},
@@ -401,7 +410,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
 		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
 		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape,
-		TileMove, TileMatmul, TileMatmulAcc, TileConcat, TileFull, TensorFull, TileCommWait, TileCommTest,
+		TileMove, TileMatmul, TileMatmulAcc, TensorMatmul, TileConcat, TileFull, TensorFull, TileCommWait, TileCommTest,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,
@@ -444,4 +453,18 @@ func TestPaddedTileFitsByValidShape(t *testing.T) {
 	require.EqualError(t, err, "cell[3]:7: tile.load: argument 'valid_shape': expected a region inside the tensor (offset+extent <= 2 in dimension 1), given offset 1 + extent 2 = 3")
 	_, err = MustOp("tile.store").NewCall([]Expr{tile(FP32, MemVec, 1, 8), Dims(0, 0), tens(FP32, 1, 2)}, nil, cell)
 	require.Error(t, err, "a whole [1, 8] tile does not fit a [1, 2] tensor")
+}
+
+// A cast's mode may be given by name, as upstream's DSL resolves it; it
+// stores (and prints) as its number.
+func TestCastModeNames(t *testing.T) {
+	x := tile(FP32, MemVec, 16, 16)
+	c, err := NewCall("tile.cast", []Expr{x}, Kwargs{{"target_type", FP16}, {"mode", "rint"}}, cell)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), c.Kwargs.Int("mode", -1))
+	c, err = NewCall("tile.cast", []Expr{x}, Kwargs{{"target_type", FP16}, {"mode", int64(3)}}, cell)
+	require.NoError(t, err)
+	require.Equal(t, int64(3), c.Kwargs.Int("mode", -1))
+	_, err = NewCall("tile.cast", []Expr{x}, Kwargs{{"target_type", FP16}, {"mode", "nearest"}}, cell)
+	require.EqualError(t, err, `cell[3]:7: tile.cast: kwarg 'mode': expected an int or one of "none", "rint", "round", "floor", "ceil", "trunc", "odd", given "nearest"`)
 }

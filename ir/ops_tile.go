@@ -4,6 +4,11 @@ import "fmt"
 
 // Core tile and tensor ops the distributed examples use (ops.md (c)).
 
+// CastModes are a cast's rounding modes by name (upstream's
+// CAST_MODE_NAMES): none and rint round half to even, round half away from
+// zero, then floor, ceil, trunc and odd.
+var CastModes = map[string]int64{"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}
+
 func init() {
 	TileLoad = RegisterOp(&OpDef{
 		Name: "tile.load", Class: ClassMemory, Category: "TileOp",
@@ -305,7 +310,7 @@ func registerElementwise() {
 			Name: kind + ".cast", Category: "TileOp", Class: ClassCompute, TileForm: tileForm,
 			Doc:    "Convert elements to target_type (mode selects rounding).",
 			Args:   []ArgSpec{{Name: kind}},
-			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt}},
+			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				dt, _ := c.Kwargs.DType("target_type")
 				if m := c.Kwargs.Int("mode", 0); m < 0 || m > 6 {

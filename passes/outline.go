@@ -186,6 +186,7 @@ type scopeFacts struct {
 	defined map[*ir.Var]bool    // the same, as a set
 	liveIn  []*ir.Var           // variables it reads that are defined before it, first-read order
 	isIn    map[*ir.Var]bool    // the same, as a set
+	inExpr  map[*ir.Var]ir.Expr // each live-in as read (an IterArg is passed as itself)
 	stores  []*ir.Var           // tile.store targets, first-store order
 	stored  map[*ir.Var]bool    // the same, as a set
 	alias   map[*ir.Var]*ir.Var // v = tile.store(..., target): v -> target
@@ -194,7 +195,7 @@ type scopeFacts struct {
 }
 
 func factsOf(body ir.Stmt) *scopeFacts {
-	f := &scopeFacts{defined: map[*ir.Var]bool{}, isIn: map[*ir.Var]bool{}, stored: map[*ir.Var]bool{},
+	f := &scopeFacts{defined: map[*ir.Var]bool{}, isIn: map[*ir.Var]bool{}, inExpr: map[*ir.Var]ir.Expr{}, stored: map[*ir.Var]bool{},
 		alias: map[*ir.Var]*ir.Var{}, read: map[*ir.Var]bool{}, asmDest: map[*ir.Var]bool{}}
 	ir.WalkStmt(body, nil, func(st ir.Stmt) {
 		for _, v := range stmtDefs(st) {
@@ -210,6 +211,7 @@ func factsOf(body ir.Stmt) *scopeFacts {
 			if v, ok := ir.VarOf(e); ok && !f.defined[v] && !f.isIn[v] {
 				f.isIn[v] = true
 				f.liveIn = append(f.liveIn, v)
+				f.inExpr[v] = e
 			}
 			return
 		}
@@ -435,7 +437,7 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	// The call site.
 	args := make([]ir.Expr, len(f.liveIn))
 	for i, v := range f.liveIn {
-		args[i] = v
+		args[i] = f.inExpr[v]
 		if r, ok := o.renames[v]; ok {
 			args[i] = r
 		}

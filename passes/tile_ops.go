@@ -116,7 +116,7 @@ type tileConv struct {
 	// loadable marks slices of GM tensors whose every use takes a tile:
 	// each becomes a tile.load of its region, as upstream lowers
 	// tensor.slice. A slice something else reads as a tensor stays a view.
-	loadable map[*ir.Var]bool
+	loadable map[*ir.Var]ir.MemorySpace
 }
 
 // convertTileOps converts fn and reports how many Out parameters its
@@ -192,7 +192,7 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
 	for _, e := range r.Values {
 		if v, ok := ir.VarOf(e); ok {
-			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || t.loadable[v]) {
+			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || t.isLoadable(v)) {
 				return true
 			}
 		}
@@ -275,13 +275,14 @@ func (t *tileConv) stage(name string, shape []ir.Expr, dt ir.DataType, pos ir.Sp
 	return v, assign(v, c)
 }
 
-// transferRule is how the pass rewrites a tensor-level transfer by hand
-// (other tensor ops go by their registry TileForm): rewrite gives the
-// statement's replacement; tileArgs lists the arguments it reads as Vec
-// tiles (nil: none).
+// transferRule is how the pass rewrites a tensor-level op by hand (other
+// tensor ops go by their registry TileForm): rewrite gives the statement's
+// replacement; tileArgs lists the arguments it reads as tiles (nil: none),
+// in memory space (the zero value, DDR, which no tile is in: Vec).
 type transferRule struct {
 	rewrite  func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error)
 	tileArgs func(c *ir.Call) []ir.Expr
+	space    ir.MemorySpace
 }
 
 var transferRules = map[*ir.OpDef]transferRule{
@@ -294,6 +295,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 		return nil
 	}},
 	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -310,29 +312,34 @@ func tileLowerable(s ir.Stmt) bool {
 	return assign && c.Op.TileForm != nil
 }
 
-// tileOperands are the arguments of s that the pass turns into Vec tiles
-// (vecOf): every argument of an op with a tile form, the source of an
-// assemble or a remote store. nil when s is not rewritten.
-func tileOperands(s ir.Stmt) []ir.Expr {
+// tileOperands are the arguments of s that the pass turns into tiles, and
+// the memory space they are loaded to: every argument of an op with a tile
+// form, the source of an assemble or a remote store (Vec, by vecOf), a
+// matmul's operands (Mat). nil when s is not rewritten.
+func tileOperands(s ir.Stmt) ([]ir.Expr, ir.MemorySpace) {
 	c := ir.StmtCall(s)
 	if c == nil || c.Op == nil || !tileLowerable(s) {
-		return nil
+		return nil, ir.MemNone
 	}
 	if rule, ok := transferRules[c.Op]; ok {
 		if rule.tileArgs == nil {
-			return nil
+			return nil, ir.MemNone
 		}
-		return rule.tileArgs(c)
+		if rule.space != ir.MemDDR {
+			return rule.tileArgs(c), rule.space
+		}
+		return rule.tileArgs(c), ir.MemVec
 	}
 	if c.Op.TileForm != nil {
-		return c.Args
+		return c.Args, ir.MemVec
 	}
-	return nil
+	return nil, ir.MemNone
 }
 
 // loadableSlices finds the InCore function's tensor.slice results (of a
-// tensor, dropping no dimension) that are used only as tile operands.
-func loadableSlices(fn *ir.Function) map[*ir.Var]bool {
+// tensor, dropping no dimension) that are used only as tile operands, all
+// in one memory space, and gives that space.
+func loadableSlices(fn *ir.Function) map[*ir.Var]ir.MemorySpace {
 	slices := map[*ir.Var]bool{}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 		a, ok := s.(*ir.AssignStmt)
@@ -347,23 +354,31 @@ func loadableSlices(fn *ir.Function) map[*ir.Var]bool {
 		return nil
 	}
 	uses, tileUses := map[*ir.Var]int{}, map[*ir.Var]int{}
+	spaces := map[*ir.Var]ir.MemorySpace{}
+	mixed := map[*ir.Var]bool{}
 	ir.WalkStmt(fn.Body, func(e ir.Expr) {
 		if v, ok := e.(*ir.Var); ok && slices[v] {
 			uses[v]++
 		}
 	}, func(s ir.Stmt) {
-		for _, x := range tileOperands(s) {
+		xs, space := tileOperands(s)
+		for _, x := range xs {
 			if v, ok := x.(*ir.Var); ok && slices[v] {
 				tileUses[v]++
+				if old, seen := spaces[v]; seen && old != space {
+					mixed[v] = true
+				}
+				spaces[v] = space
 			}
 		}
 	})
+	out := map[*ir.Var]ir.MemorySpace{}
 	for v := range slices {
-		if uses[v] == 0 || uses[v] != tileUses[v] {
-			delete(slices, v)
+		if uses[v] > 0 && uses[v] == tileUses[v] && !mixed[v] {
+			out[v] = spaces[v]
 		}
 	}
-	return slices
+	return out
 }
 
 // sliceLoadable: a slice of a tensor that keeps every dimension (a
@@ -380,9 +395,15 @@ func sliceLoadable(c *ir.Call) bool {
 	return true
 }
 
+// isLoadable reports whether v is a slice the pass loads where it is sliced.
+func (t *tileConv) isLoadable(v *ir.Var) bool {
+	_, ok := t.loadable[v]
+	return ok
+}
+
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	t.bridged = map[*ir.Var]ir.Expr{}
-	if a, ok := s.(*ir.AssignStmt); ok && t.loadable[a.Var] {
+	if a, ok := s.(*ir.AssignStmt); ok && t.isLoadable(a.Var) {
 		return t.sliceLoad(a, a.Value.(*ir.Call))
 	}
 	if !tileLowerable(s) {
@@ -552,7 +573,7 @@ func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
 		}
 	}
 	load, err := ir.TileLoad.NewCall([]ir.Expr{c.Args[0], c.Args[2], c.Args[1], valid},
-		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, c.Pos)
+		ir.Kwargs{{Key: "target_memory", Value: t.loadable[a.Var]}}, c.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -586,6 +607,99 @@ func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: store}), nil
 	}
 	return append(out, &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: s.Span(), Leading: s.Comments()}, Expr: store}), nil
+}
+
+// matmul lowers v = tensor.matmul(lhs, rhs) to the cube path, as
+// upstream's conversion (its Mat input requirements) does: each operand is
+// loaded to Mat (a slice of a GM tensor is loaded where it is sliced),
+// moved to Left or Right, and tile.matmul makes v an Acc tile of the
+// tensor's dtype.
+func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.matmul whose result is not kept computes nothing; assign it")
+	}
+	var out []ir.Stmt
+	var ops [2]ir.Expr
+	for i, mem := range []ir.MemorySpace{ir.MemLeft, ir.MemRight} {
+		mat, err := t.tileIn(c.Args[i], ir.MemMat, &out)
+		if err != nil {
+			return nil, err
+		}
+		move, err := ir.TileMove.NewCall([]ir.Expr{mat}, ir.Kwargs{{Key: "target_memory", Value: mem}}, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		name := "x"
+		if v, ok := ir.VarOf(c.Args[i]); ok {
+			name = v.Name
+		}
+		mv := ir.NewVar(t.names.fresh(name+"_"+mem.Lower()), move.Type(), c.Pos)
+		out = append(out, assign(mv, move))
+		ops[i] = mv
+	}
+	tt, ok := a.Var.Type().(*ir.TensorType)
+	if !ok {
+		return nil, fmt.Errorf("tensor.matmul: %s is not a tensor", a.Var.Name)
+	}
+	call, err := ir.TileMatmul.NewCall(ops[:], ir.Kwargs{{Key: "out_dtype", Value: tt.DType}}, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
+	t.tiles[a.Var] = nv
+	t.converted[a.Var] = true
+	return append(out, assign(nv, call)), nil
+}
+
+// tileIn is e as a tile in memory mem: a tile already there, an Acc tile
+// (a matmul's result, cast or not) written back to Mat as the fixpipe does
+// (tile.move, PTO tmov from L0C to L1), or a GM tensor loaded whole.
+func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Expr, error) {
+	if v, ok := ir.VarOf(e); ok {
+		if tv, ok := t.tiles[v]; ok {
+			e = tv
+		}
+	}
+	if tt, ok := e.Type().(*ir.TileType); ok {
+		if tt.Memory == mem {
+			return e, nil
+		}
+		if tt.Memory != ir.MemAcc || mem != ir.MemMat {
+			return nil, fmt.Errorf("%s is a tile in %s memory; the cube path loads its operands to %s", ir.DefaultFormat.Expr(e), tt.Memory, mem)
+		}
+		move, err := ir.TileMove.NewCall([]ir.Expr{e}, ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
+		if err != nil {
+			return nil, err
+		}
+		name := "x"
+		if v, ok := ir.VarOf(e); ok {
+			name = v.Name
+		}
+		nv := ir.NewVar(t.names.fresh(name+"_mat"), move.Type(), e.Span())
+		*out = append(*out, assign(nv, move))
+		return nv, nil
+	}
+	tl, ok := ir.AsTensorLike(e.Type())
+	if !ok {
+		return nil, fmt.Errorf("%s is not a tensor", ir.DefaultFormat.Expr(e))
+	}
+	zeros := make([]ir.Expr, len(tl.Shape))
+	for i := range zeros {
+		zeros[i] = ir.Int(0)
+	}
+	load, err := ir.TileLoad.NewCall([]ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
+		ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
+	if err != nil {
+		return nil, err
+	}
+	name := "x"
+	if v, ok := ir.VarOf(e); ok {
+		name = v.Name
+	}
+	nv := ir.NewVar(t.names.fresh(name+"_mat"), load.Type(), e.Span())
+	*out = append(*out, assign(nv, load))
+	return nv, nil
 }
 
 func (t *tileConv) remoteStore(_ ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {

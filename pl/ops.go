@@ -194,8 +194,27 @@ func Move(t any, mem MemorySpace) Expr {
 }
 
 // Matmul multiplies a Left tile [M, K] by a Right tile [K, N] into an Acc
-// tile [M, N]. PyPTO: pl.matmul(lhs, rhs).
-func Matmul(lhs, rhs any) Expr { return tileOp2("Matmul", ir.TileMatmul, lhs, rhs) }
+// tile [M, N]; of two 2-D tensors it is tensor.matmul, an [M, N] tensor of
+// their dtype (in a kernel ConvertTensorToTileOps makes it the cube path).
+// PyPTO: pl.matmul(lhs, rhs).
+func Matmul(lhs, rhs any) Expr {
+	l := arg(lhs, "pl.Matmul", "lhs")
+	if isTile(l) {
+		return tileOp2("Matmul", ir.TileMatmul, l, rhs)
+	}
+	return dsl.Call(ir.TensorMatmul, []ir.Expr{l, arg(rhs, "pl.Matmul", "rhs")}, nil)
+}
+
+// MatmulOut is Matmul with the result's element type given (FP16 operands
+// accumulated into FP32). PyPTO: pl.matmul(lhs, rhs, out_dtype=dt).
+func MatmulOut(lhs, rhs any, dt DataType) Expr {
+	l := arg(lhs, "pl.MatmulOut", "lhs")
+	op := ir.TensorMatmul
+	if isTile(l) {
+		op = ir.TileMatmul
+	}
+	return dsl.Call(op, []ir.Expr{l, arg(rhs, "pl.MatmulOut", "rhs")}, kw("out_dtype", dt))
+}
 
 // MatmulAcc adds lhs @ rhs to the Acc tile acc (bind the result back to
 // acc). PyPTO: acc = pl.matmul_acc(acc, lhs, rhs).

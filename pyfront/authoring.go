@@ -249,8 +249,9 @@ var elementwiseOps = map[string]elementwiseSpelling{
 
 // tileSpellings are the tensor ops whose tile op of the same spelling is
 // not a lowering (the registry's TileForm) but a sibling: pl.read of a
-// tile is tile.read.
-var tileSpellings = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice}
+// tile is tile.read, pl.matmul of tiles is tile.matmul.
+var tileSpellings = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice,
+	ir.TensorMatmul: ir.TileMatmul}
 
 // tileFormOf is the op an authoring spelling means on a tile operand: the
 // registry's TileForm, or a sibling tile op; nil when there is none.

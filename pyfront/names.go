@@ -40,7 +40,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,
-	"pl.matmul":               ir.TileMatmul,
+	"pl.matmul":               ir.TensorMatmul,
 	"pl.matmul_acc":           ir.TileMatmulAcc,
 	"pl.abs":                  ir.TensorAbs,
 	"pl.neg":                  ir.TensorNeg,

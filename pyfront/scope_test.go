@@ -124,7 +124,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k swap_halves plus_quarter plus_half" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k parallel_k swap_halves plus_quarter plus_half" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -158,6 +158,20 @@ func TestJitSamples(t *testing.T) {
 				sum += a[0].At(i, q) * a[1].At(q, j)
 			}
 			return a[2].At(i, j), float64(float32(sum))
+		}},
+		{"parallel_k", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			if j >= 16 {
+				return 0, 0 // c is [64, 16]
+			}
+			c := 0.0
+			for k0 := 0; k0 < 32; k0 += 16 {
+				partial := 0.0
+				for q := k0; q < k0+16; q++ {
+					partial += a[0].At(i, q) * a[1].At(q, j)
+				}
+				c = float64(float32(c + float64(float32(partial))))
+			}
+			return a[2].At(i, j), c
 		}},
 		{"col_ops", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			f := func(v float64) float64 { return float64(float32(v)) }
@@ -232,7 +246,7 @@ func runBothWays(t *testing.T, prog *pl.Program, comp *pl.Compiled, seed int64, 
 }
 
 // TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-06,
-// intermediate 01-04 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
+// intermediate 01-04, advanced 01-02 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
 // block's torch tensors. Each entry runs, as written and compiled, to what
@@ -333,8 +347,30 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		}},
 		{"beginner/05_matmul.py", "matmul_64", matmul(0)},
 		{"intermediate/04_matmul_acc.py", "matmul_acc_64", matmul(32)},
+		// K in four slices of 128, one tensor-level pl.matmul each, added
+		// into the zeroed c one after another.
+		{"advanced/01_split_k.py", "matmul_split_k", func(ins []*tensor.Tensor, i, j int) float64 {
+			a, b := ins[0], ins[1]
+			c := 0.0
+			for k0 := 0; k0 < 512; k0 += 128 {
+				partial := 0.0
+				for q := k0; q < k0+128; q++ {
+					partial += a.At(i, q) * b.At(q, j)
+				}
+				c = f(c + f(partial))
+			}
+			return c
+		}},
+		// Tensor-level pl.matmul into DDR (upstream tiles it for L0c; the
+		// simulator computes the whole product).
+		{"advanced/02_auto_tile_matmul.py", "ddr_split_k", matmul(0)},
+		{"advanced/02_auto_tile_matmul.py", "ddr_full_k", matmul(0)},
 		// No reference of ours: the compiled program must agree with the
 		// program as written at every stage.
+		{"advanced/02_auto_tile_matmul.py", "mat_split_k", nil},
+		{"advanced/02_auto_tile_matmul.py", "mat_full_k", nil},
+		{"advanced/02_auto_tile_matmul.py", "fits_l0c_full_k", nil},
+		{"advanced/02_auto_tile_matmul.py", "fits_l0c_split_k", nil},
 		{"intermediate/01_fused_linear.py", "fused_matmul_bias", nil},
 		{"intermediate/01_fused_linear.py", "fused_linear_relu", nil},
 		{"models/01_ffn.py", "ffn_gelu", nil},

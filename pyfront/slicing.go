@@ -105,6 +105,13 @@ func (fc *fnCtx) extent(n *node, lower, upper value) ir.Expr {
 	case lok && lv == 0:
 		return u
 	}
+	// k0 : k0 + 128 is 128 wide, as upstream's arithmetic analyzer folds it.
+	if d, ok := ir.ConstDiff(u, l); ok {
+		if d <= 0 {
+			r.fail(n, "the slice is empty (its upper bound is %d below its lower one)", -d)
+		}
+		return ir.Int(d)
+	}
 	return r.binExpr(n, ir.OpSub, u, l)
 }
 

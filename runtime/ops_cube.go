@@ -42,32 +42,17 @@ func init() {
 		}
 		return x.result(c, t.DType, t.Shape, t.values(), t), nil
 	})
-	product := func(c *ir.Call, l, r *Tile, acc *Tile) (*Tile, error) {
+	product := func(c *ir.Call, l, r, acc *Tile) (*Tile, error) {
 		if len(l.Shape) != 2 || len(r.Shape) != 2 || l.Shape[1] != r.Shape[0] {
 			return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(l.Shape), dimsText(r.Shape))
 		}
 		m, k, n := l.Shape[0], l.Shape[1], r.Shape[1]
-		dt := ir.INT32
-		if l.DType.IsFloat() {
-			dt = ir.FP32
+		dt := matmulDType(c, l.DType)
+		var accVals []float64
+		if acc != nil {
+			accVals = acc.values()
 		}
-		if odt, ok := c.Kwargs.DType("out_dtype"); ok {
-			dt = odt
-		}
-		out := make([]float64, m*n)
-		for i := 0; i < m; i++ {
-			for j := 0; j < n; j++ {
-				sum := 0.0
-				if acc != nil {
-					sum = acc.at(i*n + j)
-				}
-				for q := 0; q < k; q++ {
-					sum += l.at(i*k+q) * r.at(q*n+j)
-				}
-				out[i*n+j] = round(sum, dt)
-			}
-		}
-		return tileOf(dt, []int{m, n}, out), nil
+		return tileOf(dt, []int{m, n}, matmulValues(l.values(), r.values(), accVals, m, k, n, dt)), nil
 	}
 	Register(ir.TileMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		l, err := tileArg(a[0], "lhs")
@@ -97,5 +82,66 @@ func init() {
 			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs", c.Name(), dimsText(acc.Shape))
 		}
 		return product(c, l, r, acc)
+	})
+}
+
+// matmulDType is the accumulator type of a matmul of operand type dt:
+// out_dtype, else FP32 for floating-point operands and INT32 otherwise.
+func matmulDType(c *ir.Call, dt ir.DataType) ir.DataType {
+	if odt, ok := c.Kwargs.DType("out_dtype"); ok {
+		return odt
+	}
+	if dt.IsFloat() {
+		return ir.FP32
+	}
+	return ir.INT32
+}
+
+// matmulValues is lhs [m, k] @ rhs [k, n], row-major: each element summed
+// in float64 (from acc's element when acc is given) and rounded once to dt.
+// tile.matmul and tensor.matmul share it, so a kernel gives the same bits
+// as written and compiled.
+func matmulValues(l, r, acc []float64, m, k, n int, dt ir.DataType) []float64 {
+	out := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			sum := 0.0
+			if acc != nil {
+				sum = acc[i*n+j]
+			}
+			for q := 0; q < k; q++ {
+				sum += l[i*k+q] * r[q*n+j]
+			}
+			out[i*n+j] = round(sum, dt)
+		}
+	}
+	return out
+}
+
+// tensor.matmul multiplies two 2-D tensors into a rank-private tensor of
+// the call's type, as the cube path its conversion makes does.
+func init() {
+	Register(ir.TensorMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		lv, ls, ldt, _, err := x.valuesOf(a[0], c, "lhs")
+		if err != nil {
+			return nil, err
+		}
+		rv, rs, _, _, err := x.valuesOf(a[1], c, "rhs")
+		if err != nil {
+			return nil, err
+		}
+		if len(ls) != 2 || len(rs) != 2 || ls[1] != rs[0] {
+			return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(ls), dimsText(rs))
+		}
+		dt := ldt
+		if odt, ok := c.Kwargs.DType("out_dtype"); ok {
+			dt = odt
+		}
+		if !supported(dt) {
+			return nil, fmt.Errorf("%s: the simulator does not support dtype %s", c.Name(), dt.Name())
+		}
+		v := localView(dt, []int{ls[0], rs[1]})
+		encode(dt, matmulValues(lv, rv, nil, ls[0], ls[1], rs[1], dt), v.host)
+		return v, nil
 	})
 }

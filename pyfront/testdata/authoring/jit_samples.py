@@ -93,6 +93,21 @@ def split_k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
 
 
 @pl.jit
+def parallel_k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    """a @ b with K in two slices, one per core, as upstream's split-K
+    example: a tensor-level pl.matmul of a[:, k0 : k0 + 16] by
+    b[k0 : k0 + 16, :], added into c atomically after c is zeroed."""
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="zero_init"):
+        c = pl.assemble(c, pl.full([ROWS, 16], dtype=pl.FP32, value=0.0), [0, 0])
+    for ks in pl.parallel(0, 2):
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="slice_k"):
+            k0 = ks * 16
+            partial = pl.matmul(a[:, k0 : k0 + 16], b[k0 : k0 + 16, :], out_dtype=pl.FP32)
+            c = pl.assemble(c, partial, [0, 0], atomic=pl.AtomicType.Add)
+    return c
+
+
+@pl.jit
 def swap_halves(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     """The two column halves of x change places (pl.concat)."""
     with pl.at(level=pl.Level.CORE_GROUP):
@@ -136,6 +151,7 @@ if __name__ == "__main__":
     col_ops(x, w, torch.zeros_like(x))
     weights = torch.randn(COLS, 16)
     split_k(x, weights, torch.zeros((ROWS, 16)))
+    parallel_k(x, weights, torch.zeros((ROWS, 16)))
     swap_halves(x, torch.zeros_like(x))
     plus_quarter(x, torch.zeros_like(x))
     plus_half(x, torch.zeros_like(x))
