@@ -44,6 +44,8 @@ type Options struct {
 	// Schedule runs under control (runtime.RunOptions.Schedule): a replay
 	// of a counterexample Verify found, for one.
 	Schedule runtime.Chooser
+	// Callbacks bind host callbacks (runtime.RunOptions.Callbacks).
+	Callbacks map[string]runtime.Callback
 }
 
 func (o Options) runOptions() runtime.RunOptions {
@@ -52,7 +54,8 @@ func (o Options) runOptions() runtime.RunOptions {
 		n = 2
 	}
 	return runtime.RunOptions{Ranks: n, Seed: o.Seed, Watchdog: o.Watchdog, MaxEvents: o.MaxEvents,
-		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed, Cores: o.Cores, Schedule: o.Schedule}
+		Progress: o.Progress, ProgressEvery: o.ProgressEvery, Relaxed: o.Relaxed, Cores: o.Cores, Schedule: o.Schedule,
+		Callbacks: o.Callbacks}
 }
 
 func (o Options) device() runtime.Device {

@@ -192,6 +192,16 @@ func (r *reader) function(m json.RawMessage) (*Function, error) {
 	if f.Body, err = r.stmt(o["body"]); err != nil {
 		return nil, err
 	}
+	if _, ok := o["requires_runtime_binding"]; ok {
+		if err := r.field(o, "requires_runtime_binding", &f.RuntimeBound); err != nil {
+			return nil, fmt.Errorf("function %s: %w", f.Name, err)
+		}
+	}
+	if _, ok := o["host_python"]; ok {
+		if err := r.field(o, "host_python", &f.HostPython); err != nil {
+			return nil, fmt.Errorf("function %s: %w", f.Name, err)
+		}
+	}
 	return f, nil
 }
 

@@ -166,6 +166,12 @@ func (e *equalizer) function(a, b *Function, path string) bool {
 			return false
 		}
 	}
+	if a.RuntimeBound != b.RuntimeBound {
+		return e.fail(path+".requires_runtime_binding", "%v vs %v", a.RuntimeBound, b.RuntimeBound)
+	}
+	if a.HostPython != b.HostPython {
+		return e.fail(path+".host_python", "%q vs %q", a.HostPython, b.HostPython)
+	}
 	return e.kwargs(a.Attrs, b.Attrs, path+".attrs") && e.optStmt(a.Body, b.Body, path+".body")
 }
 

@@ -17,7 +17,18 @@ type Function struct {
 	ReturnTypes []Type
 	Body        Stmt
 	Pos         Span
+	// A HOST-level SubWorker is a host callback, as upstream keeps it: its
+	// body is host Python (HostPython, kept and printed, never run here), or
+	// `...` (RuntimeBound: an abstract callback point the run must bind).
+	// Either way Body is empty and a run calls the Go callback bound to the
+	// function's name (runtime.RunOptions.Callbacks).
+	HostPython   string
+	RuntimeBound bool
 }
+
+// IsHostCallback reports whether f is a host callback: a body ptorepl does
+// not execute, run by the callback a run binds to its name.
+func (f *Function) IsHostCallback() bool { return f.RuntimeBound || f.HostPython != "" }
 
 // DeriveLevelRole fills in the level and role a function type implies, as
 // upstream's Function constructor does. An explicit value that disagrees is an

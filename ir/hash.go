@@ -106,6 +106,12 @@ func (h *hasher) function(f *Function) {
 		h.typ(t)
 	}
 	h.kwargs(f.Attrs)
+	if f.RuntimeBound {
+		h.mix(1)
+	}
+	for _, c := range []byte(f.HostPython) {
+		h.mix(uint64(c))
+	}
 	if f.Body != nil {
 		h.stmt(f.Body)
 	}

@@ -131,8 +131,15 @@ func (w *writer) function(f *Function) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"name": f.Name, "kind": int(f.Kind), "level": int(f.Level), "role": int(f.Role), "params": params,
-		"directions": nonNil(dirs), "return_types": nonNil(rts), "attrs": attrs, "body": body, "span": span(f.Pos)}, nil
+	o := obj{"name": f.Name, "kind": int(f.Kind), "level": int(f.Level), "role": int(f.Role), "params": params,
+		"directions": nonNil(dirs), "return_types": nonNil(rts), "attrs": attrs, "body": body, "span": span(f.Pos)}
+	if f.RuntimeBound {
+		o["requires_runtime_binding"] = true
+	}
+	if f.HostPython != "" {
+		o["host_python"] = f.HostPython
+	}
+	return o, nil
 }
 
 func varsAsExprs(vs []*Var) []Expr {

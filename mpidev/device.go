@@ -131,6 +131,9 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 	if o.Watchdog <= 0 {
 		o.Watchdog = 30 * time.Second
 	}
+	if len(o.Callbacks) > 0 {
+		return nil, fmt.Errorf("host callbacks (pl.Ranks(n).Callback) run on the simulator only, not on the MPI device")
+	}
 	host := hostFunc(e.p)
 	if len(args) != len(host.Params) {
 		return nil, fmt.Errorf("%s takes %d host tensors, given %d", host.Name, len(host.Params), len(args))

@@ -235,7 +235,7 @@ func (c *Compiled) Differential(ranks RunOption, args ...*tensor.Tensor) (Differ
 		for i, a := range args {
 			cp[i] = a.Clone()
 		}
-		_, err := Device.Run(dsl.Context(), s.program, cp, runtime.RunOptions{Ranks: ranks.ranks, Watchdog: ranks.watchdog, Cores: ranks.cores})
+		_, err := Device.Run(dsl.Context(), s.program, cp, runtime.RunOptions{Ranks: ranks.ranks, Watchdog: ranks.watchdog, Cores: ranks.cores, Callbacks: ranks.callbacks})
 		return cp, err
 	}
 	want, err := run(c.stages[0])

@@ -26,6 +26,7 @@ type RunOption struct {
 	budget    int // pl.Verify's runs (0: the default)
 	noReduce  bool
 	replay    *runtime.Schedule
+	callbacks map[string]runtime.Callback
 }
 
 // MaxRanks is the largest rank count pl.Ranks accepts (1024).
@@ -82,6 +83,22 @@ func (o RunOption) Unchecked() RunOption { o.unchecked = true; return o }
 // read, with the statements involved and the fence or cacheinvalid that
 // fixes it. Simulator only.
 func (o RunOption) Relaxed() RunOption { o.relaxed = true; return o }
+
+// Callback binds fn to the host callback name: a HOST SubWorker of the
+// program whose body is `...` (upstream's runtime-bound callback, bound at
+// prepare(callbacks=...)) or host Python, which ptorepl does not run. The
+// host orchestrator's call of name runs fn with copies of the call's tensor
+// arguments; what fn writes to an Out or InOut argument is written back,
+// and an error it returns stops the run. Simulator only.
+func (o RunOption) Callback(name string, fn func(args []*tensor.Tensor) error) RunOption {
+	cbs := make(map[string]runtime.Callback, len(o.callbacks)+1)
+	for k, v := range o.callbacks {
+		cbs[k] = v
+	}
+	cbs[name] = fn
+	o.callbacks = cbs
+	return o
+}
 
 // ShowProgressAfter shows a run's progress in the notebook (an updating
 // line: ranks done, ops executed) once it has lasted d; the default is
@@ -232,7 +249,8 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 	if err != nil {
 		return nil, err
 	}
-	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed, Cores: o.cores}
+	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed, Cores: o.cores,
+		Callbacks: o.callbacks}
 	if o.replay != nil {
 		if _, sim := dev.(*runtime.Simulator); !sim {
 			return nil, fmt.Errorf("pl.Run: a schedule replays on the simulator only, not on device %s", dev.Name())

@@ -263,6 +263,22 @@ func (p *printer) function(f *ir.Function, indent int, inClass bool) {
 		}
 	}
 	p.commDomains(f, body)
+	switch {
+	case f.RuntimeBound:
+		// A runtime-bound callback: upstream prints (and reads) its body as `...`.
+		p.line(body, "...")
+		return
+	case f.HostPython != "":
+		// Host Python, kept as written.
+		for _, l := range strings.Split(f.HostPython, "\n") {
+			if strings.TrimSpace(l) == "" {
+				p.b.WriteString("\n")
+				continue
+			}
+			p.line(body, l)
+		}
+		return
+	}
 	stmts := ir.Flatten(f.Body)
 	if len(stmts) == 0 {
 		p.line(body, "pass")

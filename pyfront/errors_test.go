@@ -136,7 +136,7 @@ class P:
 	{"with_deps", kernel("        with pl.at(level=pl.Level.CORE_GROUP, deps=[x]):\n            pass\n")},
 	{"with_bad_name_hint", kernel("        with pl.at(level=pl.Level.CORE_GROUP, name_hint=\"2k\"):\n            pass\n")},
 	{"jit_bare_tensor_unsized", "import pypto.language as pl\n\n@pl.jit\ndef f(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n    return c\n"},
-	{"jit_bare_tensor_unknown_ctor", "import pypto.language as pl\nimport torch\n\n@pl.jit\ndef f(a: pl.Tensor):\n    pass\n\nif __name__ == \"__main__\":\n    a = torch.tensor([1.0, 2.0])\n    f(a)\n"},
+	{"jit_bare_tensor_unknown_ctor", "import pypto.language as pl\nimport torch\n\n@pl.jit\ndef f(a: pl.Tensor):\n    pass\n\nif __name__ == \"__main__\":\n    a = torch.load(\"a.pt\")\n    f(a)\n"},
 	{"with_two_items", kernel("        with pl.at(level=pl.Level.CORE_GROUP), pl.at(level=pl.Level.CHIP):\n            pass\n")},
 }
 

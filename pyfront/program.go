@@ -3,6 +3,7 @@
 package pyfront
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -328,8 +329,76 @@ var domainRE = regexp.MustCompile(`^pld\.comm_domain: devices=(all|\[[0-9, ]*\])
 func (fc *fnCtx) body(def *node) {
 	r := fc.r
 	blk := def.ChildByFieldId(fldBody)
+	if fc.fn.Level == ir.LevelHost && fc.fn.Role == ir.SubWorker {
+		fc.hostBody(def, blk)
+		return
+	}
 	lead := r.commentsBefore(def, blk)
 	fc.fn.Body = &ir.SeqStmts{Stmts: fc.block(blk, nil, lead, true)}
+}
+
+// hostBody reads the body of a HOST-level SubWorker as upstream does: not
+// as PyPTO but as host Python, kept as its source (Function.HostPython),
+// or, when it is only `...` (after a docstring and pl.func_attr lines), as
+// an abstract callback the run binds (Function.RuntimeBound).
+func (fc *fnCtx) hostBody(def, blk *node) {
+	r := fc.r
+	fc.fn.Body = &ir.SeqStmts{}
+	var rest []*node
+	for _, c := range r.kids(blk) {
+		switch {
+		case isFuncAttr(r, c):
+			fc.funcAttr(r.kids(c)[0])
+		case c.Kind() == "expression_statement" && len(r.kids(c)) == 1 && r.kids(c)[0].Kind() == "string" && len(rest) == 0:
+			// a docstring
+		default:
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) == 1 && rest[0].Kind() == "expression_statement" && len(r.kids(rest[0])) == 1 && r.kids(rest[0])[0].Kind() == "ellipsis" {
+		fc.fn.RuntimeBound = true
+		return
+	}
+	// The source from the line of the body's first comment or statement.
+	start := blk.StartByte()
+	if lead := r.commentsBefore(def, blk); len(lead) > 0 {
+		start = lead[0].node.StartByte()
+	}
+	if def.StartPosition().Row < pointRow(r.src, start) {
+		for start > 0 && r.src[start-1] != '\n' {
+			start--
+		}
+	}
+	fc.fn.HostPython = dedent(string(r.src[start:blk.EndByte()]))
+}
+
+// pointRow is the 0-based line of byte offset off.
+func pointRow(src []byte, off uint32) uint32 {
+	return uint32(bytes.Count(src[:off], []byte("\n")))
+}
+
+// dedent removes the indentation every non-blank line shares, and
+// trailing spaces.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	common := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			lines[i] = ""
+			continue
+		}
+		lines[i] = strings.TrimRight(l[max(common, 0):], " \t")
+	}
+	return strings.Join(lines, "\n")
 }
 
 type comment struct {

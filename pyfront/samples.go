@@ -378,6 +378,20 @@ func (r *reader) torchSample(n *node, vars map[string]sval) *sample {
 			}
 		}
 		return nil
+	case "torch.tensor":
+		// torch.tensor([1, 48, 64], dtype=torch.int64): the nesting is the
+		// shape; without dtype=, ints are INT64 and any float FP32.
+		if len(pos) != 1 {
+			return nil
+		}
+		shape, kind, ok := r.literalShape(pos[0])
+		if !ok || len(shape) == 0 {
+			return nil
+		}
+		if !hasKw(r, args, "dtype") {
+			dt = map[string]ir.DataType{"int": ir.INT64, "float": ir.FP32, "bool": ir.BOOL}[kind]
+		}
+		return &sample{shape: shape, dt: dt}
 	case "torch.full":
 		if len(pos) != 2 {
 			return nil
@@ -413,6 +427,63 @@ func (r *reader) torchSample(n *node, vars map[string]sval) *sample {
 		s.shape = append(s.shape, n)
 	}
 	return s
+}
+
+// literalShape is the shape of a rectangular nested list or tuple of
+// number literals, and the kind of its elements ("int", "float", "bool").
+func (r *reader) literalShape(n *node) (shape []int64, kind string, ok bool) {
+	switch n.Kind() {
+	case "list", "tuple":
+		kids := r.kids(n)
+		if len(kids) == 0 {
+			return nil, "", false
+		}
+		var inner []int64
+		for i, k := range kids {
+			s, kk, ok := r.literalShape(k)
+			if !ok || (i > 0 && len(s) != len(inner)) {
+				return nil, "", false
+			}
+			for j := range s {
+				if i > 0 && s[j] != inner[j] {
+					return nil, "", false
+				}
+			}
+			inner = s
+			if kind == "" || kk == "float" || (kk == "int" && kind == "bool") {
+				kind = kk
+			}
+		}
+		return append([]int64{int64(len(kids))}, inner...), kind, true
+	case "integer":
+		return nil, "int", true
+	case "float":
+		return nil, "float", true
+	case "true", "false":
+		return nil, "bool", true
+	case "unary_operator":
+		return r.literalShape(n.ChildByFieldId(fldArgument))
+	case "identifier":
+		if v, err := r.tryEval(n, r.globalEnv()); err == nil {
+			switch v.(type) {
+			case int64:
+				return nil, "int", true
+			case float64:
+				return nil, "float", true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// hasKw reports whether a call's arguments name keyword name.
+func hasKw(r *reader, args []*node, name string) bool {
+	for _, a := range args {
+		if a.Kind() == "keyword_argument" && r.text(a.ChildByFieldId(fldName)) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // bareTensor reports whether a parameter annotation is a bare pl.Tensor,

@@ -522,6 +522,20 @@ func TestJitTablesOfCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lit, err := mod.Program("from_literal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x: pl.Tensor[[2, 3], pl.FP32]"; !strings.Contains(lit.String(), want) {
+		t.Fatalf("from_literal: want %s in\n%s", want, lit)
+	}
+	ints, err := mod.Program("int_literal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x: pl.Tensor[[2, 2], pl.INT32]"; !strings.Contains(ints.String(), want) {
+		t.Fatalf("int_literal: want %s in\n%s", want, ints)
+	}
 	for entry, cols := range map[string]int{"double_a": 32, "double_b": 48, "by_mode_add": 8, "by_mode_mul": 8, "listed": 24, "keyed": 40} {
 		prog, err := mod.Program(entry)
 		if err != nil {

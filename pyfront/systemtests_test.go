@@ -10,9 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // Upstream's distributed system tests (tests/st/distributed in a PyPTO
@@ -46,6 +48,33 @@ var systemDims = map[string]map[string]int{
 	"test_l3_composite_shape_dim.py/_build_program": {"M": 64, "N": 128},
 }
 
+// systemCallbacks are the Go callbacks bound in place of HOST SubWorkers'
+// host Python (torch code ptorepl keeps but does not run), each doing what
+// the Python does, and systemInputs fill the host tensors as the pytest
+// does where a callback checks values.
+var systemCallbacks = map[string]map[string]func(args []*tensor.Tensor) error{
+	// verify(f): f must be 5.0 everywhere (a = 2, b = 3).
+	"test_l3_distributed.py/L3DependencyProgram": {"verify": func(a []*tensor.Tensor) error {
+		if !a[0].AllClose(tensor.Full(ir.FP32, 5, 128, 128), 1e-5, 1e-5) {
+			return fmt.Errorf("SubWorker verify failed: expected 5.0")
+		}
+		return nil
+	}},
+	// reduce_sum(sum_ab, diff_ab, f): f[:] = sum_ab + diff_ab.
+	"test_l3_parallel_reduce.py/L3ParallelReduceProgram": {"reduce_sum": func(a []*tensor.Tensor) error {
+		for i := 0; i < 128; i++ {
+			for j := 0; j < 128; j++ {
+				a[2].Set(float64(float32(a[0].At(i, j)+a[1].At(i, j))), i, j)
+			}
+		}
+		return nil
+	}},
+}
+
+var systemInputs = map[string][]float64{
+	"test_l3_distributed.py/L3DependencyProgram": {2, 3},
+}
+
 // A gap names where a program stops ("read", "build", "compile", "run")
 // and a piece of the message.
 type systemGap struct{ step, msg string }
@@ -58,11 +87,6 @@ var systemRanks = map[string]int{
 }
 
 var systemGaps = map[string]systemGap{
-	// HOST SubWorker functions hold host Python (torch code) that upstream
-	// keeps as an inline Python statement and runs on the host. The
-	// files' other programs read and run.
-	"test_l3_distributed.py/L3DependencyProgram":         {"build", "unsupported attribute access torch.float32"},
-	"test_l3_parallel_reduce.py/L3ParallelReduceProgram": {"build", "unsupported call torch.add"},
 	// with pl.at(...) / manual scopes.
 	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"build", "unsupported with scope pl.manual_scope()"},
 	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": {"build", "unknown op pl.array.create"},
@@ -149,9 +173,16 @@ func TestUpstreamSystemPrograms(t *testing.T) {
 					return
 				}
 				args, _, err := runtime.HostArgsSized(prog.IR(), ranks, 1, systemDims[key])
+				for i, v := range systemInputs[key] {
+					args[i] = tensor.Full(args[i].DType(), v, args[i].Shape()...)
+				}
+				opts := pl.Ranks(ranks)
+				for name, fn := range systemCallbacks[key] {
+					opts = opts.Callback(name, fn)
+				}
 				var res *pl.RunResult
 				if err == nil {
-					res, err = pl.Run(prog, pl.Ranks(ranks), args...)
+					res, err = pl.Run(prog, opts, args...)
 				}
 				if err == nil && res.Report().HasErrors() {
 					// A protocol error (a race) makes results depend on the
@@ -160,7 +191,7 @@ func TestUpstreamSystemPrograms(t *testing.T) {
 				}
 				if err == nil {
 					var d pl.Difference
-					if d, err = c.Differential(pl.Ranks(ranks), args...); err == nil && !d.None() {
+					if d, err = c.Differential(opts, args...); err == nil && !d.None() {
 						err = fmt.Errorf("the stages compute differently from the program as written: %v", d)
 					}
 				}

@@ -771,7 +771,7 @@ func (x *Exec) overlap(t *ubTile) {
 func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexpr {
 	var callee *cfunc
 	if c.Device() == nil && builtinCollective(c.Fn.Name) == "" {
-		if fn := fc.prog.Function(c.Fn.Name); fn != nil {
+		if fn := fc.prog.Function(c.Fn.Name); fn != nil && !fn.IsHostCallback() {
 			callee = fc.cp.funcs[fn]
 		}
 	}

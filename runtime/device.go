@@ -69,6 +69,11 @@ func CheckRanks(op, arg string, n int) error {
 }
 
 // RunOptions configure one run. The zero value runs on 2 ranks.
+// Callback is the Go implementation of a host callback: it receives the
+// call's tensor arguments (copies; what it writes to an Out or InOut
+// argument is written back), and its error stops the run.
+type Callback func(args []*tensor.Tensor) error
+
 type RunOptions struct {
 	// Ranks is the world size, len(device_ids) in PyPTO (default 2).
 	Ranks int
@@ -101,6 +106,10 @@ type RunOptions struct {
 	// MaxEvents caps the timeline events kept per rank (default 100000;
 	// negative: no timeline). Dropped events are counted.
 	MaxEvents int
+	// Callbacks bind the program's host callbacks (HOST SubWorkers whose
+	// body is `...` or host Python) by function name; a run that calls an
+	// unbound one stops with an error naming it. Simulator only.
+	Callbacks map[string]Callback
 	// Schedule, when set, runs the simulator under control: one rank at a
 	// time, the Chooser picking the next at every synchronising event
 	// (schedule.go); Seed is then ignored. Result.Schedule records the

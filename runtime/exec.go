@@ -774,6 +774,9 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 		}
 		op = f.(OpFunc)
 	}
+	if fn != nil && fn.IsHostCallback() {
+		return x.hostCallback(c, fn, args)
+	}
 	if dev != nil {
 		if x.rank >= 0 {
 			return nil, posErr(c.Pos, fmt.Errorf("%s: device= dispatch is only valid in the host orchestrator", c.Fn.Name))
@@ -813,6 +816,66 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// hostCallback runs a host callback (a HOST SubWorker whose body is `...`
+// or host Python) through the Go function the run binds to its name: the
+// tensor arguments go in as copies, and Out / InOut ones are written back.
+//
+// A callback's result, when the function declares one, is its Out or InOut
+// argument of that type (as upstream's SubWorkers return the f they fill):
+// Go callbacks pass data back only through their arguments.
+func (x *Exec) hostCallback(c *ir.Call, fn *ir.Function, args []any) (any, error) {
+	fail := func(format string, a ...any) (any, error) { return nil, posErr(c.Pos, fmt.Errorf(format, a...)) }
+	if c.Device() != nil || x.rank >= 0 {
+		return fail("%s is a host callback (a HOST SubWorker): the host orchestrator calls it, without device=", fn.Name)
+	}
+	cb := x.s.opts.Callbacks[fn.Name]
+	if cb == nil {
+		what := "a runtime-bound callback (its body is ...)"
+		if fn.HostPython != "" {
+			what = "a HOST SubWorker whose body is host Python, which ptorepl does not run"
+		}
+		return fail("%s is %s: bind a Go function to it for the run, e.g. pl.Ranks(n).Callback(%q, func(args []*tensor.Tensor) error { ... })", fn.Name, what, fn.Name)
+	}
+	if len(args) != len(fn.Params) {
+		return fail("%s takes %d arguments, given %d", fn.Name, len(fn.Params), len(args))
+	}
+	ts := make([]*tensor.Tensor, len(args))
+	views := make([]*view, len(args))
+	for i, a := range args {
+		v, ok := a.(*view)
+		if !ok || v.win != nil {
+			return fail("host callback %s: argument %d (%s) is %s; callbacks take host tensors", fn.Name, i, fn.Params[i].Name, describe(a))
+		}
+		b, err := x.readBytes(v, x.local(), c)
+		if err != nil {
+			return fail("host callback %s: argument %d: %v", fn.Name, i, err)
+		}
+		ts[i], views[i] = tensor.FromBytes(v.dt, b, v.shape...), v
+	}
+	if err := cb(ts); err != nil {
+		return fail("host callback %s: %v", fn.Name, err)
+	}
+	for i, v := range views {
+		if fn.Direction(i) == ir.In {
+			continue
+		}
+		if err := x.writeBytes(v, x.local(), ts[i].Bytes(), c); err != nil {
+			return fail("host callback %s: argument %d: %v", fn.Name, i, err)
+		}
+	}
+	switch len(fn.ReturnTypes) {
+	case 0:
+		return nil, nil
+	case 1:
+		for i, p := range fn.Params {
+			if fn.Direction(i) != ir.In && ir.DefaultFormat.Type(p.Type()) == ir.DefaultFormat.Type(fn.ReturnTypes[0]) {
+				return args[i], nil
+			}
+		}
+	}
+	return fail("host callback %s returns %d values; a Go callback returns data only through Out or InOut arguments, and none has the return type", fn.Name, len(fn.ReturnTypes))
 }
 
 // errAt positions an op's error at the cell line that built the op.

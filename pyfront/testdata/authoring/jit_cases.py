@@ -57,6 +57,22 @@ def keyed(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
+@pl.jit
+def from_literal(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [2, 3])
+        pl.store(pl.add(t, t), [0, 0], y)
+    return y
+
+
+@pl.jit
+def int_literal(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [2, 2])
+        pl.store(pl.add(t, t), [0, 0], y)
+    return y
+
+
 _MODES = {"add": by_mode_add, "mul": by_mode_mul}
 _NAMED = {"keyed": keyed, "listed": listed}
 
@@ -82,6 +98,13 @@ if __name__ == "__main__":
     ]
     for name, fn, fargs in cases:
         prog = fn.lower(*fargs)
+
+    # torch.tensor of a literal: its nesting is the shape; floats are FP32,
+    # ints INT64 unless dtype= says otherwise.
+    lit = torch.tensor([[1.5, 2, 3], [4, 5, -6]])
+    from_literal(lit, torch.zeros_like(lit))
+    ints = torch.tensor(((1, 2), (3, 4)), dtype=torch.int32)
+    int_literal(ints, torch.zeros_like(ints))
 
     # A dict's items, and a literal key.
     for name, kernel in _NAMED.items():
