@@ -479,6 +479,43 @@ func registerViews() {
 			return c.Args[0].Type(), nil
 		},
 	})
+	TileAssemble = RegisterOp(&OpDef{
+		Name: "tile.assemble", Class: ClassMemory, Category: "TileOp", ResultAlias: "target",
+		Doc: "Write source into target at offset, on chip; the result is the target after the write. " +
+			"Source and target share a memory space, or an Acc source writes into a Mat target (the fixpipe writeback).",
+		Args: []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "source"}, {Name: "offset"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			s, err := c.Tile(1)
+			if err != nil {
+				return nil, err
+			}
+			if len(t.Shape) != 2 || len(s.Shape) != 2 {
+				i := 0
+				if len(t.Shape) == 2 {
+					i = 1
+				}
+				return nil, c.Fail(i, "a 2-D tile", c.Args[i])
+			}
+			if s.DType != t.DType {
+				return nil, c.Fail(1, "a tile of element type "+t.DType.String()+" (the target's)", c.Args[1])
+			}
+			if s.Memory != MemNone && t.Memory != MemNone && s.Memory != t.Memory && !(s.Memory == MemAcc && t.Memory == MemMat) {
+				return nil, c.Fail(1, "a tile in "+t.Memory.String()+" memory (the target's; or an Acc tile into a Mat target)", c.Args[1])
+			}
+			offs, err := c.Tuple(2, 2)
+			if err != nil {
+				return nil, err
+			}
+			if err := regionFits(c, 2, offs, s.Shape, t.Shape, "the target"); err != nil {
+				return nil, err
+			}
+			return c.Args[0].Type(), nil
+		},
+	})
 	TensorViewOp = RegisterOp(&OpDef{
 		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",

@@ -272,3 +272,135 @@ func emitSetValidShape(c *Ctx, call *ir.Call, res *ir.Var) error {
 	_, err = c.allocTile(res)
 	return err
 }
+
+// tile.assemble writes a source tile into a window of the result tile, as
+// upstream's codegen does: the result shares the target's buffer (the
+// memory passes give it the target's MemRef), so the window is a
+// pto.subview of the result and the source moves into it with pto.tmov;
+// an Acc source into a low-precision Mat target is the fixpipe writeback,
+// pto.tinsert at the offset. A result in another buffer first receives
+// the target (pto.tmov), which an Acc-to-Mat assemble cannot do.
+func init() {
+	Register(ir.TileAssemble, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		target, tt, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		src, st, err := c.tile(call.Args[1])
+		if err != nil {
+			return err
+		}
+		offs, ok := call.Args[2].(*ir.MakeTuple)
+		if !ok || len(offs.Elems) != 2 {
+			return c.errorf("tile.assemble: the offset must be a 2-D tuple")
+		}
+		row, err := c.index(offs.Elems[0])
+		if err != nil {
+			return err
+		}
+		col, err := c.index(offs.Elems[1])
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		rt, err := tileOf(res)
+		if err != nil {
+			return err
+		}
+		cross := st.Memory == ir.MemAcc && rt.Memory == ir.MemMat
+		if cross && (rt.DType == ir.FP16 || rt.DType == ir.BF16) {
+			custom := fmt.Sprintf("pto.tinsert ins(%s, %s, %s : %s, index, index) outs(%s : %s)", src.ssa, row.ssa, col.ssa, src.typ, r.ssa, r.typ)
+			c.stmtOp("pto.tinsert", []value{src, row, col, r}, nil, custom)
+			return nil
+		}
+		ta, tok := tileAddr(tt)
+		ra, rok := tileAddr(rt)
+		if !tok || !rok || ta != ra {
+			if cross {
+				return c.errorf("tile.assemble of an Acc tile into Mat tile %s needs the result in the target's buffer (a Mat-to-Mat copy does not exist)", res.Name)
+			}
+			c.insOuts("pto.tmov", []value{target}, []value{r}, nil)
+		}
+		// The window: the source's shape and valid region, the result's
+		// memory, element type and layout.
+		vt := *rt
+		vt.Shape = st.Shape
+		view := ir.ImplicitTileView(rt.Memory)
+		if rt.View != nil {
+			view = *rt.View
+		}
+		view.ValidShape = tileValidShape(st)
+		vt.View = &view
+		vtyp, err := tileBufType(&vt)
+		if err != nil {
+			return c.errorf("tile.assemble window of %s %v", res.Name, err)
+		}
+		w, err := c.subview("assemble_view", r, row, col, st.Shape, view.ValidShape, vtyp)
+		if err != nil {
+			return err
+		}
+		c.insOuts("pto.tmov", []value{src}, []value{w}, nil)
+		return nil
+	})
+	// tile.slice is a window of its input, as upstream lowers it: a
+	// pto.subview bound to the slice's variable (no data moves).
+	Register(ir.TileSlice, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		in, _, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		if res == nil {
+			return c.errorf("a tile.slice must be bound to a variable")
+		}
+		rt, err := tileOf(res)
+		if err != nil {
+			return err
+		}
+		if len(call.Args) == 5 {
+			if d, ok := call.Args[4].(*ir.MakeTuple); !ok || len(d.Elems) > 0 {
+				return c.errorf("tile.slice %s drops dimensions, which this codegen does not emit", res.Name)
+			}
+		}
+		offs, ok := call.Args[2].(*ir.MakeTuple)
+		if !ok || len(offs.Elems) != 2 || len(rt.Shape) != 2 {
+			return c.errorf("tile.slice %s: this codegen emits 2-D slices at a 2-D offset", res.Name)
+		}
+		row, err := c.index(offs.Elems[0])
+		if err != nil {
+			return err
+		}
+		col, err := c.index(offs.Elems[1])
+		if err != nil {
+			return err
+		}
+		typ, err := tileBufType(rt)
+		if err != nil {
+			return c.errorf("tile %s %v", res.Name, err)
+		}
+		w, err := c.subview(res.Name, in, row, col, rt.Shape, tileValidShape(rt), typ)
+		if err != nil {
+			return err
+		}
+		c.vals[res] = w
+		return nil
+	})
+}
+
+// subview emits `%v = pto.subview %base[%row, %col] sizes [R, C] valid
+// [%vr, %vc] : B -> V`: the window of base at the offset, of the static
+// shape and valid region given, typed typ.
+func (c *Ctx) subview(hint string, base, row, col value, shape, valid []ir.Expr, typ string) (value, error) {
+	rows, cols := tileRowsCols(shape)
+	if rows < 0 || cols < 0 {
+		return value{}, c.errorf("a window of the dynamic shape %s (pto.subview sizes are static)", ir.ShapeString(shape))
+	}
+	vr, vc, err := c.validRowsCols(valid)
+	if err != nil {
+		return value{}, err
+	}
+	custom := fmt.Sprintf("pto.subview %s[%s, %s] sizes [%d, %d] valid [%s, %s] : %s -> %s", base.ssa, row.ssa, col.ssa, rows, cols, vr.ssa, vc.ssa, base.typ, typ)
+	return c.op(hint, typ, "pto.subview", []value{base, row, col, vr, vc}, nil, custom), nil
+}

@@ -124,7 +124,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k parallel_k swap_halves plus_quarter plus_half" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k parallel_k swap_halves swap_rows_by_hand plus_quarter plus_half" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -144,6 +144,9 @@ func TestJitSamples(t *testing.T) {
 			return a[1].At(i, j), float64(float32(a[0].At(i, j) + 0.5))
 		}},
 		{"swap_halves", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			return a[1].At(i, j), a[0].At(i, (j+16)%32)
+		}},
+		{"swap_rows_by_hand", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			return a[1].At(i, j), a[0].At(i, (j+16)%32)
 		}},
 		{"split_k", func(a []*tensor.Tensor, i, j int) (float64, float64) {
@@ -246,7 +249,7 @@ func runBothWays(t *testing.T, prog *pl.Program, comp *pl.Compiled, seed int64, 
 }
 
 // TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-06,
-// intermediate 01-04, advanced 01-02 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
+// intermediate 01-06, advanced 01-02 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
 // block's torch tensors. Each entry runs, as written and compiled, to what
@@ -320,6 +323,12 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 			return f(sum)
 		}
 	}
+	leftFromSrc := func(ins []*tensor.Tensor, i, j int) float64 {
+		if j < 16 {
+			return ins[1].At(i, j)
+		}
+		return ins[0].At(i, j)
+	}
 	for _, c := range []struct {
 		file, entry string
 		want        func(ins []*tensor.Tensor, i, j int) float64 // the output's (i, j) element
@@ -361,6 +370,15 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 			}
 			return c
 		}},
+		// pl.tile.assemble: src into x's left columns, whole, row by row
+		// (pl.slice of a tile) or in a double loop; a narrow src repeated
+		// across x.
+		{"intermediate/05_assemble.py", "tile_assemble_vec", leftFromSrc},
+		{"intermediate/05_assemble.py", "tile_assemble_row_by_row", leftFromSrc},
+		{"intermediate/05_assemble.py", "tile_assemble_double_loop", leftFromSrc},
+		{"intermediate/05_assemble.py", "tile_assemble_loop_col_broadcast", func(ins []*tensor.Tensor, i, j int) float64 { return ins[1].At(i, j%8) }},
+		{"intermediate/05_assemble.py", "tile_assemble_double_loop_broadcast", func(ins []*tensor.Tensor, i, j int) float64 { return ins[1].At(i%16, j%16) }},
+		{"intermediate/05_assemble.py", "tile_assemble_acc_mat", nil},
 		// Tensor-level pl.matmul into DDR (upstream tiles it for L0c; the
 		// simulator computes the whole product).
 		{"advanced/02_auto_tile_matmul.py", "ddr_split_k", matmul(0)},

@@ -145,3 +145,38 @@ func init() {
 		return v, nil
 	})
 }
+
+// tile.assemble writes the source tile into a copy of the target at the
+// offset: the result is the target after the write (in place on the
+// device, where the two share storage).
+func init() {
+	Register(ir.TileAssemble, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "target")
+		if err != nil {
+			return nil, err
+		}
+		s, err := tileArg(a[1], "source")
+		if err != nil {
+			return nil, err
+		}
+		offs, err := intsArg(a[2], "offset")
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) != 2 || len(s.Shape) != 2 || len(offs) != 2 {
+			return nil, fmt.Errorf("%s: expected 2-D tiles and a 2-D offset, given %v, %v and %v", c.Name(), dimsText(t.Shape), dimsText(s.Shape), dimsText(offs))
+		}
+		for d := 0; d < 2; d++ {
+			if offs[d] < 0 || offs[d]+s.Shape[d] > t.Shape[d] {
+				return nil, fmt.Errorf("%s: the source %v at offset %v does not fit in the target %v", c.Name(), dimsText(s.Shape), dimsText(offs), dimsText(t.Shape))
+			}
+		}
+		out := append([]float64(nil), t.values()...)
+		src := s.values()
+		cols, scols := t.Shape[1], s.Shape[1]
+		for i := 0; i < s.Shape[0]; i++ {
+			copy(out[(offs[0]+i)*cols+offs[1]:(offs[0]+i)*cols+offs[1]+scols], src[i*scols:(i+1)*scols])
+		}
+		return tileOf(t.DType, t.Shape, out), nil
+	})
+}

@@ -118,6 +118,22 @@ def swap_halves(x: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit
+def swap_rows_by_hand(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    """swap_halves one row at a time: pl.slice windows of one tile written
+    into another with pl.tile.assemble at loop offsets."""
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        out = pl.load(x, [0, 0], [ROWS, COLS])
+        for i in pl.range(ROWS):
+            left = pl.slice(t, [1, 16], [i, 0])
+            right = pl.slice(t, [1, 16], [i, 16])
+            out = pl.tile.assemble(out, left, [i, 16])
+            out = pl.tile.assemble(out, right, [i, 0])
+        pl.store(out, [0, 0], y)
+    return y
+
+
+@pl.jit
 def plus_quarter(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     """x + a tile of 0.25 (pl.tile.full)."""
     with pl.at(level=pl.Level.CORE_GROUP):
@@ -153,5 +169,6 @@ if __name__ == "__main__":
     split_k(x, weights, torch.zeros((ROWS, 16)))
     parallel_k(x, weights, torch.zeros((ROWS, 16)))
     swap_halves(x, torch.zeros_like(x))
+    swap_rows_by_hand(x, torch.zeros_like(x))
     plus_quarter(x, torch.zeros_like(x))
     plus_half(x, torch.zeros_like(x))
