@@ -194,6 +194,44 @@ func init() {
 }
 
 func init() {
+	TileTransposeView = RegisterOp(&OpDef{
+		Name: "tile.transpose_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "input",
+		Doc: "The same on-chip bytes seen transposed (no data moves): the last two dims swap and each layout " +
+			"flips its major-ness (NZ<->ZN), as a Mat tile is read as the transposed operand of a matmul.",
+		Args: []ArgSpec{{Name: "input"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			n := len(t.Shape)
+			if n < 2 {
+				return nil, c.Fail(0, "a tile of at least 2 dimensions", t)
+			}
+			shape := append([]Expr(nil), t.Shape...)
+			shape[n-2], shape[n-1] = shape[n-1], shape[n-2]
+			src := ImplicitTileView(t.Memory)
+			if t.View != nil {
+				src = *t.View
+			}
+			flip := func(l TileLayout) TileLayout {
+				switch l {
+				case RowMajor:
+					return ColMajor
+				case ColMajor:
+					return RowMajor
+				}
+				return l
+			}
+			valid := append([]Expr(nil), validOf(t)...)
+			valid[n-2], valid[n-1] = valid[n-1], valid[n-2]
+			view := TileView{BLayout: flip(src.BLayout), SLayout: flip(src.SLayout), Fractal: src.Fractal, Pad: src.Pad}
+			if !SameDims(valid, shape) {
+				view.ValidShape = valid
+			}
+			return NewTileType(shape, t.DType, t.Memory, &view), nil
+		},
+	})
 	TileConcat = RegisterOp(&OpDef{
 		Name: "tile.concat", Class: ClassCompute, Category: "TileOp",
 		Doc:       "src0 [rows, c0] and src1 [rows, c1] side by side: [rows, c0 + c1] (TCONCAT).",

@@ -358,6 +358,15 @@ func (s *ssaConv) ifStmt(x *ir.IfStmt, env map[string]ir.Expr) (ir.Stmt, error) 
 	if err != nil {
 		return nil, err
 	}
+	// A name both branches assign only in some of their own paths (one arm
+	// of a nested if each) is defined after neither: it gets no phi.
+	kept := phis[:0]
+	for _, n := range phis {
+		if tenv[n] != nil && eenv[n] != nil {
+			kept = append(kept, n)
+		}
+	}
+	phis = kept
 	yields := func(old *ir.YieldStmt, benv map[string]ir.Expr) *ir.YieldStmt {
 		var vs []ir.Expr
 		if old != nil {

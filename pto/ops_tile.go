@@ -74,6 +74,9 @@ func init() {
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)
+	// A transpose view too: upstream declares the transposed type at the
+	// same address (the result shares the input's MemRef) and moves nothing.
+	Register(ir.TileTransposeView, emitSetValidShape)
 	// col_expand reads only the row it repeats.
 	Register(ir.TileColExpand, func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		return emitUnary("pto.tcolexpand")(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)

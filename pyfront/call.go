@@ -220,6 +220,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if strings.HasPrefix(callee, "self.") {
 		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)
 	}
+	if mf := r.modFuncs[callee]; mf != nil && fc.pc.funcs[callee] != nil {
+		return fc.programCall(n, callee, pos, nodes, kws) // a module-level kernel the program took in
+	}
 	if h := r.inlines[callee]; h != nil {
 		return fc.inlineCall(n, h, pos, kws)
 	}
@@ -618,7 +621,9 @@ func compatible(param, arg ir.Type) bool {
 	}
 	if p, ok := param.(*ir.ScalarType); ok {
 		a := arg.(*ir.ScalarType)
-		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt())
+		// An integer flag (pl.yield_(1)) passes as a BOOL parameter, as
+		// upstream's paged-attention example passes is_first.
+		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt()) || (p.DType == ir.BOOL && a.DType.IsInt())
 	}
 	return true
 }

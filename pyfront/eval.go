@@ -41,6 +41,10 @@ type reader struct {
 	domainsOf map[*ir.Function]*fnCtx
 	// facs are the module's factories, which factories may call.
 	facs map[string]*factory
+	// modFuncs are the module's top-level @pl.function kernels: a program
+	// whose functions call one by name holds it too, as upstream adds a
+	// module-level kernel to the program that calls it.
+	modFuncs map[string]*pyFunc
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var

@@ -235,6 +235,12 @@ func (r *reader) factoryBranch(f *factory, n *node, e *env) *node {
 // freeFuncs lists the factory-defined functions the class body at n
 // names, and those they name, callees before their callers (an
 // unannotated function's return type is its callees').
+// isCallee reports whether the identifier at all[i] is the function of a
+// call: in the preorder a call's function is its first child, right after it.
+func isCallee(all []node, i uint32) bool {
+	return i > 0 && all[i-1].Kind() == "call" && all[i].field == fldFunction
+}
+
 func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 	var out []*pyFunc
 	seen := map[*pyFunc]bool{}
@@ -247,6 +253,12 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 				continue
 			}
 			v, ok := e.lookup(r.text(c))
+			if !ok {
+				// A module-level @pl.function the program calls by name.
+				if mf := r.modFuncs[r.text(c)]; mf != nil && isCallee(all, i) {
+					v, ok = mf, true
+				}
+			}
 			pf, isFn := v.(*pyFunc)
 			if !ok || !isFn || seen[pf] {
 				continue

@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/pyfront"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // TestBareFunction: a top-level @pl.function (upstream's pl.parse reads
@@ -406,6 +408,100 @@ class P:
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("want %s in\n%s", want, text)
+		}
+	}
+}
+
+// Nested ifs whose inner arms each define names of their own lower (no phi
+// for a name only some paths define) and run to what each rank's flags say.
+func TestNestedIfArms(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "nested_if.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Nested")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := comp.PTOText(); err != nil {
+		t.Fatal(err)
+	}
+	for _, compiled := range []bool{false, true} {
+		x, y := tensor.Randn(3, 4, 1, 8), tensor.Zeros(ir.FP32, 4, 1, 8)
+		if compiled {
+			_, err = comp.Run(pl.Ranks(4), x, y)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(4), x, y)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := 0; r < 4; r++ {
+			for j := 0; j < 8; j++ {
+				v := x.At(r, 0, j)
+				want := map[int]float64{0: float64(float32(v + v)), 1: 0, 2: float64(float32(v * v)), 3: 1}[r]
+				if got := y.At(r, 0, j); got != want {
+					t.Fatalf("compiled %v: rank %d y[%d] = %v, want %v", compiled, r, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Module-level kernels called by name join the program; an integer flag
+// passes as a BOOL parameter; a narrower window of a tensor is read in the
+// parameter's shape at its base; tile.transpose_view gives x @ x^T.
+func TestModuleKernels(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "module_kernels.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("ModuleKernels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gram", "pick", "run"} {
+		if prog.IR().Function(name) == nil {
+			t.Fatalf("the program lacks %s:\n%s", name, prog)
+		}
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := comp.PTOText(); err != nil {
+		t.Fatal(err)
+	}
+	for _, compiled := range []bool{false, true} {
+		x16, x := tensor.Randn(1, 16, 32).To(ir.FP16), tensor.Randn(2, 16, 32)
+		g, y := tensor.Zeros(ir.FP32, 16, 16), tensor.Zeros(ir.FP32, 16, 32)
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), x16, g, x, y)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), x16, g, x, y)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				sum := 0.0
+				for k := 0; k < 32; k++ {
+					sum += x16.At(i, k) * x16.At(j, k)
+				}
+				if got, want := g.At(i, j), float64(float32(sum)); got != want {
+					t.Fatalf("compiled %v: g[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+			for j := 0; j < 32; j++ {
+				if got, want := y.At(i, j), float64(float32(x.At(i, j)+x.At(i, j))); got != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
 		}
 	}
 }

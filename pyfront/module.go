@@ -140,6 +140,17 @@ func (r *reader) module(root *node) *Module {
 		}
 		m.order = append(m.order, name)
 	}
+	r.modFuncs = map[string]*pyFunc{}
+	for i := uint(0); i < root.NamedChildCount(); i++ {
+		n := root.NamedChild(i)
+		if n.Kind() != "decorated_definition" {
+			continue
+		}
+		if def := n.ChildByFieldId(fldDefinition); r.decoratorName(n) == "pl.function" && def.Kind() == "function_definition" {
+			name := r.text(def.ChildByFieldId(fldName))
+			r.modFuncs[name] = &pyFunc{dec: n, def: def, env: r.globalEnv(), name: name}
+		}
+	}
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
 		switch n.Kind() {

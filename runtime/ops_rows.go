@@ -164,3 +164,37 @@ func init() {
 		return tileOf(l.DType, []int{rows, c0 + c1}, out), nil
 	})
 }
+
+// tile.transpose_view reads the same bytes as the transposed tile; the
+// simulator holds tiles row-major, so it transposes the last two dims.
+func init() {
+	Register(ir.TileTransposeView, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "input")
+		if err != nil {
+			return nil, err
+		}
+		n := len(t.Shape)
+		if n < 2 {
+			return nil, fmt.Errorf("%s: a tile of at least 2 dimensions, given %v", c.Name(), dimsText(t.Shape))
+		}
+		rows, cols := t.Shape[n-2], t.Shape[n-1]
+		in := t.values()
+		out := make([]float64, len(in))
+		for b := 0; b < len(in)/(rows*cols); b++ {
+			base := b * rows * cols
+			for i := 0; i < rows; i++ {
+				for j := 0; j < cols; j++ {
+					out[base+j*rows+i] = in[base+i*cols+j]
+				}
+			}
+		}
+		shape := append([]int(nil), t.Shape...)
+		shape[n-2], shape[n-1] = cols, rows
+		r := tileOf(t.DType, shape, out)
+		if t.Valid != nil {
+			r.Valid = append([]int(nil), t.Valid...)
+			r.Valid[n-2], r.Valid[n-1] = t.Valid[n-1], t.Valid[n-2]
+		}
+		return r, nil
+	})
+}

@@ -249,12 +249,32 @@ func staticShape(t ir.Type) []int {
 // dense tensor of as many elements but another shape (a [64] window passed
 // as [1, 64], which upstream's calls accept) is seen in the parameter's
 // shape, over the same memory. Anything else is bound as it is.
+//
+// A narrower slice of a tensor whose rows are the parameter's (a [16, 72]
+// window of a [16, 128] buffer passed as [16, 128], as upstream's paged
+// attention passes its valid columns) is seen in the parameter's shape
+// too: the kernel reads the parameter's row-major shape at the argument's
+// base, which is the slice's parent block, as the device does.
 func asParam(arg any, shape []int) any {
 	v, ok := arg.(*view)
-	if !ok || shape == nil || equalInts(v.shape, shape) || numel(v.shape) != numel(shape) || !v.contiguous() {
+	if !ok || shape == nil || equalInts(v.shape, shape) {
 		return arg
 	}
-	return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}
+	if numel(v.shape) == numel(shape) && v.contiguous() {
+		return &view{dt: v.dt, shape: shape, strides: rowMajor(shape), off: v.off, host: v.host, win: v.win}
+	}
+	if len(v.shape) == len(shape) && equalInts(v.strides, rowMajor(shape)) {
+		for d := range shape {
+			if v.shape[d] > shape[d] {
+				return arg
+			}
+		}
+		if v.win == nil && (v.off+numel(shape))*v.dt.Bytes() > len(v.host) {
+			return arg
+		}
+		return &view{dt: v.dt, shape: shape, strides: v.strides, off: v.off, host: v.host, win: v.win}
+	}
+	return arg
 }
 
 func (v *view) contiguous() bool {

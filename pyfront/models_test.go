@@ -1,0 +1,108 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// TestUpstreamPagedAttention reads upstream's models/04_paged_attention.py
+// (beside the directory PTOREPL_PYPTO_EXAMPLES names) unmodified, builds
+// its two factories' programs (module-level kernels called by name from the
+// orchestration), compiles them to PTO, and runs them as written and
+// compiled on a small paged KV cache: the two runs agree bit for bit, and
+// the output is softmax(q k^T) v within upstream's own tolerance (2e-2),
+// computed here in float64. The aligned program is given whole blocks; the
+// unaligned one a context that ends inside a block.
+func TestUpstreamPagedAttention(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run models/04_paged_attention.py beside it")
+	}
+	mod, err := pl.LoadPython(filepath.Join(dir, "..", "models", "04_paged_attention.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batch, heads, dim, bs, mb = 2, 16, 128, 128, 2
+	for _, c := range []struct {
+		factory string
+		ctx     [batch]int
+	}{
+		{"build_paged_attention_program", [batch]int{128, 256}},
+		{"build_paged_attention_unaligned_program", [batch]int{200, 256}},
+	} {
+		t.Run(c.factory, func(t *testing.T) {
+			prog, err := mod.Call(c.factory, batch, heads, dim, bs, mb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := pl.TryCompile(prog, pl.Ranks(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := comp.PTOText(); err != nil {
+				t.Fatal(err)
+			}
+			q := tensor.Randn(1, batch*heads, dim).To(ir.BF16)
+			k := tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
+			v := tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
+			table := tensor.Zeros(ir.INT32, batch*mb)
+			for i := 0; i < batch*mb; i++ {
+				table.Set(float64(batch*mb-1-i), i) // blocks in reverse order
+			}
+			lens := tensor.Zeros(ir.INT32, batch)
+			for b, n := range c.ctx {
+				lens.Set(float64(n), b)
+			}
+			config := tensor.Zeros(ir.INT64, 7)
+			for i, x := range []float64{batch, heads, 1, dim, bs, mb, float64(math.Float32bits(1.0))} {
+				config.Set(x, i)
+			}
+			written, compiled := tensor.Zeros(ir.FP32, batch*heads, dim), tensor.Zeros(ir.FP32, batch*heads, dim)
+			if _, err := pl.Run(prog, pl.Ranks(1), q, k, v, table, lens, written, config); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := comp.Run(pl.Ranks(1), q, k, v, table, lens, compiled, config); err != nil {
+				t.Fatal(err)
+			}
+			if !compiled.Equal(written) {
+				t.Fatal("the compiled program's output differs from the program as written")
+			}
+			keyRow := func(b, pos int) int { return int(table.At(b*mb+pos/bs))*bs + pos%bs }
+			for b := 0; b < batch; b++ {
+				for h := 0; h < heads; h++ {
+					row := b*heads + h
+					p := make([]float64, c.ctx[b])
+					mx := math.Inf(-1)
+					for pos := range p {
+						for d := 0; d < dim; d++ {
+							p[pos] += q.At(row, d) * k.At(keyRow(b, pos), d)
+						}
+						mx = math.Max(mx, p[pos])
+					}
+					sum := 0.0
+					for pos := range p {
+						p[pos] = math.Exp(p[pos] - mx)
+						sum += p[pos]
+					}
+					for d := 0; d < dim; d++ {
+						want := 0.0
+						for pos := range p {
+							want += p[pos] / sum * v.At(keyRow(b, pos), d)
+						}
+						if got := written.At(row, d); math.Abs(got-want) > 2e-2+2e-2*math.Abs(want) {
+							t.Fatalf("out[%d, %d] = %v, want %v", row, d, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
