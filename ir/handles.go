@@ -31,7 +31,7 @@ var (
 	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul    *OpDef
 	TileColExpandDiv, TileReshape                                          *OpDef
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
-	TensorMatmul, TileAssemble, TileTransposeView                          *OpDef
+	TensorMatmul, TileAssemble, TileTransposeView, TensorDim               *OpDef
 	TileFull, TensorFull                                                   *OpDef
 )
 

@@ -516,6 +516,28 @@ func registerViews() {
 			return c.Args[0].Type(), nil
 		},
 	})
+	TensorDim = RegisterOp(&OpDef{
+		Name: "tensor.dim", Class: ClassCompute, HostSafe: true, Category: "TensorOp",
+		Doc:  "The extent of one dimension of a tensor (axis may be negative), as an INDEX scalar.",
+		Args: []ArgSpec{{Name: "tensor"}, {Name: "axis"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			axis, ok := ConstValue(c.Args[1])
+			if !ok {
+				return nil, c.Fail(1, "a constant axis", c.Args[1])
+			}
+			if axis < 0 {
+				axis += int64(len(t.Shape))
+			}
+			if axis < 0 || axis >= int64(len(t.Shape)) {
+				return nil, c.Fail(1, fmt.Sprintf("an axis of the rank-%d tensor", len(t.Shape)), DefaultFormat.Expr(c.Args[1]))
+			}
+			return Scalar(INDEX), nil
+		},
+	})
 	TensorViewOp = RegisterOp(&OpDef{
 		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",

@@ -36,3 +36,26 @@ func ExampleMatmul() {
 	// t__tmp_v0: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(p, [0, 0], c)
 	// return t__tmp_v0
 }
+
+// x @ x^T on the cube: the right operand is the same Mat tile seen
+// transposed (pl.TransposeView moves no data).
+func ExampleTransposeView() {
+	prog := pl.NewProgram("Gram")
+	prog.InCore("gram", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(16, 32), pl.FP16))
+		g := f.Out("g", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		a := f.Let("a", pl.LoadTo(x, pl.Dims(0, 0), pl.Dims(16, 32), pl.Mat))
+		bt := f.Let("bt", pl.TransposeView(a))
+		acc := f.Let("acc", pl.Matmul(pl.Move(a, pl.Left), pl.Move(bt, pl.Right)))
+		f.Return(pl.Store(acc, pl.Dims(0, 0), g))
+	})
+	for _, line := range strings.Split(prog.String(), "\n") {
+		if strings.Contains(line, "bt:") || strings.Contains(line, "acc:") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// bt: pl.Tile[[32, 16], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(a)
+	// acc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(pl.tile.move(a, target_memory=pl.Mem.Left), pl.tile.move(bt, target_memory=pl.Mem.Right))
+}

@@ -28,6 +28,16 @@ func Load(t, offsets, shape any) Expr {
 		kw("target_memory", ir.MemVec))
 }
 
+// LoadTo loads a tile of shape at offsets from tensor t into memory mem
+// (pl.Mat for the cube path). PyPTO: pl.load(t, offsets, shape,
+// target_memory=mem).
+func LoadTo(t, offsets, shape any, mem MemorySpace) Expr {
+	sh := dsl.TupleArg(shape, "pl.LoadTo shape")
+	valid := &ir.MakeTuple{Elems: append([]ir.Expr(nil), sh.Elems...)}
+	return dsl.Call(ir.TileLoad, []ir.Expr{arg(t, "pl.LoadTo", "tensor"), dsl.TupleArg(offsets, "pl.LoadTo offsets"), sh, valid},
+		kw("target_memory", mem))
+}
+
 // Store stores tile into tensor t at offsets; the result is t's new value.
 // PyPTO: t = pl.store(tile, offsets, t).
 func Store(tile, offsets, t any) Expr {
@@ -86,9 +96,28 @@ func Slice(t, shape, offset any) Expr {
 
 // Assemble writes source into target at offset; the result is the target
 // after the write, so bind it back (f.Set(y, pl.Assemble(y, part, offs))).
-// PyPTO: pl.assemble(target, source, offset), or y[a:b, c:d] = part.
+// Into a tile it is tile.assemble, on chip. PyPTO: pl.assemble(target,
+// source, offset), or y[a:b, c:d] = part; pl.tile.assemble for tiles.
 func Assemble(target, source, offset any) Expr {
-	return dsl.Call(ir.TensorAssemble, []ir.Expr{arg(target, "pl.Assemble", "target"), arg(source, "pl.Assemble", "source"), dsl.TupleArg(offset, "pl.Assemble offset")}, nil)
+	t := arg(target, "pl.Assemble", "target")
+	op := ir.TensorAssemble
+	if isTile(t) {
+		op = ir.TileAssemble
+	}
+	return dsl.Call(op, []ir.Expr{t, arg(source, "pl.Assemble", "source"), dsl.TupleArg(offset, "pl.Assemble offset")}, nil)
+}
+
+// TransposeView is the same on-chip tile seen transposed (its last two
+// dims swapped, no data moved), as the right operand of a matmul by a
+// tile's transpose. PyPTO: pl.tile.transpose_view(t).
+func TransposeView(t any) Expr {
+	return dsl.Call(ir.TileTransposeView, []ir.Expr{arg(t, "pl.TransposeView", "input")}, nil)
+}
+
+// Dim is the extent of dimension axis of a tensor (negative counts from
+// the end), an INDEX scalar. PyPTO: pl.tensor.dim(t, axis).
+func Dim(t any, axis int) Expr {
+	return dsl.Call(ir.TensorDim, []ir.Expr{arg(t, "pl.Dim", "tensor"), ir.Int(int64(axis))}, nil)
 }
 
 // Index selects row r of a tensor, dropping the leading dimension.

@@ -407,3 +407,29 @@ func (c *Ctx) subview(hint string, base, row, col value, shape, valid []ir.Expr,
 	custom := fmt.Sprintf("pto.subview %s[%s, %s] sizes [%d, %d] valid [%s, %s] : %s -> %s", base.ssa, row.ssa, col.ssa, rows, cols, vr.ssa, vc.ssa, base.typ, typ)
 	return c.op(hint, typ, "pto.subview", []value{base, row, col, vr, vc}, nil, custom), nil
 }
+
+// tensor.dim in a kernel is the dimension's value: a constant, or the
+// dynamic dim's index argument.
+func init() {
+	Register(ir.TensorDim, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		tl, ok := ir.AsTensorLike(call.Args[0].Type())
+		axis, cok := ir.ConstValue(call.Args[1])
+		if !ok || !cok {
+			return c.errorf("tensor.dim needs a tensor and a constant axis")
+		}
+		if axis < 0 {
+			axis += int64(len(tl.Shape))
+		}
+		if axis < 0 || int(axis) >= len(tl.Shape) {
+			return c.errorf("tensor.dim: axis %d is outside the rank-%d tensor", axis, len(tl.Shape))
+		}
+		v, _, _, err := c.dimValue(tl.Shape[axis])
+		if err != nil {
+			return err
+		}
+		if res != nil {
+			c.vals[res] = v
+		}
+		return nil
+	})
+}

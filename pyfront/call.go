@@ -421,6 +421,19 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		slots[idx], filled[idx] = k.val, true
 	}
 	kw = withDefaults(d, kw)
+	// pl.read(t, i): one index is the list [i], as upstream's DSL takes it.
+	for i, v := range slots {
+		if filled[i] && d.ArgName(i) == "indices" {
+			switch x := v.(type) {
+			case int64:
+				slots[i] = pyList{x}
+			case ir.Expr:
+				if _, scalar := x.Type().(*ir.ScalarType); scalar {
+					slots[i] = pyList{x}
+				}
+			}
+		}
+	}
 	args := make([]ir.Expr, len(slots))
 	for i, v := range slots {
 		if !filled[i] {

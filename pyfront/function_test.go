@@ -505,3 +505,68 @@ func TestModuleKernels(t *testing.T) {
 		}
 	}
 }
+
+// pl.read of one index (upstream's pl.read(t, i) is pl.read(t, [i])) and
+// pl.tensor.dim in an orchestration pick which kernel call runs.
+func TestReadOneIndexAndDim(t *testing.T) {
+	src := `import pypto.language as pl
+
+@pl.program
+class Pick:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]], doubled: pl.Scalar[pl.BOOL]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [4, 8])
+        if doubled:
+            out = pl.store(pl.add(t, t), [0, 0], y)
+        else:
+            out = pl.store(t, [0, 0], y)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, table: pl.Tensor[[4], pl.INT32], x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        rows = pl.tensor.dim(x, 0)
+        k = pl.read(table, rows - 3)
+        if k == 7:
+            flag = pl.yield_(1)
+        else:
+            flag = pl.yield_(0)
+        y = self.copy(x, y, flag)
+        return y
+`
+	mod, err := pl.ParsePython(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Pick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := prog.String(); !strings.Contains(text, "pl.tensor.read(table, [rows - 3])") || !strings.Contains(text, "pl.tensor.dim(x, 0)") {
+		t.Fatalf("printed:\n%s", text)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []float64{7, 5} {
+		for _, compiled := range []bool{false, true} {
+			table, x, y := tensor.Zeros(ir.INT32, 4), tensor.Randn(1, 4, 8), tensor.Zeros(ir.FP32, 4, 8)
+			table.Set(k, 1)
+			if compiled {
+				_, err = comp.Run(pl.Ranks(1), table, x, y)
+			} else {
+				_, err = pl.Run(prog, pl.Ranks(1), table, x, y)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.At(2, 3)
+			if k == 7 {
+				want = float64(float32(want + want))
+			}
+			if got := y.At(2, 3); got != want {
+				t.Fatalf("table[1] = %v (compiled %v): y[2, 3] = %v, want %v", k, compiled, got, want)
+			}
+		}
+	}
+}

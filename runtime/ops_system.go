@@ -424,3 +424,24 @@ func cacheInvalidOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	x.s.cacheInvalidate(x.rank, sub, x.whoView(c, sub))
 	return nil, nil
 }
+
+// tensor.dim is the extent of one dimension of a tensor's view.
+func init() {
+	Register(ir.TensorDim, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		v, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		axis, err := toInt(a[1])
+		if err != nil {
+			return nil, fmt.Errorf("axis: %w", err)
+		}
+		if axis < 0 {
+			axis += int64(len(v.shape))
+		}
+		if axis < 0 || int(axis) >= len(v.shape) {
+			return nil, fmt.Errorf("axis %d is outside the rank-%d tensor", axis, len(v.shape))
+		}
+		return int64(v.shape[axis]), nil
+	})
+}
