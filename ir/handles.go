@@ -32,6 +32,7 @@ var (
 	TileColExpandDiv, TileReshape                                          *OpDef
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
 	TensorMatmul, TileAssemble, TileTransposeView, TensorDim               *OpDef
+	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd           *OpDef
 	TileFull, TensorFull                                                   *OpDef
 )
 

@@ -16,6 +16,20 @@ var rowReductions = []struct {
 	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, &TileRowSum},
 	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, &TileRowMax},
 	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, &TileRowMin},
+	{"row_prod", "Row-wise product: [..., rows, cols] -> [..., rows, 1] (TROWPROD).", nil, &TileRowProd},
+}
+
+// colReductions fold the first axis of a tile into one row (keepdim);
+// col_sum may take a scratch tile, which selects the binary-tree path.
+var colReductions = []struct {
+	name, doc string
+	scratch   bool
+	h         **OpDef
+}{
+	{"col_sum", "Column-wise sum: [rows, ...] -> [1, ...] (TCOLSUM); a second tile is scratch for the binary-tree path.", true, &TileColSum},
+	{"col_max", "Column-wise maximum: [rows, ...] -> [1, ...] (TCOLMAX).", false, &TileColMax},
+	{"col_min", "Column-wise minimum: [rows, ...] -> [1, ...] (TCOLMIN).", false, &TileColMin},
+	{"col_prod", "Column-wise product: [rows, ...] -> [1, ...] (TCOLPROD).", false, &TileColProd},
 }
 
 // rowExpands combine a tile [rows, cols] with a column [rows, 1]
@@ -103,6 +117,43 @@ func init() {
 				view := ImplicitTileView(MemVec)
 				view.BLayout = ColMajor
 				view.ValidShape = valid
+				return NewTileType(shape, t.DType, MemVec, &view), nil
+			},
+		})
+	}
+	for _, op := range colReductions {
+		op := op
+		max := 1
+		if op.scratch {
+			max = 2
+		}
+		*op.h = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
+			Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp_tile"}},
+			MinArgs:   1,
+			MaxArgs:   max,
+			OutMemory: MemVec,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := vecTile(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				if c.N() == 2 {
+					tmp, err := c.Tile(1)
+					if err != nil {
+						return nil, err
+					}
+					if tmp.DType != t.DType {
+						return nil, c.Fail(1, "a scratch tile of "+t.DType.String(), tmp)
+					}
+				}
+				shape := append([]Expr{Int(1)}, t.Shape[1:]...)
+				valid := append([]Expr{Int(1)}, validOf(t)[1:]...)
+				view := ImplicitTileView(MemVec)
+				view.BLayout = RowMajor
+				if !SameDims(valid, shape) {
+					view.ValidShape = valid
+				}
 				return NewTileType(shape, t.DType, MemVec, &view), nil
 			},
 		})

@@ -21,7 +21,7 @@ func init() {
 		Register(op, emitElementwise(inst, true))
 	}
 	for op, inst := range map[*ir.OpDef]string{
-		ir.TileRowSum: "pto.trowsum", ir.TileRowMax: "pto.trowmax", ir.TileRowMin: "pto.trowmin",
+		ir.TileRowSum: "pto.trowsum", ir.TileRowMax: "pto.trowmax", ir.TileRowMin: "pto.trowmin", ir.TileRowProd: "pto.trowprod",
 		ir.TileRowExpandAdd: "pto.trowexpandadd", ir.TileRowExpandSub: "pto.trowexpandsub",
 		ir.TileRowExpandMul: "pto.trowexpandmul", ir.TileRowExpandDiv: "pto.trowexpanddiv",
 		ir.TileColExpandAdd: "pto.tcolexpandadd", ir.TileColExpandSub: "pto.tcolexpandsub",
@@ -35,6 +35,30 @@ func init() {
 	} {
 		Register(op, emitUnary(inst))
 	}
+	for op, inst := range map[*ir.OpDef]string{ir.TileColMax: "pto.tcolmax", ir.TileColMin: "pto.tcolmin", ir.TileColProd: "pto.tcolprod"} {
+		Register(op, emitUnary(inst))
+	}
+	// col_sum with a scratch tile is the binary-tree TCOLSUM (isBinary).
+	Register(ir.TileColSum, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		var ins []value
+		for _, a := range call.Args {
+			v, _, err := c.tile(a)
+			if err != nil {
+				return err
+			}
+			ins = append(ins, v)
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		var attrs []attr
+		if len(ins) == 2 {
+			attrs = []attr{{name: "isBinary", val: "true"}}
+		}
+		c.insOuts("pto.tcolsum", ins, []value{r}, attrs)
+		return nil
+	})
 	Register(ir.TileCast, emitTileCast)
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)

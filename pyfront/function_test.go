@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -566,6 +567,70 @@ class Pick:
 			}
 			if got := y.At(2, 3); got != want {
 				t.Fatalf("table[1] = %v (compiled %v): y[2, 3] = %v, want %v", k, compiled, got, want)
+			}
+		}
+	}
+}
+
+// Column reductions fold the rows of each column, row_prod the columns of
+// each row, as written and compiled (PTO tcolsum, isBinary with a scratch
+// tile, tcolmax, tcolmin, tcolprod, trowprod).
+func TestColumnReductions(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "reductions.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Reductions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := comp.PTOText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inst := range []string{"pto.tcolsum ins(", "{isBinary = true}", "pto.tcolmax", "pto.tcolmin", "pto.tcolprod", "pto.trowprod"} {
+		if !strings.Contains(text, inst) {
+			t.Fatalf("no %s in\n%s", inst, text)
+		}
+	}
+	f := func(v float64) float64 { return float64(float32(v)) }
+	for _, compiled := range []bool{false, true} {
+		args := []*tensor.Tensor{tensor.Randn(5, 8, 16)}
+		for _, s := range [][]int{{1, 16}, {1, 16}, {1, 16}, {1, 16}, {1, 16}, {8, 1}} {
+			args = append(args, tensor.Zeros(ir.FP32, s...))
+		}
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := args[0]
+		for j := 0; j < 16; j++ {
+			sum, mx, mn, prod := 0.0, math.Inf(-1), math.Inf(1), 1.0
+			for i := 0; i < 8; i++ {
+				v := x.At(i, j)
+				sum, mx, mn, prod = sum+v, math.Max(mx, v), math.Min(mn, v), prod*v
+			}
+			for k, want := range []float64{f(sum), f(sum), mx, mn, f(prod)} {
+				if got := args[1+k].At(0, j); got != want {
+					t.Fatalf("compiled %v: output %d column %d = %v, want %v", compiled, k, j, got, want)
+				}
+			}
+		}
+		for i := 0; i < 8; i++ {
+			prod := 1.0
+			for j := 0; j < 16; j++ {
+				prod *= x.At(i, j)
+			}
+			if got := args[6].At(i, 0); got != f(prod) {
+				t.Fatalf("compiled %v: row_prod %d = %v, want %v", compiled, i, got, f(prod))
 			}
 		}
 	}

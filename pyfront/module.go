@@ -245,16 +245,45 @@ func (r *reader) moduleAssign(n *node) {
 	}
 	left := a.ChildByFieldId(fldLeft)
 	right := a.ChildByFieldId(fldRight)
-	if left == nil || right == nil || left.Kind() != "identifier" {
+	if left == nil || right == nil {
 		return
 	}
-	name := r.text(left)
 	v, err := r.tryEval(right, r.globalEnv())
-	if err != nil {
-		r.consts[name] = unevaluable{err}
-		return
+	r.bindConst(left, v, err)
+}
+
+// bindConst binds a module-level assignment target to v: a name, or a
+// tuple of names unpacking a tuple of as many values (M, N = 32, 64). A
+// value this reader cannot evaluate is remembered as an error raised only
+// if a program uses the name.
+func (r *reader) bindConst(left *node, v value, err error) {
+	switch left.Kind() {
+	case "identifier":
+		if err != nil {
+			r.consts[r.text(left)] = unevaluable{err}
+			return
+		}
+		r.consts[r.text(left)] = v
+	case "pattern_list", "tuple_pattern", "tuple", "list_pattern", "list":
+		names := r.kids(left)
+		var vals []value
+		switch t := v.(type) {
+		case pyTuple:
+			vals = t
+		case pyList:
+			vals = t
+		}
+		for i, n := range names {
+			if err == nil && len(vals) != len(names) {
+				err = fmt.Errorf("%s: %d names for %d values", r.text(left), len(names), len(vals))
+			}
+			var e value
+			if err == nil {
+				e = vals[i]
+			}
+			r.bindConst(n, e, err)
+		}
 	}
-	r.consts[name] = v
 }
 
 func (r *reader) tryEval(n *node, env *env) (v value, err error) {

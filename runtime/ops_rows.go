@@ -17,9 +17,10 @@ func init() {
 		init float64
 		fold func(acc, v float64) float64
 	}{
-		ir.TileRowSum: {0, func(a, v float64) float64 { return a + v }},
-		ir.TileRowMax: {math.Inf(-1), math.Max},
-		ir.TileRowMin: {math.Inf(1), math.Min},
+		ir.TileRowSum:  {0, func(a, v float64) float64 { return a + v }},
+		ir.TileRowMax:  {math.Inf(-1), math.Max},
+		ir.TileRowMin:  {math.Inf(1), math.Min},
+		ir.TileRowProd: {1, func(a, v float64) float64 { return a * v }},
 	} {
 		k := k
 		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -197,4 +198,48 @@ func init() {
 		}
 		return r, nil
 	})
+}
+
+// Column reductions fold the first axis over its valid rows into one row;
+// only valid columns are computed (the rest stay zero).
+func init() {
+	for op, k := range map[*ir.OpDef]struct {
+		init float64
+		fold func(acc, v float64) float64
+	}{
+		ir.TileColSum:  {0, func(a, v float64) float64 { return a + v }},
+		ir.TileColMax:  {math.Inf(-1), math.Max},
+		ir.TileColMin:  {math.Inf(1), math.Min},
+		ir.TileColProd: {1, func(a, v float64) float64 { return a * v }},
+	} {
+		k := k
+		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
+			t, err := tileArg(a[0], "tile")
+			if err != nil {
+				return nil, err
+			}
+			if len(t.Shape) < 2 {
+				return nil, fmt.Errorf("%s needs a tile of at least 2 dimensions, got %v", c.Name(), dimsText(t.Shape))
+			}
+			valid := t.validShape()
+			outShape := append([]int{1}, t.Shape[1:]...)
+			cols := numel(outShape)
+			out := make([]float64, cols)
+			for j := 0; j < cols; j++ {
+				if !inside(j, t.Shape[1:], valid[1:]) {
+					continue
+				}
+				acc := k.init
+				for r := 0; r < valid[0]; r++ {
+					acc = k.fold(acc, t.at(r*cols+j))
+				}
+				out[j] = round(acc, t.DType)
+			}
+			res := tileOf(t.DType, outShape, out)
+			if t.Valid != nil {
+				res.Valid = append([]int{1}, valid[1:]...)
+			}
+			return res, nil
+		})
+	}
 }
