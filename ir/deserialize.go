@@ -352,6 +352,19 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 			return nil, fmt.Errorf("scope: bad level %d or role %d", level, role)
 		}
 		s.Kind, s.Level, s.Role = ScopeKind(k), Level(level), Role(role)
+		for _, f := range []struct {
+			k string
+			p *int
+		}{{"split", (*int)(&s.Split)}, {"slot_num", &s.SlotNum}} {
+			if _, ok := o[f.k]; ok {
+				if err := r.field(o, f.k, f.p); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if s.Split < SplitNone || s.Split > SplitLeftRight || s.SlotNum < 0 {
+			return nil, fmt.Errorf("scope: bad split %d or slot_num %d", s.Split, s.SlotNum)
+		}
 		if s.Body, err = r.stmt(o["body"]); err != nil {
 			return nil, err
 		}

@@ -144,6 +144,8 @@ func (h *hasher) stmt(s Stmt) {
 			h.mix(uint64(c.Level))
 			h.mix(uint64(c.Role))
 			h.str(c.NameHint)
+			h.mix(uint64(c.Split))
+			h.mix(uint64(c.SlotNum))
 			h.stmt(c.Body)
 		case *ForStmt:
 			h.mix(uint64(c.Kind))

@@ -222,6 +222,12 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		o["level"] = int(s.Level)
 		o["role"] = int(s.Role)
 		o["name_hint"] = s.NameHint
+		if s.Split != SplitNone {
+			o["split"] = int(s.Split)
+		}
+		if s.SlotNum != 0 {
+			o["slot_num"] = s.SlotNum
+		}
 		y, e := w.stmt(s.Body)
 		set("body", y, e)
 	case *ForStmt:

@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // Stmt is a statement node.
 type Stmt interface {
 	Span() Span
@@ -98,7 +100,37 @@ type ScopeStmt struct {
 	Level    Level // the level of a Hierarchy scope (CORE_GROUP for InCore)
 	Role     Role  // RoleNone when not given
 	NameHint string
-	Body     Stmt
+	// An InCore scope's optimizations: Split halves a mixed cube/vector
+	// kernel between the cube and the vector cores (pl.split(mode)), SlotNum
+	// sizes its cross-core ring (pl.cross_core_slot(slot_num=N); 0: not
+	// given). They change how the device schedules the kernel, not what it
+	// computes; OutlineIncoreScopes carries them to the kernel's attrs.
+	Split   SplitMode
+	SlotNum int
+	Body    Stmt
+}
+
+// SplitMode is how a mixed kernel is halved (upstream's SplitMode).
+type SplitMode int
+
+// Split modes.
+const (
+	SplitNone      SplitMode = 0
+	SplitUpDown    SplitMode = 1 // by rows
+	SplitLeftRight SplitMode = 2 // by columns
+)
+
+// String is the mode's Python name (pl.SplitMode.UP_DOWN).
+func (m SplitMode) String() string {
+	switch m {
+	case SplitNone:
+		return "NONE"
+	case SplitUpDown:
+		return "UP_DOWN"
+	case SplitLeftRight:
+		return "LEFT_RIGHT"
+	}
+	return fmt.Sprintf("SplitMode(%d)", int(m))
 }
 
 func (*AssignStmt) isStmt() {}

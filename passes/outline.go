@@ -432,6 +432,14 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	}
 	fn.Params, fn.Dirs, fn.ReturnTypes = params, dirs, types
 	fn.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: sc.Pos}, Stmts: stmts}
+	// A mixed kernel's split and cross-core slot count become the kernel's
+	// attrs, as upstream's outliner stamps them.
+	if sc.Split != ir.SplitNone {
+		fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "split", Value: int64(sc.Split)})
+	}
+	if sc.SlotNum != 0 {
+		fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "slot_num", Value: int64(sc.SlotNum)})
+	}
 	o.out = append(o.out, fn)
 
 	// The call site.

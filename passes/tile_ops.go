@@ -192,7 +192,7 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
 	for _, e := range r.Values {
 		if v, ok := ir.VarOf(e); ok {
-			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || t.isLoadable(v)) {
+			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || d.Op == ir.TensorMatmul || t.isLoadable(v)) {
 				return true
 			}
 		}
@@ -505,12 +505,15 @@ func (t *tileConv) putGet(_ ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // vecOf returns a Vec tile holding e: its converted value, or a full load
 // of a GM tensor into <name>_vec (bridged once per tensor).
 func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
-	if _, ok := e.Type().(*ir.TileType); ok {
-		return e, nil
+	if tt, ok := e.Type().(*ir.TileType); ok {
+		return t.toVec(e, tt, out)
 	}
 	v, isVar := ir.VarOf(e)
 	if isVar {
 		if tv, ok := t.tiles[v]; ok {
+			if tt, ok := tv.Type().(*ir.TileType); ok {
+				return t.toVec(tv, tt, out)
+			}
 			return tv, nil
 		}
 		if tv, ok := t.bridged[v]; ok {
@@ -536,6 +539,35 @@ func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
 	}
 	nv := ir.NewVar(t.names.fresh(name+"_vec"), load.Type(), e.Span())
 	*out = append(*out, assign(nv, load))
+	if isVar {
+		t.bridged[v] = nv
+	}
+	return nv, nil
+}
+
+// toVec is tile e for a vector op: an Acc tile (a tensor.matmul's
+// result) crosses from the cube to the vector core by tile.move to Vec, as
+// upstream's Vec input requirement bridges it; any other tile as it is.
+func (t *tileConv) toVec(e ir.Expr, tt *ir.TileType, out *[]ir.Stmt) (ir.Expr, error) {
+	if tt.Memory != ir.MemAcc {
+		return e, nil
+	}
+	if v, ok := ir.VarOf(e); ok {
+		if tv, ok := t.bridged[v]; ok {
+			return tv, nil
+		}
+	}
+	move, err := ir.TileMove.NewCall([]ir.Expr{e}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, e.Span())
+	if err != nil {
+		return nil, err
+	}
+	name := "x"
+	v, isVar := ir.VarOf(e)
+	if isVar {
+		name = v.Name
+	}
+	nv := ir.NewVar(t.names.fresh(name+"_vec"), move.Type(), e.Span())
+	*out = append(*out, assign(nv, move))
 	if isVar {
 		t.bridged[v] = nv
 	}

@@ -399,6 +399,16 @@ func ScopeHeader(s *ir.ScopeStmt, pre string) string {
 	if s.Kind == ir.ScopeHierarchy && s.Role != ir.RoleNone {
 		h += ", role=" + pre + ".Role." + s.Role.String()
 	}
+	var opts []string
+	if s.Split != ir.SplitNone {
+		opts = append(opts, pre+".split("+pre+".SplitMode."+s.Split.String()+")")
+	}
+	if s.SlotNum != 0 {
+		opts = append(opts, fmt.Sprintf("%s.cross_core_slot(slot_num=%d)", pre, s.SlotNum))
+	}
+	if len(opts) > 0 {
+		h += ", optimizations=[" + strings.Join(opts, ", ") + "]"
+	}
 	if s.NameHint != "" {
 		h += ", name_hint=" + strconv.Quote(s.NameHint)
 	}

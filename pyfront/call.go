@@ -92,6 +92,35 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		return int64((d.Bits() + 7) / 8) // upstream: ceil(get_bit() / 8)
 	}
 	switch callee {
+	case "pl.split":
+		// An InCore scope's optimization (with pl.at(..., optimizations=[...])).
+		nargs(1, 1)
+		opt := scopeOpt{}
+		for _, k := range kws {
+			if k.name != "slot_num" {
+				r.fail(k.node, "pl.split: unknown keyword %s (expected slot_num)", k.name)
+			}
+			opt.slot = r.positiveInt(k.node, k.val, "pl.split slot_num")
+		}
+		m, ok := pos[0].(ir.SplitMode)
+		if !ok {
+			r.fail(nodes[0], "pl.split: expected a pl.SplitMode, given %s", describe(pos[0]))
+		}
+		opt.split, opt.hasSplit = m, true
+		return opt
+	case "pl.cross_core_slot":
+		nargs(0, 0)
+		opt := scopeOpt{}
+		for _, k := range kws {
+			if k.name != "slot_num" {
+				r.fail(k.node, "pl.cross_core_slot: unknown keyword %s (expected slot_num)", k.name)
+			}
+			opt.slot = r.positiveInt(k.node, k.val, "pl.cross_core_slot slot_num")
+		}
+		if opt.slot == 0 {
+			r.fail(n, "pl.cross_core_slot needs slot_num=N")
+		}
+		return opt
 	case "pl.dynamic":
 		noKw()
 		nargs(1, 1)
@@ -639,4 +668,21 @@ func compatible(param, arg ir.Type) bool {
 		return p.DType == a.DType || (p.DType.IsInt() && a.DType.IsInt()) || (p.DType == ir.BOOL && a.DType.IsInt())
 	}
 	return true
+}
+
+// scopeOpt is one entry of a scope's optimizations list: a split mode,
+// a cross-core slot count, or both (pl.split(mode, slot_num=N)).
+type scopeOpt struct {
+	split    ir.SplitMode
+	hasSplit bool
+	slot     int
+}
+
+// positiveInt is v as a positive Python int, or a positioned error.
+func (r *reader) positiveInt(n *node, v value, what string) int {
+	i, ok := v.(int64)
+	if !ok || i <= 0 {
+		r.fail(n, "%s: expected a positive int, given %s", what, describe(v))
+	}
+	return int(i)
 }

@@ -103,6 +103,12 @@ func init() {
 	}
 }
 
+func init() {
+	for _, m := range []ir.SplitMode{ir.SplitNone, ir.SplitUpDown, ir.SplitLeftRight} {
+		enumEntry("pl.SplitMode.", m.String(), m)
+	}
+}
+
 func enumEntry(prefix, name string, v value) {
 	if strings.Contains(name, "(") {
 		return

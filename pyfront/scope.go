@@ -76,7 +76,24 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 				r.fail(k.node, "pl.at: name_hint must be a valid identifier, given %s", describe(k.val))
 			}
 			s.NameHint = h
-		case "optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve", "windowize":
+		case "optimizations":
+			list, ok := k.val.(pyList)
+			if !ok {
+				r.fail(k.node, "pl.at: optimizations must be a list of pl.split(...) and pl.cross_core_slot(...), given %s", describe(k.val))
+			}
+			for _, e := range list {
+				o, ok := e.(scopeOpt)
+				if !ok {
+					r.fail(k.node, "pl.at: optimizations holds pl.split(...) and pl.cross_core_slot(...), given %s", describe(e))
+				}
+				if o.hasSplit {
+					s.Split = o.split
+				}
+				if o.slot != 0 {
+					s.SlotNum = o.slot
+				}
+			}
+		case "deps", "no_dep_args", "dumps", "allow_early_resolve", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
 			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role or name_hint)", k.name)
@@ -92,6 +109,9 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		s.Kind = ir.ScopeInCore
 	} else {
 		s.Kind = ir.ScopeHierarchy
+		if s.Split != ir.SplitNone || s.SlotNum != 0 {
+			r.fail(call, "pl.at: optimizations= applies to an InCore scope (level=pl.Level.CORE_GROUP)")
+		}
 	}
 	body := n.ChildByFieldId(fldBody)
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}

@@ -124,7 +124,7 @@ func TestJitSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k parallel_k swap_halves swap_rows_by_hand plus_quarter plus_half" {
+	if got := strings.Join(mod.Names(), " "); got != "add_scaled twice activations row_softmax col_ops split_k parallel_k mixed_bias swap_halves swap_rows_by_hand plus_quarter plus_half" {
 		t.Fatalf("names %q, want the two entries", got)
 	}
 	for _, c := range []struct {
@@ -161,6 +161,16 @@ func TestJitSamples(t *testing.T) {
 				sum += a[0].At(i, q) * a[1].At(q, j)
 			}
 			return a[2].At(i, j), float64(float32(sum))
+		}},
+		{"mixed_bias", func(a []*tensor.Tensor, i, j int) (float64, float64) {
+			if j >= 16 {
+				return 0, 0 // out is [64, 16]
+			}
+			sum := 0.0
+			for q := 0; q < 32; q++ {
+				sum += a[0].At(i, q) * a[1].At(q, j)
+			}
+			return a[3].At(i, j), float64(float32(float64(float32(sum)) + a[2].At(i, j)))
 		}},
 		{"parallel_k", func(a []*tensor.Tensor, i, j int) (float64, float64) {
 			if j >= 16 {
@@ -249,7 +259,7 @@ func runBothWays(t *testing.T, prog *pl.Program, comp *pl.Compiled, seed int64, 
 }
 
 // TestUpstreamBeginnerExamples reads upstream's examples/beginner 01-06,
-// intermediate 01-06, advanced 01-02 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
+// intermediate 01-06, advanced 01-03 and models/01_ffn.py (beside the PTOREPL_PYPTO_EXAMPLES
 // directory) unmodified: @pl.jit functions with bare pl.Tensor
 // parameters, kernels in with pl.at scopes, specialized on the __main__
 // block's torch tensors. Each entry runs, as written and compiled, to what
@@ -323,6 +333,14 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 			return f(sum)
 		}
 	}
+	matmulBias := func(ins []*tensor.Tensor, i, j int) float64 {
+		a, b, bias := ins[0], ins[1], ins[2]
+		sum := 0.0
+		for q := 0; q < a.Shape()[1]; q++ {
+			sum += a.At(i, q) * b.At(q, j)
+		}
+		return f(f(sum) + bias.At(i, j))
+	}
 	leftFromSrc := func(ins []*tensor.Tensor, i, j int) float64 {
 		if j < 16 {
 			return ins[1].At(i, j)
@@ -379,6 +397,12 @@ func TestUpstreamBeginnerExamples(t *testing.T) {
 		{"intermediate/05_assemble.py", "tile_assemble_loop_col_broadcast", func(ins []*tensor.Tensor, i, j int) float64 { return ins[1].At(i, j%8) }},
 		{"intermediate/05_assemble.py", "tile_assemble_double_loop_broadcast", func(ins []*tensor.Tensor, i, j int) float64 { return ins[1].At(i%16, j%16) }},
 		{"intermediate/05_assemble.py", "tile_assemble_acc_mat", nil},
+		// a @ b + bias: in two scopes (the Acc result stored, then read by
+		// the vector scope), and as one mixed scope split either way (the
+		// Acc tile moved to Vec for the add).
+		{"advanced/03_mixed_kernel.py", "staged_matmul_bias", matmulBias},
+		{"advanced/03_mixed_kernel.py", "mixed_matmul_bias", matmulBias},
+		{"advanced/03_mixed_kernel.py", "mixed_matmul_bias_lr", matmulBias},
 		// Tensor-level pl.matmul into DDR (upstream tiles it for L0c; the
 		// simulator computes the whole product).
 		{"advanced/02_auto_tile_matmul.py", "ddr_split_k", matmul(0)},
@@ -580,5 +604,44 @@ func TestJitTablesOfCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A scope's optimizations print and read back with the scope, and
+// OutlineIncoreScopes stamps them on the kernel as attrs.
+func TestScopeOptimizations(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "jit_samples.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("mixed_bias")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=2)], name_hint="mixed"`; !strings.Contains(prog.String(), want) {
+		t.Fatalf("want %s in\n%s", want, prog)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := comp.Final().Function("mixed")
+	if k == nil || k.Attrs.Int("split", 0) != 1 || k.Attrs.Int("slot_num", 0) != 2 {
+		t.Fatalf("the outlined kernel's attrs: %v", k)
+	}
+	bad, err := pl.ParsePython(`import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def f(self, x: pl.Tensor[[4], pl.FP32]):
+        with pl.at(level=pl.Level.CHIP, role=pl.Role.Orchestrator, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+            pass
+`)
+	if err == nil {
+		_, err = bad.Program("P")
+	}
+	if err == nil || !strings.Contains(err.Error(), "optimizations= applies to an InCore scope") {
+		t.Fatalf("optimizations= on a hierarchy scope: %v", err)
 	}
 }

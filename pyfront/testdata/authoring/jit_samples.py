@@ -108,6 +108,20 @@ def parallel_k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
 
 
 @pl.jit
+def mixed_bias(a: pl.Tensor, b: pl.Tensor, bias: pl.Tensor, out: pl.Out[pl.Tensor]):
+    """a @ b + bias as one mixed cube/vector scope, halved by rows: the
+    matmul's Acc tile moves to Vec for the add."""
+    with pl.at(
+        level=pl.Level.CORE_GROUP,
+        optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=2)],
+        name_hint="mixed",
+    ):
+        acc = pl.matmul(a, b, out_dtype=pl.FP32)
+        out[:] = pl.add(acc, bias)
+    return out
+
+
+@pl.jit
 def swap_halves(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     """The two column halves of x change places (pl.concat)."""
     with pl.at(level=pl.Level.CORE_GROUP):
@@ -168,6 +182,7 @@ if __name__ == "__main__":
     weights = torch.randn(COLS, 16)
     split_k(x, weights, torch.zeros((ROWS, 16)))
     parallel_k(x, weights, torch.zeros((ROWS, 16)))
+    mixed_bias(x, weights, torch.randn(ROWS, 16), torch.zeros((ROWS, 16)))
     swap_halves(x, torch.zeros_like(x))
     swap_rows_by_hand(x, torch.zeros_like(x))
     plus_quarter(x, torch.zeros_like(x))
