@@ -505,15 +505,12 @@ func (t *tileConv) putGet(_ ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // vecOf returns a Vec tile holding e: its converted value, or a full load
 // of a GM tensor into <name>_vec (bridged once per tensor).
 func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
-	if tt, ok := e.Type().(*ir.TileType); ok {
-		return t.toVec(e, tt, out)
+	if _, ok := e.Type().(*ir.TileType); ok {
+		return e, nil
 	}
 	v, isVar := ir.VarOf(e)
 	if isVar {
 		if tv, ok := t.tiles[v]; ok {
-			if tt, ok := tv.Type().(*ir.TileType); ok {
-				return t.toVec(tv, tt, out)
-			}
 			return tv, nil
 		}
 		if tv, ok := t.bridged[v]; ok {
@@ -552,25 +549,32 @@ func (t *tileConv) toVec(e ir.Expr, tt *ir.TileType, out *[]ir.Stmt) (ir.Expr, e
 	if tt.Memory != ir.MemAcc {
 		return e, nil
 	}
-	if v, ok := ir.VarOf(e); ok {
+	v, isVar := ir.VarOf(e)
+	if isVar {
 		if tv, ok := t.bridged[v]; ok {
 			return tv, nil
 		}
 	}
-	move, err := ir.TileMove.NewCall([]ir.Expr{e}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, e.Span())
+	nv, err := t.moveTile(e, ir.MemVec, "_vec", out)
+	if err == nil && isVar {
+		t.bridged[v] = nv
+	}
+	return nv, err
+}
+
+// moveTile appends `<name><suffix> = tile.move(e, target_memory=mem)` and
+// returns the moved tile.
+func (t *tileConv) moveTile(e ir.Expr, mem ir.MemorySpace, suffix string, out *[]ir.Stmt) (ir.Expr, error) {
+	move, err := ir.TileMove.NewCall([]ir.Expr{e}, ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
 	if err != nil {
 		return nil, err
 	}
 	name := "x"
-	v, isVar := ir.VarOf(e)
-	if isVar {
+	if v, ok := ir.VarOf(e); ok {
 		name = v.Name
 	}
-	nv := ir.NewVar(t.names.fresh(name+"_vec"), move.Type(), e.Span())
+	nv := ir.NewVar(t.names.fresh(name+suffix), move.Type(), e.Span())
 	*out = append(*out, assign(nv, move))
-	if isVar {
-		t.bridged[v] = nv
-	}
 	return nv, nil
 }
 
@@ -581,6 +585,14 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 		y, err := t.vecOf(x, &out)
 		if err != nil {
 			return nil, err
+		}
+		// A vector op reads Vec: a matmul's Acc tile crosses over first (a
+		// store or assemble takes it from Acc directly, and a cast of it is
+		// the fixpipe's conversion on the way out of Acc).
+		if tt, ok := y.Type().(*ir.TileType); ok && tileOp != ir.TileCast {
+			if y, err = t.toVec(y, tt, &out); err != nil {
+				return nil, err
+			}
 		}
 		args[i] = y
 	}
@@ -700,17 +712,7 @@ func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Exp
 		if tt.Memory != ir.MemAcc || mem != ir.MemMat {
 			return nil, fmt.Errorf("%s is a tile in %s memory; the cube path loads its operands to %s", ir.DefaultFormat.Expr(e), tt.Memory, mem)
 		}
-		move, err := ir.TileMove.NewCall([]ir.Expr{e}, ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
-		if err != nil {
-			return nil, err
-		}
-		name := "x"
-		if v, ok := ir.VarOf(e); ok {
-			name = v.Name
-		}
-		nv := ir.NewVar(t.names.fresh(name+"_mat"), move.Type(), e.Span())
-		*out = append(*out, assign(nv, move))
-		return nv, nil
+		return t.moveTile(e, mem, "_mat", out)
 	}
 	tl, ok := ir.AsTensorLike(e.Type())
 	if !ok {

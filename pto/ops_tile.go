@@ -39,26 +39,12 @@ func init() {
 		Register(op, emitUnary(inst))
 	}
 	// col_sum with a scratch tile is the binary-tree TCOLSUM (isBinary).
-	Register(ir.TileColSum, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		var ins []value
-		for _, a := range call.Args {
-			v, _, err := c.tile(a)
-			if err != nil {
-				return err
-			}
-			ins = append(ins, v)
+	Register(ir.TileColSum, emitTiles("pto.tcolsum", func(call *ir.Call) []attr {
+		if len(call.Args) == 2 {
+			return []attr{{name: "isBinary", val: "true"}}
 		}
-		r, err := c.allocTile(res)
-		if err != nil {
-			return err
-		}
-		var attrs []attr
-		if len(ins) == 2 {
-			attrs = []attr{{name: "isBinary", val: "true"}}
-		}
-		c.insOuts("pto.tcolsum", ins, []value{r}, attrs)
 		return nil
-	})
+	}))
 	Register(ir.TileCast, emitTileCast)
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
@@ -79,22 +65,7 @@ func init() {
 	Register(ir.TileConcat, emitElementwise("pto.tconcat", false))
 	Register(ir.TileMove, emitUnary("pto.tmov"))
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
-	Register(ir.TileMatmulAcc, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		var ins []value
-		for _, a := range call.Args {
-			v, _, err := c.tile(a)
-			if err != nil {
-				return err
-			}
-			ins = append(ins, v)
-		}
-		r, err := c.allocTile(res)
-		if err != nil {
-			return err
-		}
-		c.insOuts("pto.tmatmul.acc", ins, []value{r}, nil)
-		return nil
-	})
+	Register(ir.TileMatmulAcc, emitTiles("pto.tmatmul.acc", nil))
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)
@@ -207,6 +178,32 @@ func emitElementwise(inst string, scalar bool) Emitter {
 			return err
 		}
 		c.insOuts(inst, []value{a, b}, []value{r}, nil)
+		return nil
+	}
+}
+
+// emitTiles lowers an op whose arguments are all tiles into a new tile
+// (`inst ins(%a, ... ) outs(%r)`), with the attributes attrs gives (nil:
+// none).
+func emitTiles(inst string, attrs func(*ir.Call) []attr) Emitter {
+	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		var ins []value
+		for _, a := range call.Args {
+			v, _, err := c.tile(a)
+			if err != nil {
+				return err
+			}
+			ins = append(ins, v)
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		var as []attr
+		if attrs != nil {
+			as = attrs(call)
+		}
+		c.insOuts(inst, ins, []value{r}, as)
 		return nil
 	}
 }

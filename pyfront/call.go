@@ -95,13 +95,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	case "pl.split":
 		// An InCore scope's optimization (with pl.at(..., optimizations=[...])).
 		nargs(1, 1)
-		opt := scopeOpt{}
-		for _, k := range kws {
-			if k.name != "slot_num" {
-				r.fail(k.node, "pl.split: unknown keyword %s (expected slot_num)", k.name)
-			}
-			opt.slot = r.positiveInt(k.node, k.val, "pl.split slot_num")
-		}
+		opt := scopeOpt{slot: r.slotNum(callee, kws)}
 		m, ok := pos[0].(ir.SplitMode)
 		if !ok {
 			r.fail(nodes[0], "pl.split: expected a pl.SplitMode, given %s", describe(pos[0]))
@@ -110,13 +104,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		return opt
 	case "pl.cross_core_slot":
 		nargs(0, 0)
-		opt := scopeOpt{}
-		for _, k := range kws {
-			if k.name != "slot_num" {
-				r.fail(k.node, "pl.cross_core_slot: unknown keyword %s (expected slot_num)", k.name)
-			}
-			opt.slot = r.positiveInt(k.node, k.val, "pl.cross_core_slot slot_num")
-		}
+		opt := scopeOpt{slot: r.slotNum(callee, kws)}
 		if opt.slot == 0 {
 			r.fail(n, "pl.cross_core_slot needs slot_num=N")
 		}
@@ -676,6 +664,19 @@ type scopeOpt struct {
 	split    ir.SplitMode
 	hasSplit bool
 	slot     int
+}
+
+// slotNum is the slot_num= of pl.split / pl.cross_core_slot (0: none),
+// the only keyword either takes.
+func (r *reader) slotNum(callee string, kws []kwArg) int {
+	n := 0
+	for _, k := range kws {
+		if k.name != "slot_num" {
+			r.fail(k.node, "%s: unknown keyword %s (expected slot_num)", callee, k.name)
+		}
+		n = r.positiveInt(k.node, k.val, callee+" slot_num")
+	}
+	return n
 }
 
 // positiveInt is v as a positive Python int, or a positioned error.

@@ -12,15 +12,23 @@ import (
 // the valid region takes part; values are computed in float64 and rounded
 // once to the element type.
 
+// reduction is a fold: its start value and step, shared by the row and
+// column reductions.
+type reduction struct {
+	init float64
+	fold func(acc, v float64) float64
+}
+
+var (
+	sumFold  = reduction{0, func(a, v float64) float64 { return a + v }}
+	maxFold  = reduction{math.Inf(-1), math.Max}
+	minFold  = reduction{math.Inf(1), math.Min}
+	prodFold = reduction{1, func(a, v float64) float64 { return a * v }}
+)
+
 func init() {
-	for op, k := range map[*ir.OpDef]struct {
-		init float64
-		fold func(acc, v float64) float64
-	}{
-		ir.TileRowSum:  {0, func(a, v float64) float64 { return a + v }},
-		ir.TileRowMax:  {math.Inf(-1), math.Max},
-		ir.TileRowMin:  {math.Inf(1), math.Min},
-		ir.TileRowProd: {1, func(a, v float64) float64 { return a * v }},
+	for op, k := range map[*ir.OpDef]reduction{
+		ir.TileRowSum: sumFold, ir.TileRowMax: maxFold, ir.TileRowMin: minFold, ir.TileRowProd: prodFold,
 	} {
 		k := k
 		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -203,14 +211,8 @@ func init() {
 // Column reductions fold the first axis over its valid rows into one row;
 // only valid columns are computed (the rest stay zero).
 func init() {
-	for op, k := range map[*ir.OpDef]struct {
-		init float64
-		fold func(acc, v float64) float64
-	}{
-		ir.TileColSum:  {0, func(a, v float64) float64 { return a + v }},
-		ir.TileColMax:  {math.Inf(-1), math.Max},
-		ir.TileColMin:  {math.Inf(1), math.Min},
-		ir.TileColProd: {1, func(a, v float64) float64 { return a * v }},
+	for op, k := range map[*ir.OpDef]reduction{
+		ir.TileColSum: sumFold, ir.TileColMax: maxFold, ir.TileColMin: minFold, ir.TileColProd: prodFold,
 	} {
 		k := k
 		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
