@@ -33,6 +33,7 @@ var (
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
 	TensorMatmul, TileAssemble, TileTransposeView, TensorDim               *OpDef
 	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd           *OpDef
+	TileMatmulBias, TileFillpadExpand                                      *OpDef
 	TileFull, TensorFull                                                   *OpDef
 )
 

@@ -157,6 +157,28 @@ func init() {
 			{Name: "c_matrix_nz", Kind: KwBool}},
 		Deduce: tensorMatmulDeduce,
 	})
+	TileMatmulBias = RegisterOp(&OpDef{
+		Name: "tile.matmul_bias", Class: ClassCompute, Category: "TileOp",
+		Doc:  "lhs @ rhs + bias: Left [M, K] by Right [K, N], plus a Bias row [1, N] of the accumulator type, into a new Acc tile.",
+		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}, {Name: "bias"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			acc, err := matmulResult(c, 0, 1)
+			if err != nil {
+				return nil, err
+			}
+			b, err := cubeTile(c, 2, MemBias)
+			if err != nil {
+				return nil, err
+			}
+			one, ok1 := ConstValue(b.Shape[0])
+			n, ok2 := ConstValue(b.Shape[1])
+			an, ok3 := ConstValue(acc.Shape[1])
+			if !ok1 || one != 1 || (ok2 && ok3 && n != an) || b.DType != acc.DType {
+				return nil, c.Fail(2, "a bias row [1, "+DefaultFormat.Dim(acc.Shape[1])+"] of "+acc.DType.String(), b)
+			}
+			return acc, nil
+		},
+	})
 	TileMatmulAcc = RegisterOp(&OpDef{
 		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
 		Doc:  "acc += lhs @ rhs, in place on the Acc tile.",

@@ -344,6 +344,32 @@ func registerElementwise() {
 			return NewTileType(t.Shape, t.DType, t.Memory, nil), nil
 		},
 	})
+	TileFillpadExpand = RegisterOp(&OpDef{
+		Name: "tile.fillpad_expand", Class: ClassCompute, Category: "TileOp",
+		Doc:    "A larger Vec tile of shape: the source's valid region at its top left, pad_value elsewhere (TFILLPAD_EXPAND).",
+		Args:   []ArgSpec{{Name: "tile"}, {Name: "shape"}},
+		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, err := c.Tuple(1, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			for d, e := range shape {
+				v, ok := ConstValue(e)
+				if !ok || v <= 0 {
+					return nil, c.Fail(1, "positive constant dimensions", DefaultFormat.Dims(shape))
+				}
+				if s, ok := ConstValue(t.Shape[d]); ok && v < s {
+					return nil, c.Fail(1, "a shape no smaller than the tile's "+DefaultFormat.Dims(t.Shape), DefaultFormat.Dims(shape))
+				}
+			}
+			return NewTileType(shape, t.DType, MemVec, nil), nil
+		},
+	})
 	TileFillpadInplace = RegisterOp(&OpDef{
 		Name: "tile.fillpad_inplace", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
 		Doc:    "Fill a tile's invalid region with pad_value, in place.",

@@ -48,6 +48,9 @@ func init() {
 	Register(ir.TileCast, emitTileCast)
 	Register(ir.TileFillpad, emitFillpad)
 	Register(ir.TileFillpadInplace, emitFillpad)
+	// The destination's extents come from the result's type (the shape
+	// operand is for type deduction), as upstream emits it.
+	Register(ir.TileFillpadExpand, emitFillpad)
 	Register(ir.TileSetValidshape, emitSetValidShape)
 	Register(ir.TileFull, func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		dt, _ := call.Kwargs.DType("dtype")
@@ -66,6 +69,7 @@ func init() {
 	Register(ir.TileMove, emitUnary("pto.tmov"))
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
 	Register(ir.TileMatmulAcc, emitTiles("pto.tmatmul.acc", nil))
+	Register(ir.TileMatmulBias, emitTiles("pto.tmatmul.bias", nil))
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)
@@ -257,7 +261,11 @@ func emitFillpad(c *Ctx, call *ir.Call, res *ir.Var) error {
 	}
 	dst := src
 	dt := st
-	if call.Op == ir.TileFillpad {
+	inst := "pto.tfillpad"
+	if call.Op == ir.TileFillpadExpand {
+		inst = "pto.tfillpad_expand"
+	}
+	if call.Op != ir.TileFillpadInplace {
 		if dst, err = c.allocTile(res); err != nil {
 			return err
 		}
@@ -276,7 +284,7 @@ func emitFillpad(c *Ctx, call *ir.Call, res *ir.Var) error {
 			attrs = []attr{{"padValue", "#pto<pad_value " + pad.Name() + ">"}}
 		}
 	}
-	c.insOuts("pto.tfillpad", []value{src}, []value{dst}, attrs)
+	c.insOuts(inst, []value{src}, []value{dst}, attrs)
 	return nil
 }
 

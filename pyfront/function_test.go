@@ -635,3 +635,62 @@ func TestColumnReductions(t *testing.T) {
 		}
 	}
 }
+
+// tile.matmul_bias adds its bias row to every row of the product;
+// tile.fillpad_expand puts a tile's valid region at the top left of a
+// larger tile and pads the rest; both as written and compiled.
+func TestMatmulBiasAndFillpadExpand(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "extras.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Extras")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := comp.PTOText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inst := range []string{"pto.tmatmul.bias ins(", "pto.tfillpad_expand ins("} {
+		if !strings.Contains(text, inst) {
+			t.Fatalf("no %s in\n%s", inst, text)
+		}
+	}
+	for _, compiled := range []bool{false, true} {
+		a, b, bias := tensor.Randn(1, 16, 32).To(ir.FP16), tensor.Randn(2, 32, 16).To(ir.FP16), tensor.Randn(3, 1, 16)
+		c, x, big := tensor.Zeros(ir.FP32, 16, 16), tensor.Randn(4, 8, 16), tensor.Zeros(ir.FP32, 16, 32)
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), a, b, bias, c, x, big)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), a, b, bias, c, x, big)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				sum := bias.At(0, j)
+				for k := 0; k < 32; k++ {
+					sum += a.At(i, k) * b.At(k, j)
+				}
+				if got, want := c.At(i, j), float64(float32(sum)); got != want {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+			for j := 0; j < 32; j++ {
+				want := math.MaxFloat32
+				if i < 6 && j < 16 {
+					want = x.At(i, j)
+				}
+				if got := big.At(i, j); got != want {
+					t.Fatalf("compiled %v: big[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	}
+}

@@ -34,6 +34,8 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.col_prod":             ir.TileColProd,
 	"pl.set_validshape":       ir.TileSetValidshape,
 	"pl.fillpad":              ir.TileFillpad,
+	"pl.fillpad_expand":       ir.TileFillpadExpand,
+	"pl.matmul_bias":          ir.TileMatmulBias,
 	"pl.row_expand_add":       ir.TileRowExpandAdd,
 	"pl.row_expand_sub":       ir.TileRowExpandSub,
 	"pl.row_expand_mul":       ir.TileRowExpandMul,

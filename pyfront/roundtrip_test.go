@@ -229,7 +229,7 @@ func TestRoundTripPrinterGoldens(t *testing.T) {
 // read back, at every stage, like the Go-built ones.
 func TestRoundTripAuthored(t *testing.T) {
 	progs := map[string]*ir.Program{}
-	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py", "slices.py", "scopes.py", "jit_samples.py", "jit_cases.py", "callbacks.py", "nested_if.py", "module_kernels.py", "reductions.py"} {
+	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py", "slices.py", "scopes.py", "jit_samples.py", "jit_cases.py", "callbacks.py", "nested_if.py", "module_kernels.py", "reductions.py", "extras.py"} {
 		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)

@@ -65,6 +65,31 @@ func init() {
 		}
 		return product(c, l, r, nil)
 	})
+	Register(ir.TileMatmulBias, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		l, err := tileArg(a[0], "lhs")
+		if err != nil {
+			return nil, err
+		}
+		r, err := tileArg(a[1], "rhs")
+		if err != nil {
+			return nil, err
+		}
+		b, err := tileArg(a[2], "bias")
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Shape) != 2 || numel(b.Shape) != r.Shape[1] {
+			return nil, fmt.Errorf("%s: the bias %v is not one row of the result's %d columns", c.Name(), dimsText(b.Shape), r.Shape[len(r.Shape)-1])
+		}
+		// The bias row starts every row's sum, as the accumulator would.
+		m := l.Shape[0]
+		bias := b.values()
+		acc := make([]float64, 0, m*len(bias))
+		for i := 0; i < m; i++ {
+			acc = append(acc, bias...)
+		}
+		return product(c, l, r, tileOf(b.DType, []int{m, len(bias)}, acc))
+	})
 	Register(ir.TileMatmulAcc, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		acc, err := tileArg(a[0], "acc")
 		if err != nil {

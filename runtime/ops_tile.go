@@ -199,6 +199,44 @@ func init() {
 	}
 	Register(ir.TileFillpad, fillpadOp(false))
 	Register(ir.TileFillpadInplace, fillpadOp(true))
+	Register(ir.TileFillpadExpand, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		shape, err := intsArg(a[1], "shape")
+		if err != nil {
+			return nil, err
+		}
+		if len(shape) != len(t.Shape) {
+			return nil, fmt.Errorf("%s: shape %v and the tile %v differ in rank", c.Name(), dimsText(shape), dimsText(t.Shape))
+		}
+		for d := range shape {
+			if shape[d] < t.Shape[d] {
+				return nil, fmt.Errorf("%s: shape %v is smaller than the tile %v", c.Name(), dimsText(shape), dimsText(t.Shape))
+			}
+		}
+		pad := 0.0
+		if p, ok := c.Kwargs.Get("pad_value"); ok {
+			pad = padValue(t.DType, p)
+		}
+		out := make([]float64, numel(shape))
+		for i := range out {
+			out[i] = pad
+		}
+		// The source's valid region lands at the top left.
+		src, st := t.values(), rowMajor(t.Shape)
+		dt := rowMajor(shape)
+		each(t.validShape(), func(_ int, idx []int) {
+			so, do := 0, 0
+			for i, v := range idx {
+				so += v * st[i]
+				do += v * dt[i]
+			}
+			out[do] = src[so]
+		})
+		return tileOf(t.DType, shape, out), nil
+	})
 	Register(ir.TileSetValidshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {
