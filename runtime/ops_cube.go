@@ -55,29 +55,18 @@ func init() {
 		return tileOf(dt, []int{m, n}, matmulValues(l.values(), r.values(), accVals, m, k, n, dt)), nil
 	}
 	Register(ir.TileMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		l, err := tileArg(a[0], "lhs")
+		t, err := tileArgs(a, "lhs", "rhs")
 		if err != nil {
 			return nil, err
 		}
-		r, err := tileArg(a[1], "rhs")
-		if err != nil {
-			return nil, err
-		}
-		return product(c, l, r, nil)
+		return product(c, t[0], t[1], nil)
 	})
 	Register(ir.TileMatmulBias, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		l, err := tileArg(a[0], "lhs")
+		t, err := tileArgs(a, "lhs", "rhs", "bias")
 		if err != nil {
 			return nil, err
 		}
-		r, err := tileArg(a[1], "rhs")
-		if err != nil {
-			return nil, err
-		}
-		b, err := tileArg(a[2], "bias")
-		if err != nil {
-			return nil, err
-		}
+		l, r, b := t[0], t[1], t[2]
 		if len(r.Shape) != 2 || numel(b.Shape) != r.Shape[1] {
 			return nil, fmt.Errorf("%s: the bias %v is not one row of the result's %d columns", c.Name(), dimsText(b.Shape), r.Shape[len(r.Shape)-1])
 		}
@@ -91,18 +80,11 @@ func init() {
 		return product(c, l, r, tileOf(b.DType, []int{m, len(bias)}, acc))
 	})
 	Register(ir.TileMatmulAcc, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		acc, err := tileArg(a[0], "acc")
+		t, err := tileArgs(a, "acc", "lhs", "rhs")
 		if err != nil {
 			return nil, err
 		}
-		l, err := tileArg(a[1], "lhs")
-		if err != nil {
-			return nil, err
-		}
-		r, err := tileArg(a[2], "rhs")
-		if err != nil {
-			return nil, err
-		}
+		acc, l, r := t[0], t[1], t[2]
 		if numel(acc.Shape) != l.Shape[0]*r.Shape[len(r.Shape)-1] {
 			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs", c.Name(), dimsText(acc.Shape))
 		}
@@ -204,4 +186,18 @@ func init() {
 		}
 		return tileOf(t.DType, t.Shape, out), nil
 	})
+}
+
+// tileArgs is the op's first len(names) arguments as tiles, each named in
+// its error.
+func tileArgs(a []any, names ...string) ([]*Tile, error) {
+	out := make([]*Tile, len(names))
+	for i, n := range names {
+		t, err := tileArg(a[i], n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
 }

@@ -1,0 +1,249 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// authored reads program name of testdata/authoring/file, compiles it at
+// ranks, and returns it with its PTO text.
+func authored(t *testing.T, file, name string, ranks int) (*pl.Program, *pl.Compiled, string) {
+	t.Helper()
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return compiledProgram(t, mod, name, ranks)
+}
+
+// compiledProgram is program name of mod, compiled at ranks, with its PTO.
+func compiledProgram(t *testing.T, mod *pl.Module, name string, ranks int) (*pl.Program, *pl.Compiled, string) {
+	t.Helper()
+	prog, err := mod.Program(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(ranks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := comp.PTOText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog, comp, text
+}
+
+// writtenAndCompiled runs prog as written and then compiled, each time on
+// fresh arguments, and hands check each run's tensors.
+func writtenAndCompiled(t *testing.T, prog *pl.Program, comp *pl.Compiled, ranks int, args func() []*tensor.Tensor, check func(a []*tensor.Tensor, compiled bool)) {
+	t.Helper()
+	for _, compiled := range []bool{false, true} {
+		a := args()
+		var err error
+		if compiled {
+			_, err = comp.Run(pl.Ranks(ranks), a...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(ranks), a...)
+		}
+		if err != nil {
+			t.Fatalf("compiled %v: %v", compiled, err)
+		}
+		check(a, compiled)
+	}
+}
+
+// wantPTO fails unless the PTO text holds every instruction.
+func wantPTO(t *testing.T, text string, insts ...string) {
+	t.Helper()
+	for _, inst := range insts {
+		if !strings.Contains(text, inst) {
+			t.Fatalf("no %s in\n%s", inst, text)
+		}
+	}
+}
+
+func f32(v float64) float64 { return float64(float32(v)) }
+
+// Nested ifs whose inner arms each define names of their own lower (no phi
+// for a name only some paths define) and run to what each rank's flags say.
+func TestNestedIfArms(t *testing.T) {
+	prog, comp, _ := authored(t, "nested_if.py", "Nested", 4)
+	writtenAndCompiled(t, prog, comp, 4, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(3, 4, 1, 8), tensor.Zeros(ir.FP32, 4, 1, 8)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for r := 0; r < 4; r++ {
+			for j := 0; j < 8; j++ {
+				v := a[0].At(r, 0, j)
+				want := map[int]float64{0: f32(v + v), 1: 0, 2: f32(v * v), 3: 1}[r]
+				if got := a[1].At(r, 0, j); got != want {
+					t.Fatalf("compiled %v: rank %d y[%d] = %v, want %v", compiled, r, j, got, want)
+				}
+			}
+		}
+	})
+}
+
+// Module-level kernels called by name join the program; an integer flag
+// passes as a BOOL parameter; a narrower window of a tensor is read in the
+// parameter's shape at its base; tile.transpose_view gives x @ x^T.
+func TestModuleKernels(t *testing.T) {
+	prog, comp, _ := authored(t, "module_kernels.py", "ModuleKernels", 1)
+	for _, name := range []string{"gram", "pick", "run"} {
+		if prog.IR().Function(name) == nil {
+			t.Fatalf("the program lacks %s:\n%s", name, prog)
+		}
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32).To(ir.FP16), tensor.Zeros(ir.FP32, 16, 16), tensor.Randn(2, 16, 32), tensor.Zeros(ir.FP32, 16, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x16, g, x, y := a[0], a[1], a[2], a[3]
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				sum := 0.0
+				for k := 0; k < 32; k++ {
+					sum += x16.At(i, k) * x16.At(j, k)
+				}
+				if got, want := g.At(i, j), f32(sum); got != want {
+					t.Fatalf("compiled %v: g[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+			for j := 0; j < 32; j++ {
+				if got, want := y.At(i, j), f32(x.At(i, j)+x.At(i, j)); got != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}
+
+// pl.read of one index (upstream's pl.read(t, i) is pl.read(t, [i])) and
+// pl.tensor.dim in an orchestration pick which kernel call runs.
+func TestReadOneIndexAndDim(t *testing.T) {
+	mod, err := pl.ParsePython(`import pypto.language as pl
+
+@pl.program
+class Pick:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]], doubled: pl.Scalar[pl.BOOL]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t = pl.load(x, [0, 0], [4, 8])
+        if doubled:
+            out = pl.store(pl.add(t, t), [0, 0], y)
+        else:
+            out = pl.store(t, [0, 0], y)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, table: pl.Tensor[[4], pl.INT32], x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        rows = pl.tensor.dim(x, 0)
+        k = pl.read(table, rows - 3)
+        if k == 7:
+            flag = pl.yield_(1)
+        else:
+            flag = pl.yield_(0)
+        y = self.copy(x, y, flag)
+        return y
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, comp, _ := compiledProgram(t, mod, "Pick", 1)
+	if text := prog.String(); !strings.Contains(text, "pl.tensor.read(table, [rows - 3])") || !strings.Contains(text, "pl.tensor.dim(x, 0)") {
+		t.Fatalf("printed:\n%s", text)
+	}
+	for _, k := range []float64{7, 5} {
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			table := tensor.Zeros(ir.INT32, 4)
+			table.Set(k, 1)
+			return []*tensor.Tensor{table, tensor.Randn(1, 4, 8), tensor.Zeros(ir.FP32, 4, 8)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			want := a[1].At(2, 3)
+			if k == 7 {
+				want = f32(want + want)
+			}
+			if got := a[2].At(2, 3); got != want {
+				t.Fatalf("table[1] = %v (compiled %v): y[2, 3] = %v, want %v", k, compiled, got, want)
+			}
+		})
+	}
+}
+
+// Column reductions fold the rows of each column, row_prod the columns of
+// each row, as written and compiled (PTO tcolsum, isBinary with a scratch
+// tile, tcolmax, tcolmin, tcolprod, trowprod).
+func TestColumnReductions(t *testing.T) {
+	prog, comp, text := authored(t, "reductions.py", "Reductions", 1)
+	wantPTO(t, text, "pto.tcolsum ins(", "{isBinary = true}", "pto.tcolmax", "pto.tcolmin", "pto.tcolprod", "pto.trowprod")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		args := []*tensor.Tensor{tensor.Randn(5, 8, 16)}
+		for _, s := range [][]int{{1, 16}, {1, 16}, {1, 16}, {1, 16}, {1, 16}, {8, 1}} {
+			args = append(args, tensor.Zeros(ir.FP32, s...))
+		}
+		return args
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x := a[0]
+		for j := 0; j < 16; j++ {
+			sum, mx, mn, prod := 0.0, math.Inf(-1), math.Inf(1), 1.0
+			for i := 0; i < 8; i++ {
+				v := x.At(i, j)
+				sum, mx, mn, prod = sum+v, math.Max(mx, v), math.Min(mn, v), prod*v
+			}
+			for k, want := range []float64{f32(sum), f32(sum), mx, mn, f32(prod)} {
+				if got := a[1+k].At(0, j); got != want {
+					t.Fatalf("compiled %v: output %d column %d = %v, want %v", compiled, k, j, got, want)
+				}
+			}
+		}
+		for i := 0; i < 8; i++ {
+			prod := 1.0
+			for j := 0; j < 16; j++ {
+				prod *= x.At(i, j)
+			}
+			if got := a[6].At(i, 0); got != f32(prod) {
+				t.Fatalf("compiled %v: row_prod %d = %v, want %v", compiled, i, got, f32(prod))
+			}
+		}
+	})
+}
+
+// tile.matmul_bias adds its bias row to every row of the product;
+// tile.fillpad_expand puts a tile's valid region at the top left of a
+// larger tile and pads the rest; both as written and compiled.
+func TestMatmulBiasAndFillpadExpand(t *testing.T) {
+	prog, comp, text := authored(t, "extras.py", "Extras", 1)
+	wantPTO(t, text, "pto.tmatmul.bias ins(", "pto.tfillpad_expand ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32).To(ir.FP16), tensor.Randn(2, 32, 16).To(ir.FP16), tensor.Randn(3, 1, 16),
+			tensor.Zeros(ir.FP32, 16, 16), tensor.Randn(4, 8, 16), tensor.Zeros(ir.FP32, 16, 32)}
+	}, func(args []*tensor.Tensor, compiled bool) {
+		a, b, bias, c, x, big := args[0], args[1], args[2], args[3], args[4], args[5]
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				sum := bias.At(0, j)
+				for k := 0; k < 32; k++ {
+					sum += a.At(i, k) * b.At(k, j)
+				}
+				if got, want := c.At(i, j), f32(sum); got != want {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+			for j := 0; j < 32; j++ {
+				want := math.MaxFloat32
+				if i < 6 && j < 16 {
+					want = x.At(i, j)
+				}
+				if got := big.At(i, j); got != want {
+					t.Fatalf("compiled %v: big[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}
