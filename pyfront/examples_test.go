@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -451,4 +452,68 @@ func TestFactoryKernels(t *testing.T) {
 	if text := prog.String(); !strings.Contains(text, "class shift_kernel:") || !strings.Contains(text, "pl.Tensor[[1, 8], pl.FP32]") {
 		t.Fatalf("make_shift(2, 8):\n%s", text)
 	}
+}
+
+// TestUpstreamCorpusNoInternalError reads every Python file of upstream's
+// examples and tests/st (beside the directory PTOREPL_PYPTO_EXAMPLES
+// names), builds each program (factories callable with their defaults
+// too), compiles it at two ranks and emits its PTO. What ptorepl does not
+// take is a positioned error; what it must never be is an internal error
+// (a reader or compiler bug caught on the way out), which fails the test.
+func TestUpstreamCorpusNoInternalError(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to sweep examples/ and tests/st beside it")
+	}
+	var files []string
+	for _, root := range []string{filepath.Join(dir, ".."), filepath.Join(dir, "..", "..", "tests", "st")} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	internal := func(err error) bool {
+		return err != nil && (strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "panic"))
+	}
+	built, compiled := 0, 0
+	for _, f := range files {
+		mod, err := pl.LoadPython(f)
+		if internal(err) {
+			t.Errorf("%s: %v", f, err)
+		}
+		if err != nil {
+			continue
+		}
+		for _, n := range mod.Names() {
+			var prog *pl.Program
+			if mod.IsFactory(n) {
+				prog, err = mod.Call(n)
+			} else {
+				prog, err = mod.Program(n)
+			}
+			if internal(err) {
+				t.Errorf("%s %s: build: %v", f, n, err)
+			}
+			if err != nil {
+				continue
+			}
+			built++
+			c, err := pl.TryCompile(prog, pl.Ranks(2))
+			if err == nil {
+				_, err = c.PTOText()
+			}
+			if internal(err) {
+				t.Errorf("%s %s: compile: %v", f, n, err)
+			}
+			if err == nil {
+				compiled++
+			}
+		}
+	}
+	t.Logf("%d files: %d programs build, %d compile to PTO", len(files), built, compiled)
 }
