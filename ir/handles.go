@@ -33,7 +33,7 @@ var (
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
 	TensorMatmul, TileAssemble, TileTransposeView, TensorDim               *OpDef
 	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd           *OpDef
-	TileMatmulBias, TileFillpadExpand                                      *OpDef
+	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad  *OpDef
 	TileFull, TensorFull                                                   *OpDef
 )
 

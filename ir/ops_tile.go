@@ -404,6 +404,44 @@ func registerElementwise() {
 			return NewTileType(t.Shape, t.DType, t.Memory, &v), nil
 		},
 	})
+	TensorSetValidshape = RegisterOp(&OpDef{
+		Name: "tensor.set_validshape", Class: ClassCompute, Category: "TensorOp", ResultAlias: "tensor", TileForm: TileSetValidshape,
+		Doc:  "The same 2-D tensor with a new valid shape [valid_rows, valid_cols] (in a kernel, tile.set_validshape of its tile).",
+		Args: []ArgSpec{{Name: "tensor"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tensor(0)
+			if err != nil {
+				return nil, err
+			}
+			if len(t.Shape) != 2 {
+				return nil, c.Fail(0, "a 2-D tensor", t)
+			}
+			for i := 1; i <= 2; i++ {
+				if _, err := c.IntScalar(i); err != nil {
+					return nil, err
+				}
+			}
+			v := TensorView{}
+			if t.View != nil {
+				v = *t.View
+			}
+			v.ValidShape = []Expr{c.Args[1], c.Args[2]}
+			return &TensorType{Shape: t.Shape, DType: t.DType, View: &v}, nil
+		},
+	})
+	TensorFillpad = RegisterOp(&OpDef{
+		Name: "tensor.fillpad", Class: ClassCompute, Category: "TensorOp", TileForm: TileFillpad,
+		Doc:    "A tensor whose elements outside the input's valid shape are pad_value (in a kernel, tile.fillpad).",
+		Args:   []ArgSpec{{Name: "tensor"}},
+		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.Tensor(0)
+			if err != nil {
+				return nil, err
+			}
+			return &TensorType{Shape: t.Shape, DType: t.DType}, nil
+		},
+	})
 }
 
 func registerViews() {

@@ -247,3 +247,26 @@ func TestMatmulBiasAndFillpadExpand(t *testing.T) {
 		}
 	})
 }
+
+// pl.set_validshape and pl.fillpad of a tensor (tensor.set_validshape,
+// tensor.fillpad) pad what lies outside the valid shape, as written and
+// as the tile ops their kernel becomes.
+func TestTensorSetValidShapeFillpad(t *testing.T) {
+	prog, comp, text := authored(t, "extras.py", "Narrow", 1)
+	wantPTO(t, text, "pto.tfillpad ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(6, 8, 16), tensor.Zeros(ir.FP32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				want := -math.MaxFloat32
+				if i < 6 && j < 12 {
+					want = a[0].At(i, j)
+				}
+				if got := a[1].At(i, j); got != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

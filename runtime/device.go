@@ -356,11 +356,25 @@ func chipEntries(p *ir.Program) []*ir.Function {
 	}
 	var out []*ir.Function
 	for _, f := range p.Functions {
-		if f.Kind == ir.Orchestration && !called[f.Name] {
+		// An Opaque function holding an InCore scope is the chip
+		// orchestrator OutlineIncoreScopes makes of it, as upstream's is.
+		if (f.Kind == ir.Orchestration || (f.Kind == ir.Opaque && hasInCoreScope(f))) && !called[f.Name] {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// hasInCoreScope reports whether f's body holds a with pl.at(CORE_GROUP)
+// scope.
+func hasInCoreScope(f *ir.Function) bool {
+	found := false
+	ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
+		if sc, ok := s.(*ir.ScopeStmt); ok && sc.Kind == ir.ScopeInCore {
+			found = true
+		}
+	})
+	return found
 }
 
 // deviceZeroHost is the host a single-device program runs under, as

@@ -199,6 +199,56 @@ func init() {
 	}
 	Register(ir.TileFillpad, fillpadOp(false))
 	Register(ir.TileFillpadInplace, fillpadOp(true))
+	// The tensor forms: a view that remembers its valid shape, and a
+	// rank-private copy padded outside it.
+	Register(ir.TensorSetValidshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		v, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		if len(v.shape) != 2 {
+			return nil, fmt.Errorf("set_validshape needs a 2-D tensor, got %v", dimsText(v.shape))
+		}
+		valid := make([]int, 2)
+		for i := range valid {
+			n, err := toInt(a[1+i])
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 || int(n) > v.shape[i] {
+				return nil, fmt.Errorf("valid shape %v is outside the tensor %v", a[1:3], dimsText(v.shape))
+			}
+			valid[i] = int(n)
+		}
+		w := *v
+		w.valid = valid
+		return &w, nil
+	})
+	Register(ir.TensorFillpad, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		v, err := viewArg(a[0], "tensor")
+		if err != nil {
+			return nil, err
+		}
+		vals, err := x.readView(v, x.local(), c)
+		if err != nil {
+			return nil, err
+		}
+		if v.valid != nil {
+			pad := 0.0
+			if p, ok := c.Kwargs.Get("pad_value"); ok {
+				pad = padValue(v.dt, p)
+			}
+			cols := v.shape[1]
+			for i := range vals {
+				if i/cols >= v.valid[0] || i%cols >= v.valid[1] {
+					vals[i] = pad
+				}
+			}
+		}
+		out := localView(v.dt, v.shape)
+		encode(v.dt, vals, out.host)
+		return out, nil
+	})
 	Register(ir.TileFillpadExpand, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
 		if err != nil {

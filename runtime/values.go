@@ -140,6 +140,9 @@ type view struct {
 	off     int   // element offset of element [0, ...]
 	host    []byte
 	win     *WindowBuf
+	// valid is the valid shape tensor.set_validshape gave (nil: all of
+	// it); tensor.fillpad pads what lies outside it.
+	valid []int
 }
 
 func (v *view) String() string {

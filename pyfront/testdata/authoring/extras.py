@@ -34,3 +34,15 @@ class Extras:
         big: pl.Out[pl.Tensor[[16, 32], pl.FP32]],
     ):
         self.kernel(a, b, bias, c, x, big)
+
+
+@pl.program
+class Narrow:
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(self, x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        """set_validshape and fillpad on tensors: tile ops once in a kernel."""
+        with pl.at(level=pl.Level.CORE_GROUP):
+            narrowed = pl.set_validshape(x, 6, 12)
+            padded = pl.fillpad(narrowed, pad_value=pl.PadValue.min)
+            y = pl.assemble(y, padded, [0, 0])
+        return y
