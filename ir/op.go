@@ -18,6 +18,9 @@ type ArgSpec struct {
 	// Signal marks a signal cell: its accesses are synchronisation, ordered
 	// by the signal protocol itself, not window data.
 	Signal bool
+	// IndexList marks an index tuple the DSL also takes as one scalar
+	// (pl.read(t, i) is pl.read(t, [i])).
+	IndexList bool
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.
@@ -83,6 +86,11 @@ type OpDef struct {
 	// rebinds its output tensor, a collective its target, an in-place tile
 	// op its tile. Empty when the result is a new value.
 	ResultAlias string
+	// ReadsAcc marks a tile op that takes a cube result in Acc memory as it
+	// is (a cast is the fixpipe's conversion on the way out of Acc); other
+	// vector ops read Vec, so ConvertTensorToTileOps moves an Acc operand
+	// there first.
+	ReadsAcc bool
 	// StoreUnit is the unit the op writes global memory through, "dma"
 	// (MTE3) or "scalar"; a kernel must not mix the two on one tensor.
 	StoreUnit string

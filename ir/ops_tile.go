@@ -175,7 +175,7 @@ func registerReadWrite() {
 		*h.read = RegisterOp(&OpDef{
 			Name: kind + ".read", Category: "ScalarOp", Class: ClassMemory,
 			Doc:  "Read one element at indices.",
-			Args: []ArgSpec{{Name: kind}, {Name: "indices"}},
+			Args: []ArgSpec{{Name: kind}, {Name: "indices", IndexList: true}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				shape, dt, err := shapeOf(c)
 				if err != nil {
@@ -194,7 +194,7 @@ func registerReadWrite() {
 		*h.write = RegisterOp(&OpDef{
 			Name: kind + ".write", Category: "ScalarOp", Class: ClassMemory, ResultAlias: kind, StoreUnit: "scalar",
 			Doc:  "Write value at indices; the result rebinds the " + kind + ".",
-			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices"}, {Name: "value"}},
+			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices", IndexList: true}, {Name: "value"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				shape, dt, err := shapeOf(c)
 				if err != nil {
@@ -307,7 +307,7 @@ func registerElementwise() {
 			tileForm, handle = TileCast, &TensorCast
 		}
 		*handle = RegisterOp(&OpDef{
-			Name: kind + ".cast", Category: "TileOp", Class: ClassCompute, TileForm: tileForm,
+			Name: kind + ".cast", Category: "TileOp", Class: ClassCompute, TileForm: tileForm, ReadsAcc: kind == "tile",
 			Doc:    "Convert elements to target_type (mode selects rounding).",
 			Args:   []ArgSpec{{Name: kind}},
 			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes}},

@@ -192,7 +192,7 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
 	for _, e := range r.Values {
 		if v, ok := ir.VarOf(e); ok {
-			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || d.Op == ir.TensorMatmul || t.isLoadable(v)) {
+			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || transferRules[d.Op].tile || t.isLoadable(v)) {
 				return true
 			}
 		}
@@ -283,6 +283,7 @@ type transferRule struct {
 	rewrite  func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error)
 	tileArgs func(c *ir.Call) []ir.Expr
 	space    ir.MemorySpace
+	tile     bool // the statement's result becomes a tile (a matmul's Acc)
 }
 
 var transferRules = map[*ir.OpDef]transferRule{
@@ -295,7 +296,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 		return nil
 	}},
 	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat},
+	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -589,7 +590,7 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 		// A vector op reads Vec: a matmul's Acc tile crosses over first (a
 		// store or assemble takes it from Acc directly, and a cast of it is
 		// the fixpipe's conversion on the way out of Acc).
-		if tt, ok := y.Type().(*ir.TileType); ok && tileOp != ir.TileCast {
+		if tt, ok := y.Type().(*ir.TileType); ok && !tileOp.ReadsAcc {
 			if y, err = t.toVec(y, tt, &out); err != nil {
 				return nil, err
 			}

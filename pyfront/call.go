@@ -440,7 +440,7 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 	kw = withDefaults(d, kw)
 	// pl.read(t, i): one index is the list [i], as upstream's DSL takes it.
 	for i, v := range slots {
-		if filled[i] && d.ArgName(i) == "indices" {
+		if filled[i] && i < len(d.Args) && d.Args[i].IndexList {
 			switch x := v.(type) {
 			case int64:
 				slots[i] = pyList{x}

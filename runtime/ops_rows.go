@@ -30,36 +30,7 @@ func init() {
 	for op, k := range map[*ir.OpDef]reduction{
 		ir.TileRowSum: sumFold, ir.TileRowMax: maxFold, ir.TileRowMin: minFold, ir.TileRowProd: prodFold,
 	} {
-		k := k
-		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
-			t, err := tileArg(a[0], "tile")
-			if err != nil {
-				return nil, err
-			}
-			if len(t.Shape) < 2 {
-				return nil, fmt.Errorf("%s needs a tile of at least 2 dimensions, got %v", c.Name(), dimsText(t.Shape))
-			}
-			n := len(t.Shape)
-			cols, valid := t.Shape[n-1], t.validShape()
-			outShape := append(append([]int(nil), t.Shape[:n-1]...), 1)
-			rows := numel(outShape)
-			out := make([]float64, rows)
-			for r := 0; r < rows; r++ {
-				if !inside(r, t.Shape[:n-1], valid[:n-1]) {
-					continue
-				}
-				acc := k.init
-				for j := 0; j < valid[n-1]; j++ {
-					acc = k.fold(acc, t.at(r*cols+j))
-				}
-				out[r] = round(acc, t.DType)
-			}
-			res := tileOf(t.DType, outShape, out)
-			if t.Valid != nil {
-				res.Valid = append(append([]int(nil), valid[:n-1]...), 1)
-			}
-			return res, nil
-		})
+		Register(op, reduceOp(k, false))
 	}
 	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
 		ir.TileRowExpandAdd: func(a, b float64) float64 { return a + b },
@@ -208,40 +179,60 @@ func init() {
 	})
 }
 
-// Column reductions fold the first axis over its valid rows into one row;
-// only valid columns are computed (the rest stay zero).
+// Column reductions fold the first axis over its valid rows into one row.
 func init() {
 	for op, k := range map[*ir.OpDef]reduction{
 		ir.TileColSum: sumFold, ir.TileColMax: maxFold, ir.TileColMin: minFold, ir.TileColProd: prodFold,
 	} {
-		k := k
-		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
-			t, err := tileArg(a[0], "tile")
-			if err != nil {
-				return nil, err
+		Register(op, reduceOp(k, true))
+	}
+}
+
+// reduceOp folds a tile's last axis (a row reduction, keepdim [..., 1]) or,
+// for a column reduction, its first axis ([1, ...]). Only the valid region
+// takes part: every valid output element folds the valid extent of the
+// reduced axis, in float64, rounded once; the others stay zero.
+func reduceOp(k reduction, first bool) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		n := len(t.Shape)
+		if n < 2 {
+			return nil, fmt.Errorf("%s needs a tile of at least 2 dimensions, got %v", c.Name(), dimsText(t.Shape))
+		}
+		valid := t.validShape()
+		// kept are the dims the output keeps; the reduced axis is folded.
+		kept, keptValid, axis := t.Shape[:n-1], valid[:n-1], n-1
+		outShape := append(append([]int(nil), kept...), 1)
+		if first {
+			kept, keptValid, axis = t.Shape[1:], valid[1:], 0
+			outShape = append([]int{1}, kept...)
+		}
+		count := numel(kept)
+		out := make([]float64, count)
+		for o := 0; o < count; o++ {
+			if !inside(o, kept, keptValid) {
+				continue
 			}
-			if len(t.Shape) < 2 {
-				return nil, fmt.Errorf("%s needs a tile of at least 2 dimensions, got %v", c.Name(), dimsText(t.Shape))
+			base, step := o*t.Shape[n-1], 1 // along a row
+			if first {
+				base, step = o, count // down a column
 			}
-			valid := t.validShape()
-			outShape := append([]int{1}, t.Shape[1:]...)
-			cols := numel(outShape)
-			out := make([]float64, cols)
-			for j := 0; j < cols; j++ {
-				if !inside(j, t.Shape[1:], valid[1:]) {
-					continue
-				}
-				acc := k.init
-				for r := 0; r < valid[0]; r++ {
-					acc = k.fold(acc, t.at(r*cols+j))
-				}
-				out[j] = round(acc, t.DType)
+			acc := k.init
+			for i := 0; i < valid[axis]; i++ {
+				acc = k.fold(acc, t.at(base+i*step))
 			}
-			res := tileOf(t.DType, outShape, out)
-			if t.Valid != nil {
-				res.Valid = append([]int{1}, valid[1:]...)
+			out[o] = round(acc, t.DType)
+		}
+		res := tileOf(t.DType, outShape, out)
+		if t.Valid != nil {
+			res.Valid = append(append([]int(nil), keptValid...), 1)
+			if first {
+				res.Valid = append([]int{1}, keptValid...)
 			}
-			return res, nil
-		})
+		}
+		return res, nil
 	}
 }
