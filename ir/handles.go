@@ -35,6 +35,21 @@ var (
 	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd           *OpDef
 	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad  *OpDef
 	TileFull, TensorFull                                                   *OpDef
+
+	// The tensor forms of the row and column ops, and the vector ops
+	// upstream's ops tests use (ops_rows.go, ops_vector.go).
+	TileRowExpandMax, TileRowExpandMin, TileRowExpandExpdif        *OpDef
+	TileColExpandMax, TileColExpandMin, TileColExpandExpdif        *OpDef
+	TensorRowSum, TensorRowMax, TensorRowMin, TensorRowProd        *OpDef
+	TensorColSum, TensorColMax, TensorColMin, TensorColProd        *OpDef
+	TensorRowExpandAdd, TensorRowExpandSub, TensorRowExpandMul     *OpDef
+	TensorRowExpandDiv, TensorRowExpandMax, TensorRowExpandMin     *OpDef
+	TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd     *OpDef
+	TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv     *OpDef
+	TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif  *OpDef
+	TileRsqrt, TensorRsqrt                                         *OpDef
+	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi *OpDef
+	TensorFillpadExpand                                            *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

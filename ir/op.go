@@ -99,6 +99,12 @@ type OpDef struct {
 	Acquire bool
 	// TileForm is the tile op ConvertTensorToTileOps lowers this tensor op to.
 	TileForm *OpDef
+	// TileScratch, with TileForm, is the scratch tile the lowering passes
+	// as the tile form's last argument (a row reduction's tmp_tile, a
+	// high-precision rsqrt's tmp), as upstream's conversion allocates it:
+	// its name and shape for call c whose first operand became tile in.
+	// ok is false when this call needs none.
+	TileScratch func(c *Call, in *TileType) (name string, shape []Expr, ok bool)
 	// Class is what the op does to the machine (timeline, reports).
 	Class OpClass
 	// HostSafe marks an op a host orchestrator runs without first joining

@@ -9,53 +9,61 @@ import "fmt"
 // rowReductions fold the last axis of a tile into one column (keepdim),
 // using a scratch tile at least as large as the input.
 var rowReductions = []struct {
-	name, doc string
-	dtypes    []DataType // nil: any
-	h         **OpDef
+	name, doc    string
+	dtypes       []DataType // nil: any
+	tile, tensor **OpDef
 }{
-	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, &TileRowSum},
-	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, &TileRowMax},
-	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, &TileRowMin},
-	{"row_prod", "Row-wise product: [..., rows, cols] -> [..., rows, 1] (TROWPROD).", nil, &TileRowProd},
+	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, &TileRowSum, &TensorRowSum},
+	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, &TileRowMax, &TensorRowMax},
+	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, &TileRowMin, &TensorRowMin},
+	{"row_prod", "Row-wise product: [..., rows, cols] -> [..., rows, 1] (TROWPROD).", nil, &TileRowProd, &TensorRowProd},
 }
 
 // colReductions fold the first axis of a tile into one row (keepdim);
 // col_sum may take a scratch tile, which selects the binary-tree path.
 var colReductions = []struct {
-	name, doc string
-	scratch   bool
-	h         **OpDef
+	name, doc    string
+	scratch      bool
+	tile, tensor **OpDef
 }{
-	{"col_sum", "Column-wise sum: [rows, ...] -> [1, ...] (TCOLSUM); a second tile is scratch for the binary-tree path.", true, &TileColSum},
-	{"col_max", "Column-wise maximum: [rows, ...] -> [1, ...] (TCOLMAX).", false, &TileColMax},
-	{"col_min", "Column-wise minimum: [rows, ...] -> [1, ...] (TCOLMIN).", false, &TileColMin},
-	{"col_prod", "Column-wise product: [rows, ...] -> [1, ...] (TCOLPROD).", false, &TileColProd},
+	{"col_sum", "Column-wise sum: [rows, ...] -> [1, ...] (TCOLSUM); a second tile is scratch for the binary-tree path.", true, &TileColSum, &TensorColSum},
+	{"col_max", "Column-wise maximum: [rows, ...] -> [1, ...] (TCOLMAX).", false, &TileColMax, &TensorColMax},
+	{"col_min", "Column-wise minimum: [rows, ...] -> [1, ...] (TCOLMIN).", false, &TileColMin, &TensorColMin},
+	{"col_prod", "Column-wise product: [rows, ...] -> [1, ...] (TCOLPROD).", false, &TileColProd, &TensorColProd},
 }
 
 // rowExpands combine a tile [rows, cols] with a column [rows, 1]
 // broadcast along each row.
 var rowExpands = []struct {
-	name, doc string
-	h         **OpDef
+	name, doc    string
+	float        bool // defined on floating-point elements only
+	tile, tensor **OpDef
 }{
-	{"row_expand_add", "tile + row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandAdd},
-	{"row_expand_sub", "tile - row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandSub},
-	{"row_expand_mul", "tile * row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandMul},
-	{"row_expand_div", "tile / row_vec, row_vec [rows, 1] broadcast along each row.", &TileRowExpandDiv},
+	{"row_expand_add", "tile + row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandAdd, &TensorRowExpandAdd},
+	{"row_expand_sub", "tile - row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandSub, &TensorRowExpandSub},
+	{"row_expand_mul", "tile * row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandMul, &TensorRowExpandMul},
+	{"row_expand_div", "tile / row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandDiv, &TensorRowExpandDiv},
+	{"row_expand_max", "max(tile, row_vec), row_vec [rows, 1] broadcast along each row (TROWEXPANDMAX).", false, &TileRowExpandMax, &TensorRowExpandMax},
+	{"row_expand_min", "min(tile, row_vec), row_vec [rows, 1] broadcast along each row (TROWEXPANDMIN).", false, &TileRowExpandMin, &TensorRowExpandMin},
+	{"row_expand_expdif", "exp(tile - row_vec), row_vec [rows, 1] broadcast along each row (TROWEXPANDEXPDIF).", true, &TileRowExpandExpdif, &TensorRowExpandExpdif},
 }
 
 // colExpands combine a tile [rows, cols] with a row [1, cols] broadcast
 // down each column; col_expand itself copies the row into every row of
 // the target's shape.
 var colExpands = []struct {
-	name, doc string
-	h         **OpDef
+	name, doc    string
+	float        bool
+	tile, tensor **OpDef
 }{
-	{"col_expand", "The row col_vec [1, cols] repeated into every row of target's shape.", &TileColExpand},
-	{"col_expand_add", "tile + col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandAdd},
-	{"col_expand_sub", "tile - col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandSub},
-	{"col_expand_mul", "tile * col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandMul},
-	{"col_expand_div", "tile / col_vec, col_vec [1, cols] broadcast down each column.", &TileColExpandDiv},
+	{"col_expand", "The row col_vec [1, cols] repeated into every row of target's shape.", false, &TileColExpand, &TensorColExpand},
+	{"col_expand_add", "tile + col_vec, col_vec [1, cols] broadcast down each column.", false, &TileColExpandAdd, &TensorColExpandAdd},
+	{"col_expand_sub", "tile - col_vec, col_vec [1, cols] broadcast down each column.", false, &TileColExpandSub, &TensorColExpandSub},
+	{"col_expand_mul", "tile * col_vec, col_vec [1, cols] broadcast down each column.", false, &TileColExpandMul, &TensorColExpandMul},
+	{"col_expand_div", "tile / col_vec, col_vec [1, cols] broadcast down each column.", false, &TileColExpandDiv, &TensorColExpandDiv},
+	{"col_expand_max", "max(tile, col_vec), col_vec [1, cols] broadcast down each column (TCOLEXPANDMAX).", false, &TileColExpandMax, &TensorColExpandMax},
+	{"col_expand_min", "min(tile, col_vec), col_vec [1, cols] broadcast down each column (TCOLEXPANDMIN).", false, &TileColExpandMin, &TensorColExpandMin},
+	{"col_expand_expdif", "exp(tile - col_vec), col_vec [1, cols] broadcast down each column (TCOLEXPANDEXPDIF).", true, &TileColExpandExpdif, &TensorColExpandExpdif},
 }
 
 // vecTile checks that argument i is a tile of at least two dimensions in
@@ -85,7 +93,7 @@ func validOf(t *TileType) []Expr {
 func init() {
 	for _, op := range rowReductions {
 		op := op
-		*op.h = RegisterOp(&OpDef{
+		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp_tile"}},
 			OutMemory: MemVec,
@@ -127,7 +135,7 @@ func init() {
 		if op.scratch {
 			max = 2
 		}
-		*op.h = RegisterOp(&OpDef{
+		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp_tile"}},
 			MinArgs:   1,
@@ -159,11 +167,11 @@ func init() {
 		})
 	}
 	for _, op := range rowExpands {
-		*op.h = RegisterOp(&OpDef{
+		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "tile"}, {Name: "row_vec"}},
 			OutMemory: MemVec,
-			Deduce:    broadcastDeduce("column", columnOf),
+			Deduce:    broadcastDeduce("column", columnOf, op.float),
 		})
 	}
 }
@@ -185,11 +193,14 @@ func rowOf(shape []Expr) []Expr {
 
 // broadcastDeduce types tile (op) vec, where vec is the what (column or
 // row) of tile's shape that want gives: a Vec tile like tile.
-func broadcastDeduce(what string, want func([]Expr) []Expr) func(c *DeduceCtx) (Type, error) {
+func broadcastDeduce(what string, want func([]Expr) []Expr, float bool) func(c *DeduceCtx) (Type, error) {
 	return func(c *DeduceCtx) (Type, error) {
 		t, err := vecTile(c, 0)
 		if err != nil {
 			return nil, err
+		}
+		if float && !t.DType.IsFloat() {
+			return nil, c.Fail(0, "elements of a floating-point type", t.DType.String())
 		}
 		r, err := vecTile(c, 1)
 		if err != nil {
@@ -202,17 +213,27 @@ func broadcastDeduce(what string, want func([]Expr) []Expr) func(c *DeduceCtx) (
 	}
 }
 
+// rowReductionScratch is the tmp_tile upstream's conversion gives a row
+// reduction: the input's shape with the last dimension at least 128.
+func rowReductionScratch(_ *Call, in *TileType) (string, []Expr, bool) {
+	shape := append([]Expr(nil), in.Shape...)
+	if v, ok := ConstValue(shape[len(shape)-1]); !ok || v < 128 {
+		shape[len(shape)-1] = Int(128)
+	}
+	return "tmp_tile", shape, true
+}
+
 func init() {
 	for _, op := range colExpands {
 		first := "tile"
 		if op.name == "col_expand" {
 			first = "target"
 		}
-		*op.h = RegisterOp(&OpDef{
+		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: first}, {Name: "col_vec"}},
 			OutMemory: MemVec,
-			Deduce:    broadcastDeduce("row", rowOf),
+			Deduce:    broadcastDeduce("row", rowOf, op.float),
 		})
 	}
 	TileReshape = RegisterOp(&OpDef{
@@ -339,4 +360,91 @@ func dtypeList(ds []DataType) string {
 		s += d.String()
 	}
 	return s
+}
+
+// The tensor forms of the row and column ops (registered after the tile
+// forms above, which they name): the same ops on tensors,
+// which ConvertTensorToTileOps lowers to their tile forms. A row
+// reduction's scratch tile is allocated there, as upstream's conversion
+// allocates it, so a tensor author never writes one.
+func init() {
+	matrix := func(c *DeduceCtx, i int) (TensorLike, error) {
+		t, err := c.TensorLike(i)
+		if err == nil && len(t.Shape) < 2 {
+			err = c.Fail(i, "a tensor of at least 2 dimensions", c.Args[i])
+		}
+		return t, err
+	}
+	for _, op := range rowReductions {
+		op := op
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
+			Doc:         op.doc + " A tensor (lowered to the tile form with a scratch tile).",
+			Args:        []ArgSpec{{Name: "input"}},
+			TileScratch: rowReductionScratch,
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := matrix(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				if op.dtypes != nil && !hasDType(op.dtypes, t.DType) {
+					return nil, c.Fail(0, fmt.Sprintf("elements of %s", dtypeList(op.dtypes)), t.DType.String())
+				}
+				return &TensorType{Shape: columnOf(t.Shape), DType: t.DType}, nil
+			},
+		})
+	}
+	for _, op := range colReductions {
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
+			Doc:  op.doc + " A tensor (lowered to the sequential tile form).",
+			Args: []ArgSpec{{Name: "input"}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				t, err := matrix(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				return &TensorType{Shape: append([]Expr{Int(1)}, t.Shape[1:]...), DType: t.DType}, nil
+			},
+		})
+	}
+	expand := func(what, vec string, want func([]Expr) []Expr, float bool) func(c *DeduceCtx) (Type, error) {
+		return func(c *DeduceCtx) (Type, error) {
+			t, err := matrix(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			if float && !t.DType.IsFloat() {
+				return nil, c.Fail(0, "elements of a floating-point type", t.DType.String())
+			}
+			r, err := c.TensorLike(1)
+			if err != nil {
+				return nil, err
+			}
+			if w := want(t.Shape); r.DType != t.DType || !SameDims(r.Shape, w) {
+				return nil, c.Fail(1, "a "+what+" "+DefaultFormat.Dims(w)+" of "+t.DType.String(), c.Args[1])
+			}
+			return &TensorType{Shape: t.Shape, DType: t.DType}, nil
+		}
+	}
+	for _, op := range rowExpands {
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
+			Doc:    op.doc + " Tensors (lowered to the tile form).",
+			Args:   []ArgSpec{{Name: "tensor"}, {Name: "row_vec"}},
+			Deduce: expand("column", "row_vec", columnOf, op.float),
+		})
+	}
+	for _, op := range colExpands {
+		first := "tensor"
+		if op.name == "col_expand" {
+			first = "target"
+		}
+		*op.tensor = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
+			Doc:    op.doc + " Tensors (lowered to the tile form).",
+			Args:   []ArgSpec{{Name: first}, {Name: "col_vec"}},
+			Deduce: expand("row", "col_vec", rowOf, op.float),
+		})
+	}
 }

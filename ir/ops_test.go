@@ -291,6 +291,48 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tile.matmul_acc", []Expr{tile(FP32, MemAcc, 64, 32), left, right}, nil,
 			"cell[3]:7: tile.matmul_acc: argument 'acc': expected an accumulator [64, 16] of pl.FP32, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Acc]"},
 	)
+	mat := tens(FP32, 64, 32)
+	for _, name := range []string{"row_sum", "row_max", "row_min", "row_prod", "col_sum", "col_max", "col_min", "col_prod"} {
+		cases = append(cases, dcase{"tensor." + name, []Expr{tens(FP32, 64)}, nil,
+			"cell[3]:7: tensor." + name + ": argument 'input': expected a tensor of at least 2 dimensions, given pl.Tensor[[64], pl.FP32]"})
+	}
+	for _, name := range []string{"max", "min", "expdif"} {
+		cases = append(cases, dcase{"tile.row_expand_" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
+			"cell[3]:7: tile.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"},
+			dcase{"tile.col_expand_" + name, []Expr{rows, tile(FP32, MemVec, 64, 1)}, nil,
+				"cell[3]:7: tile.col_expand_" + name + ": argument 'col_vec': expected a row [1, 32] of pl.FP32, given pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec]"})
+	}
+	for _, name := range []string{"add", "sub", "mul", "div", "max", "min", "expdif"} {
+		cases = append(cases, dcase{"tensor.row_expand_" + name, []Expr{mat, tens(FP32, 1, 32)}, nil,
+			"cell[3]:7: tensor.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tensor[[1, 32], pl.FP32]"})
+	}
+	for _, name := range []string{"col_expand", "col_expand_add", "col_expand_sub", "col_expand_mul", "col_expand_div", "col_expand_max", "col_expand_min", "col_expand_expdif"} {
+		cases = append(cases, dcase{"tensor." + name, []Expr{mat, tens(FP16, 1, 32)}, nil,
+			"cell[3]:7: tensor." + name + ": argument 'col_vec': expected a row [1, 32] of pl.FP32, given pl.Tensor[[1, 32], pl.FP16]"})
+	}
+	ints := tile(INT32, MemVec, 8, 32)
+	cases = append(cases,
+		dcase{"tile.row_expand_expdif", []Expr{ints, tile(INT32, MemVec, 8, 1)}, nil,
+			"cell[3]:7: tile.row_expand_expdif: argument 'tile': expected elements of a floating-point type, given pl.INT32"},
+		dcase{"tile.rsqrt", []Expr{rows, tile(FP32, MemVec, 64, 16)}, nil,
+			"cell[3]:7: tile.rsqrt: argument 'tmp': expected a scratch tile like the input, [64, 32] of pl.FP32, given pl.Tile[[64, 16], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tensor.rsqrt", []Expr{tens(INT32, 8, 8)}, nil,
+			"cell[3]:7: tensor.rsqrt: argument 'input': expected elements of a floating-point type, given pl.INT32"},
+		dcase{"tile.fmod", []Expr{rows, ints}, nil,
+			"cell[3]:7: tile.fmod: argument 'rhs': expected a tile like lhs, [64, 32] of pl.FP32, given pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tensor.fmod", []Expr{mat, tens(FP32, 64, 16)}, nil,
+			"cell[3]:7: tensor.fmod: argument 'rhs': expected a tensor like lhs, [64, 32] of pl.FP32, given pl.Tensor[[64, 16], pl.FP32]"},
+		dcase{"tile.fmods", []Expr{rows, rows}, nil,
+			"cell[3]:7: tile.fmods: argument 'rhs': expected a scalar, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tensor.fmods", []Expr{rows, Int(2)}, nil,
+			"cell[3]:7: tensor.fmods: argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.ci", []Expr{i32(0), Dims(2, 32)}, Kwargs{{"dtype", INT32}},
+			"cell[3]:7: tile.ci: argument 'shape': expected one row: every leading dimension 1 (TCI fills only the first row), given [2, 32]"},
+		dcase{"tensor.ci", []Expr{i32(0), Dims(1, 32)}, Kwargs{{"dtype", FP32}},
+			"cell[3]:7: tensor.ci: kwarg 'dtype': expected one of INT16, INT32, UINT16, UINT32, given pl.FP32"},
+		dcase{"tensor.fillpad_expand", []Expr{mat, Dims(32, 32)}, nil,
+			"cell[3]:7: tensor.fillpad_expand: argument 'shape': expected a shape no smaller than the input's [64, 32], given [32, 32]"},
+	)
 	for _, name := range []string{"abs", "neg", "relu"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
@@ -417,7 +459,15 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 		if tf := d.TileForm; tf != nil {
 			reg, ok := LookupOp(tf.Name)
 			require.True(t, ok && reg == tf, "%s: TileForm %s is not registered", d.Name, tf.Name)
-			require.Equal(t, len(d.Args), len(tf.Args), "%s and its tile form take the same arguments", d.Name)
+			// The tile form takes the tensor op's arguments, and one more
+			// when the lowering adds a scratch tile.
+			n := len(d.Args)
+			takes := func(n int) bool { return n >= tf.MinArgs && (tf.MaxArgs < 0 || n <= tf.MaxArgs) }
+			if d.TileScratch != nil {
+				require.True(t, takes(n+1), "%s: its tile form %s takes the scratch tile after %d arguments", d.Name, tf.Name, n)
+			} else {
+				require.True(t, takes(n), "%s: its tile form %s takes %d arguments", d.Name, tf.Name, n)
+			}
 		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
 	}
@@ -442,6 +492,12 @@ func TestHandlesFilled(t *testing.T) {
 		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
 		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape,
 		TileMove, TileMatmul, TileMatmulAcc, TensorMatmul, TileAssemble, TileTransposeView, TensorDim, TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd, TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad, TileConcat, TileFull, TensorFull, TileCommWait, TileCommTest,
+		TileRowExpandMax, TileRowExpandMin, TileRowExpandExpdif, TileColExpandMax, TileColExpandMin, TileColExpandExpdif,
+		TensorRowSum, TensorRowMax, TensorRowMin, TensorRowProd, TensorColSum, TensorColMax, TensorColMin, TensorColProd,
+		TensorRowExpandAdd, TensorRowExpandSub, TensorRowExpandMul, TensorRowExpandDiv, TensorRowExpandMax, TensorRowExpandMin,
+		TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd, TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv,
+		TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif, TileRsqrt, TensorRsqrt,
+		TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi, TensorFillpadExpand,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

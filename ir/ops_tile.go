@@ -238,6 +238,8 @@ var elementwiseOps = []struct {
 	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs},
 	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls},
 	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs},
+	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD).", &TileFmod, &TensorFmod},
+	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods},
 }
 
 func registerElementwise() {

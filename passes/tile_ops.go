@@ -597,7 +597,31 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 		}
 		args[i] = y
 	}
-	call, err := tileOp.NewCall(args, c.Kwargs, c.Pos)
+	// A scratch tile the tile form needs (a row reduction's tmp_tile) is
+	// allocated here, as upstream's conversion allocates it.
+	if sc := c.Op.TileScratch; sc != nil && len(args) > 0 {
+		if in, ok := args[0].Type().(*ir.TileType); ok {
+			if name, shape, ok := sc(c, in); ok {
+				create, err := ir.TileCreate.NewCall([]ir.Expr{&ir.MakeTuple{Elems: shape}},
+					ir.Kwargs{{Key: "dtype", Value: in.DType}, {Key: "target_memory", Value: ir.MemVec}}, c.Pos)
+				if err != nil {
+					return nil, err
+				}
+				tmp := ir.NewVar(t.names.fresh(name), create.Type(), c.Pos)
+				out = append(out, assign(tmp, create))
+				args = append(args, tmp)
+			}
+		}
+	}
+	// Kwargs that only steer the lowering (rsqrt's high_precision) stay
+	// behind: the tile form is given the ones it declares.
+	var kw ir.Kwargs
+	for _, k := range c.Kwargs {
+		if _, ok := tileOp.Kwarg(k.Key); ok {
+			kw = append(kw, k)
+		}
+	}
+	call, err := tileOp.NewCall(args, kw, c.Pos)
 	if err != nil {
 		return nil, err
 	}

@@ -168,47 +168,149 @@ func Sqrt(x any) Expr { return unary("Sqrt", ir.TileSqrt, ir.TensorSqrt, x) }
 // Recip is elementwise 1/x of a floating-point tile or tensor. PyPTO: pl.recip(t).
 func Recip(x any) Expr { return unary("Recip", ir.TileRecip, ir.TensorRecip, x) }
 
-// RowSum folds each row of a tile into its sum, [rows, cols] to
-// [rows, 1]; tmp is a scratch tile as large as t. PyPTO: pl.row_sum(t, tmp).
-func RowSum(t, tmp any) Expr { return tileOp2("RowSum", ir.TileRowSum, t, tmp) }
+// RowSum folds each row into its sum, [rows, cols] to [rows, 1]: of a
+// tile with tmp a scratch tile as large as it, or of a tensor with tmp nil
+// (ConvertTensorToTileOps allocates the scratch). PyPTO: pl.row_sum(t, tmp),
+// pl.row_sum(tensor).
+func RowSum(t, tmp any) Expr { return reduction("RowSum", ir.TileRowSum, ir.TensorRowSum, t, tmp) }
 
-// RowMax folds each row of a tile into its maximum. PyPTO: pl.row_max(t, tmp).
-func RowMax(t, tmp any) Expr { return tileOp2("RowMax", ir.TileRowMax, t, tmp) }
+// RowMax folds each row into its maximum, like RowSum. PyPTO: pl.row_max(t, tmp).
+func RowMax(t, tmp any) Expr { return reduction("RowMax", ir.TileRowMax, ir.TensorRowMax, t, tmp) }
 
-// RowMin folds each row of a tile into its minimum. PyPTO: pl.row_min(t, tmp).
-func RowMin(t, tmp any) Expr { return tileOp2("RowMin", ir.TileRowMin, t, tmp) }
+// RowMin folds each row into its minimum, like RowSum. PyPTO: pl.row_min(t, tmp).
+func RowMin(t, tmp any) Expr { return reduction("RowMin", ir.TileRowMin, ir.TensorRowMin, t, tmp) }
 
-// RowExpandAdd adds column v [rows, 1] to every element of its row of t.
-// PyPTO: pl.row_expand_add(t, v).
-func RowExpandAdd(t, v any) Expr { return tileOp2("RowExpandAdd", ir.TileRowExpandAdd, t, v) }
+// RowExpandAdd adds column v [rows, 1] to every element of its row of t
+// (tiles or tensors). PyPTO: pl.row_expand_add(t, v).
+func RowExpandAdd(t, v any) Expr {
+	return byOperand("RowExpandAdd", ir.TileRowExpandAdd, ir.TensorRowExpandAdd, t, v)
+}
 
 // RowExpandSub subtracts column v from every element of its row of t.
 // PyPTO: pl.row_expand_sub(t, v).
-func RowExpandSub(t, v any) Expr { return tileOp2("RowExpandSub", ir.TileRowExpandSub, t, v) }
+func RowExpandSub(t, v any) Expr {
+	return byOperand("RowExpandSub", ir.TileRowExpandSub, ir.TensorRowExpandSub, t, v)
+}
 
 // RowExpandMul multiplies every element of a row of t by its entry of
 // column v. PyPTO: pl.row_expand_mul(t, v).
-func RowExpandMul(t, v any) Expr { return tileOp2("RowExpandMul", ir.TileRowExpandMul, t, v) }
+func RowExpandMul(t, v any) Expr {
+	return byOperand("RowExpandMul", ir.TileRowExpandMul, ir.TensorRowExpandMul, t, v)
+}
 
 // RowExpandDiv divides every element of a row of t by its entry of column
 // v. PyPTO: pl.row_expand_div(t, v).
-func RowExpandDiv(t, v any) Expr { return tileOp2("RowExpandDiv", ir.TileRowExpandDiv, t, v) }
+func RowExpandDiv(t, v any) Expr {
+	return byOperand("RowExpandDiv", ir.TileRowExpandDiv, ir.TensorRowExpandDiv, t, v)
+}
+
+// RowExpandMax is max(t, v) with column v broadcast along each row.
+// PyPTO: pl.row_expand_max(t, v).
+func RowExpandMax(t, v any) Expr {
+	return byOperand("RowExpandMax", ir.TileRowExpandMax, ir.TensorRowExpandMax, t, v)
+}
+
+// RowExpandMin is min(t, v) with column v broadcast along each row.
+// PyPTO: pl.row_expand_min(t, v).
+func RowExpandMin(t, v any) Expr {
+	return byOperand("RowExpandMin", ir.TileRowExpandMin, ir.TensorRowExpandMin, t, v)
+}
+
+// RowExpandExpdif is exp(t - v) with column v broadcast along each row
+// (a softmax's numerator). PyPTO: pl.row_expand_expdif(t, v).
+func RowExpandExpdif(t, v any) Expr {
+	return byOperand("RowExpandExpdif", ir.TileRowExpandExpdif, ir.TensorRowExpandExpdif, t, v)
+}
 
 // ColExpand repeats row v [1, cols] into every row of target's shape.
 // PyPTO: pl.col_expand(target, v).
-func ColExpand(target, v any) Expr { return tileOp2("ColExpand", ir.TileColExpand, target, v) }
+func ColExpand(target, v any) Expr {
+	return byOperand("ColExpand", ir.TileColExpand, ir.TensorColExpand, target, v)
+}
 
 // ColExpandAdd adds row v [1, cols] to every row of t. PyPTO: pl.col_expand_add(t, v).
-func ColExpandAdd(t, v any) Expr { return tileOp2("ColExpandAdd", ir.TileColExpandAdd, t, v) }
+func ColExpandAdd(t, v any) Expr {
+	return byOperand("ColExpandAdd", ir.TileColExpandAdd, ir.TensorColExpandAdd, t, v)
+}
 
 // ColExpandSub subtracts row v from every row of t. PyPTO: pl.col_expand_sub(t, v).
-func ColExpandSub(t, v any) Expr { return tileOp2("ColExpandSub", ir.TileColExpandSub, t, v) }
+func ColExpandSub(t, v any) Expr {
+	return byOperand("ColExpandSub", ir.TileColExpandSub, ir.TensorColExpandSub, t, v)
+}
 
 // ColExpandMul multiplies every row of t by row v. PyPTO: pl.col_expand_mul(t, v).
-func ColExpandMul(t, v any) Expr { return tileOp2("ColExpandMul", ir.TileColExpandMul, t, v) }
+func ColExpandMul(t, v any) Expr {
+	return byOperand("ColExpandMul", ir.TileColExpandMul, ir.TensorColExpandMul, t, v)
+}
 
 // ColExpandDiv divides every row of t by row v. PyPTO: pl.col_expand_div(t, v).
-func ColExpandDiv(t, v any) Expr { return tileOp2("ColExpandDiv", ir.TileColExpandDiv, t, v) }
+func ColExpandDiv(t, v any) Expr {
+	return byOperand("ColExpandDiv", ir.TileColExpandDiv, ir.TensorColExpandDiv, t, v)
+}
+
+// ColExpandMax is max(t, v) with row v broadcast down each column.
+// PyPTO: pl.col_expand_max(t, v).
+func ColExpandMax(t, v any) Expr {
+	return byOperand("ColExpandMax", ir.TileColExpandMax, ir.TensorColExpandMax, t, v)
+}
+
+// ColExpandMin is min(t, v) with row v broadcast down each column.
+// PyPTO: pl.col_expand_min(t, v).
+func ColExpandMin(t, v any) Expr {
+	return byOperand("ColExpandMin", ir.TileColExpandMin, ir.TensorColExpandMin, t, v)
+}
+
+// ColExpandExpdif is exp(t - v) with row v broadcast down each column.
+// PyPTO: pl.col_expand_expdif(t, v).
+func ColExpandExpdif(t, v any) Expr {
+	return byOperand("ColExpandExpdif", ir.TileColExpandExpdif, ir.TensorColExpandExpdif, t, v)
+}
+
+// Rsqrt is elementwise 1/sqrt(x) of a floating-point tile or tensor.
+// PyPTO: pl.rsqrt(t).
+func Rsqrt(x any) Expr { return unary("Rsqrt", ir.TileRsqrt, ir.TensorRsqrt, x) }
+
+// Fmod is the elementwise remainder of a / b with a's sign, as torch.fmod,
+// of tiles or tensors; b may be a scalar (fmods). PyPTO: pl.fmod(a, b).
+func Fmod(a, b any) Expr {
+	l := arg(a, "pl.Fmod", "lhs")
+	r := arg(b, "pl.Fmod", "rhs")
+	op, scalar := ir.TensorFmod, ir.TensorFmods
+	if isTile(l) {
+		op, scalar = ir.TileFmod, ir.TileFmods
+	}
+	if isScalar(r) {
+		op = scalar
+	}
+	return dsl.Call(op, []ir.Expr{l, r}, nil)
+}
+
+// Arange is the integer sequence start, start+1, ... (start, start-1, ...
+// when descending) as a one-row tensor of shape [1, n] and integer type
+// dt; in a kernel it becomes tile.ci. PyPTO: pl.arange(start, shape,
+// dtype=dt, descending=...).
+func Arange(start, shape any, dt DataType, descending bool) Expr {
+	return dsl.Call(ir.TensorCi, []ir.Expr{arg(start, "pl.Arange", "start"), dsl.TupleArg(shape, "pl.Arange shape")},
+		ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "descending", Value: descending}})
+}
+
+// byOperand calls an op's tile form on a tile, its tensor form otherwise.
+func byOperand(name string, tile, tensor *ir.OpDef, a, b any) Expr {
+	if isTile(arg(a, "pl."+name, tile.Args[0].Name)) {
+		return tileOp2(name, tile, a, b)
+	}
+	return tileOp2(name, tensor, a, b)
+}
+
+// reduction is a row or column fold: the tile form with its scratch tile,
+// or the tensor form when the operand is a tensor and tmp is nil.
+func reduction(name string, tile, tensor *ir.OpDef, t, tmp any) Expr {
+	x := arg(t, "pl."+name, "tile")
+	if tmp == nil && !isTile(x) {
+		return dsl.Call(tensor, []ir.Expr{x}, nil)
+	}
+	return tileOp2(name, tile, x, tmp)
+}
 
 // Reshape sees a tile's elements, in order, with another shape of as many
 // elements; no data moves. PyPTO: pl.reshape(t, shape).

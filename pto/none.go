@@ -15,6 +15,11 @@ func init() {
 	} {
 		NoEmitter(op, tensorLevel)
 	}
+	for _, op := range ir.Ops() {
+		if op.TileForm != nil {
+			NoEmitter(op, tensorLevel)
+		}
+	}
 	for _, op := range []*ir.OpDef{ir.PldTensorPut, ir.PldTensorGet, ir.PldTensorRemoteStore} {
 		NoEmitter(op, "a tensor-level transfer: ConvertTensorToTileOps stages it through tiles before codegen")
 	}

@@ -26,9 +26,16 @@ func init() {
 		ir.TileRowExpandMul: "pto.trowexpandmul", ir.TileRowExpandDiv: "pto.trowexpanddiv",
 		ir.TileColExpandAdd: "pto.tcolexpandadd", ir.TileColExpandSub: "pto.tcolexpandsub",
 		ir.TileColExpandMul: "pto.tcolexpandmul", ir.TileColExpandDiv: "pto.tcolexpanddiv",
+		ir.TileRowExpandMax: "pto.trowexpandmax", ir.TileRowExpandMin: "pto.trowexpandmin",
+		ir.TileRowExpandExpdif: "pto.trowexpandexpdif",
+		ir.TileColExpandMax:    "pto.tcolexpandmax", ir.TileColExpandMin: "pto.tcolexpandmin",
+		ir.TileColExpandExpdif: "pto.tcolexpandexpdif",
 	} {
 		Register(op, emitElementwise(inst, false))
 	}
+	// rsqrt reads its scratch tile too on the high-precision path.
+	Register(ir.TileRsqrt, emitTiles("pto.trsqrt", nil))
+	Register(ir.TileCi, emitCi)
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
 		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",
@@ -85,12 +92,13 @@ func init() {
 // elementwise maps tile ops to PTO-ISA instructions (TADD, TSUB, ...).
 var elementwise = map[*ir.OpDef]string{
 	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul", ir.TileDiv: "pto.tdiv",
-	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin",
+	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin", ir.TileFmod: "pto.tfmod",
 }
 
 // elementwiseScalar maps the tile-scalar forms (TADDS, ...).
 var elementwiseScalar = map[*ir.OpDef]string{
 	ir.TileAdds: "pto.tadds", ir.TileSubs: "pto.tsubs", ir.TileMuls: "pto.tmuls", ir.TileDivs: "pto.tdivs",
+	ir.TileFmods: "pto.tfmods",
 }
 
 // tile.load(tensor, offsets, shapes[, valid_shape]) → pto.tload from a local
@@ -461,4 +469,23 @@ func init() {
 		}
 		return nil
 	})
+}
+
+// tile.ci → pto.tci: the start scalar in the destination's type, the
+// direction as an attribute (the shape is the result's type).
+func emitCi(c *Ctx, call *ir.Call, res *ir.Var) error {
+	dt := ir.INT32
+	if v, ok := call.Kwargs.DType("dtype"); ok {
+		dt = v
+	}
+	start, err := c.as(call.Args[0], dt, "")
+	if err != nil {
+		return err
+	}
+	r, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	c.insOuts("pto.tci", []value{start}, []value{r}, []attr{{name: "descending", val: fmt.Sprint(call.Kwargs.Bool("descending", false))}})
+	return nil
 }

@@ -245,6 +245,8 @@ var elementwiseOps = map[string]elementwiseSpelling{
 	"pl.div":     {ir.TileDiv, ir.TensorDiv, ir.TileDivs, ir.TensorDivs, ir.OpFloatDiv, true},
 	"pl.maximum": {tile: ir.TileMaximum, tensor: ir.TensorMaximum},
 	"pl.minimum": {tile: ir.TileMinimum, tensor: ir.TensorMinimum},
+	"pl.fmod":    {tile: ir.TileFmod, tensor: ir.TensorFmod, tileScalar: ir.TileFmods, tensorScalar: ir.TensorFmods},
+	"pl.fmods":   {tile: ir.TileFmods, tensor: ir.TensorFmods, tileScalar: ir.TileFmods, tensorScalar: ir.TensorFmods},
 }
 
 // tileSpellings are the tensor ops whose tile op of the same spelling is

@@ -270,3 +270,85 @@ func TestTensorSetValidShapeFillpad(t *testing.T) {
 		}
 	})
 }
+
+// The broadcast ops with max, min and exp-diff, rsqrt, fmod and the
+// integer sequence, on tiles and as tensor ops that ConvertTensorToTileOps
+// lowers (a row reduction's scratch tile and high-precision rsqrt's
+// allocated there), as written and compiled.
+func TestVectorOps(t *testing.T) {
+	positive := func(seed int64, dims ...int) *tensor.Tensor {
+		r := tensor.Randn(seed, dims...)
+		vals := r.Float32s()
+		for i, v := range vals {
+			vals[i] = float32(math.Abs(float64(v))) + 0.25
+		}
+		return tensor.FromFloat32(vals, dims...)
+	}
+	prog, comp, text := authored(t, "vector_ops.py", "TileVectorOps", 1)
+	wantPTO(t, text, "pto.trowexpandmax ins(", "pto.trowexpandmin ins(", "pto.trowexpandexpdif ins(", "pto.tcolexpandmax ins(",
+		"pto.tcolexpandmin ins(", "pto.tcolexpandexpdif ins(", "pto.trsqrt ins(%u, %tmp", "pto.tfmod ins(", "{descending = true}")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), tensor.Randn(2, 8, 1), tensor.Randn(3, 1, 16), positive(4, 8, 16),
+			tensor.Zeros(ir.FP32, 8, 8, 16), tensor.Zeros(ir.INT32, 2, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x, col, row, y, out, seq := a[0], a[1], a[2], a[3], a[4], a[5]
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				v, c, r, u := x.At(i, j), col.At(i, 0), row.At(0, j), y.At(i, j)
+				want := []float64{math.Max(v, c), math.Min(v, c), f32(math.Exp(v - c)), math.Max(v, r), math.Min(v, r),
+					f32(math.Exp(v - r)), f32(1 / math.Sqrt(u)), f32(math.Mod(v, u))}
+				for k, w := range want {
+					if got := out.At(k, i, j); got != w {
+						t.Fatalf("compiled %v: out[%d, %d, %d] = %v, want %v", compiled, i, j, k, got, w)
+					}
+				}
+			}
+		}
+		for j := 0; j < 16; j++ {
+			if up, down := seq.At(0, j), seq.At(1, j); up != float64(3+j) || down != float64(15-j) {
+				t.Fatalf("compiled %v: ci column %d = %v, %v, want %d, %d", compiled, j, up, down, 3+j, 15-j)
+			}
+		}
+	})
+
+	prog, comp, text = authored(t, "vector_ops.py", "TensorVectorOps", 1)
+	wantPTO(t, text, "pto.trowsum ins(%x_vec, %tmp_tile", "cols=128", "pto.tcolmax ins(", "pto.trowexpandexpdif ins(",
+		"pto.tcolexpandsub ins(", "pto.trsqrt ins(%y_vec, %rsqrt_tmp", "pto.tfmods ins(", "pto.tci ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(5, 8, 16), positive(6, 8, 16), tensor.Zeros(ir.FP32, 8, 1), tensor.Zeros(ir.FP32, 1, 16),
+			tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16),
+			tensor.Zeros(ir.INT32, 1, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x, y := a[0], a[1]
+		colMax := make([]float64, 16)
+		for j := range colMax {
+			colMax[j] = math.Inf(-1)
+			for i := 0; i < 8; i++ {
+				colMax[j] = math.Max(colMax[j], x.At(i, j))
+			}
+			if got := a[3].At(0, j); got != colMax[j] {
+				t.Fatalf("compiled %v: col_max %d = %v, want %v", compiled, j, got, colMax[j])
+			}
+			if got := a[8].At(0, j); got != float64(5-j) {
+				t.Fatalf("compiled %v: arange %d = %v, want %d", compiled, j, got, 5-j)
+			}
+		}
+		for i := 0; i < 8; i++ {
+			sum, mx := 0.0, math.Inf(-1)
+			for j := 0; j < 16; j++ {
+				sum, mx = sum+x.At(i, j), math.Max(mx, x.At(i, j))
+			}
+			if got := a[2].At(i, 0); got != f32(sum) {
+				t.Fatalf("compiled %v: row_sum %d = %v, want %v", compiled, i, got, f32(sum))
+			}
+			for j := 0; j < 16; j++ {
+				v := x.At(i, j)
+				for k, w := range []float64{f32(math.Exp(v - mx)), f32(v - colMax[j]), f32(1 / math.Sqrt(y.At(i, j))), f32(math.Mod(v, 0.75))} {
+					if got := a[4+k].At(i, j); got != w {
+						t.Fatalf("compiled %v: output %d [%d, %d] = %v, want %v", compiled, 4+k, i, j, got, w)
+					}
+				}
+			}
+		}
+	})
+}

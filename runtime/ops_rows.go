@@ -33,10 +33,13 @@ func init() {
 		Register(op, reduceOp(k, false))
 	}
 	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
-		ir.TileRowExpandAdd: func(a, b float64) float64 { return a + b },
-		ir.TileRowExpandSub: func(a, b float64) float64 { return a - b },
-		ir.TileRowExpandMul: func(a, b float64) float64 { return a * b },
-		ir.TileRowExpandDiv: func(a, b float64) float64 { return a / b },
+		ir.TileRowExpandAdd:    func(a, b float64) float64 { return a + b },
+		ir.TileRowExpandSub:    func(a, b float64) float64 { return a - b },
+		ir.TileRowExpandMul:    func(a, b float64) float64 { return a * b },
+		ir.TileRowExpandDiv:    func(a, b float64) float64 { return a / b },
+		ir.TileRowExpandMax:    math.Max,
+		ir.TileRowExpandMin:    math.Min,
+		ir.TileRowExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
 	} {
 		fn := fn
 		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -64,11 +67,14 @@ func init() {
 
 func init() {
 	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
-		ir.TileColExpand:    func(_, b float64) float64 { return b },
-		ir.TileColExpandAdd: func(a, b float64) float64 { return a + b },
-		ir.TileColExpandSub: func(a, b float64) float64 { return a - b },
-		ir.TileColExpandMul: func(a, b float64) float64 { return a * b },
-		ir.TileColExpandDiv: func(a, b float64) float64 { return a / b },
+		ir.TileColExpand:       func(_, b float64) float64 { return b },
+		ir.TileColExpandAdd:    func(a, b float64) float64 { return a + b },
+		ir.TileColExpandSub:    func(a, b float64) float64 { return a - b },
+		ir.TileColExpandMul:    func(a, b float64) float64 { return a * b },
+		ir.TileColExpandDiv:    func(a, b float64) float64 { return a / b },
+		ir.TileColExpandMax:    math.Max,
+		ir.TileColExpandMin:    math.Min,
+		ir.TileColExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
 	} {
 		fn := fn
 		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {

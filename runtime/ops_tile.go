@@ -359,6 +359,7 @@ var unaryKernels = func() map[*ir.OpDef]func(float64) float64 {
 		{ir.TileLog, ir.TensorLog, math.Log},
 		{ir.TileSqrt, ir.TensorSqrt, math.Sqrt},
 		{ir.TileRecip, ir.TensorRecip, func(v float64) float64 { return 1 / v }},
+		{ir.TileRsqrt, ir.TensorRsqrt, func(v float64) float64 { return 1 / math.Sqrt(v) }},
 	} {
 		m[k.tile], m[k.tensor] = k.fn, k.fn
 	}
@@ -389,6 +390,7 @@ var elementwiseKernels = map[*ir.OpDef]string{
 	ir.TensorAdd: "add", ir.TensorSub: "sub", ir.TensorMul: "mul", ir.TensorDiv: "div",
 	ir.TensorMaximum: "maximum", ir.TensorMinimum: "minimum",
 	ir.TensorAdds: "adds", ir.TensorSubs: "subs", ir.TensorMuls: "muls", ir.TensorDivs: "divs",
+	ir.TileFmod: "fmod", ir.TileFmods: "fmods", ir.TensorFmod: "fmod", ir.TensorFmods: "fmods",
 }
 
 var elementwise = map[string]func(a, b float64) float64{
@@ -397,6 +399,9 @@ var elementwise = map[string]func(a, b float64) float64{
 	"mul": func(a, b float64) float64 { return a * b }, "muls": func(a, b float64) float64 { return a * b },
 	"div": func(a, b float64) float64 { return a / b }, "divs": func(a, b float64) float64 { return a / b },
 	"maximum": math.Max, "minimum": math.Min,
+	// The remainder with the dividend's sign, as torch.fmod: exact in
+	// float64 for float32 operands, so rounding back loses nothing.
+	"fmod": math.Mod, "fmods": math.Mod,
 }
 
 // elementwiseOp computes lhs <op> rhs (a tile/tensor, or a scalar for the

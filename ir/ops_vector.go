@@ -1,0 +1,130 @@
+package ir
+
+import "fmt"
+
+// Vector ops beyond the elementwise tables: rsqrt with its optional
+// high-precision scratch, the integer sequence tile.ci, and the tensor form
+// of fillpad_expand (upstream's tile_ops/unary.cpp and memory.cpp).
+
+func init() {
+	TileRsqrt = RegisterOp(&OpDef{
+		Name: "tile.rsqrt", Class: ClassCompute, Category: "TileOp",
+		Doc:       "Elementwise 1/sqrt(x) of a Vec tile; a second tile is the scratch of the high-precision path (TRSQRT).",
+		Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp"}},
+		MinArgs:   1,
+		MaxArgs:   2,
+		OutMemory: MemVec,
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := vecTile(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			if !t.DType.IsFloat() {
+				return nil, c.Fail(0, "elements of a floating-point type", t.DType.String())
+			}
+			if c.N() == 2 {
+				tmp, err := vecTile(c, 1)
+				if err != nil {
+					return nil, err
+				}
+				if tmp.DType != t.DType || !SameDims(tmp.Shape, t.Shape) {
+					return nil, c.Fail(1, "a scratch tile like the input, "+DefaultFormat.Dims(t.Shape)+" of "+t.DType.String(), tmp)
+				}
+			}
+			return vecLike(t), nil
+		},
+	})
+	TensorRsqrt = RegisterOp(&OpDef{
+		Name: "tensor.rsqrt", Class: ClassCompute, Category: "TensorOp", TileForm: TileRsqrt,
+		Doc:    "Elementwise 1/sqrt(x) of a tensor; high_precision lowers to the tile form with a scratch tile.",
+		Args:   []ArgSpec{{Name: "input"}},
+		Kwargs: []KwargSpec{{Name: "high_precision", Kind: KwBool, Default: false}},
+		TileScratch: func(c *Call, in *TileType) (string, []Expr, bool) {
+			return "rsqrt_tmp", in.Shape, c.Kwargs.Bool("high_precision", false)
+		},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			if !t.DType.IsFloat() {
+				return nil, c.Fail(0, "elements of a floating-point type", t.DType.String())
+			}
+			return &TensorType{Shape: t.Shape, DType: t.DType}, nil
+		},
+	})
+	for _, tile := range []bool{true, false} {
+		tile := tile
+		d := &OpDef{
+			Name: "tile.ci", Class: ClassCompute, Category: "TileOp",
+			Doc:    "The integer sequence start, start+1, ... (start, start-1, ... when descending) along one row [1, N] (TCI).",
+			Args:   []ArgSpec{{Name: "start"}, {Name: "shape"}},
+			Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Default: INT32}, {Name: "descending", Kind: KwBool, Default: false}},
+			Deduce: func(c *DeduceCtx) (Type, error) {
+				if _, err := c.Scalar(0); err != nil {
+					return nil, err
+				}
+				shape, err := c.Tuple(1, -1)
+				if err != nil {
+					return nil, err
+				}
+				if err := positiveStatic(c, 1, shape); err != nil {
+					return nil, err
+				}
+				for i, e := range shape {
+					v, _ := ConstValue(e)
+					if i < len(shape)-1 && v != 1 {
+						return nil, c.Fail(1, "one row: every leading dimension 1 (TCI fills only the first row)", DefaultFormat.Dims(shape))
+					}
+					if i == len(shape)-1 && v == 1 {
+						return nil, c.Fail(1, "more than one column (TCI takes no column vector)", DefaultFormat.Dims(shape))
+					}
+				}
+				dt := INT32
+				if v, ok := c.Kwargs.DType("dtype"); ok {
+					dt = v
+				}
+				if !hasDType([]DataType{INT16, INT32, UINT16, UINT32}, dt) {
+					return nil, c.FailKwarg("dtype", "one of INT16, INT32, UINT16, UINT32", dt.String())
+				}
+				if tile {
+					return NewTileType(shape, dt, MemVec, nil), nil
+				}
+				return &TensorType{Shape: shape, DType: dt}, nil
+			},
+		}
+		if tile {
+			TileCi = RegisterOp(d)
+			continue
+		}
+		d.Name, d.Category, d.TileForm = "tensor.ci", "TensorOp", TileCi
+		d.Doc = "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel)."
+		TensorCi = RegisterOp(d)
+	}
+	TensorFillpadExpand = RegisterOp(&OpDef{
+		Name: "tensor.fillpad_expand", Class: ClassCompute, Category: "TensorOp", TileForm: TileFillpadExpand,
+		Doc:    "A larger tensor of shape: the input at its top left, pad_value elsewhere (a tile.fillpad_expand in a kernel).",
+		Args:   []ArgSpec{{Name: "input"}, {Name: "shape"}},
+		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, err := c.Tuple(1, len(t.Shape))
+			if err != nil {
+				return nil, err
+			}
+			for d, e := range shape {
+				v, ok := ConstValue(e)
+				if !ok || v <= 0 {
+					return nil, c.Fail(1, "positive constant dimensions", DefaultFormat.Dims(shape))
+				}
+				if s, ok := ConstValue(t.Shape[d]); ok && v < s {
+					return nil, c.Fail(1, fmt.Sprintf("a shape no smaller than the input's %s", DefaultFormat.Dims(t.Shape)), DefaultFormat.Dims(shape))
+				}
+			}
+			return &TensorType{Shape: shape, DType: t.DType}, nil
+		},
+	})
+}
