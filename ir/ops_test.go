@@ -333,6 +333,13 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.fillpad_expand", []Expr{mat, Dims(32, 32)}, nil,
 			"cell[3]:7: tensor.fillpad_expand: argument 'shape': expected a shape no smaller than the input's [64, 32], given [32, 32]"},
 	)
+	// Only a source's valid region must fit its target (upstream #1509).
+	narrow := tvar("narrow", &TensorType{Shape: Dims(16, 8).Elems, DType: FP32, View: &TensorView{ValidShape: Dims(16, 4).Elems}})
+	cases = append(cases,
+		dcase{"tensor.assemble", []Expr{tens(FP32, 16, 4), narrow, Dims(0, 0)}, nil, ""},
+		dcase{"tensor.assemble", []Expr{tens(FP32, 16, 4), narrow, Dims(0, 1)}, nil,
+			"cell[3]:7: tensor.assemble: argument 'offset': expected a region inside the target (offset+extent <= 4 in dimension 1), given offset 1 + extent 4 = 5"},
+	)
 	for _, name := range []string{"abs", "neg", "relu"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})

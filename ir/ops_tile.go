@@ -296,8 +296,12 @@ func registerElementwise() {
 					if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
 						return nil, c.Fail(1, "a tensor like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), c.Args[1])
 					}
+					if !SameDims(tensorValid(r), tensorValid(l)) {
+						return &TensorType{Shape: l.Shape, DType: l.DType}, nil
+					}
 				}
-				return &TensorType{Shape: l.Shape, DType: l.DType}, nil
+				// The result keeps the operands' valid shape, as upstream's does.
+				return &TensorType{Shape: l.Shape, DType: l.DType, View: validView(l)}, nil
 			},
 		})
 	}
@@ -534,8 +538,15 @@ func registerViews() {
 			// Like upstream, the region check applies when source and
 			// target share a rank (a lower-rank source is a reinterpreting
 			// write).
+			// Only the source's valid region is written (a DMA over the
+			// valid extent), so only it must fit: a padded staging source
+			// may overhang the target, as upstream allows (#1509).
 			if len(s.Shape) == len(t.Shape) {
-				if err := regionFits(c, 2, offs, s.Shape, t.Shape, "the target"); err != nil {
+				extent := s.Shape
+				if s.View != nil && len(s.View.ValidShape) == len(s.Shape) {
+					extent = s.View.ValidShape
+				}
+				if err := regionFits(c, 2, offs, extent, t.Shape, "the target"); err != nil {
 					return nil, err
 				}
 			}
@@ -746,8 +757,25 @@ func init() {
 				if err := elem(c, t.DType); err != nil {
 					return nil, err
 				}
-				return &TensorType{Shape: t.Shape, DType: t.DType}, nil
+				return &TensorType{Shape: t.Shape, DType: t.DType, View: validView(t)}, nil
 			},
 		})
 	}
+}
+
+// tensorValid is a tensor's valid shape (its shape when it has none).
+func tensorValid(t TensorLike) []Expr {
+	if t.View != nil && len(t.View.ValidShape) == len(t.Shape) {
+		return t.View.ValidShape
+	}
+	return t.Shape
+}
+
+// validView is the view an elementwise result of t takes: t's valid
+// shape, or none when t is wholly valid.
+func validView(t TensorLike) *TensorView {
+	if t.View == nil || len(t.View.ValidShape) != len(t.Shape) || SameDims(t.View.ValidShape, t.Shape) {
+		return nil
+	}
+	return &TensorView{ValidShape: t.View.ValidShape}
 }

@@ -352,3 +352,38 @@ func TestVectorOps(t *testing.T) {
 		}
 	})
 }
+
+// A source narrowed by pl.set_validshape writes only its valid region:
+// into a target sized to it, by pl.assemble and by a subscript write, after
+// elementwise ops that keep the valid shape, and into a wider target whose
+// other elements stay as they were.
+func TestNarrowValidAssemble(t *testing.T) {
+	prog, comp, _ := authored(t, "narrow_valid.py", "NarrowAssemble", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 8), tensor.Randn(2, 16, 8), tensor.Zeros(ir.FP32, 16, 4), tensor.Zeros(ir.FP32, 16, 4),
+			tensor.Zeros(ir.FP32, 16, 4), tensor.Zeros(ir.FP32, 16, 4), tensor.Full(ir.FP32, 7, 20, 12)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		src, rhs, wide := a[0], a[1], a[6]
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 4; j++ {
+				v := src.At(i, j)
+				for k, w := range []float64{v, v, f32(v + 1), f32(v + rhs.At(i, j))} {
+					if got := a[2+k].At(i, j); got != w {
+						t.Fatalf("compiled %v: output %d [%d, %d] = %v, want %v", compiled, k, i, j, got, w)
+					}
+				}
+			}
+		}
+		for i := 0; i < 20; i++ {
+			for j := 0; j < 12; j++ {
+				want := 7.0
+				if i >= 2 && i < 18 && j < 4 {
+					want = src.At(i-2, j)
+				}
+				if got := wide.At(i, j); got != want {
+					t.Fatalf("compiled %v: wide[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

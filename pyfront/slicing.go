@@ -170,9 +170,15 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 	if len(st.Shape) != len(exts) {
 		r.fail(right, "subscript-write source must be %dD to match the window, got %dD", len(exts), len(st.Shape))
 	}
+	// The window matches what the write moves: the source's valid region
+	// when it has one (a padded source narrowed by pl.set_validshape).
+	extent := st.Shape
+	if st.View != nil && len(st.View.ValidShape) == len(st.Shape) {
+		extent = st.View.ValidShape
+	}
 	for i := range exts {
 		want, ok1 := ir.ConstValue(exts[i])
-		got, ok2 := ir.ConstValue(st.Shape[i])
+		got, ok2 := ir.ConstValue(extent[i])
 		if ok1 && ok2 && want != got {
 			r.fail(right, "subscript-write shape mismatch on source axis %d: window expects %d elements, source has %d", i, want, got)
 		}

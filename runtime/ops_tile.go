@@ -152,6 +152,13 @@ func init() {
 		if src.dt != dst.dt {
 			return nil, fmt.Errorf("a %s source cannot be assembled into a %s target", src.dt.Name(), dst.dt.Name())
 		}
+		// Only the source's valid region is written (a padded source
+		// narrowed by tensor.set_validshape).
+		if len(src.valid) == len(src.shape) {
+			if src, err = src.sub(make([]int, len(src.shape)), src.valid); err != nil {
+				return nil, err
+			}
+		}
 		region, err := dst.sub(offs, src.shape)
 		if err != nil {
 			return nil, err
@@ -519,6 +526,7 @@ func (x *Exec) elementwiseF32(name string, c *ir.Call, a []any) (any, error) {
 	if tensorForm(c) {
 		v := localView(ir.FP32, shape)
 		putF32(v.host, out)
+		typedValid(c, v)
 		return v, nil
 	}
 	t := x.tileHead(ir.FP32, shape, out)
@@ -549,6 +557,7 @@ func (x *Exec) result(c *ir.Call, dt ir.DataType, shape []int, vals []float64, l
 	if tensorForm(c) {
 		v := localView(dt, shape)
 		encode(dt, vals, v.host)
+		typedValid(c, v)
 		return v
 	}
 	t := tileOf(dt, shape, vals)
@@ -670,4 +679,23 @@ func padValue(dt ir.DataType, kind any) float64 {
 		return -maxOf(dt)
 	}
 	return 0
+}
+
+// typedValid gives a tensor op's result view the valid shape its type
+// says (an elementwise op of a tensor narrowed by tensor.set_validshape
+// keeps the narrowing).
+func typedValid(c *ir.Call, v *view) {
+	tt, ok := c.Type().(*ir.TensorType)
+	if !ok || tt.View == nil || len(tt.View.ValidShape) != len(v.shape) {
+		return
+	}
+	valid := make([]int, len(v.shape))
+	for i, e := range tt.View.ValidShape {
+		n, ok := ir.ConstValue(e)
+		if !ok {
+			return
+		}
+		valid[i] = int(n)
+	}
+	v.valid = valid
 }
