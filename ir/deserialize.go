@@ -345,10 +345,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
-		if k != int(ScopeInCore) && k != int(ScopeHierarchy) {
+		if k != int(ScopeInCore) && k != int(ScopeHierarchy) && k != int(ScopeSpmd) {
 			return nil, fmt.Errorf("scope: bad scope kind %d", k)
 		}
-		if level < int(LevelAIV) || level > int(LevelGlobal) || role < int(RoleNone) || role > int(SubWorker) {
+		spmdNone := k == int(ScopeSpmd) && level == int(LevelNone) // an Spmd launch has no level
+		if (!spmdNone && level < int(LevelAIV)) || level > int(LevelGlobal) || role < int(RoleNone) || role > int(SubWorker) {
 			return nil, fmt.Errorf("scope: bad level %d or role %d", level, role)
 		}
 		s.Kind, s.Level, s.Role = ScopeKind(k), Level(level), Role(role)
@@ -364,6 +365,19 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		}
 		if s.Split < SplitNone || s.Split > SplitLeftRight || s.SlotNum < 0 {
 			return nil, fmt.Errorf("scope: bad split %d or slot_num %d", s.Split, s.SlotNum)
+		}
+		if m, ok := o["core_num"]; ok {
+			if s.CoreNum, err = r.expr(m); err != nil {
+				return nil, err
+			}
+		}
+		if _, ok := o["sync_start"]; ok {
+			if err := r.field(o, "sync_start", &s.SyncStart); err != nil {
+				return nil, err
+			}
+		}
+		if (s.Kind == ScopeSpmd) != (s.CoreNum != nil) {
+			return nil, fmt.Errorf("scope: an Spmd scope, and only it, has a core_num")
 		}
 		if s.Body, err = r.stmt(o["body"]); err != nil {
 			return nil, err

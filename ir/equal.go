@@ -257,6 +257,12 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		if a.Kind != b.Kind || a.Level != b.Level || a.Role != b.Role || a.NameHint != b.NameHint {
 			return e.fail(path, "scope pl.at(level=%s, role=%s, name_hint=%q) vs pl.at(level=%s, role=%s, name_hint=%q)", a.Level, a.Role, a.NameHint, b.Level, b.Role, b.NameHint)
 		}
+		if a.SyncStart != b.SyncStart || (a.CoreNum == nil) != (b.CoreNum == nil) {
+			return e.fail(path, "spmd launch core_num set %v, sync_start %v vs core_num set %v, sync_start %v", a.CoreNum != nil, a.SyncStart, b.CoreNum != nil, b.SyncStart)
+		}
+		if a.CoreNum != nil && !e.expr(a.CoreNum, b.CoreNum, path+".core_num") {
+			return false
+		}
 		return e.optStmt(a.Body, b.Body, path+".body")
 	case *ForStmt:
 		b := b.(*ForStmt)

@@ -50,6 +50,7 @@ var (
 	TileRsqrt, TensorRsqrt                                         *OpDef
 	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi *OpDef
 	TensorFillpadExpand                                            *OpDef
+	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

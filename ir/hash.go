@@ -146,6 +146,12 @@ func (h *hasher) stmt(s Stmt) {
 			h.str(c.NameHint)
 			h.mix(uint64(c.Split))
 			h.mix(uint64(c.SlotNum))
+			if c.CoreNum != nil {
+				h.expr(c.CoreNum)
+			}
+			if c.SyncStart {
+				h.mix(1)
+			}
 			h.stmt(c.Body)
 		case *ForStmt:
 			h.mix(uint64(c.Kind))

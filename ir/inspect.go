@@ -133,6 +133,9 @@ func NodeChildren(n Node) []Node {
 		addS(s.Then)
 		addS(s.Else)
 	case *ScopeStmt:
+		if s.CoreNum != nil {
+			addE(s.CoreNum)
+		}
 		addS(s.Body)
 	case *ForStmt:
 		addE(s.Start)

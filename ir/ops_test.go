@@ -333,6 +333,10 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.fillpad_expand", []Expr{mat, Dims(32, 32)}, nil,
 			"cell[3]:7: tensor.fillpad_expand: argument 'shape': expected a shape no smaller than the input's [64, 32], given [32, 32]"},
 	)
+	cases = append(cases,
+		dcase{"tile.get_block_idx", []Expr{Int(0)}, nil, "cell[3]:7: tile.get_block_idx: expected 0 positional arguments (), given 1"},
+		dcase{"tile.get_block_num", []Expr{Int(0)}, nil, "cell[3]:7: tile.get_block_num: expected 0 positional arguments (), given 1"},
+	)
 	// Only a source's valid region must fit its target (upstream #1509).
 	narrow := tvar("narrow", &TensorType{Shape: Dims(16, 8).Elems, DType: FP32, View: &TensorView{ValidShape: Dims(16, 4).Elems}})
 	cases = append(cases,
@@ -505,6 +509,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd, TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv,
 		TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif, TileRsqrt, TensorRsqrt,
 		TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi, TensorFillpadExpand,
+		TileGetBlockIdx, TileGetBlockNum,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

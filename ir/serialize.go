@@ -228,6 +228,13 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		if s.SlotNum != 0 {
 			o["slot_num"] = s.SlotNum
 		}
+		if s.CoreNum != nil {
+			x, e := w.expr(s.CoreNum)
+			set("core_num", x, e)
+		}
+		if s.SyncStart {
+			o["sync_start"] = true
+		}
 		y, e := w.stmt(s.Body)
 		set("body", y, e)
 	case *ForStmt:

@@ -87,6 +87,7 @@ type ScopeKind int
 const (
 	ScopeInCore    ScopeKind = 0 // with pl.at(level=pl.Level.CORE_GROUP)
 	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
+	ScopeSpmd      ScopeKind = 4 // with pl.spmd(core_num): its body runs once per block
 )
 
 // ScopeStmt is `with pl.at(level=..., role=..., name_hint=...):`, a region
@@ -107,7 +108,12 @@ type ScopeStmt struct {
 	// computes; OutlineIncoreScopes carries them to the kernel's attrs.
 	Split   SplitMode
 	SlotNum int
-	Body    Stmt
+	// An Spmd scope's launch: CoreNum blocks run its body, each seeing its
+	// own index through tile.get_block_idx (upstream's SpmdScopeStmt);
+	// SyncStart asks that they start together.
+	CoreNum   Expr
+	SyncStart bool
+	Body      Stmt
 }
 
 // SplitMode is how a mixed kernel is halved (upstream's SplitMode).

@@ -35,6 +35,9 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 		WalkStmt(s.Then, onExpr, onStmt)
 		WalkStmt(s.Else, onExpr, onStmt)
 	case *ScopeStmt:
+		if s.CoreNum != nil {
+			ex(s.CoreNum)
+		}
 		WalkStmt(s.Body, onExpr, onStmt)
 	case *ForStmt:
 		ex(s.Start)

@@ -139,9 +139,14 @@ func (f *flattener) stmt(s ir.Stmt) ir.Stmt {
 			return &c
 		}
 	case *ir.ScopeStmt:
-		if b := f.body(x.Body); b != x.Body {
+		b := f.body(x.Body)
+		n := x.CoreNum
+		if n != nil {
+			n = f.operand(n)
+		}
+		if b != x.Body || n != x.CoreNum {
 			c := *x
-			c.Body = b
+			c.Body, c.CoreNum = b, n
 			return &c
 		}
 	case *ir.ForStmt:

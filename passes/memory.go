@@ -37,8 +37,11 @@ const unallocated = -1
 // rebinding) shares its source's MemRef. Addresses stay unallocated (-1).
 func InitMemRef(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		if fn.Kind != ir.InCore || hasMemRefs(fn) {
+		if fn.Kind != ir.InCore {
 			return fn, nil
+		}
+		if hasMemRefs(fn) {
+			return fn, partialMemRefs(fn)
 		}
 		return initMemRef(fn)
 	})
@@ -54,6 +57,30 @@ func hasMemRefs(fn *ir.Function) bool {
 		}
 	})
 	return found
+}
+
+// partialMemRefs rejects a kernel where some tiles carry MemRefs (the
+// program's own, such as upstream's pl.MemRef("ub", slots=2)[i % 2]) and
+// others none: InitMemRef either plans a whole kernel or keeps one
+// already planned, and cannot yet plan around declared buffers.
+func partialMemRefs(fn *ir.Function) error {
+	var with, without *ir.Var
+	forEachDef(fn, func(v *ir.Var) {
+		if tt, ok := v.Type().(*ir.TileType); ok {
+			if tt.MemRef != nil && with == nil {
+				with = v
+			}
+			if tt.MemRef == nil && without == nil {
+				without = v
+			}
+		}
+	})
+	if with == nil || without == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: tile %s has no MemRef while %s (%s) carries one the program declares; "+
+		"ptorepl plans a kernel's buffers whole and cannot yet place the other tiles around declared ones: declare a MemRef on every tile, or on none",
+		without.Pos, without.Name, with.Name, with.Pos)
 }
 
 // forEachDef visits every variable fn defines: parameters, assignment

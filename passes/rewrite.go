@@ -330,9 +330,14 @@ func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
 		}
 		return x
 	case *ir.ScopeStmt:
-		if b := remapStmt(x.Body, m); b != x.Body {
+		b := remapStmt(x.Body, m)
+		var n ir.Expr
+		if x.CoreNum != nil {
+			n = substVars(x.CoreNum, m)
+		}
+		if b != x.Body || n != x.CoreNum {
 			c := *x
-			c.Body = b
+			c.Body, c.CoreNum = b, n
 			return &c
 		}
 		return x

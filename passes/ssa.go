@@ -207,11 +207,15 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 			out = append(out, f)
 		case *ir.ScopeStmt:
 			// A scope is transparent: its definitions are visible after it.
+			// An Spmd launch's block count is read before the body runs.
+			c := *x
+			if x.CoreNum != nil {
+				c.CoreNum = s.use(x.CoreNum, env)
+			}
 			b, err := s.block(ir.Flatten(x.Body), env)
 			if err != nil {
 				return nil, err
 			}
-			c := *x
 			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: b}
 			out = append(out, &c)
 		case *ir.SeqStmts:

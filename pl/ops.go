@@ -561,3 +561,11 @@ func CacheInvalidateRegion(t, shape, offsets any) Expr {
 	return dsl.Call(ir.SystemCacheinvalid, []ir.Expr{arg(t, "pl.CacheInvalidateRegion", "tensor"),
 		dsl.TupleArg(shape, "pl.CacheInvalidateRegion shapes"), dsl.TupleArg(offsets, "pl.CacheInvalidateRegion offsets")}, nil)
 }
+
+// BlockIdx is the running kernel's block index in its Spmd launch (0
+// outside one). PyPTO: pl.tile.get_block_idx().
+func BlockIdx() Expr { return dsl.Call(ir.TileGetBlockIdx, nil, nil) }
+
+// BlockNum is the number of blocks of the Spmd launch running the kernel
+// (1 outside one). PyPTO: pl.tile.get_block_num().
+func BlockNum() Expr { return dsl.Call(ir.TileGetBlockNum, nil, nil) }

@@ -345,6 +345,65 @@ func (f *Func) InCoreScope(nameHint string, body func()) {
 	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone, NameHint: nameHint, Body: blk})
 }
 
+// Spmd launches its body as coreNum blocks. A body that calls a kernel
+// launches that kernel once per block, and the kernel reads its block with
+// pl.BlockIdx(); a body that reads pl.BlockIdx() itself is the kernel.
+// The simulator runs the blocks one after another. PyPTO: with
+// pl.spmd(coreNum): ...
+func (f *Func) Spmd(coreNum any, body func()) {
+	pos := dsl.Caller()
+	s := f.spmdLaunch("f.Spmd", coreNum, pos)
+	if body == nil {
+		dsl.Failf("f.Spmd: the body callback is nil")
+	}
+	stmts := ir.Flatten(f.b.Block(body))
+	switch ir.ClassifySpmdBody(stmts) {
+	case ir.SpmdInline:
+		stmts = []ir.Stmt{ir.SpmdKernel(s, ir.SplitNone, 0, stmts)}
+	case ir.SpmdIdle:
+		dsl.Failf("f.Spmd: the body neither reads pl.BlockIdx() nor calls a kernel, so every block would do the same work")
+	}
+	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: stmts}
+	f.b.Emit(s)
+}
+
+// SpmdFor launches body as a kernel of coreNum blocks, named nameHint (or
+// <function>_incore_<n> when ""); body's argument is the block index.
+// PyPTO: for name in pl.spmd(coreNum, name_hint=nameHint): ...
+func (f *Func) SpmdFor(name string, coreNum any, nameHint string, body func(i Expr)) {
+	pos := dsl.Caller()
+	dsl.CheckName("f.SpmdFor", "name", name)
+	if nameHint != "" {
+		dsl.CheckName("f.SpmdFor", "nameHint", nameHint)
+	}
+	if body == nil {
+		dsl.Failf("f.SpmdFor %s: the body callback is nil", name)
+	}
+	s := f.spmdLaunch("f.SpmdFor", coreNum, pos)
+	s.NameHint = nameHint
+	idx := ir.NewVar(name, ir.Scalar(ir.INDEX), pos)
+	bind := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: idx, Value: ir.TileGetBlockIdx.MustCall(nil, nil, pos)}
+	f.b.Declare(idx)
+	blk := func() ir.Stmt {
+		defer f.b.Undeclare(idx)
+		return f.b.Block(func() { body(idx) })
+	}()
+	stmts := append([]ir.Stmt{bind}, ir.Flatten(blk)...)
+	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdKernel(s, ir.SplitNone, 0, stmts)}}
+	f.b.Emit(s)
+}
+
+func (f *Func) spmdLaunch(what string, coreNum any, pos ir.Span) *ir.ScopeStmt {
+	n := dsl.Expr(coreNum, "coreNum")
+	if st, ok := n.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+		dsl.Failf("%s: coreNum must be an integer, got %s", what, ir.Describe(n))
+	}
+	if v, ok := ir.ConstValue(n); ok && v <= 0 {
+		dsl.Failf("%s: coreNum must be positive, got %d", what, v)
+	}
+	return &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeSpmd, Level: ir.LevelNone, Role: ir.RoleNone, CoreNum: n}
+}
+
 // Call calls another function of the program. PyPTO: self.fn(args).
 func (f *Func) Call(fn *Function, args ...any) Expr {
 	return f.call(fn, nil, args)

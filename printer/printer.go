@@ -380,11 +380,72 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 	case *ir.ForStmt:
 		p.forStmt(s, indent)
 	case *ir.ScopeStmt:
+		if s.Kind == ir.ScopeSpmd {
+			p.spmd(s, indent, rv)
+			return
+		}
 		p.line(indent, "with "+ScopeHeader(s, p.o.prefix())+":")
 		p.block(s.Body, indent+1, rv)
 	default:
 		p.line(indent, fmt.Sprintf("# <unprintable %T>", s))
 	}
+}
+
+// spmd prints an Spmd launch as upstream does: the loop form
+// `for i in pl.spmd(n):` when its body is an InCore scope that starts by
+// binding i to tile.get_block_idx() (the body, less that binding, and the
+// InCore scope's optimizations go with it), else `with pl.spmd(n):` over
+// the body as it is.
+func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
+	pre := p.o.prefix()
+	args := []string{p.fmt.Expr(s.CoreNum)}
+	if s.SyncStart {
+		args = append(args, "sync_start=True")
+	}
+	if s.NameHint != "" {
+		args = append(args, "name_hint="+strconv.Quote(s.NameHint))
+	}
+	if idx, inner, rest := SpmdLoop(s); idx != nil {
+		if opts := scopeOptimizations(inner, pre); opts != "" {
+			args = append(args, opts)
+		}
+		p.line(indent, "for "+idx.Name+" in "+pre+".spmd("+strings.Join(args, ", ")+"):")
+		if len(rest) == 0 {
+			p.line(indent+1, "pass")
+			return
+		}
+		p.block(&ir.SeqStmts{StmtBase: ir.StmtBase{Pos: inner.Body.Span()}, Stmts: rest}, indent+1, rv)
+		return
+	}
+	p.line(indent, "with "+pre+".spmd("+strings.Join(args, ", ")+"):")
+	p.block(s.Body, indent+1, rv)
+}
+
+// SpmdLoop recognises the loop form of an Spmd launch: its body is one
+// InCore scope whose first statement binds the block index. It returns
+// that variable, the InCore scope and the statements after the binding
+// (idx nil when s is not in loop form).
+func SpmdLoop(s *ir.ScopeStmt) (idx *ir.Var, inner *ir.ScopeStmt, rest []ir.Stmt) {
+	body := ir.Flatten(s.Body)
+	if len(body) != 1 {
+		return nil, nil, nil
+	}
+	inner, ok := body[0].(*ir.ScopeStmt)
+	if !ok || inner.Kind != ir.ScopeInCore {
+		return nil, nil, nil
+	}
+	stmts := ir.Flatten(inner.Body)
+	if len(stmts) == 0 {
+		return nil, nil, nil
+	}
+	a, ok := stmts[0].(*ir.AssignStmt)
+	if !ok {
+		return nil, nil, nil
+	}
+	if c, ok := a.Value.(*ir.Call); !ok || c.Op != ir.TileGetBlockIdx {
+		return nil, nil, nil
+	}
+	return a.Var, inner, stmts[1:]
 }
 
 // ScopeHeader is the pl.at(...) call a scope prints as, upstream's
@@ -399,6 +460,18 @@ func ScopeHeader(s *ir.ScopeStmt, pre string) string {
 	if s.Kind == ir.ScopeHierarchy && s.Role != ir.RoleNone {
 		h += ", role=" + pre + ".Role." + s.Role.String()
 	}
+	if opts := scopeOptimizations(s, pre); opts != "" {
+		h += ", " + opts
+	}
+	if s.NameHint != "" {
+		h += ", name_hint=" + strconv.Quote(s.NameHint)
+	}
+	return h + ")"
+}
+
+// scopeOptimizations is an InCore scope's optimizations=[...] argument
+// ("" when it has none).
+func scopeOptimizations(s *ir.ScopeStmt, pre string) string {
 	var opts []string
 	if s.Split != ir.SplitNone {
 		opts = append(opts, pre+".split("+pre+".SplitMode."+s.Split.String()+")")
@@ -406,13 +479,10 @@ func ScopeHeader(s *ir.ScopeStmt, pre string) string {
 	if s.SlotNum != 0 {
 		opts = append(opts, fmt.Sprintf("%s.cross_core_slot(slot_num=%d)", pre, s.SlotNum))
 	}
-	if len(opts) > 0 {
-		h += ", optimizations=[" + strings.Join(opts, ", ") + "]"
+	if len(opts) == 0 {
+		return ""
 	}
-	if s.NameHint != "" {
-		h += ", name_hint=" + strconv.Quote(s.NameHint)
-	}
-	return h + ")"
+	return "optimizations=[" + strings.Join(opts, ", ") + "]"
 }
 
 func (p *printer) block(s ir.Stmt, indent int, rv []*ir.Var) {

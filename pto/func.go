@@ -26,6 +26,9 @@ type Ctx struct {
 	// fallThrough: the returns inside ifs may fall through to the
 	// function's end (see returnsFallThrough).
 	fallThrough bool
+	// spmd holds the block index and block count arguments of a kernel
+	// that reads them (tile.get_block_idx / get_block_num).
+	spmd []value
 }
 
 // Function is the function being emitted.
@@ -148,6 +151,17 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 			args = append(args, a)
 		default:
 			return nil, c.errorf("parameter %s has type %s, which has no PTO-MLIR form", v.Name, v.Type())
+		}
+	}
+	// A kernel reading its SPMD identity takes it as two trailing i32
+	// arguments, block index then block count, as upstream's codegen
+	// appends them for the launch wrapper to fill.
+	if usesSpmdIdentity(fn) {
+		for _, n := range []string{"%__pypto_spmd_block_idx", "%__pypto_spmd_block_num"} {
+			c.names.reserve(n)
+			a := value{ssa: n, typ: "i32"}
+			c.spmd = append(c.spmd, a)
+			args = append(args, a)
 		}
 	}
 	for v, first := range dynAlias {

@@ -33,6 +33,9 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 	if call.Kind() == "call" {
 		callee = r.dotted(call.ChildByFieldId(fldFunction))
 	}
+	if callee == "pl.spmd" {
+		return []ir.Stmt{fc.spmdWith(n, call)}
+	}
 	if callee != "pl.at" {
 		r.fail(call, "unsupported with scope %s: ptorepl reads with pl.at(level=..., role=..., name_hint=...) scopes", r.text(call))
 	}
@@ -77,22 +80,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			}
 			s.NameHint = h
 		case "optimizations":
-			list, ok := k.val.(pyList)
-			if !ok {
-				r.fail(k.node, "pl.at: optimizations must be a list of pl.split(...) and pl.cross_core_slot(...), given %s", describe(k.val))
-			}
-			for _, e := range list {
-				o, ok := e.(scopeOpt)
-				if !ok {
-					r.fail(k.node, "pl.at: optimizations holds pl.split(...) and pl.cross_core_slot(...), given %s", describe(e))
-				}
-				if o.hasSplit {
-					s.Split = o.split
-				}
-				if o.slot != 0 {
-					s.SlotNum = o.slot
-				}
-			}
+			r.optimizations("pl.at", k, s)
 		case "deps", "no_dep_args", "dumps", "allow_early_resolve", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
@@ -116,6 +104,125 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 	body := n.ChildByFieldId(fldBody)
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
 	return []ir.Stmt{s}
+}
+
+// optimizations reads an optimizations=[pl.split(...), ...] keyword into
+// scope s.
+func (r *reader) optimizations(what string, k kwArg, s *ir.ScopeStmt) {
+	list, ok := k.val.(pyList)
+	if !ok {
+		r.fail(k.node, "%s: optimizations must be a list of pl.split(...) and pl.cross_core_slot(...), given %s", what, describe(k.val))
+	}
+	for _, e := range list {
+		o, ok := e.(scopeOpt)
+		if !ok {
+			r.fail(k.node, "%s: optimizations holds pl.split(...) and pl.cross_core_slot(...), given %s", what, describe(e))
+		}
+		if o.hasSplit {
+			s.Split = o.split
+		}
+		if o.slot != 0 {
+			s.SlotNum = o.slot
+		}
+	}
+}
+
+// spmdLaunch reads pl.spmd(core_num, sync_start=, name_hint=,
+// optimizations=) into an Spmd scope (without its body) and the InCore
+// optimizations its kernel takes.
+func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
+	r := fc.r
+	pos, nodes, kws := r.args(call, fc.env, fc)
+	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(call)}, Kind: ir.ScopeSpmd, Level: ir.LevelNone, Role: ir.RoleNone}
+	opts := &ir.ScopeStmt{}
+	if len(pos) != 1 {
+		r.fail(call, "pl.spmd takes one positional argument (core_num, the number of blocks), given %d", len(pos))
+	}
+	n := r.toExpr(nodes[0], pos[0])
+	if st, ok := n.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+		r.fail(nodes[0], "pl.spmd: core_num must be an integer, given %s", ir.Describe(n))
+	}
+	if v, ok := ir.ConstValue(n); ok && v <= 0 {
+		r.fail(nodes[0], "pl.spmd: core_num must be positive, given %d", v)
+	}
+	s.CoreNum = n
+	for _, k := range kws {
+		switch k.name {
+		case "sync_start":
+			b, ok := k.val.(bool)
+			if !ok {
+				r.fail(k.node, "pl.spmd: sync_start must be True or False, given %s", describe(k.val))
+			}
+			s.SyncStart = b
+		case "name_hint":
+			h, ok := k.val.(string)
+			if !ok || (h != "" && !isIdentifier(h)) {
+				r.fail(k.node, "pl.spmd: name_hint must be a valid identifier, given %s", describe(k.val))
+			}
+			s.NameHint = h
+		case "optimizations":
+			r.optimizations("pl.spmd", k, opts)
+		case "deps", "allow_early_resolve", "predicate":
+			r.fail(k.node, "pl.spmd: %s= is not supported yet", k.name)
+		default:
+			r.fail(k.node, "pl.spmd: unknown keyword %s (expected sync_start, name_hint or optimizations)", k.name)
+		}
+	}
+	return s, opts
+}
+
+// spmdWith reads `with pl.spmd(n):`. A body that reads the block index
+// (pl.tile.get_block_idx()) is inline: it becomes the launch's InCore
+// kernel, unless it already is one `with pl.at(level=CORE_GROUP)`. Any
+// other body dispatches a kernel, which reads the index itself.
+func (fc *fnCtx) spmdWith(n, call *node) ir.Stmt {
+	r := fc.r
+	s, opts := fc.spmdLaunch(call)
+	body := n.ChildByFieldId(fldBody)
+	stmts := fc.block(body, nil, r.commentsBefore(n, body), false)
+	seq := &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: stmts}
+	hasOpts := opts.Split != ir.SplitNone || opts.SlotNum != 0
+	switch ir.ClassifySpmdBody(stmts) {
+	case ir.SpmdCarrier:
+		if hasOpts {
+			r.fail(call, "pl.spmd: with a pl.at(level=pl.Level.CORE_GROUP) body, optimizations= goes on that pl.at(...)")
+		}
+		s.Body = seq
+	case ir.SpmdInline:
+		s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdKernel(s, opts.Split, opts.SlotNum, stmts)}}
+	case ir.SpmdDispatch:
+		if hasOpts {
+			r.fail(call, "pl.spmd: optimizations= applies to an inline body; a dispatched kernel takes its own")
+		}
+		s.Body = seq
+	default:
+		r.fail(call, "pl.spmd: the body neither reads pl.tile.get_block_idx() nor calls a kernel, so every block would do the same work")
+	}
+	return s
+}
+
+// spmdLoop reads `for i in pl.spmd(n):`: the body is the launch's InCore
+// kernel, which starts by binding i to its block index.
+func (fc *fnCtx) spmdLoop(n, left, call *node) ir.Stmt {
+	r := fc.r
+	if left.Kind() != "identifier" {
+		r.fail(left, "for ... in pl.spmd(...): the loop variable must be a name (the block index)")
+	}
+	if n.ChildByFieldId(fldAlternative) != nil {
+		r.fail(n, "for ... else is not supported")
+	}
+	s, opts := fc.spmdLaunch(call)
+	idx, err := ir.TileGetBlockIdx.NewCall(nil, nil, r.pos(left))
+	if err != nil {
+		r.failErr(left, err)
+	}
+	iv := ir.NewVar(r.text(left), idx.Type(), r.pos(left))
+	fc.bind(r.text(left), iv)
+	body := n.ChildByFieldId(fldBody)
+	stmts := append([]ir.Stmt{&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: r.pos(left)}, Var: iv, Value: idx}},
+		fc.block(body, nil, r.commentsBefore(n, body), false)...)
+	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdKernel(s, opts.Split, opts.SlotNum, stmts)}}
+	return s
 }
 
 // isIdentifier reports whether s is a Python identifier (ASCII).

@@ -417,6 +417,9 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s", r.text(right))
 	}
 	callee := r.dotted(right.ChildByFieldId(fldFunction))
+	if callee == "pl.spmd" {
+		return fc.spmdLoop(n, left, right)
+	}
 	kind, ok := loopKinds[callee]
 	if !ok {
 		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldId(fldFunction)))

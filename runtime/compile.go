@@ -286,6 +286,16 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 	case *ir.ScopeStmt:
 		// A scope runs its body where it stands (see Exec.stmt).
 		body := fc.stmt(s.Body)
+		if s.Kind == ir.ScopeSpmd {
+			n := fc.expr(s.CoreNum)
+			return func(fr *frame) ([]any, bool, error) {
+				cnt, err := n(fr)
+				if err != nil {
+					return nil, false, err
+				}
+				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
+			}
+		}
 		return func(fr *frame) ([]any, bool, error) {
 			vals, ret, err := body(fr)
 			if err != nil || ret {

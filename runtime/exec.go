@@ -34,12 +34,15 @@ type Exec struct {
 
 // rankCtx is what all activations on one rank share.
 type rankCtx struct {
-	cur      *ir.Call // the op executing, for panic reports
-	curFn    string
-	rng      *rand.Rand // schedule perturbation (nil: none)
-	lane     *lane
-	ev       *rec // the op being recorded
-	deferred []deferredWait
+	cur   *ir.Call // the op executing, for panic reports
+	curFn string
+	rng   *rand.Rand // schedule perturbation (nil: none)
+	lane  *lane
+	ev    *rec // the op being recorded
+	// block and blocks are the running Spmd launch's block index and
+	// block count (blocks 0: no launch, a kernel is block 0 of 1).
+	block, blocks int
+	deferred      []deferredWait
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never
 	// outlive their task (its results are dropped, and ranks exchange
@@ -415,6 +418,13 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 	case *ir.ForStmt:
 		return x.forStmt(s)
 	case *ir.ScopeStmt:
+		if s.Kind == ir.ScopeSpmd {
+			n, err := x.expr(s.CoreNum)
+			if err != nil {
+				return nil, false, err
+			}
+			return x.spmd(s, n, func() ([]any, bool, error) { return x.stmt(s.Body) })
+		}
 		// A scope runs its body where it stands: the program as written
 		// computes what its outlined form does.
 		vals, ret, err := x.stmt(s.Body)

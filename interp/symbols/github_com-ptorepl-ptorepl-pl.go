@@ -23,6 +23,8 @@ func init() {
 		"Assemble":              reflect.ValueOf(pl.Assemble),
 		"BF16":                  reflect.ValueOf(pl.BF16),
 		"BOOL":                  reflect.ValueOf(pl.BOOL),
+		"BlockIdx":              reflect.ValueOf(pl.BlockIdx),
+		"BlockNum":              reflect.ValueOf(pl.BlockNum),
 		"CacheInvalidate":       reflect.ValueOf(pl.CacheInvalidate),
 		"CacheInvalidateRegion": reflect.ValueOf(pl.CacheInvalidateRegion),
 		"Cast":                  reflect.ValueOf(pl.Cast),

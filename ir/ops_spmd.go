@@ -1,0 +1,20 @@
+package ir
+
+// The SPMD identity ops: which block of an Spmd launch (with pl.spmd(n))
+// a kernel activation is, and how many blocks the launch has. Outside a
+// launch a kernel is block 0 of 1 (upstream's tile_ops/memory.cpp).
+
+func init() {
+	for _, op := range []struct {
+		name, doc string
+		h         **OpDef
+	}{
+		{"get_block_idx", "This activation's block index in its Spmd launch (0 outside one), an INDEX scalar.", &TileGetBlockIdx},
+		{"get_block_num", "The number of blocks of the Spmd launch running this kernel (1 outside one), an INDEX scalar.", &TileGetBlockNum},
+	} {
+		*op.h = RegisterOp(&OpDef{
+			Name: "tile." + op.name, Class: ClassSetup, Category: "TileOp", Doc: op.doc,
+			Deduce: func(c *DeduceCtx) (Type, error) { return &ScalarType{DType: INDEX}, nil },
+		})
+	}
+}
