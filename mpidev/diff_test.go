@@ -74,6 +74,7 @@ func corpus() []corpusProgram {
 		{"host_allreduce_loop_mesh", fixed(func() *pl.Program { return testprogs.HostAllReduceLoopMode(3, "mesh") })},
 		{"host_allreduce_loop_ring", fixed(func() *pl.Program { return testprogs.HostAllReduceLoopMode(3, "ring") })},
 		{"host_allreduce_subsets", fixed(testprogs.HostAllReduceSubsets)},
+		{"spmd_launches", fixed(testprogs.SpmdProgram)},
 		{"barrier", (func(n int) *pl.Program {
 			return testprogs.Collective("BAR", 1, n, func(f *pl.Func, x, data, sig pl.Expr) {
 				testprogs.StageRows(f, x, data, 1)
