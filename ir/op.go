@@ -21,6 +21,11 @@ type ArgSpec struct {
 	// IndexList marks an index tuple the DSL also takes as one scalar
 	// (pl.read(t, i) is pl.read(t, [i])).
 	IndexList bool
+	// Memory is the on-chip memory the op reads this tile from (a matmul's
+	// Left and Right operands); a tile given in Mat is moved there by
+	// InferTileMemorySpace, as upstream's input memory constraints do. The
+	// zero value (DDR, which no tile is in) asks for nothing.
+	Memory MemorySpace
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.

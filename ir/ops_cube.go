@@ -8,14 +8,20 @@ import "fmt"
 // (FP32 for floating-point operands, INT32 otherwise), and stored from Acc.
 
 // cubeTile checks that argument i is a 2-D tile in memory mem (or none
-// yet).
+// yet). An operand the op reads from Left, Right or Bias (ArgSpec.Memory)
+// may also be in Mat: InferTileMemorySpace moves it.
 func cubeTile(c *DeduceCtx, i int, mem MemorySpace) (*TileType, error) {
 	t, err := c.Tile(i)
 	if err != nil {
 		return nil, err
 	}
-	if t.Memory != MemNone && t.Memory != mem {
-		return nil, c.Fail(i, "a tile in "+mem.String()+" memory", t)
+	fromMat := c.Op.ArgSpecAt(i).Memory == mem && t.Memory == MemMat
+	if t.Memory != MemNone && t.Memory != mem && !fromMat {
+		what := "a tile in " + mem.String() + " memory"
+		if c.Op.ArgSpecAt(i).Memory == mem {
+			what += " (or " + MemMat.String() + ", moved there before the op)"
+		}
+		return nil, c.Fail(i, what, t)
 	}
 	if len(t.Shape) != 2 {
 		return nil, c.Fail(i, "a 2-D tile", t)
@@ -142,7 +148,7 @@ func init() {
 	TileMatmul = RegisterOp(&OpDef{
 		Name: "tile.matmul", Class: ClassCompute, Category: "TileOp",
 		Doc:    "lhs @ rhs: Left [M, K] by Right [K, N] into a new Acc tile [M, N] (out_dtype overrides FP32/INT32).",
-		Args:   []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Args:   []ArgSpec{{Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
 		Kwargs: []KwargSpec{{Name: "out_dtype", Kind: KwDType}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			return matmulResult(c, 0, 1)
@@ -160,7 +166,7 @@ func init() {
 	TileMatmulBias = RegisterOp(&OpDef{
 		Name: "tile.matmul_bias", Class: ClassCompute, Category: "TileOp",
 		Doc:  "lhs @ rhs + bias: Left [M, K] by Right [K, N], plus a Bias row [1, N] of the accumulator type, into a new Acc tile.",
-		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}, {Name: "bias"}},
+		Args: []ArgSpec{{Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}, {Name: "bias", Memory: MemBias}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			acc, err := matmulResult(c, 0, 1)
 			if err != nil {
@@ -182,7 +188,7 @@ func init() {
 	TileMatmulAcc = RegisterOp(&OpDef{
 		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
 		Doc:  "acc += lhs @ rhs, in place on the Acc tile.",
-		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs"}, {Name: "rhs"}},
+		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			want, err := matmulResult(c, 1, 2)
 			if err != nil {

@@ -15,7 +15,7 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 		if fn.Kind != ir.InCore {
 			return fn, nil
 		}
-		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
+		fn = retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
 			tt, ok := t.(*ir.TileType)
 			if !ok || tt.Memory != ir.MemNone {
 				return nil, false
@@ -23,8 +23,67 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 			c := *tt
 			c.Memory = ir.MemVec
 			return &c, true
-		}), nil
+		})
+		return moveOperands(fn)
 	})
+}
+
+// moveOperands inserts, before each op that reads an operand from another
+// on-chip memory than the one it is in (a matmul's Left and Right operands
+// given in Mat), `<x>_<Memory> = tile.move(x, target_memory=...)`, and
+// passes the moved tile: upstream's InferTileMemorySpace does the same for
+// its ops' input memory constraints.
+func moveOperands(fn *ir.Function) (*ir.Function, error) {
+	names := newNamer(fn)
+	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		c := ir.StmtCall(s)
+		if c == nil || c.Op == nil {
+			return []ir.Stmt{s}, nil
+		}
+		var moves []ir.Stmt
+		args := c.Args
+		for i, a := range c.Args {
+			want := c.Op.ArgSpecAt(i).Memory
+			tt, ok := a.Type().(*ir.TileType)
+			if want == ir.MemDDR || want == ir.MemNone || !ok || tt.Memory != ir.MemMat {
+				continue
+			}
+			move, err := ir.TileMove.NewCall([]ir.Expr{a}, ir.Kwargs{{Key: "target_memory", Value: want}}, c.Pos)
+			if err != nil {
+				return nil, err
+			}
+			base := "x"
+			if v, ok := ir.VarOf(a); ok {
+				base = v.Name
+			}
+			mv := ir.NewVar(names.fresh(base+"_"+want.Name()), move.Type(), c.Pos)
+			moves = append(moves, assign(mv, move))
+			if len(moves) == 1 {
+				args = append([]ir.Expr(nil), c.Args...)
+			}
+			args[i] = mv
+		}
+		if len(moves) == 0 {
+			return []ir.Stmt{s}, nil
+		}
+		call, err := c.Op.NewCall(args, c.Kwargs, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		switch x := s.(type) {
+		case *ir.AssignStmt:
+			return append(moves, &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: call}), nil
+		case *ir.EvalStmt:
+			return append(moves, &ir.EvalStmt{StmtBase: x.StmtBase, Expr: call}), nil
+		}
+		return []ir.Stmt{s}, nil
+	})
+	if err != nil || body == fn.Body {
+		return fn, err
+	}
+	g := fn.Clone()
+	g.Body = body
+	return g, nil
 }
 
 // unallocated is the byte offset of a MemRef before AllocateMemoryAddr.

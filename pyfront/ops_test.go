@@ -425,3 +425,35 @@ func TestSpmd(t *testing.T) {
 		}
 	}
 }
+
+// Cube operands loaded to Mat and passed straight to tile.matmul,
+// matmul_acc and matmul_bias are moved to Left, Right and Bias by
+// InferTileMemorySpace; the products are right as written and compiled.
+func TestMatOperandsMoved(t *testing.T) {
+	prog, comp, text := authored(t, "mat_operands.py", "MatOperands", 1)
+	wantPTO(t, text, "pto.tmov ins(%a_mat : ", "loc=left", "loc=right", "loc=bias", "pto.tmatmul.bias ins(%a_mat_Left, %b_mat_Right, %bias_mat_Bias", "pto.tmatmul.acc ins(")
+	st, ok := comp.Stage("InferTileMemorySpace")
+	if !ok || !strings.Contains(st.Text, "a_mat_Left: pl.Tile[[16, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(a_mat, target_memory=pl.Mem.Left)") {
+		t.Fatalf("InferTileMemorySpace inserted no move of a_mat to Left:\n%s", st.Text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 64).To(ir.FP16), tensor.Randn(2, 64, 16).To(ir.FP16), tensor.Randn(3, 1, 16),
+			tensor.Zeros(ir.FP32, 16, 16), tensor.Zeros(ir.FP32, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				lo, hi := 0.0, 0.0
+				for k := 0; k < 32; k++ {
+					lo += a[0].At(i, k) * a[1].At(k, j)
+					hi += a[0].At(i, 32+k) * a[1].At(32+k, j)
+				}
+				if got, want := a[3].At(i, j), f32(a[2].At(0, j)+lo+hi); math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+				if got, want := a[4].At(i, j), f32(f32(lo)+hi); math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+					t.Fatalf("compiled %v: d[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,40 @@
+"""Cube operands left in Mat: InferTileMemorySpace moves each to the
+memory the op reads it from (Left, Right, Bias), as upstream does."""
+
+import pypto.language as pl
+
+
+@pl.program
+class MatOperands:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        a: pl.Tensor[[16, 64], pl.FP16],
+        b: pl.Tensor[[64, 16], pl.FP16],
+        bias: pl.Tensor[[1, 16], pl.FP32],
+        c: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+        d: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        a_mat = pl.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Mat)
+        b_mat = pl.load(b, [0, 0], [64, 16], target_memory=pl.Mem.Mat)
+        bias_mat = pl.load(bias, [0, 0], [1, 16], target_memory=pl.Mem.Mat)
+        pl.store(pl.tile.matmul_bias(a_mat, b_mat, bias_mat), [0, 0], c)
+        # K in two halves: the first product, then one accumulation.
+        a0 = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat)
+        b0 = pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat)
+        acc = pl.matmul(a0, b0)
+        a1 = pl.load(a, [0, 32], [16, 32], target_memory=pl.Mem.Mat)
+        b1 = pl.load(b, [32, 0], [32, 16], target_memory=pl.Mem.Mat)
+        acc = pl.matmul_acc(acc, a1, b1)
+        pl.store(acc, [0, 0], d)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(
+        self,
+        a: pl.Tensor[[16, 64], pl.FP16],
+        b: pl.Tensor[[64, 16], pl.FP16],
+        bias: pl.Tensor[[1, 16], pl.FP32],
+        c: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+        d: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        self.kernel(a, b, bias, c, d)
