@@ -58,11 +58,12 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 }
 
 // tensorMatmulDeduce types tensor.matmul: 2-D operands (upstream's 1-D
-// and batched forms are not taken), K matching when both are static, no
-// transposes (upstream lowers them through tile.transpose_view).
+// and batched forms are not taken), each used transposed when its a_trans /
+// b_trans kwarg says (lowered through tile.transpose_view, as upstream
+// does), K matching when both are static.
 func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
 	var ops [2]TensorLike
-	for i := range ops {
+	for i, k := range []string{"a_trans", "b_trans"} {
 		t, err := c.TensorLike(i)
 		if err != nil {
 			return nil, err
@@ -70,12 +71,10 @@ func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
 		if len(t.Shape) != 2 {
 			return nil, c.Fail(i, "a 2-D tensor (ptorepl's tensor.matmul takes [M, K] by [K, N])", c.Args[i])
 		}
-		ops[i] = t
-	}
-	for _, k := range []string{"a_trans", "b_trans"} {
 		if c.Kwargs.Bool(k, false) {
-			return nil, c.FailKwarg(k, "False (ptorepl does not transpose matmul operands yet; transpose the tensor first)", "True")
+			t.Shape = []Expr{t.Shape[1], t.Shape[0]}
 		}
+		ops[i] = t
 	}
 	kl, ok1 := ConstValue(ops[0].Shape[1])
 	kr, ok2 := ConstValue(ops[1].Shape[0])

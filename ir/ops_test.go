@@ -287,7 +287,8 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP32, 32, 16)}, nil,
 			"cell[3]:7: tensor.matmul: argument 'rhs': expected a tensor of the lhs element type pl.FP16 (or pass out_dtype=), given pl.Tensor[[32, 16], pl.FP32]"},
 		dcase{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP16, 32, 16)}, Kwargs{{"a_trans", true}},
-			"cell[3]:7: tensor.matmul: kwarg 'a_trans': expected False (ptorepl does not transpose matmul operands yet; transpose the tensor first), given True"},
+			"cell[3]:7: tensor.matmul: argument 'rhs': expected a tensor of 64 rows (the lhs's K), given pl.Tensor[[32, 16], pl.FP16]"},
+		dcase{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP16, 16, 32)}, Kwargs{{"b_trans", true}}, ""},
 		dcase{"tile.matmul_acc", []Expr{tile(FP32, MemAcc, 64, 32), left, right}, nil,
 			"cell[3]:7: tile.matmul_acc: argument 'acc': expected an accumulator [64, 16] of pl.FP32, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Acc]"},
 	)

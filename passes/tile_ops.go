@@ -695,6 +695,21 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A transposed operand is loaded as it is and seen transposed in
+		// Mat (a zero-copy view), as upstream's conversion does.
+		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
+			view, err := ir.TileTransposeView.NewCall([]ir.Expr{mat}, nil, c.Pos)
+			if err != nil {
+				return nil, err
+			}
+			base := "x"
+			if v, ok := ir.VarOf(mat); ok {
+				base = v.Name
+			}
+			tv := ir.NewVar(t.names.fresh(base+"_t"), view.Type(), c.Pos)
+			out = append(out, assign(tv, view))
+			mat = tv
+		}
 		move, err := ir.TileMove.NewCall([]ir.Expr{mat}, ir.Kwargs{{Key: "target_memory", Value: mem}}, c.Pos)
 		if err != nil {
 			return nil, err

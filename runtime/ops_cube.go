@@ -137,7 +137,16 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if len(ls) != 2 || len(rs) != 2 || ls[1] != rs[0] {
+		if len(ls) != 2 || len(rs) != 2 {
+			return nil, fmt.Errorf("%s: lhs %v and rhs %v are not both 2-D", c.Name(), dimsText(ls), dimsText(rs))
+		}
+		if c.Kwargs.Bool("a_trans", false) {
+			lv, ls = transposed(lv, ls), []int{ls[1], ls[0]}
+		}
+		if c.Kwargs.Bool("b_trans", false) {
+			rv, rs = transposed(rv, rs), []int{rs[1], rs[0]}
+		}
+		if ls[1] != rs[0] {
 			return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(ls), dimsText(rs))
 		}
 		dt := ldt
@@ -151,6 +160,18 @@ func init() {
 		encode(dt, matmulValues(lv, rv, nil, ls[0], ls[1], rs[1], dt), v.host)
 		return v, nil
 	})
+}
+
+// transposed is the [cols, rows] transpose of row-major vals [rows, cols].
+func transposed(vals []float64, shape []int) []float64 {
+	rows, cols := shape[0], shape[1]
+	out := make([]float64, len(vals))
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			out[j*rows+i] = vals[i*cols+j]
+		}
+	}
+	return out
 }
 
 // tile.assemble writes the source tile into a copy of the target at the
