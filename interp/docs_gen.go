@@ -190,7 +190,7 @@ var docIndex = map[string]docEntry{
 	"pl.Recip":                          {Signature: "func Recip(x any) Expr", Doc: "Recip is elementwise 1/x of a floating-point tile or tensor. PyPTO: pl.recip(t)."},
 	"pl.Relu":                           {Signature: "func Relu(x any) Expr", Doc: "Relu is elementwise max(x, 0) of a tile or tensor. PyPTO: pl.relu(t)."},
 	"pl.Report":                         {Signature: "type Report = checker.Report", Doc: "Report is the protocol checker's findings for one run."},
-	"pl.Reshape":                        {Signature: "func Reshape(t, shape any) Expr", Doc: "Reshape sees a tile's elements, in order, with another shape of as many\nelements; no data moves. PyPTO: pl.reshape(t, shape)."},
+	"pl.Reshape":                        {Signature: "func Reshape(t, shape any) Expr", Doc: "Reshape sees a tile's or tensor's elements, in order, with another shape\nof as many elements; no data moves. PyPTO: pl.reshape(t, shape)."},
 	"pl.Right":                          {Signature: "const pl.Right", Doc: "Memory spaces."},
 	"pl.RowExpandAdd":                   {Signature: "func RowExpandAdd(t, v any) Expr", Doc: "RowExpandAdd adds column v [rows, 1] to every element of its row of t\n(tiles or tensors). PyPTO: pl.row_expand_add(t, v)."},
 	"pl.RowExpandDiv":                   {Signature: "func RowExpandDiv(t, v any) Expr", Doc: "RowExpandDiv divides every element of a row of t by its entry of column\nv. PyPTO: pl.row_expand_div(t, v)."},

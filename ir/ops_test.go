@@ -337,6 +337,8 @@ func TestDeducerErrors(t *testing.T) {
 	cases = append(cases,
 		dcase{"tile.get_block_idx", []Expr{Int(0)}, nil, "cell[3]:7: tile.get_block_idx: expected 0 positional arguments (), given 1"},
 		dcase{"tile.get_block_num", []Expr{Int(0)}, nil, "cell[3]:7: tile.get_block_num: expected 0 positional arguments (), given 1"},
+		dcase{"tensor.reshape", []Expr{tens(FP32, 8, 32), Dims(1, 64)}, nil,
+			"cell[3]:7: tensor.reshape: argument 'shape': expected a shape of 256 elements (the input's), given [1, 64] with 64"},
 	)
 	// Only a source's valid region must fit its target (upstream #1509).
 	narrow := tvar("narrow", &TensorType{Shape: Dims(16, 8).Elems, DType: FP32, View: &TensorView{ValidShape: Dims(16, 4).Elems}})
@@ -510,7 +512,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd, TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv,
 		TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif, TileRsqrt, TensorRsqrt,
 		TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi, TensorFillpadExpand,
-		TileGetBlockIdx, TileGetBlockNum,
+		TileGetBlockIdx, TileGetBlockNum, TensorReshape,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

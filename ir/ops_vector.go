@@ -101,6 +101,30 @@ func init() {
 		d.Doc = "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel)."
 		TensorCi = RegisterOp(d)
 	}
+	TensorReshape = RegisterOp(&OpDef{
+		Name: "tensor.reshape", Class: ClassCompute, Category: "TensorOp", TileForm: TileReshape,
+		Doc:  "The tensor's elements, in order, seen with another shape of as many elements (a tile.reshape in a kernel).",
+		Args: []ArgSpec{{Name: "input"}, {Name: "shape"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, err := c.Tuple(1, -1)
+			if err != nil {
+				return nil, err
+			}
+			if err := positiveStatic(c, 1, shape); err != nil {
+				return nil, err
+			}
+			n1, ok1 := NumElements(t.Shape)
+			n2, ok2 := NumElements(shape)
+			if ok1 && ok2 && n1 != n2 {
+				return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (the input's)", n1), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
+			}
+			return &TensorType{Shape: shape, DType: t.DType}, nil
+		},
+	})
 	TensorFillpadExpand = RegisterOp(&OpDef{
 		Name: "tensor.fillpad_expand", Class: ClassCompute, Category: "TensorOp", TileForm: TileFillpadExpand,
 		Doc:    "A larger tensor of shape: the input at its top left, pad_value elsewhere (a tile.fillpad_expand in a kernel).",

@@ -312,10 +312,15 @@ func reduction(name string, tile, tensor *ir.OpDef, t, tmp any) Expr {
 	return tileOp2(name, tile, x, tmp)
 }
 
-// Reshape sees a tile's elements, in order, with another shape of as many
-// elements; no data moves. PyPTO: pl.reshape(t, shape).
+// Reshape sees a tile's or tensor's elements, in order, with another shape
+// of as many elements; no data moves. PyPTO: pl.reshape(t, shape).
 func Reshape(t, shape any) Expr {
-	return dsl.Call(ir.TileReshape, []ir.Expr{arg(t, "pl.Reshape", "tile"), dsl.TupleArg(shape, "pl.Reshape shape")}, nil)
+	x := arg(t, "pl.Reshape", "tile")
+	op := ir.TensorReshape
+	if isTile(x) {
+		op = ir.TileReshape
+	}
+	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(shape, "pl.Reshape shape")}, nil)
 }
 
 // Move copies a tile into another on-chip memory (pl.Mem.Left, ...).

@@ -55,7 +55,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.arange":               ir.TensorCi,
 	"pl.tensor.arange":        ir.TensorCi,
 	"pl.tile.arange":          ir.TileCi,
-	"pl.reshape":              ir.TileReshape,
+	"pl.reshape":              ir.TensorReshape,
 	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,

@@ -317,7 +317,7 @@ func TestVectorOps(t *testing.T) {
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(5, 8, 16), positive(6, 8, 16), tensor.Zeros(ir.FP32, 8, 1), tensor.Zeros(ir.FP32, 1, 16),
 			tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16),
-			tensor.Zeros(ir.INT32, 1, 16)}
+			tensor.Zeros(ir.INT32, 1, 16), tensor.Zeros(ir.FP32, 1, 8)}
 	}, func(a []*tensor.Tensor, compiled bool) {
 		x, y := a[0], a[1]
 		colMax := make([]float64, 16)
@@ -340,6 +340,9 @@ func TestVectorOps(t *testing.T) {
 			}
 			if got := a[2].At(i, 0); got != f32(sum) {
 				t.Fatalf("compiled %v: row_sum %d = %v, want %v", compiled, i, got, f32(sum))
+			}
+			if got := a[9].At(0, i); got != f32(sum) {
+				t.Fatalf("compiled %v: reshaped row_sum %d = %v, want %v", compiled, i, got, f32(sum))
 			}
 			for j := 0; j < 16; j++ {
 				v := x.At(i, j)

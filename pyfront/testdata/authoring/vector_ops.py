@@ -60,8 +60,10 @@ class TensorVectorOps:
         inv: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
         rem: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
         seq: pl.Out[pl.Tensor[[1, 16], pl.INT32]],
+        sums_row: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
     ):
         s = pl.row_sum(x)
+        sums_row = pl.assemble(sums_row, pl.reshape(s, [1, 8]), [0, 0])
         m = pl.col_max(x)
         sums = pl.assemble(sums, s, [0, 0])
         maxes = pl.assemble(maxes, m, [0, 0])
@@ -70,7 +72,7 @@ class TensorVectorOps:
         inv = pl.assemble(inv, pl.rsqrt(y, high_precision=True), [0, 0])
         rem = pl.assemble(rem, pl.fmods(x, 0.75), [0, 0])
         seq = pl.assemble(seq, pl.arange(5, [1, 16], dtype=pl.INT32, descending=True), [0, 0])
-        return sums, maxes, soft, centred, inv, rem, seq
+        return sums, maxes, soft, centred, inv, rem, seq, sums_row
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def run(
@@ -84,5 +86,6 @@ class TensorVectorOps:
         inv: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
         rem: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
         seq: pl.Out[pl.Tensor[[1, 16], pl.INT32]],
+        sums_row: pl.Out[pl.Tensor[[1, 8], pl.FP32]],
     ):
-        self.kernel(x, y, sums, maxes, soft, centred, inv, rem, seq)
+        self.kernel(x, y, sums, maxes, soft, centred, inv, rem, seq, sums_row)
