@@ -122,6 +122,7 @@ var docIndex = map[string]docEntry{
 	"pl.Function.IR":                    {Signature: "func (fn *Function) IR() *ir.Function", Doc: "IR is the function's IR."},
 	"pl.Function.Name":                  {Signature: "func (fn *Function) Name() string", Doc: "Name is the function's name."},
 	"pl.Function.String":                {Signature: "func (fn *Function) String() string", Doc: "String prints the function in PyPTO syntax."},
+	"pl.Gather":                         {Signature: "func Gather(input any, dim int, index any) Expr", Doc: "Gather reads input along dim at index, as torch.gather: out[b, k] =\ninput[b, index[b, k]] for dim -1 of a rank-2 input (the form a kernel\ncompiles, one tile.gather per row). PyPTO: pl.gather(input, dim=dim,\nindex=index)."},
 	"pl.Ge":                             {Signature: "func Ge(a, b any) Expr", Doc: "Ge is a >= b."},
 	"pl.Group":                          {Signature: "const pl.Group", Doc: "Function types for Program.Function."},
 	"pl.Gt":                             {Signature: "func Gt(a, b any) Expr", Doc: "Gt is a > b."},

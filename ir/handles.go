@@ -51,7 +51,7 @@ var (
 	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi *OpDef
 	TensorFillpadExpand                                            *OpDef
 	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
-	TensorReshape                                                  *OpDef
+	TensorReshape, TileGather, TensorGather                        *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -297,6 +297,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	}},
 	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
 	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
+	ir.TensorGather:   {rewrite: (*tileConv).gather, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -952,4 +953,83 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 		return fn, nil
 	}
 	return g, nil
+}
+
+// gather lowers tensor.gather of a rank-2 input along its last dimension
+// as upstream's conversion does for a2a3: a loop over the index rows loads
+// one input row and one index row, gathers it (tile.gather with a [1, K]
+// INT32 workspace) and assembles it into the result tile it carries.
+func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.gather whose result is not kept computes nothing; assign it")
+	}
+	in, ok1 := ir.AsTensorLike(c.Args[0].Type())
+	idx, ok2 := ir.AsTensorLike(c.Args[1].Type())
+	dim := c.Kwargs.Int("dim", -1)
+	if dim < 0 {
+		dim += int64(len(in.Shape))
+	}
+	if !ok1 || !ok2 || len(in.Shape) != 2 || dim != 1 {
+		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather of GM tensors of rank 2 along the last dimension (given rank %d, dim %d); "+
+			"others run in the simulator as written but do not compile yet", len(in.Shape), c.Kwargs.Int("dim", -1))
+	}
+	rows, okR := ir.ConstValue(idx.Shape[0])
+	if !okR {
+		return nil, fmt.Errorf("tensor.gather: the index's rows must be static to size the result tile, given %s", ir.DefaultFormat.Dim(idx.Shape[0]))
+	}
+	pos := c.Pos
+	var out []ir.Stmt
+	bind := func(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
+		call, err := op.NewCall(args, kw, pos)
+		if err != nil {
+			return nil, err
+		}
+		v := ir.NewVar(t.names.fresh(name), call.Type(), pos)
+		*out = append(*out, assign(v, call))
+		return v, nil
+	}
+	vec := func(dt ir.DataType) ir.Kwargs {
+		return ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}
+	}
+	k := idx.Shape[1]
+	init, err := bind(&out, "gather_acc_init", ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: []ir.Expr{ir.Int(rows), k}}}, vec(in.DType))
+	if err != nil {
+		return nil, err
+	}
+	lv := ir.NewVar(t.names.fresh("gather_lv"), ir.Scalar(ir.INDEX), pos)
+	ia := ir.NewIterArg(t.names.fresh("gather_ia"), init.Type(), init, pos)
+	var body []ir.Stmt
+	at := &ir.MakeTuple{Elems: []ir.Expr{lv, ir.Int(0)}}
+	row := func(name string, src ir.Expr, cols ir.Expr) (*ir.Var, error) {
+		shape := &ir.MakeTuple{Elems: []ir.Expr{ir.Int(1), cols}}
+		return bind(&body, name, ir.TileLoad, []ir.Expr{src, at, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}})
+	}
+	inRow, err := row("gather_inp_row", c.Args[0], in.Shape[1])
+	if err != nil {
+		return nil, err
+	}
+	idxRow, err := row("gather_idx_row", c.Args[1], k)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := bind(&body, "gather_row_tmp", ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: []ir.Expr{ir.Int(1), k}}}, vec(ir.INT32))
+	if err != nil {
+		return nil, err
+	}
+	got, err := bind(&body, "gather_row", ir.TileGather, []ir.Expr{inRow, idxRow, tmp}, nil)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := bind(&body, "gather_asmbl", ir.TileAssemble, []ir.Expr{ia, got, at}, nil)
+	if err != nil {
+		return nil, err
+	}
+	body = append(body, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: pos}, Values: []ir.Expr{acc}})
+	rv := ir.NewVar(a.Var.Name, init.Type(), a.Var.Pos)
+	loop := &ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: ir.Int(0), Stop: ir.Int(rows), Step: ir.Int(1),
+		IterArgs: []*ir.IterArg{ia}, Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: pos}, Stmts: body}, ReturnVars: []*ir.Var{rv}, Kind: ir.Sequential}
+	t.tiles[a.Var] = rv
+	t.converted[a.Var] = true
+	return append(out, loop), nil
 }

@@ -574,3 +574,12 @@ func BlockIdx() Expr { return dsl.Call(ir.TileGetBlockIdx, nil, nil) }
 // BlockNum is the number of blocks of the Spmd launch running the kernel
 // (1 outside one). PyPTO: pl.tile.get_block_num().
 func BlockNum() Expr { return dsl.Call(ir.TileGetBlockNum, nil, nil) }
+
+// Gather reads input along dim at index, as torch.gather: out[b, k] =
+// input[b, index[b, k]] for dim -1 of a rank-2 input (the form a kernel
+// compiles, one tile.gather per row). PyPTO: pl.gather(input, dim=dim,
+// index=index).
+func Gather(input any, dim int, index any) Expr {
+	return dsl.Call(ir.TensorGather, []ir.Expr{arg(input, "pl.Gather", "input"), arg(index, "pl.Gather", "index")},
+		ir.Kwargs{{Key: "dim", Value: int64(dim)}})
+}

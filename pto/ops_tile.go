@@ -36,6 +36,7 @@ func init() {
 	// rsqrt reads its scratch tile too on the high-precision path.
 	Register(ir.TileRsqrt, emitTiles("pto.trsqrt", nil))
 	Register(ir.TileCi, emitCi)
+	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
 		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",

@@ -56,6 +56,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.tensor.arange":        ir.TensorCi,
 	"pl.tile.arange":          ir.TileCi,
 	"pl.reshape":              ir.TensorReshape,
+	"pl.gather":               ir.TensorGather,
 	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,

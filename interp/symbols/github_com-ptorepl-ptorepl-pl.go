@@ -61,6 +61,7 @@ func init() {
 		"FloorDiv":              reflect.ValueOf(pl.FloorDiv),
 		"Fmod":                  reflect.ValueOf(pl.Fmod),
 		"Full":                  reflect.ValueOf(pl.Full),
+		"Gather":                reflect.ValueOf(pl.Gather),
 		"Ge":                    reflect.ValueOf(pl.Ge),
 		"Group":                 reflect.ValueOf(pl.Group),
 		"Gt":                    reflect.ValueOf(pl.Gt),

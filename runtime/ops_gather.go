@@ -1,0 +1,82 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Gathers: tile.gather reads its source at flat element indices;
+// tensor.gather is torch.gather along one dimension.
+
+func init() {
+	Register(ir.TileGather, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		src, err := tileArg(a[0], "src")
+		if err != nil {
+			return nil, err
+		}
+		idx, err := tileArg(a[1], "indices")
+		if err != nil {
+			return nil, err
+		}
+		n := numel(src.Shape)
+		out := make([]float64, numel(idx.Shape))
+		for i := range out {
+			k := int(idx.at(i))
+			if k < 0 || k >= n {
+				return nil, fmt.Errorf("%s: index %d (element %d of indices) is outside the source's %d elements", c.Name(), k, i, n)
+			}
+			out[i] = src.at(k)
+		}
+		return tileOf(src.DType, idx.Shape, out), nil
+	})
+	Register(ir.TensorGather, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		in, inShape, dt, _, err := x.valuesOf(a[0], c, "input")
+		if err != nil {
+			return nil, err
+		}
+		idx, idxShape, _, _, err := x.valuesOf(a[1], c, "index")
+		if err != nil {
+			return nil, err
+		}
+		rank := len(inShape)
+		dim := int(c.Kwargs.Int("dim", -1))
+		if dim < 0 {
+			dim += rank
+		}
+		if len(idxShape) != rank || dim < 0 || dim >= rank {
+			return nil, fmt.Errorf("%s: index %v does not gather from input %v along dim %d", c.Name(), dimsText(idxShape), dimsText(inShape), dim)
+		}
+		strides := rowMajor(inShape)
+		out := make([]float64, len(idx))
+		pos := make([]int, rank)
+		for i := range out {
+			// pos is element i's position in the index; the input element
+			// read is at pos with its dim coordinate replaced by the index.
+			r := i
+			for d := rank - 1; d >= 0; d-- {
+				pos[d] = r % idxShape[d]
+				r /= idxShape[d]
+			}
+			k := int(idx[i])
+			if k < 0 || k >= inShape[dim] {
+				return nil, fmt.Errorf("%s: index %d at %v is outside dimension %d of the input %v", c.Name(), k, dimsText(pos), dim, dimsText(inShape))
+			}
+			off := 0
+			for d := range pos {
+				p := pos[d]
+				if d == dim {
+					p = k
+				}
+				if p >= inShape[d] {
+					return nil, fmt.Errorf("%s: index %v is outside the input %v", c.Name(), dimsText(idxShape), dimsText(inShape))
+				}
+				off += p * strides[d]
+			}
+			out[i] = in[off]
+		}
+		v := localView(dt, idxShape)
+		encode(dt, out, v.host)
+		return v, nil
+	})
+}
