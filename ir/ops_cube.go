@@ -94,11 +94,8 @@ func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
 // fullDeduce types tile.full / tensor.full: shape, a scalar value, dtype=.
 func fullDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 	return func(c *DeduceCtx) (Type, error) {
-		shape, err := c.Tuple(0, -1)
+		shape, err := staticShape(c, 0, -1)
 		if err != nil {
-			return nil, err
-		}
-		if err := positiveStatic(c, 0, shape); err != nil {
 			return nil, err
 		}
 		if _, err := c.Scalar(1); err != nil {

@@ -126,3 +126,47 @@ func vecLike(t *TileType) *TileType {
 	}
 	return NewTileType(t.Shape, t.DType, MemVec, view)
 }
+
+// staticShape reads argument i as a shape of positive dimensions (rank
+// rank, or any when rank < 0).
+func staticShape(c *DeduceCtx, i, rank int) ([]Expr, error) {
+	shape, err := c.Tuple(i, rank)
+	if err != nil {
+		return nil, err
+	}
+	return shape, positiveStatic(c, i, shape)
+}
+
+// reshapeTo reads argument 1 as the new shape of from, as many elements
+// (what names whose they are: "the tile's", "the input's").
+func reshapeTo(c *DeduceCtx, from []Expr, what string) ([]Expr, error) {
+	shape, err := staticShape(c, 1, -1)
+	if err != nil {
+		return nil, err
+	}
+	n1, ok1 := NumElements(from)
+	n2, ok2 := NumElements(shape)
+	if ok1 && ok2 && n1 != n2 {
+		return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (%s)", n1, what), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
+	}
+	return shape, nil
+}
+
+// expandTo reads argument 1 as the larger shape from is padded out to:
+// constant, positive, no dimension smaller than from's.
+func expandTo(c *DeduceCtx, from []Expr, what string) ([]Expr, error) {
+	shape, err := c.Tuple(1, len(from))
+	if err != nil {
+		return nil, err
+	}
+	for d, e := range shape {
+		v, ok := ConstValue(e)
+		if !ok || v <= 0 {
+			return nil, c.Fail(1, "positive constant dimensions", DefaultFormat.Dims(shape))
+		}
+		if s, ok := ConstValue(from[d]); ok && v < s {
+			return nil, c.Fail(1, "a shape no smaller than "+what+" "+DefaultFormat.Dims(from), DefaultFormat.Dims(shape))
+		}
+	}
+	return shape, nil
+}

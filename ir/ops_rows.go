@@ -245,17 +245,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			shape, err := c.Tuple(1, -1)
+			shape, err := reshapeTo(c, t.Shape, "the tile's")
 			if err != nil {
 				return nil, err
-			}
-			if err := positiveStatic(c, 1, shape); err != nil {
-				return nil, err
-			}
-			n1, ok1 := NumElements(t.Shape)
-			n2, ok2 := NumElements(shape)
-			if ok1 && ok2 && n1 != n2 {
-				return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (the tile's)", n1), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
 			}
 			if !SameDims(validOf(t), t.Shape) {
 				return nil, c.Fail(0, "a fully valid tile (reshaping a partial valid region is not supported)", t)

@@ -360,18 +360,9 @@ func registerElementwise() {
 			if err != nil {
 				return nil, err
 			}
-			shape, err := c.Tuple(1, len(t.Shape))
+			shape, err := expandTo(c, t.Shape, "the tile's")
 			if err != nil {
 				return nil, err
-			}
-			for d, e := range shape {
-				v, ok := ConstValue(e)
-				if !ok || v <= 0 {
-					return nil, c.Fail(1, "positive constant dimensions", DefaultFormat.Dims(shape))
-				}
-				if s, ok := ConstValue(t.Shape[d]); ok && v < s {
-					return nil, c.Fail(1, "a shape no smaller than the tile's "+DefaultFormat.Dims(t.Shape), DefaultFormat.Dims(shape))
-				}
 			}
 			return NewTileType(shape, t.DType, MemVec, nil), nil
 		},

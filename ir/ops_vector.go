@@ -1,7 +1,5 @@
 package ir
 
-import "fmt"
-
 // Vector ops beyond the elementwise tables: rsqrt with its optional
 // high-precision scratch, the integer sequence tile.ci, and the tensor form
 // of fillpad_expand (upstream's tile_ops/unary.cpp and memory.cpp).
@@ -64,11 +62,8 @@ func init() {
 				if _, err := c.Scalar(0); err != nil {
 					return nil, err
 				}
-				shape, err := c.Tuple(1, -1)
+				shape, err := staticShape(c, 1, -1)
 				if err != nil {
-					return nil, err
-				}
-				if err := positiveStatic(c, 1, shape); err != nil {
 					return nil, err
 				}
 				for i, e := range shape {
@@ -110,17 +105,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			shape, err := c.Tuple(1, -1)
+			shape, err := reshapeTo(c, t.Shape, "the input's")
 			if err != nil {
 				return nil, err
-			}
-			if err := positiveStatic(c, 1, shape); err != nil {
-				return nil, err
-			}
-			n1, ok1 := NumElements(t.Shape)
-			n2, ok2 := NumElements(shape)
-			if ok1 && ok2 && n1 != n2 {
-				return nil, c.Fail(1, fmt.Sprintf("a shape of %d elements (the input's)", n1), fmt.Sprintf("%s with %d", ShapeString(shape), n2))
 			}
 			return &TensorType{Shape: shape, DType: t.DType}, nil
 		},
@@ -135,18 +122,9 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			shape, err := c.Tuple(1, len(t.Shape))
+			shape, err := expandTo(c, t.Shape, "the input's")
 			if err != nil {
 				return nil, err
-			}
-			for d, e := range shape {
-				v, ok := ConstValue(e)
-				if !ok || v <= 0 {
-					return nil, c.Fail(1, "positive constant dimensions", DefaultFormat.Dims(shape))
-				}
-				if s, ok := ConstValue(t.Shape[d]); ok && v < s {
-					return nil, c.Fail(1, fmt.Sprintf("a shape no smaller than the input's %s", DefaultFormat.Dims(t.Shape)), DefaultFormat.Dims(shape))
-				}
 			}
 			return &TensorType{Shape: shape, DType: t.DType}, nil
 		},

@@ -41,27 +41,7 @@ func init() {
 		ir.TileRowExpandMin:    math.Min,
 		ir.TileRowExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
 	} {
-		fn := fn
-		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
-			t, err := tileArg(a[0], "tile")
-			if err != nil {
-				return nil, err
-			}
-			v, err := tileArg(a[1], "row_vec")
-			if err != nil {
-				return nil, err
-			}
-			n := len(t.Shape)
-			if n < 2 || numel(v.Shape) != numel(t.Shape[:n-1]) {
-				return nil, fmt.Errorf("%s: row_vec %v is not one column of the tile %v", c.Name(), dimsText(v.Shape), dimsText(t.Shape))
-			}
-			cols := t.Shape[n-1]
-			out := make([]float64, numel(t.Shape))
-			for i := range out {
-				out[i] = round(fn(t.at(i), v.at(i/cols)), t.DType)
-			}
-			return x.result(c, t.DType, t.Shape, out, t), nil
-		})
+		Register(op, broadcastOp(fn, true))
 	}
 }
 
@@ -76,27 +56,7 @@ func init() {
 		ir.TileColExpandMin:    math.Min,
 		ir.TileColExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
 	} {
-		fn := fn
-		Register(op, func(x *Exec, c *ir.Call, a []any) (any, error) {
-			t, err := tileArg(a[0], c.Op.Args[0].Name)
-			if err != nil {
-				return nil, err
-			}
-			v, err := tileArg(a[1], "col_vec")
-			if err != nil {
-				return nil, err
-			}
-			n := len(t.Shape)
-			if n < 2 || numel(v.Shape) != t.Shape[n-1] {
-				return nil, fmt.Errorf("%s: col_vec %v is not one row of the tile %v", c.Name(), dimsText(v.Shape), dimsText(t.Shape))
-			}
-			cols := t.Shape[n-1]
-			out := make([]float64, numel(t.Shape))
-			for i := range out {
-				out[i] = round(fn(t.at(i), v.at(i%cols)), t.DType)
-			}
-			return x.result(c, t.DType, t.Shape, out, t), nil
-		})
+		Register(op, broadcastOp(fn, false))
 	}
 	// A reshape moves no data: the same elements, in order, in another shape.
 	Register(ir.TileReshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -240,5 +200,38 @@ func reduceOp(k reduction, first bool) OpFunc {
 			}
 		}
 		return res, nil
+	}
+}
+
+// broadcastOp combines a tile with a vector broadcast across it: a column
+// [rows, 1] along each row (perRow), or a row [1, cols] down each column.
+func broadcastOp(fn func(a, b float64) float64, perRow bool) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], c.Op.Args[0].Name)
+		if err != nil {
+			return nil, err
+		}
+		vec := c.Op.Args[1].Name
+		v, err := tileArg(a[1], vec)
+		if err != nil {
+			return nil, err
+		}
+		n := len(t.Shape)
+		if perRow && (n < 2 || numel(v.Shape) != numel(t.Shape[:n-1])) {
+			return nil, fmt.Errorf("%s: %s %v is not one column of the tile %v", c.Name(), vec, dimsText(v.Shape), dimsText(t.Shape))
+		}
+		if !perRow && (n < 2 || numel(v.Shape) != t.Shape[n-1]) {
+			return nil, fmt.Errorf("%s: %s %v is not one row of the tile %v", c.Name(), vec, dimsText(v.Shape), dimsText(t.Shape))
+		}
+		cols := t.Shape[n-1]
+		out := make([]float64, numel(t.Shape))
+		for i := range out {
+			at := i % cols
+			if perRow {
+				at = i / cols
+			}
+			out[i] = round(fn(t.at(i), v.at(at)), t.DType)
+		}
+		return x.result(c, t.DType, t.Shape, out, t), nil
 	}
 }
