@@ -52,6 +52,7 @@ var (
 	TensorFillpadExpand                                            *OpDef
 	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
 	TensorReshape, TileGather, TensorGather                        *OpDef
+	TileGatherMask, TensorGatherMask                               *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -15,7 +15,86 @@ func gatherIndexOK(src, idx DataType) bool {
 
 var gatherSources = []DataType{FP16, FP32, INT16, INT32}
 
+// MaskPatterns are gather_mask's selectors (upstream's pl.tile.MaskPattern),
+// by value: each keeps the columns j of a row with j % Stride == Phase
+// (P1111 keeps every column).
+var MaskPatterns = []struct {
+	Name          string
+	Stride, Phase int64
+}{{}, {"P0101", 2, 0}, {"P1010", 2, 1}, {"P0001", 4, 0}, {"P0010", 4, 1}, {"P0100", 4, 2}, {"P1000", 4, 3}, {"P1111", 1, 0}}
+
+// gatherMaskDeduce types gather_mask of a 2-D tile or tensor: the rows
+// compacted to the columns the pattern keeps, in output_dtype (a bit
+// reinterpretation of as many bytes) or the source's type.
+func gatherMaskDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		var shape []Expr
+		var dt DataType
+		if tile {
+			t, err := vecTile(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			shape, dt = t.Shape, t.DType
+		} else {
+			t, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, dt = t.Shape, t.DType
+		}
+		if len(shape) != 2 {
+			return nil, c.Fail(0, "a 2-D source", c.Args[0])
+		}
+		if !hasDType(gatherSources, dt) {
+			return nil, c.Fail(0, "elements of "+dtypeList(gatherSources), dt.String())
+		}
+		p := c.Kwargs.Int("mask_pattern", 0)
+		if p < 1 || p >= int64(len(MaskPatterns)) {
+			return nil, c.FailKwarg("mask_pattern", "a pl.tile.MaskPattern (1..7)", fmt.Sprintf("%d", p))
+		}
+		out := dt
+		if o, ok := c.Kwargs.DType("output_dtype"); ok {
+			if o.Bits() != dt.Bits() {
+				return nil, c.FailKwarg("output_dtype", "a type of the source's width, "+fmt.Sprint(dt.Bits())+" bits", o.String())
+			}
+			out = o
+		}
+		cols := shape[1]
+		if n, ok := ConstValue(cols); ok {
+			stride := MaskPatterns[p].Stride
+			if n%stride != 0 {
+				return nil, c.Fail(0, fmt.Sprintf("a source whose %d columns the pattern's stride %d divides", n, stride), c.Args[0])
+			}
+			cols = Int(n / stride)
+		} else if MaskPatterns[p].Stride != 1 {
+			return nil, c.Fail(0, "a source of static columns", c.Args[0])
+		}
+		res := []Expr{shape[0], cols}
+		if tile {
+			return NewTileType(res, out, MemVec, nil), nil
+		}
+		return &TensorType{Shape: res, DType: out}, nil
+	}
+}
+
 func init() {
+	maskKwargs := []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}, {Name: "output_dtype", Kind: KwDType}}
+	TileGatherMask = RegisterOp(&OpDef{
+		Name: "tile.gather_mask", Class: ClassCompute, Category: "TileOp",
+		Doc:       "Each row of src compacted to the columns mask_pattern keeps (P0101: even, P1010: odd, ...), optionally seen as output_dtype (TGATHER mask form).",
+		Args:      []ArgSpec{{Name: "src"}},
+		Kwargs:    maskKwargs,
+		OutMemory: MemVec,
+		Deduce:    gatherMaskDeduce(true),
+	})
+	TensorGatherMask = RegisterOp(&OpDef{
+		Name: "tensor.gather_mask", Class: ClassCompute, Category: "TensorOp", TileForm: TileGatherMask,
+		Doc:    "tile.gather_mask of a 2-D tensor (pl.gather(input, mask_pattern=...)).",
+		Args:   []ArgSpec{{Name: "input"}},
+		Kwargs: maskKwargs,
+		Deduce: gatherMaskDeduce(false),
+	})
 	TileGather = RegisterOp(&OpDef{
 		Name: "tile.gather", Class: ClassCompute, Category: "TileOp",
 		Doc:       "dst[i, j] = src[indices[i, j]], the source read at flat element indices; tmp is the instruction's workspace (TGATHER).",

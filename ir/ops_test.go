@@ -343,6 +343,10 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tensor.gather: argument 'index': expected an index no larger than the input off dim 1, [4, 16], given pl.Tensor[[5, 8], pl.INT32]"},
 		dcase{"tensor.gather", []Expr{tens(FP32, 4, 16), tens(INT32, 4, 8)}, Kwargs{{"dim", int64(2)}},
 			"cell[3]:7: tensor.gather: kwarg 'dim': expected an axis of the rank-2 input, given 2"},
+		dcase{"tile.gather_mask", []Expr{tile(FP32, MemVec, 8, 16)}, Kwargs{{"mask_pattern", int64(8)}},
+			"cell[3]:7: tile.gather_mask: kwarg 'mask_pattern': expected a pl.tile.MaskPattern (1..7), given 8"},
+		dcase{"tensor.gather_mask", []Expr{tens(FP32, 8, 16)}, Kwargs{{"mask_pattern", int64(2)}, {"output_dtype", UINT16}},
+			"cell[3]:7: tensor.gather_mask: kwarg 'output_dtype': expected a type of the source's width, 32 bits, given pl.UINT16"},
 		dcase{"tensor.reshape", []Expr{tens(FP32, 8, 32), Dims(1, 64)}, nil,
 			"cell[3]:7: tensor.reshape: argument 'shape': expected a shape of 256 elements (the input's), given [1, 64] with 64"},
 	)
@@ -519,6 +523,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif, TileRsqrt, TensorRsqrt,
 		TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi, TensorFillpadExpand,
 		TileGetBlockIdx, TileGetBlockNum, TensorReshape, TileGather, TensorGather,
+		TileGatherMask, TensorGatherMask,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -37,6 +37,7 @@ func init() {
 	Register(ir.TileRsqrt, emitTiles("pto.trsqrt", nil))
 	Register(ir.TileCi, emitCi)
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
+	Register(ir.TileGatherMask, emitGatherMask)
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
 		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",
@@ -488,5 +489,27 @@ func emitCi(c *Ctx, call *ir.Call, res *ir.Var) error {
 		return err
 	}
 	c.insOuts("pto.tci", []value{start}, []value{r}, []attr{{name: "descending", val: fmt.Sprint(call.Kwargs.Bool("descending", false))}})
+	return nil
+}
+
+// tile.gather_mask → the row form of pto.tgather, its pattern an attribute
+// inside ins(...): `pto.tgather ins(%src, {maskPattern =
+// #pto.mask_pattern<P0101>} : T, "row") outs(%dst : T)`, as upstream emits.
+func emitGatherMask(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, _, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	p := call.Kwargs.Int("mask_pattern", 0)
+	if p < 1 || p >= int64(len(ir.MaskPatterns)) {
+		return fmt.Errorf("tile.gather_mask: mask_pattern %d is not 1..7", p)
+	}
+	r, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	pattern := attr{name: "maskPattern", val: "#pto.mask_pattern<" + ir.MaskPatterns[p].Name + ">"}
+	c.stmtOp("pto.tgather", []value{src, r}, []attr{pattern},
+		fmt.Sprintf("pto.tgather ins(%s, {%s = %s} : %s, \"row\") outs(%s : %s)", src.ssa, pattern.name, pattern.val, src.typ, r.ssa, r.typ))
 	return nil
 }

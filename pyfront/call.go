@@ -270,6 +270,12 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		}
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}
+	for _, k := range kws {
+		if f := kwargForms[d][k.name]; f != nil {
+			d = f
+			break
+		}
+	}
 	if d == ir.PldTensorAllocWindowBuffer {
 		// The binding names the buffer (the hidden name kwarg).
 		kws = append(kws, kwArg{name: "name", node: n, val: "<unbound>"})

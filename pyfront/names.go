@@ -15,6 +15,12 @@ var builtins = map[string]value{}
 // opByCallee maps a printed callee ("pl.tile.load") to its op.
 var opByCallee = map[string]*ir.OpDef{}
 
+// kwargForms are the ops one spelling names in another form when a call
+// passes a given keyword: pl.gather(x, mask_pattern=...) is the mask form.
+var kwargForms = map[*ir.OpDef]map[string]*ir.OpDef{
+	ir.TensorGather: {"mask_pattern": ir.TensorGatherMask},
+}
+
 // shortOps are the authoring-form spellings upstream's examples use that
 // name a registered op by another path ("pl.load", "pld.rank").
 var shortOps = map[string]*ir.OpDef{
@@ -117,6 +123,11 @@ func init() {
 }
 
 func init() {
+	for i, m := range ir.MaskPatterns {
+		if m.Name != "" {
+			builtins["pl.tile.MaskPattern."+m.Name] = int64(i)
+		}
+	}
 	for _, m := range []ir.SplitMode{ir.SplitNone, ir.SplitUpDown, ir.SplitLeftRight} {
 		enumEntry("pl.SplitMode.", m.String(), m)
 	}

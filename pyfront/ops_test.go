@@ -557,3 +557,30 @@ func TestGatherMiddleDim(t *testing.T) {
 		t.Fatalf("compiling a middle-dimension gather: %v", err)
 	}
 }
+
+// The mask form of gather keeps the columns its pattern selects (even,
+// odd seen as UINT32 bits, every fourth from column 2), as written and
+// compiled, and emits the row form of pto.tgather.
+func TestGatherMask(t *testing.T) {
+	prog, comp, text := authored(t, "gather.py", "GatherMask", 1)
+	wantPTO(t, text, "{maskPattern = #pto.mask_pattern<P0101>} : ", ", \"row\") outs(", "#pto.mask_pattern<P1010>", "#pto.mask_pattern<P0100>")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), tensor.Zeros(ir.FP32, 8, 8), tensor.Zeros(ir.UINT32, 8, 8), tensor.Zeros(ir.FP32, 8, 4)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 8; j++ {
+				if got, want := a[1].At(i, j), a[0].At(i, 2*j); got != want {
+					t.Fatalf("compiled %v: even[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+				if got, want := a[2].At(i, j), float64(math.Float32bits(float32(a[0].At(i, 2*j+1)))); got != want {
+					t.Fatalf("compiled %v: odd_bits[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+			for j := 0; j < 4; j++ {
+				if got, want := a[3].At(i, j), a[0].At(i, 4*j+2); got != want {
+					t.Fatalf("compiled %v: quarter[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -10,6 +10,35 @@ import (
 // tensor.gather is torch.gather along one dimension.
 
 func init() {
+	// gather_mask keeps the columns its pattern selects; an output_dtype
+	// of the same width sees the kept bits as that type.
+	Register(ir.TileGatherMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		src, err := tileArg(a[0], "src")
+		if err != nil {
+			return nil, err
+		}
+		p := c.Kwargs.Int("mask_pattern", 0)
+		if len(src.Shape) != 2 || p < 1 || p >= int64(len(ir.MaskPatterns)) {
+			return nil, fmt.Errorf("%s: a 2-D source and a mask pattern 1..7, given %v and %d", c.Name(), dimsText(src.Shape), p)
+		}
+		m := ir.MaskPatterns[p]
+		rows, cols := src.Shape[0], src.Shape[1]
+		keep := cols / int(m.Stride)
+		out := make([]float64, 0, rows*keep)
+		for i := 0; i < rows; i++ {
+			for j := int(m.Phase); j < cols; j += int(m.Stride) {
+				out = append(out, src.at(i*cols+j))
+			}
+		}
+		dt := src.DType
+		if o, ok := c.Kwargs.DType("output_dtype"); ok && o != dt {
+			b := make([]byte, len(out)*dt.Bytes())
+			encode(dt, out, b)
+			decode(o, b, out)
+			dt = o
+		}
+		return x.result(c, dt, []int{rows, keep}, out, nil), nil
+	})
 	Register(ir.TileGather, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		src, err := tileArg(a[0], "src")
 		if err != nil {

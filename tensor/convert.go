@@ -14,12 +14,14 @@ var le = binary.LittleEndian
 // supportedDTypes lists the element types a host tensor can hold, in code order.
 var supportedDTypes = []ir.DataType{
 	ir.BOOL, ir.INT8, ir.INT16, ir.INT32, ir.INT64, ir.INDEX, ir.UINT8, ir.FP16, ir.FP32, ir.BF16,
+	ir.UINT16, ir.UINT32, ir.UINT64,
 }
 
 // Supported reports whether a host tensor can hold elements of type dt.
 func Supported(dt ir.DataType) bool {
 	switch dt {
-	case ir.BOOL, ir.INT8, ir.INT16, ir.INT32, ir.INT64, ir.INDEX, ir.UINT8, ir.FP16, ir.FP32, ir.BF16:
+	case ir.BOOL, ir.INT8, ir.INT16, ir.INT32, ir.INT64, ir.INDEX, ir.UINT8, ir.FP16, ir.FP32, ir.BF16,
+		ir.UINT16, ir.UINT32, ir.UINT64:
 		return true
 	}
 	return false
@@ -130,6 +132,12 @@ func load(dt ir.DataType, b []byte, i int) float64 {
 		return float64(int8(b[i]))
 	case ir.UINT8:
 		return float64(b[i])
+	case ir.UINT16:
+		return float64(le.Uint16(b[2*i:]))
+	case ir.UINT32:
+		return float64(le.Uint32(b[4*i:]))
+	case ir.UINT64:
+		return float64(le.Uint64(b[8*i:]))
 	case ir.BOOL:
 		if b[i] != 0 {
 			return 1
@@ -153,6 +161,12 @@ func loadInt(dt ir.DataType, b []byte, i int) int64 {
 		return int64(int8(b[i]))
 	case ir.UINT8:
 		return int64(b[i])
+	case ir.UINT16:
+		return int64(le.Uint16(b[2*i:]))
+	case ir.UINT32:
+		return int64(le.Uint32(b[4*i:]))
+	case ir.UINT64:
+		return int64(le.Uint64(b[8*i:])) // values past 2^63 wrap, as torch's uint64 .long() does
 	case ir.BOOL:
 		if b[i] != 0 {
 			return 1
@@ -191,8 +205,12 @@ func storeInt(dt ir.DataType, b []byte, i int, v int64) {
 		le.PutUint32(b[4*i:], uint32(v))
 	case ir.INT64, ir.INDEX:
 		le.PutUint64(b[8*i:], uint64(v))
-	case ir.INT16:
+	case ir.INT16, ir.UINT16:
 		le.PutUint16(b[2*i:], uint16(v))
+	case ir.UINT32:
+		le.PutUint32(b[4*i:], uint32(v))
+	case ir.UINT64:
+		le.PutUint64(b[8*i:], uint64(v))
 	case ir.INT8, ir.UINT8:
 		b[i] = byte(v)
 	case ir.BOOL:
@@ -223,6 +241,12 @@ func intRange(dt ir.DataType) (lo, hi float64) {
 		return math.MinInt32, math.MaxInt32
 	case ir.UINT8:
 		return 0, math.MaxUint8
+	case ir.UINT16:
+		return 0, math.MaxUint16
+	case ir.UINT32:
+		return 0, math.MaxUint32
+	case ir.UINT64:
+		return 0, 0x1p64
 	}
 	return -0x1p63, 0x1p63 // INT64, INDEX: [-2^63, 2^63)
 }

@@ -36,6 +36,12 @@ func TorchDType(dt ir.DataType) string {
 		return "torch.int64"
 	case ir.UINT8:
 		return "torch.uint8"
+	case ir.UINT16:
+		return "torch.uint16"
+	case ir.UINT32:
+		return "torch.uint32"
+	case ir.UINT64:
+		return "torch.uint64"
 	case ir.BOOL:
 		return "torch.bool"
 	}

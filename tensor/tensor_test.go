@@ -113,6 +113,9 @@ func TestIntegerConversions(t *testing.T) {
 		{ir.INT32, []float64{1 << 31, -1 << 31}, []int64{-1 << 31, -1 << 31}},
 		{ir.INT64, []float64{1e30, -1e30, math.Inf(1)}, []int64{math.MaxInt64, math.MinInt64, math.MaxInt64}},
 		{ir.INDEX, []float64{7}, []int64{7}},
+		{ir.UINT16, []float64{-1, 65536.5, 65535}, []int64{65535, 0, 65535}},
+		{ir.UINT32, []float64{-1, 1 << 32, 3e9}, []int64{1<<32 - 1, 0, 3e9}},
+		{ir.UINT64, []float64{5, 1 << 40}, []int64{5, 1 << 40}},
 		{ir.BOOL, []float64{0, math.Copysign(0, -1), 0.5, nan, -3}, []int64{0, 0, 1, 1, 1}},
 	}
 	for _, c := range cases {
@@ -486,7 +489,7 @@ func TestErrors(t *testing.T) {
 		{"huge", func() { Zeros(ir.FP32, 1<<30, 1<<30) },
 			"tensor.Zeros: expected a shape of at most 2^48 elements, given [1073741824, 1073741824]"},
 		{"unsupported dtype", func() { Zeros(ir.FP8E4M3FN, 2) },
-			"tensor.Zeros: expected a dtype among pl.BOOL, pl.INT8, pl.INT16, pl.INT32, pl.INT64, pl.INDEX, pl.UINT8, pl.FP16, pl.FP32, pl.BF16, given pl.FP8E4M3FN"},
+			"tensor.Zeros: expected a dtype among pl.BOOL, pl.INT8, pl.INT16, pl.INT32, pl.INT64, pl.INDEX, pl.UINT8, pl.FP16, pl.FP32, pl.BF16, pl.UINT16, pl.UINT32, pl.UINT64, given pl.FP8E4M3FN"},
 		{"bytes count", func() { FromBytes(ir.FP32, make([]byte, 7)) },
 			"tensor.FromBytes: expected a byte count divisible by the pl.FP32 element size 4, given 7 bytes"},
 		{"bytes for shape", func() { FromBytes(ir.FP16, make([]byte, 8), 3) },
@@ -529,8 +532,8 @@ func TestErrors(t *testing.T) {
 			"tensor.Arange: expected a numeric dtype, given pl.BOOL"},
 		{"arange negative", func() { Arange(ir.INT32, -1) },
 			"tensor.Arange: expected n >= 0, given -1"},
-		{"to unsupported", func() { x.To(ir.UINT32) },
-			"Tensor.To: expected a dtype among pl.BOOL, pl.INT8, pl.INT16, pl.INT32, pl.INT64, pl.INDEX, pl.UINT8, pl.FP16, pl.FP32, pl.BF16, given pl.UINT32"},
+		{"to unsupported", func() { x.To(ir.FP8E4M3FN) },
+			"Tensor.To: expected a dtype among pl.BOOL, pl.INT8, pl.INT16, pl.INT32, pl.INT64, pl.INDEX, pl.UINT8, pl.FP16, pl.FP32, pl.BF16, pl.UINT16, pl.UINT32, pl.UINT64, given pl.FP8E4M3FN"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -47,3 +47,22 @@ class GatherMiddle:
             out = pl.gather(inp, dim=1, index=idx)
             output = pl.assemble(output, out, [0, 0, 0])
         return output
+
+
+@pl.program
+class GatherMask:
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(
+        self,
+        inp: pl.Tensor[[8, 16], pl.FP32],
+        even: pl.Out[pl.Tensor[[8, 8], pl.FP32]],
+        odd_bits: pl.Out[pl.Tensor[[8, 8], pl.UINT32]],
+        quarter: pl.Out[pl.Tensor[[8, 4], pl.FP32]],
+    ):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            even = pl.assemble(even, pl.gather(inp, mask_pattern=pl.tile.MaskPattern.P0101), [0, 0])
+            bits = pl.tensor.gather(inp, mask_pattern=pl.tile.MaskPattern.P1010, output_dtype=pl.UINT32)
+            odd_bits = pl.assemble(odd_bits, bits, [0, 0])
+            t = pl.load(inp, [0, 0], [8, 16])
+            pl.store(pl.tile.gather_mask(t, mask_pattern=pl.tile.MaskPattern.P0100), [0, 0], quarter)
+        return even, odd_bits, quarter
