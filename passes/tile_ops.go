@@ -298,6 +298,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
 	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
 	ir.TensorGather:   {rewrite: (*tileConv).gather, tile: true},
+	ir.TensorScatter:  {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -1032,4 +1033,75 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	t.tiles[a.Var] = rv
 	t.converted[a.Var] = true
 	return append(out, loop), nil
+}
+
+// scatter lowers tensor.scatter (rank 2, the last dimension) to one
+// tile.scatter into the input's tile: the column indices become flat ones
+// by adding each row's offset (a tile.ci of the rows, reshaped to a
+// column, times the column count, added along each row), as upstream's
+// conversion builds them. Upstream then blends the scattered values over
+// the input through a scatter-built mask; tile.scatter itself passes the
+// other elements through, so ptorepl scatters into the input directly.
+func (t *tileConv) scatter(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.scatter whose result is not kept computes nothing; assign it")
+	}
+	var out []ir.Stmt
+	ops := make([]ir.Expr, 3)
+	for i, x := range c.Args {
+		y, err := t.vecOf(x, &out)
+		if err != nil {
+			return nil, err
+		}
+		ops[i] = y
+	}
+	in, ok1 := ops[0].Type().(*ir.TileType)
+	idx, ok2 := ops[1].Type().(*ir.TileType)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("tensor.scatter: the input and index must become tiles")
+	}
+	rows, okR := ir.ConstValue(idx.Shape[0])
+	cols, okC := ir.ConstValue(in.Shape[1])
+	if !okR || !okC {
+		return nil, fmt.Errorf("tensor.scatter: the index's rows and the input's columns must be static")
+	}
+	pos := c.Pos
+	bind := func(name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
+		call, err := op.NewCall(args, kw, pos)
+		if err != nil {
+			return nil, err
+		}
+		v := ir.NewVar(t.names.fresh(name), call.Type(), pos)
+		out = append(out, assign(v, call))
+		return v, nil
+	}
+	flat := ops[1]
+	if rows > 1 {
+		dt := idx.DType
+		ci, err := bind("scatter_ci_rows", ir.TileCi, []ir.Expr{&ir.ConstInt{Value: 0, DType: dt}, ir.Dims(1, rows)},
+			ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "descending", Value: false}})
+		if err != nil {
+			return nil, err
+		}
+		ar, err := bind("scatter_row_arange", ir.TileReshape, []ir.Expr{ci, ir.Dims(rows, 1)}, nil)
+		if err != nil {
+			return nil, err
+		}
+		base, err := bind("scatter_row_base", ir.TileMuls, []ir.Expr{ar, &ir.ConstInt{Value: cols, DType: dt}}, nil)
+		if err != nil {
+			return nil, err
+		}
+		if flat, err = bind("scatter_flat_idx", ir.TileRowExpandAdd, []ir.Expr{ops[1], base}, nil); err != nil {
+			return nil, err
+		}
+	}
+	call, err := ir.TileScatter.NewCall([]ir.Expr{ops[0], ops[2], flat}, nil, pos)
+	if err != nil {
+		return nil, err
+	}
+	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
+	t.tiles[a.Var] = nv
+	t.converted[a.Var] = true
+	return append(out, assign(nv, call)), nil
 }

@@ -38,6 +38,10 @@ func init() {
 	Register(ir.TileCi, emitCi)
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	Register(ir.TileGatherMask, emitGatherMask)
+	// The result is dst itself (declared again at dst's address).
+	Register(ir.TileScatter, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		return emitTiles("pto.tscatter", nil)(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
+	})
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
 		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",

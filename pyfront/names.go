@@ -63,6 +63,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.tile.arange":          ir.TileCi,
 	"pl.reshape":              ir.TensorReshape,
 	"pl.gather":               ir.TensorGather,
+	"pl.scatter":              ir.TensorScatter,
 	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,

@@ -584,3 +584,33 @@ func TestGatherMask(t *testing.T) {
 		}
 	})
 }
+
+// pl.tensor.scatter(base, dim=-1, index=idx, src=val) writes each row's
+// values at its column indices and keeps the rest of base, as written and
+// compiled (one pto.tscatter at flat indices).
+func TestScatterRows(t *testing.T) {
+	prog, comp, text := authored(t, "scatter.py", "ScatterRows", 1)
+	wantPTO(t, text, "pto.tscatter ins(", "pto.tci ins(", "pto.trowexpandadd ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		idx := make([]int32, 8*8)
+		for i := range idx {
+			idx[i] = int32((i%8)*2 + (i/8)%2) // distinct columns per row
+		}
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), tensor.FromInt32(idx, 8, 8), tensor.Randn(2, 8, 8), tensor.Zeros(ir.FP32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			want := make([]float64, 16)
+			for j := range want {
+				want[j] = a[0].At(i, j)
+			}
+			for j := 0; j < 8; j++ {
+				want[int(a[1].At(i, j))] = a[2].At(i, j)
+			}
+			for j, w := range want {
+				if got := a[3].At(i, j); got != w {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, w)
+				}
+			}
+		}
+	})
+}

@@ -229,7 +229,8 @@ func TestRoundTripPrinterGoldens(t *testing.T) {
 // read back, at every stage, like the Go-built ones.
 func TestRoundTripAuthored(t *testing.T) {
 	progs := map[string]*ir.Program{}
-	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py", "slices.py", "scopes.py", "jit_samples.py", "jit_cases.py", "callbacks.py", "nested_if.py", "module_kernels.py", "reductions.py", "extras.py"} {
+	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py", "slices.py", "scopes.py", "jit_samples.py", "jit_cases.py", "callbacks.py", "nested_if.py", "module_kernels.py", "reductions.py", "extras.py",
+		"vector_ops.py", "narrow_valid.py", "spmd.py", "mat_operands.py", "matmul_trans.py", "gather.py", "scatter.py"} {
 		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)
@@ -237,6 +238,9 @@ func TestRoundTripAuthored(t *testing.T) {
 		for _, n := range mod.Names() {
 			if mod.IsFactory(n) {
 				continue // called below
+			}
+			if file == "gather.py" && n == "GatherMiddle" {
+				continue // does not compile by design (TestGatherMiddleDim)
 			}
 			p, err := mod.Program(n)
 			if err != nil {

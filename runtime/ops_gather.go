@@ -10,6 +10,54 @@ import (
 // tensor.gather is torch.gather along one dimension.
 
 func init() {
+	// tile.scatter writes src into a copy of dst at flat indices.
+	Register(ir.TileScatter, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		ts, err := tileArgs(a, "dst", "src", "indexes")
+		if err != nil {
+			return nil, err
+		}
+		dst, src, idx := ts[0], ts[1], ts[2]
+		out := append([]float64(nil), dst.values()...)
+		for i := 0; i < numel(idx.Shape) && i < numel(src.Shape); i++ {
+			k := int(idx.at(i))
+			if k < 0 || k >= len(out) {
+				return nil, fmt.Errorf("%s: index %d (element %d of indexes) is outside dst's %d elements", c.Name(), k, i, len(out))
+			}
+			out[k] = src.at(i)
+		}
+		return tileOf(dst.DType, dst.Shape, out), nil
+	})
+	// tensor.scatter: out[i, index[i, j]] = src[i, j], the rest of input kept.
+	Register(ir.TensorScatter, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		in, inShape, dt, _, err := x.valuesOf(a[0], c, "input")
+		if err != nil {
+			return nil, err
+		}
+		idx, idxShape, _, _, err := x.valuesOf(a[1], c, "index")
+		if err != nil {
+			return nil, err
+		}
+		src, _, _, _, err := x.valuesOf(a[2], c, "src")
+		if err != nil {
+			return nil, err
+		}
+		if len(inShape) != 2 || len(idxShape) != 2 || idxShape[0] > inShape[0] {
+			return nil, fmt.Errorf("%s: index %v does not scatter into input %v", c.Name(), dimsText(idxShape), dimsText(inShape))
+		}
+		out := append([]float64(nil), in...)
+		for i := 0; i < idxShape[0]; i++ {
+			for j := 0; j < idxShape[1]; j++ {
+				k := int(idx[i*idxShape[1]+j])
+				if k < 0 || k >= inShape[1] {
+					return nil, fmt.Errorf("%s: index %d at [%d, %d] is outside the input's %d columns", c.Name(), k, i, j, inShape[1])
+				}
+				out[i*inShape[1]+k] = src[i*idxShape[1]+j]
+			}
+		}
+		v := localView(dt, inShape)
+		encode(dt, out, v.host)
+		return v, nil
+	})
 	// gather_mask keeps the columns its pattern selects; an output_dtype
 	// of the same width sees the kept bits as that type.
 	Register(ir.TileGatherMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
