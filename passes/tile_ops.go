@@ -604,13 +604,11 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 	if sc := c.Op.TileScratch; sc != nil && len(args) > 0 {
 		if in, ok := args[0].Type().(*ir.TileType); ok {
 			if name, shape, ok := sc(c, in); ok {
-				create, err := ir.TileCreate.NewCall([]ir.Expr{&ir.MakeTuple{Elems: shape}},
+				tmp, err := t.emit(&out, name, ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: shape}},
 					ir.Kwargs{{Key: "dtype", Value: in.DType}, {Key: "target_memory", Value: ir.MemVec}}, c.Pos)
 				if err != nil {
 					return nil, err
 				}
-				tmp := ir.NewVar(t.names.fresh(name), create.Type(), c.Pos)
-				out = append(out, assign(tmp, create))
 				args = append(args, tmp)
 			}
 		}
@@ -627,10 +625,7 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 	if err != nil {
 		return nil, err
 	}
-	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
-	t.tiles[a.Var] = nv
-	t.converted[a.Var] = true
-	return append(out, assign(nv, call)), nil
+	return t.convertedTo(a, call, out), nil
 }
 
 // sliceLoad lowers a slice of a GM tensor that is only read as a tile to
@@ -700,16 +695,14 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		// A transposed operand is loaded as it is and seen transposed in
 		// Mat (a zero-copy view), as upstream's conversion does.
 		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
-			view, err := ir.TileTransposeView.NewCall([]ir.Expr{mat}, nil, c.Pos)
-			if err != nil {
-				return nil, err
-			}
 			base := "x"
 			if v, ok := ir.VarOf(mat); ok {
 				base = v.Name
 			}
-			tv := ir.NewVar(t.names.fresh(base+"_t"), view.Type(), c.Pos)
-			out = append(out, assign(tv, view))
+			tv, err := t.emit(&out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos)
+			if err != nil {
+				return nil, err
+			}
 			mat = tv
 		}
 		move, err := ir.TileMove.NewCall([]ir.Expr{mat}, ir.Kwargs{{Key: "target_memory", Value: mem}}, c.Pos)
@@ -732,10 +725,7 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
-	t.tiles[a.Var] = nv
-	t.converted[a.Var] = true
-	return append(out, assign(nv, call)), nil
+	return t.convertedTo(a, call, out), nil
 }
 
 // tileIn is e as a tile in memory mem: a tile already there, an Acc tile
@@ -982,13 +972,7 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	pos := c.Pos
 	var out []ir.Stmt
 	bind := func(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
-		call, err := op.NewCall(args, kw, pos)
-		if err != nil {
-			return nil, err
-		}
-		v := ir.NewVar(t.names.fresh(name), call.Type(), pos)
-		*out = append(*out, assign(v, call))
-		return v, nil
+		return t.emit(out, name, op, args, kw, pos)
 	}
 	vec := func(dt ir.DataType) ir.Kwargs {
 		return ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}
@@ -1068,13 +1052,7 @@ func (t *tileConv) scatter(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	}
 	pos := c.Pos
 	bind := func(name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
-		call, err := op.NewCall(args, kw, pos)
-		if err != nil {
-			return nil, err
-		}
-		v := ir.NewVar(t.names.fresh(name), call.Type(), pos)
-		out = append(out, assign(v, call))
-		return v, nil
+		return t.emit(&out, name, op, args, kw, pos)
 	}
 	flat := ops[1]
 	if rows > 1 {
@@ -1100,8 +1078,25 @@ func (t *tileConv) scatter(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.convertedTo(a, call, out), nil
+}
+
+// emit appends `<fresh name> = op(args, kw)` to out and returns the variable.
+func (t *tileConv) emit(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs, pos ir.Span) (*ir.Var, error) {
+	call, err := op.NewCall(args, kw, pos)
+	if err != nil {
+		return nil, err
+	}
+	v := ir.NewVar(t.names.fresh(name), call.Type(), pos)
+	*out = append(*out, assign(v, call))
+	return v, nil
+}
+
+// convertedTo binds a's variable, now a tile, to call: later uses of it
+// read the tile.
+func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) []ir.Stmt {
 	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
 	t.tiles[a.Var] = nv
 	t.converted[a.Var] = true
-	return append(out, assign(nv, call)), nil
+	return append(out, assign(nv, call))
 }
