@@ -53,7 +53,7 @@ var (
 	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
 	TensorReshape, TileGather, TensorGather                        *OpDef
 	TileGatherMask, TensorGatherMask                               *OpDef
-	TileScatter, TensorScatter                                     *OpDef
+	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

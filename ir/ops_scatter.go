@@ -9,7 +9,69 @@ import "fmt"
 
 var scatterElements = []DataType{FP16, FP32, BF16, INT8, INT16, INT32}
 
+// scatterMaskDeduce types scatter_mask: the compact rows of src written
+// onto the columns of dst that mask_pattern selects (the inverse of
+// gather_mask); the result is dst's type.
+func scatterMaskDeduce(tile bool, dstArg, srcArg int) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		var ds, ss []Expr
+		var ddt, sdt DataType
+		for _, a := range []struct {
+			i     int
+			shape *[]Expr
+			dt    *DataType
+		}{{dstArg, &ds, &ddt}, {srcArg, &ss, &sdt}} {
+			if tile {
+				t, err := vecTile(c, a.i)
+				if err != nil {
+					return nil, err
+				}
+				*a.shape, *a.dt = t.Shape, t.DType
+			} else {
+				t, err := c.TensorLike(a.i)
+				if err != nil {
+					return nil, err
+				}
+				*a.shape, *a.dt = t.Shape, t.DType
+			}
+		}
+		if len(ds) != 2 || !hasDType(scatterElements, ddt) {
+			return nil, c.Fail(dstArg, "a 2-D destination of "+dtypeList(scatterElements), c.Args[dstArg])
+		}
+		p := c.Kwargs.Int("mask_pattern", 0)
+		if p < 1 || p >= int64(len(MaskPatterns)) {
+			return nil, c.FailKwarg("mask_pattern", "a pl.tile.MaskPattern (1..7)", fmt.Sprintf("%d", p))
+		}
+		want := []Expr{ds[0], ds[1]}
+		if n, ok := ConstValue(ds[1]); ok {
+			want[1] = Int(n / MaskPatterns[p].Stride)
+		}
+		if sdt != ddt || len(ss) != 2 || !SameDims(ss, want) {
+			return nil, c.Fail(srcArg, "compact rows "+DefaultFormat.Dims(want)+" of "+ddt.String()+" (the destination's columns the pattern selects)", c.Args[srcArg])
+		}
+		if tile {
+			return c.Args[dstArg].Type(), nil
+		}
+		return &TensorType{Shape: ds, DType: ddt}, nil
+	}
+}
+
 func init() {
+	TileScatterMask = RegisterOp(&OpDef{
+		Name: "tile.scatter_mask", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst",
+		Doc:       "src's compact rows written, in place, onto the columns of dst that mask_pattern selects (the inverse of gather_mask; TSCATTER mask form).",
+		Args:      []ArgSpec{{Name: "dst", Effect: ReadWrite}, {Name: "src"}},
+		Kwargs:    []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}},
+		OutMemory: MemVec,
+		Deduce:    scatterMaskDeduce(true, 0, 1),
+	})
+	TensorScatterMask = RegisterOp(&OpDef{
+		Name: "tensor.scatter_mask", Class: ClassCompute, Category: "TensorOp",
+		Doc:    "tile.scatter_mask of tensors: input's compact rows onto dst's selected columns (pl.scatter(input, mask_pattern=..., dst=...)).",
+		Args:   []ArgSpec{{Name: "input"}, {Name: "dst"}},
+		Kwargs: []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}},
+		Deduce: scatterMaskDeduce(false, 1, 0),
+	})
 	TileScatter = RegisterOp(&OpDef{
 		Name: "tile.scatter", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst",
 		Doc:       "dst.flat[indexes[i, j]] = src[i, j], in place: the other elements of dst pass through (TSCATTER).",

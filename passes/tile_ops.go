@@ -295,10 +295,11 @@ var transferRules = map[*ir.OpDef]transferRule{
 		}
 		return nil
 	}},
-	ir.TensorAssemble: {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:   {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
-	ir.TensorGather:   {rewrite: (*tileConv).gather, tile: true},
-	ir.TensorScatter:  {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TensorAssemble:    {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorMatmul:      {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
+	ir.TensorGather:      {rewrite: (*tileConv).gather, tile: true},
+	ir.TensorScatter:     {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TensorScatterMask: {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -1099,4 +1100,28 @@ func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) [
 	t.tiles[a.Var] = nv
 	t.converted[a.Var] = true
 	return append(out, assign(nv, call))
+}
+
+// scatterMask lowers tensor.scatter_mask(input, dst) to
+// tile.scatter_mask(dst, input) on their Vec tiles (the tile op takes the
+// destination first, as upstream's does).
+func (t *tileConv) scatterMask(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.scatter_mask whose result is not kept computes nothing; assign it")
+	}
+	var out []ir.Stmt
+	src, err := t.vecOf(c.Args[0], &out)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := t.vecOf(c.Args[1], &out)
+	if err != nil {
+		return nil, err
+	}
+	call, err := ir.TileScatterMask.NewCall([]ir.Expr{dst, src}, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
 }

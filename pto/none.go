@@ -22,6 +22,7 @@ func init() {
 	}
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")
 	NoEmitter(ir.TensorScatter, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.scatter at flat indices before codegen")
+	NoEmitter(ir.TensorScatterMask, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.scatter_mask before codegen")
 	for _, op := range []*ir.OpDef{ir.PldTensorPut, ir.PldTensorGet, ir.PldTensorRemoteStore} {
 		NoEmitter(op, "a tensor-level transfer: ConvertTensorToTileOps stages it through tiles before codegen")
 	}

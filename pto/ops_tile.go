@@ -38,6 +38,7 @@ func init() {
 	Register(ir.TileCi, emitCi)
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	Register(ir.TileGatherMask, emitGatherMask)
+	Register(ir.TileScatterMask, emitScatterMask)
 	// The result is dst itself (declared again at dst's address).
 	Register(ir.TileScatter, func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		return emitTiles("pto.tscatter", nil)(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
@@ -500,20 +501,32 @@ func emitCi(c *Ctx, call *ir.Call, res *ir.Var) error {
 // inside ins(...): `pto.tgather ins(%src, {maskPattern =
 // #pto.mask_pattern<P0101>} : T, "row") outs(%dst : T)`, as upstream emits.
 func emitGatherMask(c *Ctx, call *ir.Call, res *ir.Var) error {
-	src, _, err := c.tile(call.Args[0])
+	return emitMasked(c, "pto.tgather", call, call.Args[0], res)
+}
+
+// tile.scatter_mask → the row form of pto.tscatter, src's compact rows
+// onto dst (the result, declared at dst's address).
+func emitScatterMask(c *Ctx, call *ir.Call, res *ir.Var) error {
+	return emitMasked(c, "pto.tscatter", call, call.Args[1], res)
+}
+
+// emitMasked emits `inst ins(%src, {maskPattern = ...} : T, "row")
+// outs(%res : T)` for a mask-pattern gather or scatter.
+func emitMasked(c *Ctx, inst string, call *ir.Call, from ir.Expr, res *ir.Var) error {
+	src, _, err := c.tile(from)
 	if err != nil {
 		return err
 	}
 	p := call.Kwargs.Int("mask_pattern", 0)
 	if p < 1 || p >= int64(len(ir.MaskPatterns)) {
-		return fmt.Errorf("tile.gather_mask: mask_pattern %d is not 1..7", p)
+		return fmt.Errorf("%s: mask_pattern %d is not 1..7", call.Op.Name, p)
 	}
 	r, err := c.allocTile(res)
 	if err != nil {
 		return err
 	}
 	pattern := attr{name: "maskPattern", val: "#pto.mask_pattern<" + ir.MaskPatterns[p].Name + ">"}
-	c.stmtOp("pto.tgather", []value{src, r}, []attr{pattern},
-		fmt.Sprintf("pto.tgather ins(%s, {%s = %s} : %s, \"row\") outs(%s : %s)", src.ssa, pattern.name, pattern.val, src.typ, r.ssa, r.typ))
+	c.stmtOp(inst, []value{src, r}, []attr{pattern},
+		fmt.Sprintf("%s ins(%s, {%s = %s} : %s, \"row\") outs(%s : %s)", inst, src.ssa, pattern.name, pattern.val, src.typ, r.ssa, r.typ))
 	return nil
 }

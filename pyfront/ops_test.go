@@ -614,3 +614,25 @@ func TestScatterRows(t *testing.T) {
 		}
 	})
 }
+
+// The mask form of scatter writes the input's compact rows onto the odd
+// columns of dst and keeps the even ones, as written and compiled.
+func TestScatterMask(t *testing.T) {
+	prog, comp, text := authored(t, "scatter.py", "ScatterMask", 1)
+	wantPTO(t, text, "pto.tscatter ins(", "{maskPattern = #pto.mask_pattern<P1010>} : ")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 8), tensor.Randn(2, 8, 16), tensor.Zeros(ir.FP32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				want := a[1].At(i, j)
+				if j%2 == 1 {
+					want = a[0].At(i, j/2)
+				}
+				if got := a[2].At(i, j); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

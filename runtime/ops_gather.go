@@ -10,6 +10,52 @@ import (
 // tensor.gather is torch.gather along one dimension.
 
 func init() {
+	// scatter_mask writes src's compact rows onto the columns of dst its
+	// pattern selects; the other elements of dst pass through.
+	scatterMask := func(x *Exec, c *ir.Call, dst, src []float64, ds, ss []int, dt ir.DataType) ([]float64, error) {
+		p := c.Kwargs.Int("mask_pattern", 0)
+		if len(ds) != 2 || len(ss) != 2 || p < 1 || p >= int64(len(ir.MaskPatterns)) {
+			return nil, fmt.Errorf("%s: 2-D operands and a mask pattern 1..7, given %v, %v and %d", c.Name(), dimsText(ds), dimsText(ss), p)
+		}
+		m := ir.MaskPatterns[p]
+		out := append([]float64(nil), dst...)
+		for i := 0; i < ss[0] && i < ds[0]; i++ {
+			for k := 0; k < ss[1]; k++ {
+				if j := int(m.Phase) + k*int(m.Stride); j < ds[1] {
+					out[i*ds[1]+j] = src[i*ss[1]+k]
+				}
+			}
+		}
+		return out, nil
+	}
+	Register(ir.TileScatterMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		ts, err := tileArgs(a, "dst", "src")
+		if err != nil {
+			return nil, err
+		}
+		out, err := scatterMask(x, c, ts[0].values(), ts[1].values(), ts[0].Shape, ts[1].Shape, ts[0].DType)
+		if err != nil {
+			return nil, err
+		}
+		return tileOf(ts[0].DType, ts[0].Shape, out), nil
+	})
+	Register(ir.TensorScatterMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		src, ss, _, _, err := x.valuesOf(a[0], c, "input")
+		if err != nil {
+			return nil, err
+		}
+		dst, ds, dt, _, err := x.valuesOf(a[1], c, "dst")
+		if err != nil {
+			return nil, err
+		}
+		out, err := scatterMask(x, c, dst, src, ds, ss, dt)
+		if err != nil {
+			return nil, err
+		}
+		v := localView(dt, ds)
+		encode(dt, out, v.host)
+		return v, nil
+	})
 	// tile.scatter writes src into a copy of dst at flat indices.
 	Register(ir.TileScatter, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		ts, err := tileArgs(a, "dst", "src", "indexes")
