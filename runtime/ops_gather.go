@@ -40,15 +40,13 @@ func init() {
 		return tileOf(ts[0].DType, ts[0].Shape, out), nil
 	})
 	Register(ir.TensorScatterMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		src, ss, _, _, err := x.valuesOf(a[0], c, "input")
+		ov, s, dts, err := x.operandValues(c, a, "input", "dst")
 		if err != nil {
 			return nil, err
 		}
-		dst, ds, dt, _, err := x.valuesOf(a[1], c, "dst")
-		if err != nil {
-			return nil, err
-		}
-		out, err := scatterMask(x, c, dst, src, ds, ss, dt)
+		dt := dts[1]
+		ds := s[1]
+		out, err := scatterMask(x, c, ov[1], ov[0], ds, s[0], dt)
 		if err != nil {
 			return nil, err
 		}
@@ -75,18 +73,12 @@ func init() {
 	})
 	// tensor.scatter: out[i, index[i, j]] = src[i, j], the rest of input kept.
 	Register(ir.TensorScatter, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		in, inShape, dt, _, err := x.valuesOf(a[0], c, "input")
+		ov, s, dts, err := x.operandValues(c, a, "input", "index", "src")
 		if err != nil {
 			return nil, err
 		}
-		idx, idxShape, _, _, err := x.valuesOf(a[1], c, "index")
-		if err != nil {
-			return nil, err
-		}
-		src, _, _, _, err := x.valuesOf(a[2], c, "src")
-		if err != nil {
-			return nil, err
-		}
+		in, idx, src := ov[0], ov[1], ov[2]
+		inShape, idxShape, dt := s[0], s[1], dts[0]
 		if len(inShape) != 2 || len(idxShape) != 2 || idxShape[0] > inShape[0] {
 			return nil, fmt.Errorf("%s: index %v does not scatter into input %v", c.Name(), dimsText(idxShape), dimsText(inShape))
 		}
@@ -154,14 +146,12 @@ func init() {
 		return tileOf(src.DType, idx.Shape, out), nil
 	})
 	Register(ir.TensorGather, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		in, inShape, dt, _, err := x.valuesOf(a[0], c, "input")
+		ov, s, dts, err := x.operandValues(c, a, "input", "index")
 		if err != nil {
 			return nil, err
 		}
-		idx, idxShape, _, _, err := x.valuesOf(a[1], c, "index")
-		if err != nil {
-			return nil, err
-		}
+		in, idx := ov[0], ov[1]
+		inShape, idxShape, dt := s[0], s[1], dts[0]
 		rank := len(inShape)
 		dim := int(c.Kwargs.Int("dim", -1))
 		if dim < 0 {
@@ -202,4 +192,20 @@ func init() {
 		encode(dt, out, v.host)
 		return v, nil
 	})
+}
+
+// operandValues reads the first len(names) arguments (tiles or tensors) as
+// values, shapes and element types, each named in its error.
+func (x *Exec) operandValues(c *ir.Call, a []any, names ...string) ([][]float64, [][]int, []ir.DataType, error) {
+	vals := make([][]float64, len(names))
+	shapes := make([][]int, len(names))
+	dts := make([]ir.DataType, len(names))
+	for i, n := range names {
+		v, s, dt, _, err := x.valuesOf(a[i], c, n)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		vals[i], shapes[i], dts[i] = v, s, dt
+	}
+	return vals, shapes, dts, nil
 }
