@@ -54,6 +54,9 @@ var (
 	TensorReshape, TileGather, TensorGather                        *OpDef
 	TileGatherMask, TensorGatherMask                               *OpDef
 	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask *OpDef
+	TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin     *OpDef
+	TensorRowArgmax, TensorRowArgmin, TensorColArgmax              *OpDef
+	TensorColArgmin                                                *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

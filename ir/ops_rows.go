@@ -7,16 +7,21 @@ import "fmt"
 // made of.
 
 // rowReductions fold the last axis of a tile into one column (keepdim),
-// using a scratch tile at least as large as the input.
+// using a scratch tile at least as large as the input (exactly as large
+// for the index folds, argmax and argmin, whose result is the INT32
+// position of the extreme element).
 var rowReductions = []struct {
 	name, doc    string
 	dtypes       []DataType // nil: any
+	index        bool
 	tile, tensor **OpDef
 }{
-	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, &TileRowSum, &TensorRowSum},
-	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, &TileRowMax, &TensorRowMax},
-	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, &TileRowMin, &TensorRowMin},
-	{"row_prod", "Row-wise product: [..., rows, cols] -> [..., rows, 1] (TROWPROD).", nil, &TileRowProd, &TensorRowProd},
+	{"row_sum", "Row-wise sum: [..., rows, cols] -> [..., rows, 1] (TROWSUM).", nil, false, &TileRowSum, &TensorRowSum},
+	{"row_max", "Row-wise maximum: [..., rows, cols] -> [..., rows, 1] (TROWMAX).", nil, false, &TileRowMax, &TensorRowMax},
+	{"row_min", "Row-wise minimum: [..., rows, cols] -> [..., rows, 1] (TROWMIN).", []DataType{INT16, INT32, FP16, FP32}, false, &TileRowMin, &TensorRowMin},
+	{"row_prod", "Row-wise product: [..., rows, cols] -> [..., rows, 1] (TROWPROD).", nil, false, &TileRowProd, &TensorRowProd},
+	{"row_argmax", "Row-wise argmax: the column of each row's maximum, [..., rows, 1] INT32 (TROWARGMAX).", nil, true, &TileRowArgmax, &TensorRowArgmax},
+	{"row_argmin", "Row-wise argmin: the column of each row's minimum, [..., rows, 1] INT32 (TROWARGMIN).", nil, true, &TileRowArgmin, &TensorRowArgmin},
 }
 
 // colReductions fold the first axis of a tile into one row (keepdim);
@@ -24,12 +29,15 @@ var rowReductions = []struct {
 var colReductions = []struct {
 	name, doc    string
 	scratch      bool
+	index        bool // argmax/argmin: INT32 positions, the scratch tile required and shaped like the input
 	tile, tensor **OpDef
 }{
-	{"col_sum", "Column-wise sum: [rows, ...] -> [1, ...] (TCOLSUM); a second tile is scratch for the binary-tree path.", true, &TileColSum, &TensorColSum},
-	{"col_max", "Column-wise maximum: [rows, ...] -> [1, ...] (TCOLMAX).", false, &TileColMax, &TensorColMax},
-	{"col_min", "Column-wise minimum: [rows, ...] -> [1, ...] (TCOLMIN).", false, &TileColMin, &TensorColMin},
-	{"col_prod", "Column-wise product: [rows, ...] -> [1, ...] (TCOLPROD).", false, &TileColProd, &TensorColProd},
+	{"col_sum", "Column-wise sum: [rows, ...] -> [1, ...] (TCOLSUM); a second tile is scratch for the binary-tree path.", true, false, &TileColSum, &TensorColSum},
+	{"col_max", "Column-wise maximum: [rows, ...] -> [1, ...] (TCOLMAX).", false, false, &TileColMax, &TensorColMax},
+	{"col_min", "Column-wise minimum: [rows, ...] -> [1, ...] (TCOLMIN).", false, false, &TileColMin, &TensorColMin},
+	{"col_prod", "Column-wise product: [rows, ...] -> [1, ...] (TCOLPROD).", false, false, &TileColProd, &TensorColProd},
+	{"col_argmax", "Column-wise argmax: the row of each column's maximum, [1, ...] INT32 (TCOLARGMAX).", true, true, &TileColArgmax, &TensorColArgmax},
+	{"col_argmin", "Column-wise argmin: the row of each column's minimum, [1, ...] INT32 (TCOLARGMIN).", true, true, &TileColArgmin, &TensorColArgmin},
 }
 
 // rowExpands combine a tile [rows, cols] with a column [rows, 1]
@@ -112,6 +120,9 @@ func init() {
 				if tmp.DType != t.DType || len(tmp.Shape) != len(t.Shape) {
 					return nil, c.Fail(1, "a scratch tile of the input's element type and rank, "+DefaultFormat.Dims(t.Shape)+" of "+t.DType.String(), tmp)
 				}
+				if op.index && !SameDims(tmp.Shape, t.Shape) {
+					return nil, c.Fail(1, "a scratch tile shaped exactly like the input, "+DefaultFormat.Dims(t.Shape), tmp)
+				}
 				for d := range t.Shape {
 					in, ok1 := ConstValue(t.Shape[d])
 					sc, ok2 := ConstValue(tmp.Shape[d])
@@ -125,20 +136,23 @@ func init() {
 				view := ImplicitTileView(MemVec)
 				view.BLayout = ColMajor
 				view.ValidShape = valid
-				return NewTileType(shape, t.DType, MemVec, &view), nil
+				return NewTileType(shape, reducedType(t.DType, op.index), MemVec, &view), nil
 			},
 		})
 	}
 	for _, op := range colReductions {
 		op := op
-		max := 1
+		min, max := 1, 1
 		if op.scratch {
 			max = 2
+		}
+		if op.index {
+			min = 2
 		}
 		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "tile"}, {Name: "tmp_tile"}},
-			MinArgs:   1,
+			MinArgs:   min,
 			MaxArgs:   max,
 			OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
@@ -154,6 +168,9 @@ func init() {
 					if tmp.DType != t.DType {
 						return nil, c.Fail(1, "a scratch tile of "+t.DType.String(), tmp)
 					}
+					if op.index && !SameDims(tmp.Shape, t.Shape) {
+						return nil, c.Fail(1, "a scratch tile shaped exactly like the input, "+DefaultFormat.Dims(t.Shape), tmp)
+					}
 				}
 				shape := append([]Expr{Int(1)}, t.Shape[1:]...)
 				valid := append([]Expr{Int(1)}, validOf(t)[1:]...)
@@ -162,7 +179,7 @@ func init() {
 				if !SameDims(valid, shape) {
 					view.ValidShape = valid
 				}
-				return NewTileType(shape, t.DType, MemVec, &view), nil
+				return NewTileType(shape, reducedType(t.DType, op.index), MemVec, &view), nil
 			},
 		})
 	}
@@ -369,11 +386,15 @@ func init() {
 	}
 	for _, op := range rowReductions {
 		op := op
+		scratch := rowReductionScratch
+		if op.index {
+			scratch = likeInputScratch
+		}
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
 			Doc:         op.doc + " A tensor (lowered to the tile form with a scratch tile).",
 			Args:        []ArgSpec{{Name: "input"}},
-			TileScratch: rowReductionScratch,
+			TileScratch: scratch,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				t, err := matrix(c, 0)
 				if err != nil {
@@ -382,12 +403,13 @@ func init() {
 				if op.dtypes != nil && !hasDType(op.dtypes, t.DType) {
 					return nil, c.Fail(0, fmt.Sprintf("elements of %s", dtypeList(op.dtypes)), t.DType.String())
 				}
-				return &TensorType{Shape: columnOf(t.Shape), DType: t.DType}, nil
+				return &TensorType{Shape: columnOf(t.Shape), DType: reducedType(t.DType, op.index)}, nil
 			},
 		})
 	}
 	for _, op := range colReductions {
-		*op.tensor = RegisterOp(&OpDef{
+		op := op
+		d := &OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
 			Doc:  op.doc + " A tensor (lowered to the sequential tile form).",
 			Args: []ArgSpec{{Name: "input"}},
@@ -396,9 +418,14 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				return &TensorType{Shape: append([]Expr{Int(1)}, t.Shape[1:]...), DType: t.DType}, nil
+				return &TensorType{Shape: append([]Expr{Int(1)}, t.Shape[1:]...), DType: reducedType(t.DType, op.index)}, nil
 			},
-		})
+		}
+		if op.index {
+			d.Doc = op.doc + " A tensor (lowered to the tile form with a scratch tile)."
+			d.TileScratch = likeInputScratch
+		}
+		*op.tensor = RegisterOp(d)
 	}
 	expand := func(what, vec string, want func([]Expr) []Expr, float bool) func(c *DeduceCtx) (Type, error) {
 		return func(c *DeduceCtx) (Type, error) {
@@ -439,4 +466,19 @@ func init() {
 			Deduce: expand("row", "col_vec", rowOf, op.float),
 		})
 	}
+}
+
+// likeInputScratch is the tmp_tile upstream's conversion gives argmax and
+// argmin: shaped exactly like the input.
+func likeInputScratch(_ *Call, in *TileType) (string, []Expr, bool) {
+	return "tmp_tile", in.Shape, true
+}
+
+// reducedType is a reduction's element type: INT32 positions for the
+// index folds, else the input's type.
+func reducedType(dt DataType, index bool) DataType {
+	if index {
+		return INT32
+	}
+	return dt
 }

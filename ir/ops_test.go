@@ -293,7 +293,15 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.matmul_acc: argument 'acc': expected an accumulator [64, 16] of pl.FP32, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Acc]"},
 	)
 	mat := tens(FP32, 64, 32)
-	for _, name := range []string{"row_sum", "row_max", "row_min", "row_prod", "col_sum", "col_max", "col_min", "col_prod"} {
+	cases = append(cases,
+		dcase{"tile.row_argmax", []Expr{rows, tile(FP32, MemVec, 64, 64)}, nil,
+			"cell[3]:7: tile.row_argmax: argument 'tmp_tile': expected a scratch tile shaped exactly like the input, [64, 32], given pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.row_argmin", []Expr{rows}, nil, "cell[3]:7: tile.row_argmin: expected 2 positional arguments (tile, tmp_tile), given 1"},
+		dcase{"tile.col_argmax", []Expr{rows}, nil, "cell[3]:7: tile.col_argmax: expected 2 positional arguments (tile, tmp_tile), given 1"},
+		dcase{"tile.col_argmin", []Expr{rows, tile(FP32, MemVec, 32, 32)}, nil,
+			"cell[3]:7: tile.col_argmin: argument 'tmp_tile': expected a scratch tile shaped exactly like the input, [64, 32], given pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec]"},
+	)
+	for _, name := range []string{"row_sum", "row_max", "row_min", "row_prod", "col_sum", "col_max", "col_min", "col_prod", "row_argmax", "row_argmin", "col_argmax", "col_argmin"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{tens(FP32, 64)}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a tensor of at least 2 dimensions, given pl.Tensor[[64], pl.FP32]"})
 	}
@@ -532,6 +540,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi, TensorFillpadExpand,
 		TileGetBlockIdx, TileGetBlockNum, TensorReshape, TileGather, TensorGather,
 		TileGatherMask, TensorGatherMask, TileScatter, TensorScatter, TileScatterMask, TensorScatterMask,
+		TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin, TensorRowArgmax, TensorRowArgmin, TensorColArgmax, TensorColArgmin,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -38,6 +38,10 @@ func init() {
 	Register(ir.TileCi, emitCi)
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	Register(ir.TileGatherMask, emitGatherMask)
+	for op, inst := range map[*ir.OpDef]string{ir.TileRowArgmax: "pto.trowargmax", ir.TileRowArgmin: "pto.trowargmin",
+		ir.TileColArgmax: "pto.tcolargmax", ir.TileColArgmin: "pto.tcolargmin"} {
+		Register(op, emitTiles(inst, nil))
+	}
 	Register(ir.TileScatterMask, emitScatterMask)
 	// The result is dst itself (declared again at dst's address).
 	Register(ir.TileScatter, func(c *Ctx, call *ir.Call, res *ir.Var) error {

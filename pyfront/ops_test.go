@@ -636,3 +636,52 @@ func TestScatterMask(t *testing.T) {
 		}
 	})
 }
+
+// row_argmax / row_argmin on a tile and col_argmax / col_argmin on a
+// tensor (whose scratch tile the lowering allocates, shaped like the
+// input) give the position of each extreme element, as written and
+// compiled.
+func TestArgReductions(t *testing.T) {
+	prog, comp, text := authored(t, "argmax.py", "Argmax", 1)
+	wantPTO(t, text, "pto.trowargmax ins(", "pto.trowargmin ins(", "pto.tcolargmax ins(", "pto.tcolargmin ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), tensor.Zeros(ir.INT32, 8, 1), tensor.Zeros(ir.INT32, 8, 1),
+			tensor.Zeros(ir.INT32, 1, 16), tensor.Zeros(ir.INT32, 1, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x := a[0]
+		for i := 0; i < 8; i++ {
+			mx, mn := 0, 0
+			for j := 1; j < 16; j++ {
+				if x.At(i, j) > x.At(i, mx) {
+					mx = j
+				}
+				if x.At(i, j) < x.At(i, mn) {
+					mn = j
+				}
+			}
+			if got := a[1].At(i, 0); got != float64(mx) {
+				t.Fatalf("compiled %v: row_argmax %d = %v, want %d", compiled, i, got, mx)
+			}
+			if got := a[2].At(i, 0); got != float64(mn) {
+				t.Fatalf("compiled %v: row_argmin %d = %v, want %d", compiled, i, got, mn)
+			}
+		}
+		for j := 0; j < 16; j++ {
+			mx, mn := 0, 0
+			for i := 1; i < 8; i++ {
+				if x.At(i, j) > x.At(mx, j) {
+					mx = i
+				}
+				if x.At(i, j) < x.At(mn, j) {
+					mn = i
+				}
+			}
+			if got := a[3].At(0, j); got != float64(mx) {
+				t.Fatalf("compiled %v: col_argmax %d = %v, want %d", compiled, j, got, mx)
+			}
+			if got := a[4].At(0, j); got != float64(mn) {
+				t.Fatalf("compiled %v: col_argmin %d = %v, want %d", compiled, j, got, mn)
+			}
+		}
+	})
+}

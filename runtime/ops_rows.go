@@ -17,18 +17,24 @@ import (
 type reduction struct {
 	init float64
 	fold func(acc, v float64) float64
+	// better, for an index fold (argmax, argmin), tells whether v beats the
+	// best so far; the fold then yields the INT32 position of the first best.
+	better func(v, best float64) bool
 }
 
 var (
-	sumFold  = reduction{0, func(a, v float64) float64 { return a + v }}
-	maxFold  = reduction{math.Inf(-1), math.Max}
-	minFold  = reduction{math.Inf(1), math.Min}
-	prodFold = reduction{1, func(a, v float64) float64 { return a * v }}
+	sumFold  = reduction{0, func(a, v float64) float64 { return a + v }, nil}
+	maxFold  = reduction{math.Inf(-1), math.Max, nil}
+	minFold  = reduction{math.Inf(1), math.Min, nil}
+	prodFold = reduction{1, func(a, v float64) float64 { return a * v }, nil}
+	argmax   = reduction{better: func(v, best float64) bool { return v > best }}
+	argmin   = reduction{better: func(v, best float64) bool { return v < best }}
 )
 
 func init() {
 	for op, k := range map[*ir.OpDef]reduction{
 		ir.TileRowSum: sumFold, ir.TileRowMax: maxFold, ir.TileRowMin: minFold, ir.TileRowProd: prodFold,
+		ir.TileRowArgmax: argmax, ir.TileRowArgmin: argmin,
 	} {
 		Register(op, reduceOp(k, false))
 	}
@@ -149,6 +155,7 @@ func init() {
 func init() {
 	for op, k := range map[*ir.OpDef]reduction{
 		ir.TileColSum: sumFold, ir.TileColMax: maxFold, ir.TileColMin: minFold, ir.TileColProd: prodFold,
+		ir.TileColArgmax: argmax, ir.TileColArgmin: argmin,
 	} {
 		Register(op, reduceOp(k, true))
 	}
@@ -186,13 +193,27 @@ func reduceOp(k reduction, first bool) OpFunc {
 			if first {
 				base, step = o, count // down a column
 			}
+			if k.better != nil {
+				at, best := 0, 0.0
+				for i := 0; i < valid[axis]; i++ {
+					if v := t.at(base + i*step); i == 0 || k.better(v, best) {
+						at, best = i, v
+					}
+				}
+				out[o] = float64(at)
+				continue
+			}
 			acc := k.init
 			for i := 0; i < valid[axis]; i++ {
 				acc = k.fold(acc, t.at(base+i*step))
 			}
 			out[o] = round(acc, t.DType)
 		}
-		res := tileOf(t.DType, outShape, out)
+		dt := t.DType
+		if k.better != nil {
+			dt = ir.INT32
+		}
+		res := tileOf(dt, outShape, out)
 		if t.Valid != nil {
 			res.Valid = append(append([]int(nil), keptValid...), 1)
 			if first {
