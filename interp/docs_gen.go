@@ -250,6 +250,7 @@ var docIndex = map[string]docEntry{
 	"pl.Tensor":                         {Signature: "func Tensor(shape Shape, dt DataType) Type", Doc: "Tensor is the type of a tensor in global memory. PyPTO: pl.Tensor[[1, 256], pl.FP32]."},
 	"pl.Tile":                           {Signature: "func Tile(shape Shape, dt DataType) Type", Doc: "Tile is the type of an on-chip tile. PyPTO: pl.Tile[[1, 256], pl.FP32]."},
 	"pl.TileIn":                         {Signature: "func TileIn(shape Shape, dt DataType, mem ir.MemorySpace) Type", Doc: "TileIn is a tile type in a given memory space. PyPTO: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec]."},
+	"pl.Transpose":                      {Signature: "func Transpose(x any, axis1, axis2 int) Expr", Doc: "Transpose swaps two axes of a tile or tensor, moving the data (a tensor's\nlowering adds the scratch tile pto.ttrans needs). PyPTO: pl.transpose(t,\naxis1, axis2)."},
 	"pl.TransposeView":                  {Signature: "func TransposeView(t any) Expr", Doc: "TransposeView is the same on-chip tile seen transposed (its last two\ndims swapped, no data moved), as the right operand of a matmul by a\ntile's transpose. PyPTO: pl.tile.transpose_view(t)."},
 	"pl.TryCompile":                     {Signature: "func TryCompile(prog *Program, opts ...CompileOption) (*Compiled, error)", Doc: "TryCompile is Compile returning the pipeline's error."},
 	"pl.Type":                           {Signature: "type Type = ir.Type", Doc: "Type is an IR type, as returned by Tensor, Tile and Scalar."},

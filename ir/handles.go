@@ -56,7 +56,7 @@ var (
 	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask *OpDef
 	TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin     *OpDef
 	TensorRowArgmax, TensorRowArgmin, TensorColArgmax              *OpDef
-	TensorColArgmin                                                *OpDef
+	TensorColArgmin, TileTranspose, TensorTranspose                *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

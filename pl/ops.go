@@ -583,3 +583,15 @@ func Gather(input any, dim int, index any) Expr {
 	return dsl.Call(ir.TensorGather, []ir.Expr{arg(input, "pl.Gather", "input"), arg(index, "pl.Gather", "index")},
 		ir.Kwargs{{Key: "dim", Value: int64(dim)}})
 }
+
+// Transpose swaps two axes of a tile or tensor, moving the data (a tensor's
+// lowering adds the scratch tile pto.ttrans needs). PyPTO: pl.transpose(t,
+// axis1, axis2).
+func Transpose(x any, axis1, axis2 int) Expr {
+	e := arg(x, "pl.Transpose", "input")
+	op := ir.TensorTranspose
+	if isTile(e) {
+		op = ir.TileTranspose
+	}
+	return dsl.Call(op, []ir.Expr{e, ir.Int(int64(axis1)), ir.Int(int64(axis2))}, nil)
+}

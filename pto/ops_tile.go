@@ -38,6 +38,7 @@ func init() {
 	Register(ir.TileCi, emitCi)
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	Register(ir.TileGatherMask, emitGatherMask)
+	Register(ir.TileTranspose, emitTranspose)
 	for op, inst := range map[*ir.OpDef]string{ir.TileRowArgmax: "pto.trowargmax", ir.TileRowArgmin: "pto.trowargmin",
 		ir.TileColArgmax: "pto.tcolargmax", ir.TileColArgmin: "pto.tcolargmin"} {
 		Register(op, emitTiles(inst, nil))
@@ -533,4 +534,13 @@ func emitMasked(c *Ctx, inst string, call *ir.Call, from ir.Expr, res *ir.Var) e
 	c.stmtOp(inst, []value{src, r}, []attr{pattern},
 		fmt.Sprintf("%s ins(%s, {%s = %s} : %s, \"row\") outs(%s : %s)", inst, src.ssa, pattern.name, pattern.val, src.typ, r.ssa, r.typ))
 	return nil
+}
+
+// tile.transpose → pto.ttrans ins(%src, %tmp) outs(%dst), as upstream
+// emits its four-argument form; the axes are the types'.
+func emitTranspose(c *Ctx, call *ir.Call, res *ir.Var) error {
+	if len(call.Args) != 4 {
+		return fmt.Errorf("tile.transpose: pto.ttrans needs the scratch tile, the fourth argument (tensor.transpose's lowering adds it)")
+	}
+	return emitTiles("pto.ttrans", nil)(c, &ir.Call{Op: call.Op, Args: []ir.Expr{call.Args[0], call.Args[3]}, Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
 }

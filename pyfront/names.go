@@ -69,6 +69,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.reshape":              ir.TensorReshape,
 	"pl.gather":               ir.TensorGather,
 	"pl.scatter":              ir.TensorScatter,
+	"pl.transpose":            ir.TensorTranspose,
 	"pl.full":                 ir.TensorFull,
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,

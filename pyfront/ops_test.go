@@ -685,3 +685,23 @@ func TestArgReductions(t *testing.T) {
 		}
 	})
 }
+
+// pl.transpose of a tensor and pl.tile.transpose of a tile (with its
+// scratch) move the data, as written and compiled (pto.ttrans).
+func TestTranspose(t *testing.T) {
+	prog, comp, text := authored(t, "transpose.py", "Transpose", 1)
+	wantPTO(t, text, "pto.ttrans ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), tensor.Zeros(ir.FP32, 16, 8), tensor.Zeros(ir.FP32, 16, 8)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 8; j++ {
+				for k, out := range a[1:] {
+					if got, want := out.At(i, j), a[0].At(j, i); got != want {
+						t.Fatalf("compiled %v: output %d [%d, %d] = %v, want %v", compiled, k, i, j, got, want)
+					}
+				}
+			}
+		}
+	})
+}

@@ -133,6 +133,7 @@ func init() {
 		"Tensor":                reflect.ValueOf(pl.Tensor),
 		"Tile":                  reflect.ValueOf(pl.Tile),
 		"TileIn":                reflect.ValueOf(pl.TileIn),
+		"Transpose":             reflect.ValueOf(pl.Transpose),
 		"TransposeView":         reflect.ValueOf(pl.TransposeView),
 		"TryCompile":            reflect.ValueOf(pl.TryCompile),
 		"UINT8":                 reflect.ValueOf(pl.UINT8),
