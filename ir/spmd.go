@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // SpmdBody is what the body of `with pl.spmd(n):` is, as upstream's parser
 // tells: it decides whether the body becomes the launch's kernel.
 type SpmdBody int
@@ -49,4 +51,50 @@ func ClassifySpmdBody(stmts []Stmt) SpmdBody {
 func SpmdKernel(launch *ScopeStmt, split SplitMode, slotNum int, body []Stmt) *ScopeStmt {
 	return &ScopeStmt{StmtBase: launch.StmtBase, Kind: ScopeInCore, Level: LevelCoreGroup, Role: RoleNone,
 		NameHint: launch.NameHint, Split: split, SlotNum: slotNum, Body: &SeqStmts{StmtBase: launch.StmtBase, Stmts: body}}
+}
+
+// NewSpmdLaunch is the Spmd scope of a launch of coreNum blocks (its body
+// still to set): coreNum must be an integer, positive when constant.
+func NewSpmdLaunch(coreNum Expr, pos Span) (*ScopeStmt, error) {
+	if st, ok := coreNum.Type().(*ScalarType); !ok || !st.DType.IsInt() {
+		return nil, fmt.Errorf("core_num must be an integer, given %s", Describe(coreNum))
+	}
+	if v, ok := ConstValue(coreNum); ok && v <= 0 {
+		return nil, fmt.Errorf("core_num must be positive, given %d", v)
+	}
+	return &ScopeStmt{StmtBase: StmtBase{Pos: pos}, Kind: ScopeSpmd, Level: LevelNone, Role: RoleNone, CoreNum: coreNum}, nil
+}
+
+// SpmdLoopKernel is the body of the loop form `for idx in pl.spmd(n):`:
+// the launch's kernel, starting by binding idx to the block index.
+func SpmdLoopKernel(launch *ScopeStmt, idx *Var, split SplitMode, slotNum int, body []Stmt) *ScopeStmt {
+	bind := &AssignStmt{StmtBase: StmtBase{Pos: idx.Pos}, Var: idx, Value: TileGetBlockIdx.MustCall(nil, nil, idx.Pos)}
+	return SpmdKernel(launch, split, slotNum, append([]Stmt{bind}, body...))
+}
+
+// SpmdLoopForm recognises the loop form of an Spmd launch (the inverse of
+// SpmdLoopKernel): its body is one InCore scope whose first statement binds
+// the block index. It returns that variable, the InCore scope and the
+// statements after the binding (idx nil when s is not in loop form).
+func SpmdLoopForm(s *ScopeStmt) (idx *Var, inner *ScopeStmt, rest []Stmt) {
+	body := Flatten(s.Body)
+	if len(body) != 1 {
+		return nil, nil, nil
+	}
+	inner, ok := body[0].(*ScopeStmt)
+	if !ok || inner.Kind != ScopeInCore {
+		return nil, nil, nil
+	}
+	stmts := Flatten(inner.Body)
+	if len(stmts) == 0 {
+		return nil, nil, nil
+	}
+	a, ok := stmts[0].(*AssignStmt)
+	if !ok {
+		return nil, nil, nil
+	}
+	if c, ok := a.Value.(*Call); !ok || c.Op != TileGetBlockIdx {
+		return nil, nil, nil
+	}
+	return a.Var, inner, stmts[1:]
 }

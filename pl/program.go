@@ -382,26 +382,21 @@ func (f *Func) SpmdFor(name string, coreNum any, nameHint string, body func(i Ex
 	s := f.spmdLaunch("f.SpmdFor", coreNum, pos)
 	s.NameHint = nameHint
 	idx := ir.NewVar(name, ir.Scalar(ir.INDEX), pos)
-	bind := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: idx, Value: ir.TileGetBlockIdx.MustCall(nil, nil, pos)}
 	f.b.Declare(idx)
 	blk := func() ir.Stmt {
 		defer f.b.Undeclare(idx)
 		return f.b.Block(func() { body(idx) })
 	}()
-	stmts := append([]ir.Stmt{bind}, ir.Flatten(blk)...)
-	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdKernel(s, ir.SplitNone, 0, stmts)}}
+	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdLoopKernel(s, idx, ir.SplitNone, 0, ir.Flatten(blk))}}
 	f.b.Emit(s)
 }
 
 func (f *Func) spmdLaunch(what string, coreNum any, pos ir.Span) *ir.ScopeStmt {
-	n := dsl.Expr(coreNum, "coreNum")
-	if st, ok := n.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
-		dsl.Failf("%s: coreNum must be an integer, got %s", what, ir.Describe(n))
+	s, err := ir.NewSpmdLaunch(dsl.Expr(coreNum, "coreNum"), pos)
+	if err != nil {
+		dsl.Failf("%s: %v", what, err)
 	}
-	if v, ok := ir.ConstValue(n); ok && v <= 0 {
-		dsl.Failf("%s: coreNum must be positive, got %d", what, v)
-	}
-	return &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeSpmd, Level: ir.LevelNone, Role: ir.RoleNone, CoreNum: n}
+	return s
 }
 
 // Call calls another function of the program. PyPTO: self.fn(args).

@@ -405,7 +405,7 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	if s.NameHint != "" {
 		args = append(args, "name_hint="+strconv.Quote(s.NameHint))
 	}
-	if idx, inner, rest := SpmdLoop(s); idx != nil {
+	if idx, inner, rest := ir.SpmdLoopForm(s); idx != nil {
 		if opts := scopeOptimizations(inner, pre); opts != "" {
 			args = append(args, opts)
 		}
@@ -419,33 +419,6 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	}
 	p.line(indent, "with "+pre+".spmd("+strings.Join(args, ", ")+"):")
 	p.block(s.Body, indent+1, rv)
-}
-
-// SpmdLoop recognises the loop form of an Spmd launch: its body is one
-// InCore scope whose first statement binds the block index. It returns
-// that variable, the InCore scope and the statements after the binding
-// (idx nil when s is not in loop form).
-func SpmdLoop(s *ir.ScopeStmt) (idx *ir.Var, inner *ir.ScopeStmt, rest []ir.Stmt) {
-	body := ir.Flatten(s.Body)
-	if len(body) != 1 {
-		return nil, nil, nil
-	}
-	inner, ok := body[0].(*ir.ScopeStmt)
-	if !ok || inner.Kind != ir.ScopeInCore {
-		return nil, nil, nil
-	}
-	stmts := ir.Flatten(inner.Body)
-	if len(stmts) == 0 {
-		return nil, nil, nil
-	}
-	a, ok := stmts[0].(*ir.AssignStmt)
-	if !ok {
-		return nil, nil, nil
-	}
-	if c, ok := a.Value.(*ir.Call); !ok || c.Op != ir.TileGetBlockIdx {
-		return nil, nil, nil
-	}
-	return a.Var, inner, stmts[1:]
 }
 
 // ScopeHeader is the pl.at(...) call a scope prints as, upstream's

@@ -133,19 +133,14 @@ func (r *reader) optimizations(what string, k kwArg, s *ir.ScopeStmt) {
 func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 	r := fc.r
 	pos, nodes, kws := r.args(call, fc.env, fc)
-	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(call)}, Kind: ir.ScopeSpmd, Level: ir.LevelNone, Role: ir.RoleNone}
 	opts := &ir.ScopeStmt{}
 	if len(pos) != 1 {
 		r.fail(call, "pl.spmd takes one positional argument (core_num, the number of blocks), given %d", len(pos))
 	}
-	n := r.toExpr(nodes[0], pos[0])
-	if st, ok := n.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
-		r.fail(nodes[0], "pl.spmd: core_num must be an integer, given %s", ir.Describe(n))
+	s, err := ir.NewSpmdLaunch(r.toExpr(nodes[0], pos[0]), r.pos(call))
+	if err != nil {
+		r.fail(nodes[0], "pl.spmd: %v", err)
 	}
-	if v, ok := ir.ConstValue(n); ok && v <= 0 {
-		r.fail(nodes[0], "pl.spmd: core_num must be positive, given %d", v)
-	}
-	s.CoreNum = n
 	for _, k := range kws {
 		switch k.name {
 		case "sync_start":
@@ -212,16 +207,11 @@ func (fc *fnCtx) spmdLoop(n, left, call *node) ir.Stmt {
 		r.fail(n, "for ... else is not supported")
 	}
 	s, opts := fc.spmdLaunch(call)
-	idx, err := ir.TileGetBlockIdx.NewCall(nil, nil, r.pos(left))
-	if err != nil {
-		r.failErr(left, err)
-	}
-	iv := ir.NewVar(r.text(left), idx.Type(), r.pos(left))
+	iv := ir.NewVar(r.text(left), ir.Scalar(ir.INDEX), r.pos(left))
 	fc.bind(r.text(left), iv)
 	body := n.ChildByFieldId(fldBody)
-	stmts := append([]ir.Stmt{&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: r.pos(left)}, Var: iv, Value: idx}},
-		fc.block(body, nil, r.commentsBefore(n, body), false)...)
-	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdKernel(s, opts.Split, opts.SlotNum, stmts)}}
+	stmts := fc.block(body, nil, r.commentsBefore(n, body), false)
+	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdLoopKernel(s, iv, opts.Split, opts.SlotNum, stmts)}}
 	return s
 }
 
