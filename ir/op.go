@@ -110,6 +110,10 @@ type OpDef struct {
 	// its name and shape for call c whose first operand became tile in.
 	// ok is false when this call needs none.
 	TileScratch func(c *Call, in *TileType) (name string, shape []Expr, ok bool)
+	// KwargForms are the ops this op's spelling names when a call passes
+	// the given keyword, as upstream's one DSL function dispatches on its
+	// kwargs (pl.gather(x, mask_pattern=...) is tensor.gather_mask).
+	KwargForms map[string]*OpDef
 	// Class is what the op does to the machine (timeline, reports).
 	Class OpClass
 	// HostSafe marks an op a host orchestrator runs without first joining

@@ -143,3 +143,9 @@ func init() {
 		},
 	})
 }
+
+// The mask forms share their index form's spelling (registered after both).
+func init() {
+	TensorGather.KwargForms = map[string]*OpDef{"mask_pattern": TensorGatherMask}
+	TensorScatter.KwargForms = map[string]*OpDef{"mask_pattern": TensorScatterMask}
+}

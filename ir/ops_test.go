@@ -511,6 +511,12 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 				require.True(t, takes(n), "%s: its tile form %s takes %d arguments", d.Name, tf.Name, n)
 			}
 		}
+		for k, f := range d.KwargForms {
+			reg, ok := LookupOp(f.Name)
+			require.True(t, ok && reg == f, "%s: kwarg form %s is not registered", d.Name, f.Name)
+			_, declared := f.Kwarg(k)
+			require.True(t, declared, "%s: its form for %s= (%s) takes no such kwarg", d.Name, k, f.Name)
+		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
 	}
 	require.Equal(t, 2, MustOp("tile.store").AliasedArg())

@@ -271,7 +271,7 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}
 	for _, k := range kws {
-		if f := kwargForms[d][k.name]; f != nil {
+		if f := d.KwargForms[k.name]; f != nil {
 			d = f
 			break
 		}

@@ -15,13 +15,6 @@ var builtins = map[string]value{}
 // opByCallee maps a printed callee ("pl.tile.load") to its op.
 var opByCallee = map[string]*ir.OpDef{}
 
-// kwargForms are the ops one spelling names in another form when a call
-// passes a given keyword: pl.gather(x, mask_pattern=...) is the mask form.
-var kwargForms = map[*ir.OpDef]map[string]*ir.OpDef{
-	ir.TensorGather:  {"mask_pattern": ir.TensorGatherMask},
-	ir.TensorScatter: {"mask_pattern": ir.TensorScatterMask},
-}
-
 // shortOps are the authoring-form spellings upstream's examples use that
 // name a registered op by another path ("pl.load", "pld.rank").
 var shortOps = map[string]*ir.OpDef{
