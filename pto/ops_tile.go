@@ -46,7 +46,7 @@ func init() {
 	Register(ir.TileScatterMask, emitScatterMask)
 	// The result is dst itself (declared again at dst's address).
 	Register(ir.TileScatter, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		return emitTiles("pto.tscatter", nil)(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
+		return emitTiles("pto.tscatter", nil)(c, withArgs(call, call.Args[1:]...), res)
 	})
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
@@ -97,7 +97,7 @@ func init() {
 	Register(ir.TileTransposeView, emitSetValidShape)
 	// col_expand reads only the row it repeats.
 	Register(ir.TileColExpand, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		return emitUnary("pto.tcolexpand")(c, &ir.Call{Op: call.Op, Args: call.Args[1:], Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
+		return emitUnary("pto.tcolexpand")(c, withArgs(call, call.Args[1:]...), res)
 	})
 }
 
@@ -542,5 +542,11 @@ func emitTranspose(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if len(call.Args) != 4 {
 		return fmt.Errorf("tile.transpose: pto.ttrans needs the scratch tile, the fourth argument (tensor.transpose's lowering adds it)")
 	}
-	return emitTiles("pto.ttrans", nil)(c, &ir.Call{Op: call.Op, Args: []ir.Expr{call.Args[0], call.Args[3]}, Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}, res)
+	return emitTiles("pto.ttrans", nil)(c, withArgs(call, call.Args[0], call.Args[3]), res)
+}
+
+// withArgs is call with only the operands an instruction reads (the rest
+// are type-only, or the destination the result is declared at).
+func withArgs(call *ir.Call, args ...ir.Expr) *ir.Call {
+	return &ir.Call{Op: call.Op, Args: args, Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}
 }

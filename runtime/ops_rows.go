@@ -38,32 +38,29 @@ func init() {
 	} {
 		Register(op, reduceOp(k, false))
 	}
-	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
-		ir.TileRowExpandAdd:    func(a, b float64) float64 { return a + b },
-		ir.TileRowExpandSub:    func(a, b float64) float64 { return a - b },
-		ir.TileRowExpandMul:    func(a, b float64) float64 { return a * b },
-		ir.TileRowExpandDiv:    func(a, b float64) float64 { return a / b },
-		ir.TileRowExpandMax:    math.Max,
-		ir.TileRowExpandMin:    math.Min,
-		ir.TileRowExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
+	// The row broadcasts (a column along each row) and the column ones (a
+	// row down each column) combine elements the same ways.
+	expdif := func(a, b float64) float64 { return math.Exp(a - b) }
+	for _, k := range []struct {
+		row, col *ir.OpDef
+		fn       func(a, b float64) float64
+	}{
+		{ir.TileRowExpandAdd, ir.TileColExpandAdd, elementwise["add"]},
+		{ir.TileRowExpandSub, ir.TileColExpandSub, elementwise["sub"]},
+		{ir.TileRowExpandMul, ir.TileColExpandMul, elementwise["mul"]},
+		{ir.TileRowExpandDiv, ir.TileColExpandDiv, elementwise["div"]},
+		{ir.TileRowExpandMax, ir.TileColExpandMax, math.Max},
+		{ir.TileRowExpandMin, ir.TileColExpandMin, math.Min},
+		{ir.TileRowExpandExpdif, ir.TileColExpandExpdif, expdif},
 	} {
-		Register(op, broadcastOp(fn, true))
+		Register(k.row, broadcastOp(k.fn, true))
+		Register(k.col, broadcastOp(k.fn, false))
 	}
+	// col_expand repeats the row into the target's shape.
+	Register(ir.TileColExpand, broadcastOp(func(_, b float64) float64 { return b }, false))
 }
 
 func init() {
-	for op, fn := range map[*ir.OpDef]func(a, b float64) float64{
-		ir.TileColExpand:       func(_, b float64) float64 { return b },
-		ir.TileColExpandAdd:    func(a, b float64) float64 { return a + b },
-		ir.TileColExpandSub:    func(a, b float64) float64 { return a - b },
-		ir.TileColExpandMul:    func(a, b float64) float64 { return a * b },
-		ir.TileColExpandDiv:    func(a, b float64) float64 { return a / b },
-		ir.TileColExpandMax:    math.Max,
-		ir.TileColExpandMin:    math.Min,
-		ir.TileColExpandExpdif: func(a, b float64) float64 { return math.Exp(a - b) },
-	} {
-		Register(op, broadcastOp(fn, false))
-	}
 	// A reshape moves no data: the same elements, in order, in another shape.
 	Register(ir.TileReshape, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
