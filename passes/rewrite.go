@@ -290,7 +290,23 @@ func defVar(v *ir.Var, m map[*ir.Var]ir.Expr) *ir.Var {
 			return nv
 		}
 	}
+	// A definition whose type names a remapped variable (a tile whose
+	// valid shape is a scalar parameter of the outlined function) is
+	// redefined with the type remapped; later uses follow it through m.
+	if nt := substTypeVars(v.Type(), m); nt != v.Type() {
+		nv := ir.NewVar(v.Name, nt, v.Pos)
+		m[v] = nv
+		return nv
+	}
 	return v
+}
+
+// substTypeVars replaces uses of variables inside a type through m.
+func substTypeVars(t ir.Type, m map[*ir.Var]ir.Expr) ir.Type {
+	if len(m) == 0 || t == nil {
+		return t
+	}
+	return mapTypeExprs(t, func(e ir.Expr) ir.Expr { return substVars(e, m) })
 }
 
 func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
@@ -309,7 +325,15 @@ func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
 		}
 		return &ir.SeqStmts{StmtBase: x.StmtBase, Stmts: out}
 	case *ir.AssignStmt:
-		v, val := defVar(x.Var, m), substVars(x.Value, m)
+		val := substVars(x.Value, m)
+		if c, ok := val.(*ir.Call); ok && c.T != nil {
+			if nt := substTypeVars(c.T, m); nt != c.T {
+				cc := *c
+				cc.T = nt
+				val = &cc
+			}
+		}
+		v := defVar(x.Var, m)
 		if v == x.Var && val == x.Value {
 			return x
 		}

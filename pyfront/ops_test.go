@@ -705,3 +705,63 @@ func TestTranspose(t *testing.T) {
 		}
 	})
 }
+
+// A @pl.jit function's scalar parameters are specialization constants: the
+// values the __main__ block's call passes replace their uses, so the run
+// ignores the values given for them. A @pl.program's scalar stays a
+// run-time value that reaches the outlined kernel's valid_col.
+func TestScalarValidShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		scale, vlen float64 // what the run passes
+		want        func(v float64, j int) float64
+		pto         []string
+	}{
+		{"scaled_prefix", 3, 7, func(v float64, j int) float64 {
+			if j < 20 {
+				return f32(v * 0.5)
+			}
+			return 0
+		}, []string{"v_row=16, v_col=20", "arith.constant 5.0e-01 : f32"}},
+		{"RuntimePrefix", 3, 12, func(v float64, j int) float64 {
+			if j < 12 {
+				return f32(v * 3)
+			}
+			return 0
+		}, []string{"valid_col = %arg"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prog, comp, text := authored(t, "valid_shapes.py", tc.name, 1)
+			wantPTO(t, text, tc.pto...)
+			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Randn(5, 16, 32), tensor.Full(ir.FP32, tc.scale, 1), tensor.Full(ir.INDEX, tc.vlen, 1), tensor.Zeros(ir.FP32, 16, 32)}
+			}, func(a []*tensor.Tensor, compiled bool) {
+				for i := 0; i < 16; i++ {
+					for j := 0; j < 32; j++ {
+						if got, want := a[3].At(i, j), tc.want(a[0].At(i, j), j); got != want {
+							t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// A scalar parameter of the entry takes a one-element tensor; anything
+// else is refused by name.
+func TestScalarArgumentErrors(t *testing.T) {
+	prog, _, _ := authored(t, "valid_shapes.py", "RuntimePrefix", 1)
+	for _, tc := range []struct {
+		vlen *tensor.Tensor
+		want string
+	}{
+		{tensor.Full(ir.INDEX, 4, 2), "scalar vlen (pl.Scalar[pl.INDEX]): expected a one-element tensor, given shape [2]"},
+		{tensor.Full(ir.FP32, 2.5, 1), "scalar vlen (pl.Scalar[pl.INDEX]): expected an integer, given 2.5"},
+	} {
+		_, err := pl.Run(prog, pl.Ranks(1), tensor.Randn(1, 16, 32), tensor.Full(ir.FP32, 1, 1), tc.vlen, tensor.Zeros(ir.FP32, 16, 32))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("got %v, want %q", err, tc.want)
+		}
+	}
+}

@@ -264,6 +264,11 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 		fn.Params = append(fn.Params, v)
 		fn.Dirs = append(fn.Dirs, dir)
 		fenv.vars[pname] = v
+		if st, isScalar := ty.(*ir.ScalarType); isScalar && dec == nil && authoring {
+			if c, ok := r.specializedScalar(name, idx, st); ok {
+				fenv.vars[pname] = c
+			}
+		}
 	}
 	if rt := def.ChildByFieldId(fldReturnType); rt != nil {
 		fn.ReturnTypes = r.returnTypes(rt, fenv)

@@ -16,10 +16,13 @@ import (
 // function then gives its bare parameters their types. Nothing there is
 // executed; what it cannot size is left alone.
 
-// sample is the shape and dtype of a tensor the __main__ block builds.
+// sample is the shape and dtype of a tensor the __main__ block builds,
+// or, when scalar is set, a Python number or bool a call passes (a jit
+// function's scalar parameter is a specialization constant).
 type sample struct {
-	shape []int64
-	dt    ir.DataType
+	shape  []int64
+	dt     ir.DataType
+	scalar value
 }
 
 // torchDTypes are the torch dtypes a sample may have.
@@ -220,7 +223,13 @@ func (r *reader) sampleCall(n *node, vars map[string]sval) {
 			}
 			continue
 		}
-		s, _ := r.svalue(a, vars).(*sample)
+		var s *sample
+		switch v := r.svalue(a, vars).(type) {
+		case *sample:
+			s = v
+		case int64, float64, bool:
+			s = &sample{scalar: v}
+		}
 		sized = sized || s != nil
 		args = append(args, s)
 	}
@@ -265,10 +274,11 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 			return nil
 		}
 		return fnRef(name)
-	case "integer":
+	case "integer", "float", "true", "false", "unary_operator":
 		if v, err := r.tryEval(n, r.globalEnv()); err == nil {
-			if i, ok := v.(int64); ok {
-				return i
+			switch v.(type) {
+			case int64, float64, bool:
+				return v
 			}
 		}
 	case "string":
@@ -535,7 +545,7 @@ func (r *reader) specialized(fn string, i int) (ir.Type, bool) {
 		return nil, false
 	}
 	args := r.specs[fn]
-	if i >= len(args) || args[i] == nil {
+	if i >= len(args) || args[i] == nil || args[i].scalar != nil {
 		return nil, false
 	}
 	s := args[i]
@@ -544,4 +554,37 @@ func (r *reader) specialized(fn string, i int) (ir.Type, bool) {
 		shape[k] = ir.Int(d)
 	}
 	return &ir.TensorType{Shape: shape, DType: s.dt}, true
+}
+
+// specializedScalar is the constant a call in the __main__ block passes
+// for scalar parameter i of jit function fn, as a value of type t (ok
+// false when no call passes a literal). Upstream's specializer inlines it
+// at every use in the body; the parameter stays in the signature.
+func (r *reader) specializedScalar(fn string, i int, t *ir.ScalarType) (value, bool) {
+	if _, ok := r.argTypes[fn]; ok {
+		return nil, false // a call from another kernel passes a value at run time
+	}
+	args := r.specs[fn]
+	if i >= len(args) || args[i] == nil || args[i].scalar == nil {
+		return nil, false
+	}
+	v := args[i].scalar
+	switch {
+	case t.DType == ir.BOOL:
+		if b, ok := v.(bool); ok {
+			return b, true
+		}
+	case t.DType.IsFloat():
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case int64:
+			return float64(x), true
+		}
+	case t.DType.IsInt():
+		if x, ok := v.(int64); ok {
+			return x, true
+		}
+	}
+	return nil, false
 }

@@ -248,6 +248,14 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		if args[i] == nil {
 			return fmt.Errorf("%s: host tensor %s is nil", f.Name, p.Name)
 		}
+		if st, ok := p.Type().(*ir.ScalarType); ok {
+			c, err := hostScalar(args[i], p.Name, st.DType)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			x.env[p.Name] = c
+			continue
+		}
 		v, err := hostView(args[i], p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
@@ -285,6 +293,28 @@ func paramNames(f *ir.Function) string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// hostScalar is the value of a scalar parameter of the entry: a run passes
+// it as a one-element tensor (tensor.Full(ir.INDEX, 48, 1)), whose element
+// becomes an int64, float64 or bool as the parameter's dtype says.
+func hostScalar(t *tensor.Tensor, name string, dt ir.DataType) (any, error) {
+	if t.Numel() != 1 {
+		return nil, fmt.Errorf("scalar %s (pl.Scalar[%s]): expected a one-element tensor, given shape %v", name, dt, dimsText(t.Shape()))
+	}
+	v := t.At(make([]int, t.Dim())...)
+	switch {
+	case dt == ir.BOOL:
+		return v != 0, nil
+	case dt.IsFloat():
+		return v, nil
+	case dt.IsInt():
+		if v != math.Trunc(v) {
+			return nil, fmt.Errorf("scalar %s (pl.Scalar[%s]): expected an integer, given %v", name, dt, v)
+		}
+		return int64(v), nil
+	}
+	return nil, fmt.Errorf("scalar %s: the simulator does not take pl.Scalar[%s] arguments", name, dt)
 }
 
 // hostView wraps a host tensor (no copy: results land in place), checking
