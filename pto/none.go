@@ -39,7 +39,5 @@ func init() {
 	} {
 		NoEmitter(op, "host-only: it runs in the host orchestrator, never in a kernel")
 	}
-	for _, op := range []*ir.OpDef{ir.TileRead, ir.TileWrite, ir.PldSystemDeferWait} {
-		NoEmitter(op, "not supported in kernels by this codegen yet")
-	}
+	NoEmitter(ir.PldSystemDeferWait, "not supported in kernels by this codegen yet")
 }

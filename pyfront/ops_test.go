@@ -765,3 +765,29 @@ func TestScalarArgumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// pl.tile.read and pl.tile.write address one element of a tile, by
+// constant and run-time indices, as written and compiled.
+func TestTileElements(t *testing.T) {
+	prog, comp, text := authored(t, "tile_elements.py", "TileElements", 1)
+	wantPTO(t, text, "= pto.tgetval ins(%it, ", "index) outs : i32", "pto.tsetval ins(", ": index, f32) outs(%t")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		idx := tensor.Zeros(ir.INT32, 1, 8)
+		for i, c := range []float64{5, 0, 15, 9, 1, 2, 3, 4} {
+			idx.Set(c, 0, i)
+		}
+		return []*tensor.Tensor{idx, tensor.Randn(6, 4, 16), tensor.Zeros(ir.FP32, 4, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 16; j++ {
+				want := a[1].At(i, j)
+				if j == 0 {
+					want = a[1].At(i, int(a[0].At(0, i)))
+				}
+				if got := a[2].At(i, j); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,111 @@
+package pto
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// One element of an on-chip tile (pl.tile.read / pl.tile.write): the
+// indices become a flat row-major offset into the tile's physical shape,
+// folded to a constant when every index is one, as upstream's codegen does.
+
+func init() {
+	Register(ir.TileRead, emitTileRead)
+	Register(ir.TileWrite, emitTileWrite)
+}
+
+// tileElement resolves the tile and the flat element offset of a
+// tile.read/tile.write call (arguments: the tile, then the indices).
+func (c *Ctx) tileElement(call *ir.Call) (value, *ir.TileType, value, error) {
+	t, tt, err := c.tile(call.Args[0])
+	if err != nil {
+		return value{}, nil, value{}, err
+	}
+	idx, err := tuple(call, 1)
+	if err != nil {
+		return value{}, nil, value{}, err
+	}
+	if len(idx) != len(tt.Shape) {
+		return value{}, nil, value{}, fmt.Errorf("%d indices for a rank-%d tile", len(idx), len(tt.Shape))
+	}
+	strides := make([]int64, len(tt.Shape))
+	run := int64(1)
+	for k := len(tt.Shape) - 1; k >= 0; k-- {
+		strides[k] = run
+		d, ok := ir.ConstValue(tt.Shape[k])
+		if !ok {
+			return value{}, nil, value{}, fmt.Errorf("the shape of tile %s must be static to address an element", ir.Describe(call.Args[0]))
+		}
+		run *= d
+	}
+	flat, allConst := int64(0), true
+	for k, e := range idx {
+		v, ok := ir.ConstValue(e)
+		if !ok {
+			allConst = false
+			break
+		}
+		flat += v * strides[k]
+	}
+	if allConst {
+		return t, tt, c.cIndex(flat), nil
+	}
+	var acc value
+	for k, e := range idx {
+		i, err := c.index(e)
+		if err != nil {
+			return value{}, nil, value{}, err
+		}
+		if strides[k] != 1 {
+			i = c.bin("", "arith.muli", i, c.cIndex(strides[k]))
+		}
+		if k == 0 {
+			acc = i
+			continue
+		}
+		acc = c.bin("", "arith.addi", acc, i)
+	}
+	return t, tt, acc, nil
+}
+
+// tile.read(t, indices) → `%v = pto.tgetval ins(%t, %off : <tile>, index) outs : T`.
+func emitTileRead(c *Ctx, call *ir.Call, res *ir.Var) error {
+	t, tt, off, err := c.tileElement(call)
+	if err != nil {
+		return err
+	}
+	typ, err := scalarType(tt.DType)
+	if err != nil {
+		return err
+	}
+	hint := ""
+	if res != nil {
+		hint = res.Name
+	}
+	v := c.op(hint, typ, "pto.tgetval", []value{t, off}, nil,
+		fmt.Sprintf("pto.tgetval ins(%s, %s : %s, index) outs : %s", t.ssa, off.ssa, t.typ, typ))
+	if res != nil {
+		c.vals[res] = v
+	}
+	return nil
+}
+
+// tile.write(t, indices, v) → `pto.tsetval ins(%off, %v : index, T) outs(%t : <tile>)`;
+// the result is the tile itself, written in place.
+func emitTileWrite(c *Ctx, call *ir.Call, res *ir.Var) error {
+	t, tt, off, err := c.tileElement(call)
+	if err != nil {
+		return err
+	}
+	v, err := c.as(call.Args[2], tt.DType, "")
+	if err != nil {
+		return err
+	}
+	c.stmtOp("pto.tsetval", []value{off, v, t}, nil,
+		fmt.Sprintf("pto.tsetval ins(%s, %s : index, %s) outs(%s : %s)", off.ssa, v.ssa, v.typ, t.ssa, t.typ))
+	if res != nil {
+		c.vals[res] = t
+	}
+	return nil
+}
