@@ -468,13 +468,18 @@ func registerViews() {
 				if err != nil {
 					return nil, err
 				}
-				if err := regionFits(c, 2, offs, shape, dims, "the input"); err != nil {
-					return nil, err
-				}
+				var requested []Expr
 				if c.N() >= 4 {
-					if _, err := c.Tuple(3, -1); err != nil {
+					if requested, err = c.Tuple(3, -1); err != nil {
 						return nil, err
 					}
+					if len(requested) != 0 && len(requested) != len(shape) {
+						return nil, c.Fail(3, fmt.Sprintf("a valid shape of rank %d (the slice's)", len(shape)), Describe(c.Args[3]))
+					}
+				}
+				valid, err := sliceValid(c, in, dims, shape, offs, requested, isTile)
+				if err != nil {
+					return nil, err
 				}
 				out := shape
 				if c.N() == 5 {
@@ -494,13 +499,22 @@ func registerViews() {
 						dropped[v] = true
 					}
 					out = nil
+					var kept []Expr
 					for i, s := range shape {
 						if !dropped[int64(i)] {
 							out = append(out, s)
+							if valid != nil {
+								kept = append(kept, valid[i])
+							}
 						}
 					}
+					valid = kept
 				}
-				return WithShape(in, out, dt), nil
+				res := WithShape(in, out, dt)
+				if tt, ok := res.(*TensorType); ok && valid != nil && !SameDims(valid, out) {
+					tt.View = &TensorView{ValidShape: valid}
+				}
+				return res, nil
 			},
 		})
 	}
@@ -769,4 +783,65 @@ func validView(t TensorLike) *TensorView {
 		return nil
 	}
 	return &TensorView{ValidShape: t.View.ValidShape}
+}
+
+// sliceValid checks a slice's window against its source and gives the
+// result's valid shape (nil: the whole window), upstream's window-read
+// rule for static extents. A window may overhang the source when a valid
+// shape inside it (pl.slice(x, [16, K], [0, 0], valid_shape=[15, K])) or
+// clamp=True keeps what is read inside; the valid extent is then what the
+// source holds under the window, or the requested one when no smaller.
+// A tile slice keeps the plain rule: the window inside the tile.
+func sliceValid(c *DeduceCtx, in Type, dims, shape, offs, requested []Expr, isTile bool) ([]Expr, error) {
+	clamp := c.Kwargs.Bool("clamp", false)
+	if isTile || (len(requested) == 0 && !clamp) {
+		return nil, regionFits(c, 2, offs, shape, dims, "the input")
+	}
+	srcValid := dims
+	if tl, ok := AsTensorLike(in); ok {
+		srcValid = tensorValid(tl)
+	}
+	valid := make([]Expr, len(shape))
+	for d := range shape {
+		off, okO := ConstValue(offs[d])
+		win, okW := ConstValue(shape[d])
+		if okO && off < 0 {
+			return nil, c.Fail(2, "non-negative offsets", fmt.Sprintf("offset %d in dimension %d", off, d))
+		}
+		reach := shape[d]
+		if len(requested) > 0 {
+			reach = requested[d]
+			if r, ok := ConstValue(requested[d]); ok && okW && r > win {
+				return nil, c.Fail(3, fmt.Sprintf("a valid extent inside the window (<= %d in dimension %d)", win, d), fmt.Sprintf("%d", r))
+			}
+		}
+		src, okS := ConstValue(dims[d])
+		if r, okR := ConstValue(reach); !clamp && okO && okR && okS && off+r > src {
+			return nil, c.Fail(2, fmt.Sprintf("a valid region inside the input (offset+extent <= %d in dimension %d; clamp=True narrows it to the input's edge)", src, d),
+				fmt.Sprintf("offset %d + extent %d = %d", off, r, off+r))
+		}
+		// available: what the source holds under the window.
+		available := shape[d]
+		sv, okV := ConstValue(srcValid[d])
+		if okO && okW && okV && (clamp || sv != src) {
+			a := sv - off
+			if a < 0 {
+				a = 0
+			}
+			if a > win {
+				a = win
+			}
+			available = Int(a)
+		}
+		valid[d] = available
+		if len(requested) > 0 {
+			valid[d] = requested[d]
+			a, okA := ConstValue(available)
+			r, okR := ConstValue(requested[d])
+			if okA && okR && okW && a != win && a < r {
+				valid[d] = available
+			}
+		}
+	}
+	return valid, nil
 }

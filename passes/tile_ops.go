@@ -633,8 +633,12 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 // the tile.load of its region (valid_shape as the slice says, else the
 // whole region), as upstream's conversion does.
 func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
+	// The slice's valid shape is its type's: the requested one, narrowed
+	// to the source's edge (clamp=True).
 	valid := c.Args[1]
-	if len(c.Args) >= 4 {
+	if tt, ok := a.Var.Type().(*ir.TensorType); ok && tt.View != nil && len(tt.View.ValidShape) > 0 {
+		valid = &ir.MakeTuple{Elems: tt.View.ValidShape, Pos: c.Pos}
+	} else if len(c.Args) >= 4 {
 		if v, ok := c.Args[3].(*ir.MakeTuple); ok && len(v.Elems) > 0 {
 			valid = v
 		}

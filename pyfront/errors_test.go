@@ -124,6 +124,8 @@ class P:
 	{"slice_too_many_indices", kernel("        u = x[0:2, 0:4, 1]\n")},
 	{"slice_empty", kernel("        u = x[2:2, 0:16]\n")},
 	{"slice_past_the_edge", kernel("        u = x[2:6, 0:16]\n")},
+	{"slice_valid_past_the_edge", kernel("        u = pl.slice(x, [8, 16], [0, 0], valid_shape=[5, 16])\n")},
+	{"slice_valid_wider_than_window", kernel("        u = pl.slice(x, [2, 16], [0, 0], valid_shape=[3, 16])\n")},
 	{"subscript_write_element", kernel("        y[0, 1] = x\n")},
 	{"subscript_write_shape", kernel("        y[0:2, 0:16] = x\n")},
 	{"subscript_write_tile_source", kernel("        y[0:4, 0:16] = t\n")},

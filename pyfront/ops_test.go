@@ -791,3 +791,50 @@ func TestTileElements(t *testing.T) {
 		}
 	})
 }
+
+// Slice windows that overhang their source, by a valid shape inside the
+// window or clamp=True, read only what the source holds; a valid shape
+// narrower than the window is padded by fillpad.
+func TestSliceWindows(t *testing.T) {
+	prog, comp, _ := authored(t, "slice_windows.py", "SliceWindows", 1)
+	printed := prog.String()
+	for _, want := range []string{
+		"t: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[15, 64])] = pl.tensor.slice(a, [16, 64], [0, 0], [15, 64])",
+		"c: pl.Tensor[[8, 64], pl.FP32, pl.TensorView(valid_shape=[5, 64])] = pl.tensor.slice(a, [8, 64], [10, 0], clamp=True)",
+	} {
+		if !strings.Contains(printed, want) {
+			t.Fatalf("no %s in\n%s", want, printed)
+		}
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(7, 15, 64), tensor.Full(ir.FP32, 9, 16, 64), tensor.Full(ir.FP32, 9, 8, 64), tensor.Full(ir.FP32, 9, 8, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		src := a[0]
+		check := func(what string, out *tensor.Tensor, i, j int, want float64) {
+			if got := out.At(i, j); got != want {
+				t.Fatalf("compiled %v: %s[%d, %d] = %v, want %v", compiled, what, i, j, got, want)
+			}
+		}
+		for j := 0; j < 64; j++ {
+			for i := 0; i < 16; i++ {
+				want := 9.0
+				if i < 15 {
+					want = float64(float32(math.Exp(src.At(i, j))))
+				}
+				check("over", a[1], i, j, want)
+			}
+			for i := 0; i < 8; i++ {
+				want := 9.0
+				if i < 5 {
+					want = f32(src.At(10+i, j) + 1)
+				}
+				check("clamped", a[2], i, j, want)
+				want = 0
+				if j < 32 {
+					want = src.At(i, j)
+				}
+				check("narrowed", a[3], i, j, want)
+			}
+		}
+	})
+}

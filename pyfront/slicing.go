@@ -170,18 +170,25 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 	if len(st.Shape) != len(exts) {
 		r.fail(right, "subscript-write source must be %dD to match the window, got %dD", len(exts), len(st.Shape))
 	}
-	// The window matches what the write moves: the source's valid region
-	// when it has one (a padded source narrowed by pl.set_validshape).
-	extent := st.Shape
+	// The window matches the source's shape, or its valid region when it
+	// has one (a padded source narrowed by pl.set_validshape), as
+	// upstream's parser accepts either.
+	var valid []ir.Expr
 	if st.View != nil && len(st.View.ValidShape) == len(st.Shape) {
-		extent = st.View.ValidShape
+		valid = st.View.ValidShape
 	}
 	for i := range exts {
 		want, ok1 := ir.ConstValue(exts[i])
-		got, ok2 := ir.ConstValue(extent[i])
-		if ok1 && ok2 && want != got {
-			r.fail(right, "subscript-write shape mismatch on source axis %d: window expects %d elements, source has %d", i, want, got)
+		got, ok2 := ir.ConstValue(st.Shape[i])
+		if !ok1 || !ok2 || want == got {
+			continue
 		}
+		if valid != nil {
+			if v, ok := ir.ConstValue(valid[i]); !ok || v == want {
+				continue
+			}
+		}
+		r.fail(right, "subscript-write shape mismatch on source axis %d: window expects %d elements, source has %d", i, want, got)
 	}
 	c, err := ir.TensorAssemble.NewCall([]ir.Expr{dst, src, &ir.MakeTuple{Elems: offs}}, nil, r.pos(left))
 	if err != nil {

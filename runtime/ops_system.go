@@ -174,7 +174,12 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sub, err := v.sub(offs, shape)
+	var sub *view
+	if len(a) > 3 || c.Kwargs.Bool("clamp", false) {
+		sub, err = x.windowSlice(v, c, a, offs, shape)
+	} else {
+		sub, err = v.sub(offs, shape)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -190,9 +195,75 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		if !dropped[i] {
 			out.shape = append(out.shape, sub.shape[i])
 			out.strides = append(out.strides, sub.strides[i])
+			if sub.valid != nil {
+				out.valid = append(out.valid, sub.valid[i])
+			}
 		}
 	}
 	return out, nil
+}
+
+// windowSlice is a slice with a valid shape or clamp=True: its valid
+// extent in each dimension is the requested one (the window when none is
+// given), narrowed to what the source holds under the window. A window
+// inside the source stays a view of it; one that overhangs the source
+// (the valid region inside it, as the deducer checked) is read into a
+// buffer of its own, zero past the valid region, since no memory lies
+// there to view.
+func (x *Exec) windowSlice(v *view, c *ir.Call, a []any, offs, shape []int) (*view, error) {
+	req := shape
+	if len(a) > 3 {
+		r, err := intsArg(a[3], "valid_shape")
+		if err != nil {
+			return nil, err
+		}
+		if len(r) == len(shape) {
+			req = r
+		}
+	}
+	if len(offs) != len(v.shape) || len(shape) != len(v.shape) {
+		return v.sub(offs, shape)
+	}
+	src := v.shape
+	if v.valid != nil {
+		src = v.valid
+	}
+	valid := make([]int, len(shape))
+	inside := true
+	for d := range shape {
+		if offs[d] < 0 {
+			return nil, fmt.Errorf("offset %d in dimension %d is negative", offs[d], d)
+		}
+		valid[d] = max(0, min(req[d], src[d]-offs[d]))
+		inside = inside && offs[d]+shape[d] <= v.shape[d]
+	}
+	if inside {
+		sub, err := v.sub(offs, shape)
+		if err == nil && !equalInts(valid, shape) {
+			sub.valid = valid
+		}
+		return sub, err
+	}
+	out := localView(v.dt, shape)
+	if !equalInts(valid, shape) {
+		out.valid = valid
+	}
+	if numel(valid) == 0 {
+		return out, nil
+	}
+	part, err := v.sub(offs, valid)
+	if err != nil {
+		return nil, err
+	}
+	b, err := x.readBytes(part, x.local(), c)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := out.sub(nil, valid)
+	if err != nil {
+		return nil, err
+	}
+	return out, x.writeBytes(dst, x.local(), b, c)
 }
 
 func dropDims(shape, drop []int) []int {
