@@ -211,18 +211,19 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 // buffer of its own, zero past the valid region, since no memory lies
 // there to view.
 func (x *Exec) windowSlice(v *view, c *ir.Call, a []any, offs, shape []int) (*view, error) {
-	req := shape
+	req, requested := shape, false
 	if len(a) > 3 {
 		r, err := intsArg(a[3], "valid_shape")
 		if err != nil {
 			return nil, err
 		}
 		if len(r) == len(shape) {
-			req = r
+			req, requested = r, true
 		}
 	}
-	if len(offs) != len(v.shape) || len(shape) != len(v.shape) {
-		return v.sub(offs, shape)
+	clamp := c.Kwargs.Bool("clamp", false)
+	if len(offs) != len(v.shape) || len(shape) != len(v.shape) || (!clamp && !requested) {
+		return v.sub(offs, shape) // no valid region narrows the window
 	}
 	src := v.shape
 	if v.valid != nil {
@@ -233,6 +234,9 @@ func (x *Exec) windowSlice(v *view, c *ir.Call, a []any, offs, shape []int) (*vi
 	for d := range shape {
 		if offs[d] < 0 {
 			return nil, fmt.Errorf("offset %d in dimension %d is negative", offs[d], d)
+		}
+		if !clamp && offs[d]+req[d] > v.shape[d] {
+			return nil, fmt.Errorf("the valid region %v at offsets %v does not fit in %v (clamp=True narrows it to the edge)", dimsText(req), dimsText(offs), dimsText(v.shape))
 		}
 		valid[d] = max(0, min(req[d], src[d]-offs[d]))
 		inside = inside && offs[d]+shape[d] <= v.shape[d]
