@@ -345,10 +345,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
-		if k != int(ScopeInCore) && k != int(ScopeHierarchy) && k != int(ScopeSpmd) {
+		if k != int(ScopeInCore) && k != int(ScopeHierarchy) && k != int(ScopeSpmd) && k != int(ScopeRuntime) {
 			return nil, fmt.Errorf("scope: bad scope kind %d", k)
 		}
-		spmdNone := k == int(ScopeSpmd) && level == int(LevelNone) // an Spmd launch has no level
+		// An Spmd launch and a runtime scope have no level.
+		spmdNone := (k == int(ScopeSpmd) || k == int(ScopeRuntime)) && level == int(LevelNone)
 		if (!spmdNone && level < int(LevelAIV)) || level > int(LevelGlobal) || role < int(RoleNone) || role > int(SubWorker) {
 			return nil, fmt.Errorf("scope: bad level %d or role %d", level, role)
 		}
@@ -378,6 +379,21 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		}
 		if (s.Kind == ScopeSpmd) != (s.CoreNum != nil) {
 			return nil, fmt.Errorf("scope: an Spmd scope, and only it, has a core_num")
+		}
+		if _, ok := o["manual"]; ok {
+			if err := r.field(o, "manual", &s.Manual); err != nil {
+				return nil, err
+			}
+		}
+		if _, ok := o["deps"]; ok {
+			if s.Deps, err = r.exprs(o["deps"], "deps"); err != nil {
+				return nil, err
+			}
+		}
+		if _, ok := o["task_id"]; ok {
+			if s.TaskID, err = r.oneVar(o["task_id"], "task_id"); err != nil {
+				return nil, err
+			}
 		}
 		if s.Body, err = r.stmt(o["body"]); err != nil {
 			return nil, err

@@ -263,6 +263,20 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		if a.CoreNum != nil && !e.expr(a.CoreNum, b.CoreNum, path+".core_num") {
 			return false
 		}
+		if a.Manual != b.Manual {
+			return e.fail(path, "runtime scope manual=%v vs manual=%v", a.Manual, b.Manual)
+		}
+		if len(a.Deps) != len(b.Deps) || (a.TaskID == nil) != (b.TaskID == nil) {
+			return e.fail(path, "scope deps (%d) and task id (%v) vs deps (%d) and task id (%v)", len(a.Deps), a.TaskID != nil, len(b.Deps), b.TaskID != nil)
+		}
+		for i := range a.Deps {
+			if !e.expr(a.Deps[i], b.Deps[i], fmt.Sprintf("%s.deps[%d]", path, i)) {
+				return false
+			}
+		}
+		if a.TaskID != nil && !e.def(a.TaskID, b.TaskID, path+".task_id") {
+			return false
+		}
 		return e.optStmt(a.Body, b.Body, path+".body")
 	case *ForStmt:
 		b := b.(*ForStmt)

@@ -369,7 +369,11 @@ func (f *Formatter) Call(c *Call) string {
 		parts = append(parts, f.Expr(a))
 	}
 	var callee string
-	if c.Fn != nil {
+	if c.Fn != nil && c.IsSubmit() {
+		// pl.submit(self.f, args..., deps=[...]) launches f as a task.
+		callee = f.pl() + ".submit"
+		parts = append([]string{"self." + c.Fn.Name}, parts...)
+	} else if c.Fn != nil {
 		callee = "self." + c.Fn.Name
 	} else if c.Op != nil {
 		callee = c.Op.calleeWith(f.pl(), c)
@@ -390,9 +394,12 @@ func (f *Formatter) Call(c *Call) string {
 	if dev := c.Device(); dev != nil {
 		parts = append(parts, "device="+f.Expr(dev))
 	}
+	if deps, ok := c.Attrs.Get(attrDeps); ok {
+		parts = append(parts, "deps="+f.KwargValue(-1, deps))
+	}
 	var attrs []string
 	for _, kv := range c.Attrs {
-		if kv.Key == "device" {
+		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit {
 			continue
 		}
 		attrs = append(attrs, strconv.Quote(kv.Key)+": "+f.KwargValue(-1, kv.Value))

@@ -7,6 +7,9 @@ package ir
 // (ir.TileAlloc.MustCall(...)) and compare calls against it
 // (c.Op == ir.PldTensorWindow) instead of spelling the op's name.
 
+// Task-graph ops (task.go).
+var ArrayCreate, ArrayGetElement, ArrayUpdateElement, SystemTaskDummy, SystemTaskInvalid *OpDef
+
 // Tile and tensor ops (ops_tile.go). tensor.view's handle is TensorViewOp:
 // TensorView is the view type.
 var (

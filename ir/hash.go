@@ -152,6 +152,15 @@ func (h *hasher) stmt(s Stmt) {
 			if c.SyncStart {
 				h.mix(1)
 			}
+			if c.Manual {
+				h.mix(2)
+			}
+			for _, d := range c.Deps {
+				h.expr(d)
+			}
+			if c.TaskID != nil {
+				h.def(c.TaskID)
+			}
 			h.stmt(c.Body)
 		case *ForStmt:
 			h.mix(uint64(c.Kind))

@@ -136,6 +136,12 @@ func NodeChildren(n Node) []Node {
 		if s.CoreNum != nil {
 			addE(s.CoreNum)
 		}
+		for _, d := range s.Deps {
+			addE(d)
+		}
+		if s.TaskID != nil {
+			addE(s.TaskID)
+		}
 		addS(s.Body)
 	case *ForStmt:
 		addE(s.Start)

@@ -328,6 +328,8 @@ func arityText(d *OpDef) string {
 	switch {
 	case d.MaxArgs < 0:
 		return fmt.Sprintf("at least %d positional arguments", d.MinArgs)
+	case d.MinArgs == 0 && d.MaxArgs == 0:
+		return "no positional arguments"
 	case d.MinArgs == d.MaxArgs:
 		names := make([]string, 0, len(d.Args))
 		for _, a := range d.Args {

@@ -235,6 +235,17 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		if s.SyncStart {
 			o["sync_start"] = true
 		}
+		if s.Manual {
+			o["manual"] = true
+		}
+		if len(s.Deps) > 0 {
+			x, e := w.exprList(s.Deps)
+			set("deps", x, e)
+		}
+		if s.TaskID != nil {
+			x, e := w.expr(s.TaskID)
+			set("task_id", x, e)
+		}
 		y, e := w.stmt(s.Body)
 		set("body", y, e)
 	case *ForStmt:

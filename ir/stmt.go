@@ -88,6 +88,7 @@ const (
 	ScopeInCore    ScopeKind = 0 // with pl.at(level=pl.Level.CORE_GROUP)
 	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
 	ScopeSpmd      ScopeKind = 4 // with pl.spmd(core_num): its body runs once per block
+	ScopeRuntime   ScopeKind = 5 // with pl.manual_scope() (Manual) or pl.auto_scope()
 )
 
 // ScopeStmt is `with pl.at(level=..., role=..., name_hint=...):`, a region
@@ -113,7 +114,15 @@ type ScopeStmt struct {
 	// SyncStart asks that they start together.
 	CoreNum   Expr
 	SyncStart bool
-	Body      Stmt
+	// A Runtime scope's mode: in a manual one the runtime infers no edges
+	// between its tasks; only declared deps order them (task.go).
+	Manual bool
+	// A launching scope's place in the task graph: TaskID (`as tid`) is
+	// bound to the id of its launch; Deps are the task ids (or arrays of
+	// them) it waits for (deps=[...]).
+	TaskID *Var
+	Deps   []Expr
+	Body   Stmt
 }
 
 // SplitMode is how a mixed kernel is halved (upstream's SplitMode).

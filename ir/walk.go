@@ -38,6 +38,9 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 		if s.CoreNum != nil {
 			ex(s.CoreNum)
 		}
+		for _, d := range s.Deps {
+			ex(d)
+		}
 		WalkStmt(s.Body, onExpr, onStmt)
 	case *ForStmt:
 		ex(s.Start)

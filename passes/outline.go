@@ -460,6 +460,21 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	}
 	call := &ir.Call{Fn: &ir.GlobalVar{Name: name}, Args: args, T: t, Pos: sc.Pos}
 	base := ir.StmtBase{Pos: sc.Pos, Leading: sc.Leading}
+	if sc.TaskID != nil || len(sc.Deps) > 0 {
+		// A region with a task id or declared edges launches as a
+		// pl.submit, as upstream's outliner makes it an ir.Submit.
+		deps := make([]ir.Expr, len(sc.Deps))
+		for i, d := range sc.Deps {
+			deps[i] = substVars(d, o.renames)
+		}
+		s, err := ir.NewSubmit(call, deps)
+		if err != nil {
+			o.err = err
+			return nil
+		}
+		call = s
+		t = s.T
+	}
 	target := func(x output) *ir.Var {
 		if !x.store {
 			return x.v
@@ -469,10 +484,20 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 		return nv
 	}
 	var result []ir.Stmt
-	switch len(outs) {
-	case 0:
+	switch {
+	case call.IsSubmit():
+		// The results, then the task id.
+		ret := ir.NewVar(o.names.fresh("ret__tmp_v0"), t, sc.Pos)
+		result = []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: ret, Value: call}}
+		for i, x := range outs {
+			result = append(result, &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: sc.Pos}, Var: target(x), Value: &ir.TupleGetItem{Tuple: ret, Index: i, Pos: sc.Pos}})
+		}
+		if sc.TaskID != nil {
+			result = append(result, &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: sc.Pos}, Var: sc.TaskID, Value: &ir.TupleGetItem{Tuple: ret, Index: len(outs), Pos: sc.Pos}})
+		}
+	case len(outs) == 0:
 		result = []ir.Stmt{&ir.EvalStmt{StmtBase: base, Expr: call}}
-	case 1:
+	case len(outs) == 1:
 		result = []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: target(outs[0]), Value: call}}
 	default:
 		ret := ir.NewVar(o.names.fresh("ret__tmp_v0"), t, sc.Pos)

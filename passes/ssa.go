@@ -69,6 +69,10 @@ func bindCounts(fn *ir.Function) map[string]int {
 			for _, v := range x.ReturnVars {
 				count[v.Name]++
 			}
+		case *ir.ScopeStmt:
+			if x.TaskID != nil {
+				count[x.TaskID.Name]++
+			}
 		}
 	})
 	return count
@@ -163,6 +167,10 @@ func assignedNames(stmts []ir.Stmt) []string {
 				for _, v := range y.ReturnVars {
 					add(v.Name)
 				}
+			case *ir.ScopeStmt:
+				if y.TaskID != nil {
+					add(y.TaskID.Name)
+				}
 			}
 		})
 	}
@@ -208,15 +216,26 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 		case *ir.ScopeStmt:
 			// A scope is transparent: its definitions are visible after it.
 			// An Spmd launch's block count is read before the body runs.
+			// Its deps are read before it launches; its task id is bound
+			// after.
 			c := *x
 			if x.CoreNum != nil {
 				c.CoreNum = s.use(x.CoreNum, env)
+			}
+			if len(x.Deps) > 0 {
+				c.Deps = s.uses(x.Deps, env)
 			}
 			b, err := s.block(ir.Flatten(x.Body), env)
 			if err != nil {
 				return nil, err
 			}
 			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: b}
+			if x.TaskID != nil {
+				if s.multi[x.TaskID.Name] {
+					c.TaskID = ir.NewVar(s.fresh(x.TaskID.Name, "ssa"), x.TaskID.Type(), x.TaskID.Pos)
+				}
+				env[x.TaskID.Name] = c.TaskID
+			}
 			out = append(out, &c)
 		case *ir.SeqStmts:
 			b, err := s.block(ir.Flatten(x), env)

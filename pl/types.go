@@ -30,6 +30,9 @@ const (
 	FP16  = ir.FP16
 	BF16  = ir.BF16
 	FP32  = ir.FP32
+	// TASK_ID is the dtype of a task id (pl.submit, InCoreTask) and of
+	// arrays of them (ArrayCreate).
+	TASK_ID = ir.TASK_ID
 )
 
 // Function types for Program.Function.

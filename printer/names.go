@@ -20,6 +20,10 @@ func defs(s ir.Stmt) []*ir.Var {
 		return append(out, s.ReturnVars...)
 	case *ir.IfStmt:
 		return s.ReturnVars
+	case *ir.ScopeStmt:
+		if s.TaskID != nil {
+			return []*ir.Var{s.TaskID}
+		}
 	}
 	return nil
 }

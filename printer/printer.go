@@ -384,7 +384,14 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 			p.spmd(s, indent, rv)
 			return
 		}
-		p.line(indent, "with "+ScopeHeader(s, p.o.prefix())+":")
+		h := ScopeHeader(s, p.o.prefix())
+		if len(s.Deps) > 0 {
+			h = strings.TrimSuffix(h, ")") + ", deps=" + p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}) + ")"
+		}
+		if s.TaskID != nil {
+			h += " as " + p.name(s.TaskID)
+		}
+		p.line(indent, "with "+h+":")
 		p.block(s.Body, indent+1, rv)
 	default:
 		p.line(indent, fmt.Sprintf("# <unprintable %T>", s))
@@ -425,6 +432,12 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 // spelling: level (CORE_GROUP for an InCore scope), role when given,
 // name_hint when given.
 func ScopeHeader(s *ir.ScopeStmt, pre string) string {
+	if s.Kind == ir.ScopeRuntime {
+		if s.Manual {
+			return pre + ".manual_scope()"
+		}
+		return pre + ".auto_scope()"
+	}
 	level := s.Level
 	if s.Kind == ir.ScopeInCore {
 		level = ir.LevelCoreGroup

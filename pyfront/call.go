@@ -19,6 +19,14 @@ type kwArg struct {
 
 // args evaluates a call's argument list.
 func (r *reader) args(call *node, e *env, fc *fnCtx) ([]value, []*node, []kwArg) {
+	_, pos, nodes, kws := r.argsAfter(call, e, fc, 0)
+	return pos, nodes, kws
+}
+
+// argsAfter is args leaving the first lead positional arguments
+// unevaluated (pl.submit's function), returned as nodes.
+func (r *reader) argsAfter(call *node, e *env, fc *fnCtx, lead int) ([]*node, []value, []*node, []kwArg) {
+	var skipped []*node
 	var pos []value
 	var nodes []*node
 	var kws []kwArg
@@ -49,11 +57,15 @@ func (r *reader) args(call *node, e *env, fc *fnCtx) ([]value, []*node, []kwArg)
 			if len(kws) > 0 {
 				r.fail(a, "positional argument after keyword arguments")
 			}
+			if len(skipped) < lead {
+				skipped = append(skipped, a)
+				continue
+			}
 			pos = append(pos, r.evalIn(a, e, fc))
 			nodes = append(nodes, a)
 		}
 	}
-	return pos, nodes, kws
+	return skipped, pos, nodes, kws
 }
 
 func (r *reader) call(n *node, e *env, fc *fnCtx) value {
@@ -67,6 +79,11 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		r.fail(n, "pl.yield_ is a statement (the last one of an if or for body), not a value")
 	case "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline":
 		r.fail(n, "%s is only valid as the iterable of a for loop", callee)
+	case "pl.submit":
+		if fc == nil {
+			r.fail(n, "pl.submit(...) launches a task from a PyPTO function")
+		}
+		return fc.submit(n)
 	}
 	pos, nodes, kws := r.args(n, e, fc)
 	noKw := func() {
@@ -275,6 +292,23 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			d = f
 			break
 		}
+	}
+	switch d {
+	case ir.ArrayCreate:
+		// pl.array.create(n, pl.TASK_ID): the dtype may come second.
+		if len(pos) == 2 {
+			kws = append(kws, kwArg{name: "dtype", node: nodes[1], val: pos[1]})
+			pos, nodes = pos[:1], nodes[:1]
+		}
+	case ir.SystemTaskDummy:
+		if len(pos) > 0 || len(kws) != 1 || kws[0].name != "deps" {
+			r.fail(n, "pl.system.task_dummy takes deps=[...] only")
+		}
+		c, err := ir.NewTaskDummy(fc.deps("pl.system.task_dummy", kws[0]), r.pos(n))
+		if err != nil {
+			r.fail(n, "%v", err)
+		}
+		return c
 	}
 	if d == ir.PldTensorAllocWindowBuffer {
 		// The binding names the buffer (the hidden name kwarg).
@@ -692,4 +726,36 @@ func (r *reader) positiveInt(n *node, v value, what string) int {
 		r.fail(n, "%s: expected a positive int, given %s", what, describe(v))
 	}
 	return int(i)
+}
+
+// submit reads pl.submit(self.f, args..., deps=[...]): a launch of program
+// function f as a task, giving f's results and then the task's id.
+func (fc *fnCtx) submit(n *node) ir.Expr {
+	r := fc.r
+	lead, pos, nodes, kws := r.argsAfter(n, fc.env, fc, 1)
+	if len(lead) != 1 {
+		r.fail(n, "pl.submit(self.f, args...): the first argument is the function to launch")
+	}
+	name := strings.TrimPrefix(r.dotted(lead[0]), "self.")
+	if name == "" || strings.Contains(name, ".") {
+		r.fail(lead[0], "pl.submit: expected a program function (self.f), given %s", r.text(lead[0]))
+	}
+	var deps []ir.Expr
+	var rest []kwArg
+	for _, k := range kws {
+		if k.name == "deps" {
+			deps = fc.deps("pl.submit", k)
+			continue
+		}
+		rest = append(rest, k)
+	}
+	call, ok := fc.programCall(n, name, pos, nodes, rest).(*ir.Call)
+	if !ok {
+		r.fail(n, "pl.submit: %s is not a program function", name)
+	}
+	s, err := ir.NewSubmit(call, deps)
+	if err != nil {
+		r.fail(n, "%v", err)
+	}
+	return s
 }

@@ -169,11 +169,29 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 			case "string":
 				continue
 			case "assignment":
-				left := x.ChildByFieldId(fldLeft)
-				if left.Kind() != "identifier" || x.ChildByFieldId(fldRight) == nil {
+				left, right := x.ChildByFieldId(fldLeft), x.ChildByFieldId(fldRight)
+				if right == nil {
 					r.fail(x, "factory %s: unsupported assignment", f.name)
 				}
-				e.vars[r.text(left)] = r.eval(x.ChildByFieldId(fldRight), e)
+				switch left.Kind() {
+				case "identifier":
+					e.vars[r.text(left)] = r.eval(right, e)
+				case "pattern_list", "tuple_pattern":
+					// M, N = _M, _N: Python unpacks the tuple.
+					names := r.kids(left)
+					vals, ok := r.eval(right, e).(pyTuple)
+					if !ok || len(vals) != len(names) {
+						r.fail(x, "factory %s: %d names unpack %s", f.name, len(names), r.text(right))
+					}
+					for i, nn := range names {
+						if nn.Kind() != "identifier" {
+							r.fail(nn, "factory %s: unsupported assignment target %s", f.name, r.text(nn))
+						}
+						e.vars[r.text(nn)] = vals[i]
+					}
+				default:
+					r.fail(x, "factory %s: unsupported assignment", f.name)
+				}
 				continue
 			}
 			r.fail(c, "factory %s: unsupported statement", f.name)

@@ -838,3 +838,72 @@ func TestSliceWindows(t *testing.T) {
 		}
 	})
 }
+
+// Task graphs: pl.submit, pl.at(...) as tid, deps=[...], manual scopes,
+// arrays of task ids and dummy tasks read, print, compile and run; every
+// program computes 2 * x + 1 in whatever order its edges allow.
+func TestTaskGraph(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		scratch bool
+		printed []string
+		stage   string // a stage whose text holds staged
+		staged  []string
+	}{
+		{"Pipeline", true, []string{
+			"with pl.manual_scope():",
+			"_tuple_tmp: pl.Tuple[pl.Tensor[[64, 32], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.double, x, scratch, i * 16, j * 16)",
+			"pl.submit(self.plus_one, scratch_1, out, i * 16, j * 16, deps=[first])",
+		}, "", nil},
+		{"PhaseFence", true, []string{
+			"tids: pl.Array[4, pl.TASK_ID] = pl.array.create(4, dtype=pl.TASK_ID)",
+			"tids_1: pl.Array[4, pl.TASK_ID] = pl.array.update_element(tids, b, tid)",
+			"fence: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[tids_1])",
+		}, "", nil},
+		{"Chain", false, []string{
+			"prev: pl.Scalar[pl.TASK_ID] = pl.system.task_invalid()",
+			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stripe", deps=[prev]) as prev_1:`,
+		}, "OutlineIncoreScopes", []string{"= pl.submit(self.stripe, x, step, out__iter_v0, deps=[prev__iter_v1])", "prev__ssa_v2: pl.Scalar[pl.TASK_ID] = ret__tmp_v0[2]"}},
+		{"declared_edge", true, []string{
+			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage1") as first:`,
+			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage2", deps=[first]):`,
+		}, "OutlineIncoreScopes", []string{"first: pl.Scalar[pl.TASK_ID] = ret__tmp_v0[1]", "pl.submit(self.stage2, scratch__ssa_v0, out, deps=[first])"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prog, comp, _ := authored(t, "task_graph.py", tc.name, 1)
+			text := prog.String()
+			for _, want := range tc.printed {
+				if !strings.Contains(text, want) {
+					t.Fatalf("no %s in\n%s", want, text)
+				}
+			}
+			if tc.stage != "" {
+				st, ok := comp.Stage(tc.stage)
+				if !ok {
+					t.Fatalf("no stage %s", tc.stage)
+				}
+				for _, want := range tc.staged {
+					if !strings.Contains(st.String(), want) {
+						t.Fatalf("no %s in\n%s", want, st)
+					}
+				}
+			}
+			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+				args := []*tensor.Tensor{tensor.Randn(8, 64, 32)}
+				if tc.scratch {
+					args = append(args, tensor.Zeros(ir.FP32, 64, 32))
+				}
+				return append(args, tensor.Zeros(ir.FP32, 64, 32))
+			}, func(a []*tensor.Tensor, compiled bool) {
+				out := a[len(a)-1]
+				for i := 0; i < 64; i++ {
+					for j := 0; j < 32; j++ {
+						if got, want := out.At(i, j), f32(f32(2*a[0].At(i, j))+1); got != want {
+							t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+						}
+					}
+				}
+			})
+		})
+	}
+}

@@ -26,18 +26,36 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		r.fail(items[0], "unsupported with item %s", r.text(items[0]))
 	}
 	call := item[0]
+	// `with pl.at(...) as tid:` binds the id of the region's launch.
+	var tidNode *node
 	if call.Kind() == "as_pattern" {
-		r.fail(call, "with pl.at(...) as <task id>: task ids (and deps=) are not supported yet; drop the 'as' clause")
+		parts := r.kids(call)
+		if len(parts) != 2 || parts[1].Kind() != "as_pattern_target" || len(r.kids(parts[1])) != 1 || r.kids(parts[1])[0].Kind() != "identifier" {
+			r.fail(call, "with pl.at(...) as <name>: the target is one name (the launch's task id), given %s", r.text(call))
+		}
+		call, tidNode = parts[0], r.kids(parts[1])[0]
 	}
 	callee := ""
 	if call.Kind() == "call" {
 		callee = r.dotted(call.ChildByFieldId(fldFunction))
 	}
-	if callee == "pl.spmd" {
+	if tidNode != nil && callee != "pl.at" {
+		r.fail(tidNode, "%s(...) as %s: only a pl.at(...) region launches a task with an id", callee, r.text(tidNode))
+	}
+	switch callee {
+	case "pl.spmd":
 		return []ir.Stmt{fc.spmdWith(n, call)}
+	case "pl.manual_scope", "pl.auto_scope":
+		if pos, _, kws := r.args(call, fc.env, fc); len(pos)+len(kws) > 0 {
+			r.fail(call, "%s() takes no arguments", callee)
+		}
+		s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: ir.ScopeRuntime, Level: ir.LevelNone, Role: ir.RoleNone, Manual: callee == "pl.manual_scope"}
+		body := n.ChildByFieldId(fldBody)
+		s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
+		return []ir.Stmt{s}
 	}
 	if callee != "pl.at" {
-		r.fail(call, "unsupported with scope %s: ptorepl reads with pl.at(level=..., role=..., name_hint=...) scopes", r.text(call))
+		r.fail(call, "unsupported with scope %s: ptorepl reads pl.at(level=..., role=..., name_hint=...), pl.spmd(n), pl.manual_scope() and pl.auto_scope() scopes", r.text(call))
 	}
 	pos, nodes, kws := r.args(call, fc.env, fc)
 	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Level: ir.LevelNone, Role: ir.RoleNone}
@@ -81,10 +99,12 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			s.NameHint = h
 		case "optimizations":
 			r.optimizations("pl.at", k, s)
-		case "deps", "no_dep_args", "dumps", "allow_early_resolve", "windowize":
+		case "deps":
+			s.Deps = fc.deps("pl.at", k)
+		case "no_dep_args", "dumps", "allow_early_resolve", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
-			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role or name_hint)", k.name)
+			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations or deps)", k.name)
 		}
 	}
 	if s.Level == ir.LevelNone {
@@ -103,7 +123,35 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 	}
 	body := n.ChildByFieldId(fldBody)
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
+	if tidNode != nil {
+		s.TaskID = ir.NewVar(r.text(tidNode), ir.TaskIDType, r.pos(tidNode))
+		fc.bind(s.TaskID.Name, s.TaskID)
+	}
 	return []ir.Stmt{s}
+}
+
+// deps reads a deps=[t, ...] keyword: task ids and arrays of them.
+func (fc *fnCtx) deps(what string, k kwArg) []ir.Expr {
+	r := fc.r
+	list, ok := k.val.(pyList)
+	if !ok {
+		r.fail(k.node, "%s: deps must be a list of task ids, given %s", what, describe(k.val))
+	}
+	out := make([]ir.Expr, len(list))
+	for i, v := range list {
+		if v == nil {
+			v = ir.SystemTaskInvalid.MustCall(nil, nil, r.pos(k.node)) // deps=[None]: no edge
+		}
+		e, ok := v.(ir.Expr)
+		if !ok {
+			r.fail(k.node, "%s: deps[%d] must be a task id, given %s", what, i, describe(v))
+		}
+		out[i] = e
+	}
+	if err := ir.CheckDeps(out); err != nil {
+		r.fail(k.node, "%s: %v", what, err)
+	}
+	return out
 }
 
 // optimizations reads an optimizations=[pl.split(...), ...] keyword into

@@ -150,6 +150,13 @@ func (fc *fnCtx) subscriptAssign(n, left, right *node) []ir.Stmt {
 		r.fail(left, "subscript-write target must be a variable name, got %s", r.text(base))
 	}
 	name := r.text(base)
+	if v, ok := fc.env.lookup(name); ok {
+		if a, ok := v.(ir.Expr); ok {
+			if _, isArray := a.Type().(*ir.ArrayType); isArray {
+				return fc.arrayAssign(n, left, right, name, a)
+			}
+		}
+	}
 	dst, tl, ok := fc.tensorValue(base)
 	if !ok {
 		r.fail(left, "subscript-write requires a tensor target, given %s", r.text(base))
@@ -207,4 +214,20 @@ func (fc *fnCtx) tensorValue(n *node) (ir.Expr, ir.TensorLike, bool) {
 	}
 	tl, ok := ir.AsTensorLike(e.Type())
 	return e, tl, ok
+}
+
+// arrayAssign reads arr[i] = v: arr is rebound to
+// pl.array.update_element(arr, i, v), as upstream's parser desugars it.
+func (fc *fnCtx) arrayAssign(n, left, right *node, name string, arr ir.Expr) []ir.Stmt {
+	r := fc.r
+	subs := left.ChildrenByField(fldSubscript)
+	if len(subs) != 1 {
+		r.fail(left, "an array takes one index, given %d", len(subs))
+	}
+	idx := r.evalIn(subs[0], fc.env, fc)
+	val := r.evalIn(right, fc.env, fc)
+	c := fc.opCall(n, ir.ArrayUpdateElement, []value{arr, idx, val}, []*node{left.ChildByFieldId(fldValue), subs[0], right}, nil)
+	nv := ir.NewVar(name, c.Type(), r.pos(left))
+	fc.bind(name, nv)
+	return []ir.Stmt{&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Var: nv, Value: c}}
 }

@@ -206,6 +206,11 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	}
 	name := r.text(left)
 	v := r.evalIn(right, fc.env, fc)
+	if v == nil && right.Kind() == "none" {
+		// None is the id of no task (a task-id loop carry's seed), as
+		// upstream's parser reads it.
+		v = ir.SystemTaskInvalid.MustCall(nil, nil, r.pos(right))
+	}
 	e, isExpr := v.(ir.Expr)
 	if !isExpr {
 		if tnode == nil && fc.authoring {

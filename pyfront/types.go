@@ -160,6 +160,10 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 	case pyTuple:
 		return r.pyIndex(subs[0], []value(o), idx)
 	case ir.Expr:
+		if _, ok := o.Type().(*ir.ArrayType); ok && fc != nil {
+			// tids[i] reads one element (array.get_element).
+			return fc.opCall(n, ir.ArrayGetElement, []value{o, idx}, []*node{n.ChildByFieldId(fldValue), subs[0]}, nil)
+		}
 		if tt, ok := o.Type().(*ir.TupleType); ok {
 			i, ok := idx.(int64)
 			if !ok || i < 0 || int(i) >= len(tt.Types) {

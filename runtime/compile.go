@@ -296,10 +296,23 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
 			}
 		}
+		deps := fc.exprs(s.Deps)
+		tid := -1
+		if s.TaskID != nil {
+			tid = fc.slot(s.TaskID.Name)
+		}
 		return func(fr *frame) ([]any, bool, error) {
+			if len(deps) > 0 {
+				if err := fr.x.checkDepValues(deps, fr); err != nil {
+					return nil, false, err
+				}
+			}
 			vals, ret, err := body(fr)
 			if err != nil || ret {
 				return vals, ret, err
+			}
+			if tid >= 0 {
+				fr.slots[tid] = fr.x.s.newTaskID()
 			}
 			return nil, false, nil
 		}
@@ -792,6 +805,19 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 				return nil, err
 			}
 			return fr.x.callFunction(c, a)
+		}
+	}
+	if c.IsSubmit() {
+		deps := fc.exprs(c.Deps())
+		return func(fr *frame) (any, error) {
+			if err := fr.x.checkDepValues(deps, fr); err != nil {
+				return nil, err
+			}
+			a, err := eval(fr)
+			if err != nil {
+				return nil, err
+			}
+			return fr.x.submit(c, func() ([]any, error) { return fr.x.ccall(callee, a) })
 		}
 	}
 	return func(fr *frame) (any, error) {

@@ -502,10 +502,12 @@ func (e *StopError) Unwrap() error { return e.Cause }
 
 // sim is one run's shared state.
 type sim struct {
-	prog  *ir.Program
-	opts  RunOptions
-	world int
-	sched *sched
+	// taskIDs numbers the tasks a run launches (task.go): 0 is no task.
+	taskIDs atomic.Int64
+	prog    *ir.Program
+	opts    RunOptions
+	world   int
+	sched   *sched
 	// win is the window layer every op goes through; mem is the same
 	// in-process implementation when the simulator owns it (nil when a
 	// device runs one rank against its own Windows, see RunRank).

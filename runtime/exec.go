@@ -457,9 +457,15 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		}
 		// A scope runs its body where it stands: the program as written
 		// computes what its outlined form does.
+		if err := x.checkDeps(s.Deps); err != nil {
+			return nil, false, err
+		}
 		vals, ret, err := x.stmt(s.Body)
 		if err != nil || ret {
 			return vals, ret, err
+		}
+		if s.TaskID != nil {
+			x.env[s.TaskID.Name] = x.s.newTaskID()
 		}
 		return nil, false, nil
 	}
@@ -844,6 +850,9 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 		}
 		x.s.dispatch(int(r), t)
 		return nil, nil
+	}
+	if c.IsSubmit() {
+		return x.submit(c, func() ([]any, error) { return x.call(fn, args) })
 	}
 	out, err := x.call(fn, args)
 	if err != nil {

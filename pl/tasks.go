@@ -1,0 +1,112 @@
+package pl
+
+import (
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Task graphs. Every kernel launch of an orchestration is a task, and the
+// runtime orders tasks by the buffers they touch. A launch can also name
+// its task (its task id) and declare the tasks it waits for (deps); inside
+// a manual scope the declared edges are all the runtime uses. The
+// simulator runs a rank's tasks in program order, which every declared
+// edge allows, so these change what the program says, not what it
+// computes.
+
+// ManualScope adds a region whose tasks the runtime orders only by their
+// declared deps. PyPTO: with pl.manual_scope(): ...
+func (f *Func) ManualScope(body func()) { f.runtimeScope(true, body) }
+
+// AutoScope adds a region whose tasks the runtime orders by the buffers
+// they touch (the default). PyPTO: with pl.auto_scope(): ...
+func (f *Func) AutoScope(body func()) { f.runtimeScope(false, body) }
+
+func (f *Func) runtimeScope(manual bool, body func()) {
+	pos := dsl.Caller()
+	if body == nil {
+		dsl.Failf("the scope's body callback is nil")
+	}
+	blk := f.b.Block(body)
+	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeRuntime, Level: ir.LevelNone, Role: ir.RoleNone, Manual: manual, Body: blk})
+}
+
+// InCoreTask is InCoreScope whose launch waits for deps (task ids, or
+// arrays of them) and binds its own task id to a variable named tid ("":
+// none), which it returns (nil when tid is ""). PyPTO:
+// with pl.at(level=pl.Level.CORE_GROUP, name_hint=nameHint, deps=[...]) as tid: ...
+func (f *Func) InCoreTask(tid, nameHint string, deps []Expr, body func()) Expr {
+	pos := dsl.Caller()
+	if nameHint != "" {
+		dsl.CheckName("f.InCoreTask", "nameHint", nameHint)
+	}
+	if err := ir.CheckDeps(deps); err != nil {
+		dsl.Failf("f.InCoreTask: %v", err)
+	}
+	blk := f.b.Block(body)
+	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone, NameHint: nameHint, Deps: deps, Body: blk}
+	if tid != "" {
+		dsl.CheckName("f.InCoreTask", "tid", tid)
+		s.TaskID = ir.NewVar(tid, ir.TaskIDType, pos)
+	}
+	f.b.Emit(s)
+	if s.TaskID == nil {
+		return nil
+	}
+	return s.TaskID
+}
+
+// Submit launches fn as a task that waits for deps: its value is a tuple
+// of fn's results and then the task's id; bind it with f.Let and take the
+// parts with Item. PyPTO: out, tid = pl.submit(self.fn, args..., deps=[...])
+func (f *Func) Submit(fn *Function, deps []Expr, args ...any) Expr {
+	c, ok := f.call(fn, nil, args).(*ir.Call)
+	if !ok {
+		dsl.Failf("f.Submit: %s is not a function call", fn.fn.Name)
+	}
+	s, err := ir.NewSubmit(c, deps)
+	if err != nil {
+		dsl.Failf("f.Submit: %v", err)
+	}
+	return s
+}
+
+// Item is element i of a tuple (a Submit's results, then its task id).
+// PyPTO: t[i]
+func Item(tuple Expr, i int) Expr {
+	tt, ok := tuple.Type().(*ir.TupleType)
+	if !ok || i < 0 || i >= len(tt.Types) {
+		dsl.Failf("pl.Item: expected a tuple with an element %d, given %s", i, ir.Describe(tuple))
+	}
+	return &ir.TupleGetItem{Tuple: tuple, Index: i, Pos: dsl.Caller()}
+}
+
+// ArrayCreate is a fixed-size array of n elements of dt (an integer dtype,
+// BOOL or TASK_ID), every element 0 (no task). PyPTO: pl.array.create(n, dt)
+func ArrayCreate(n int, dt DataType) Expr {
+	return dsl.Call(ir.ArrayCreate, []ir.Expr{ir.Int(int64(n))}, ir.Kwargs{{Key: "dtype", Value: dt}})
+}
+
+// ArrayGet is element i of array a. PyPTO: a[i]
+func ArrayGet(a, i any) Expr {
+	return dsl.Call(ir.ArrayGetElement, []ir.Expr{dsl.Expr(a, "array"), dsl.Expr(i, "index")}, nil)
+}
+
+// ArrayUpdate is array a with element i replaced by v; bind it back with
+// f.Set. PyPTO: a[i] = v
+func ArrayUpdate(a, i, v any) Expr {
+	return dsl.Call(ir.ArrayUpdateElement, []ir.Expr{dsl.Expr(a, "array"), dsl.Expr(i, "index"), dsl.Expr(v, "value")}, nil)
+}
+
+// TaskDummy is a task that only waits for deps; its id orders what
+// depends on it after all of them. PyPTO: pl.system.task_dummy(deps=[...])
+func TaskDummy(deps []Expr) Expr {
+	c, err := ir.NewTaskDummy(deps, dsl.Caller())
+	if err != nil {
+		dsl.Raise(err)
+	}
+	return c
+}
+
+// TaskInvalid is the id of no task: an edge to it orders nothing (a task
+// id carried through a loop starts as it). PyPTO: None
+func TaskInvalid() Expr { return dsl.Call(ir.SystemTaskInvalid, nil, nil) }

@@ -1,0 +1,76 @@
+package pl_test
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// A two-stage pipeline in a manual scope: each row block's second stage
+// waits for its own first stage only, through the task id the first
+// launch gives.
+func ExampleFunc_Submit() {
+	prog := pl.NewProgram("Pipeline")
+	double := prog.InCore("double", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		s := f.Out("s", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		row := f.Scalar("row", pl.INDEX)
+		f.Returns(pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(row, 0), pl.Dims(8, 16)))
+		f.Return(pl.Store(pl.Add(t, t), pl.Dims(row, 0), s))
+	})
+	inc := prog.InCore("inc", func(f *pl.Func) {
+		s := f.In("s", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		row := f.Scalar("row", pl.INDEX)
+		f.Returns(pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		t := f.Let("t", pl.Load(s, pl.Dims(row, 0), pl.Dims(8, 16)))
+		f.Return(pl.Store(pl.Add(t, 1.0), pl.Dims(row, 0), out))
+	})
+	prog.Orchestration("main", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		s := f.Out("s", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(32, 16), pl.FP32))
+		f.ManualScope(func() {
+			f.For("b", pl.Parallel(4), func(b pl.Expr) {
+				first := f.Let("first", f.Submit(double, nil, x, s, pl.Mul(b, 8)))
+				f.Set(s, pl.Item(first, 0))
+				tid := f.Let("tid", pl.Item(first, 1))
+				second := f.Let("second", f.Submit(inc, []pl.Expr{tid}, s, out, pl.Mul(b, 8)))
+				f.Set(out, pl.Item(second, 0))
+			})
+		})
+	})
+	fmt.Println(prog)
+	x := tensor.Randn(1, 32, 16)
+	out := tensor.Zeros(pl.FP32, 32, 16)
+	if _, err := pl.Run(prog, pl.Ranks(1), x, tensor.Zeros(pl.FP32, 32, 16), out); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(out.At(31, 15) == float64(float32(float32(2*x.At(31, 15))+1)))
+	// Output:
+	// # pypto.program: Pipeline
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Pipeline:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def double(x: pl.Tensor[[32, 16], pl.FP32], s: pl.Out[pl.Tensor[[32, 16], pl.FP32]], row: pl.Scalar[pl.INDEX]) -> pl.Tensor[[32, 16], pl.FP32]:
+	//         t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [row, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+	//         return pl.tile.store(pl.tile.add(t, t), [row, 0], s)
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def inc(s: pl.Tensor[[32, 16], pl.FP32], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]], row: pl.Scalar[pl.INDEX]) -> pl.Tensor[[32, 16], pl.FP32]:
+	//         t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(s, [row, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)
+	//         return pl.tile.store(pl.tile.adds(t, 1.0), [row, 0], out)
+	//     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+	//     def main(self, x: pl.Tensor[[32, 16], pl.FP32], s: pl.Out[pl.Tensor[[32, 16], pl.FP32]], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]):
+	//         with pl.manual_scope():
+	//             for b in pl.parallel(4):
+	//                 first: pl.Tuple[pl.Tensor[[32, 16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.double, x, s, b * 8)
+	//                 s_1: pl.Tensor[[32, 16], pl.FP32] = first[0]
+	//                 tid: pl.Scalar[pl.TASK_ID] = first[1]
+	//                 second: pl.Tuple[pl.Tensor[[32, 16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.inc, s_1, out, b * 8, deps=[tid])
+	//                 out_1: pl.Tensor[[32, 16], pl.FP32] = second[0]
+	// true
+}

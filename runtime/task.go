@@ -1,0 +1,113 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Task graphs (ir/task.go). A task id is an int64, 0 for no task; an
+// array (pl.array.create) is an intArray. The simulator runs a rank's
+// tasks in program order, which every declared edge allows (a task id
+// exists only once its task was launched), so deps= change no result:
+// they are checked to name tasks, and the ids flow as values.
+
+// intArray is the value of a pl.array.
+type intArray []int64
+
+func (s *sim) newTaskID() int64 { return s.taskIDs.Add(1) }
+
+// submit runs a pl.submit's function and gives its results, then the id of
+// the task.
+func (x *Exec) submit(c *ir.Call, run func() ([]any, error)) (any, error) {
+	out, err := run()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, x.s.newTaskID()), nil
+}
+
+// checkDeps evaluates a launch's deps=[...]: each must be a task id or an
+// array of them.
+func (x *Exec) checkDeps(deps []ir.Expr) error {
+	for i, d := range deps {
+		v, err := x.expr(d)
+		if err != nil {
+			return err
+		}
+		if err := depValue(i, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDepValues is checkDeps for compiled expressions.
+func (x *Exec) checkDepValues(deps []cexpr, fr *frame) error {
+	for i, d := range deps {
+		v, err := d(fr)
+		if err != nil {
+			return err
+		}
+		if err := depValue(i, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func depValue(i int, v any) error {
+	switch v.(type) {
+	case int64, intArray:
+		return nil
+	}
+	return fmt.Errorf("deps[%d]: expected a task id or an array of them, given %v", i, v)
+}
+
+func init() {
+	Register(ir.ArrayCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		n, err := toInt(a[0])
+		if err != nil {
+			return nil, fmt.Errorf("extent: %w", err)
+		}
+		return make(intArray, n), nil
+	})
+	element := func(a []any) (intArray, int, error) {
+		arr, ok := a[0].(intArray)
+		if !ok {
+			return nil, 0, fmt.Errorf("expected an array, given %v", a[0])
+		}
+		i, err := toInt(a[1])
+		if err != nil {
+			return nil, 0, fmt.Errorf("index: %w", err)
+		}
+		if i < 0 || int(i) >= len(arr) {
+			return nil, 0, fmt.Errorf("index %d is outside the array of %d elements", i, len(arr))
+		}
+		return arr, int(i), nil
+	}
+	Register(ir.ArrayGetElement, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		arr, i, err := element(a)
+		if err != nil {
+			return nil, err
+		}
+		return arr[i], nil
+	})
+	Register(ir.ArrayUpdateElement, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		arr, i, err := element(a)
+		if err != nil {
+			return nil, err
+		}
+		v, err := toInt(a[2])
+		if err != nil {
+			return nil, fmt.Errorf("value: %w", err)
+		}
+		out := append(intArray(nil), arr...) // a new value: the old one may still be read
+		out[i] = v
+		return out, nil
+	})
+	// A dummy task's deps are attributes, which ops do not evaluate: the
+	// reader and the deducer checked their types.
+	Register(ir.SystemTaskDummy, func(x *Exec, c *ir.Call, a []any) (any, error) { return x.s.newTaskID(), nil })
+	Register(ir.SystemTaskInvalid, func(x *Exec, c *ir.Call, a []any) (any, error) { return int64(0), nil })
+}
