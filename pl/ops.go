@@ -595,3 +595,19 @@ func Transpose(x any, axis1, axis2 int) Expr {
 	}
 	return dsl.Call(op, []ir.Expr{e, ir.Int(int64(axis1)), ir.Int(int64(axis2))}, nil)
 }
+
+// PartAdd is a + b where both are valid, and the valid one where only one
+// is, of tiles or tensors. PyPTO: pl.part_add(a, b).
+func PartAdd(a, b any) Expr { return byOperand("PartAdd", ir.TilePartAdd, ir.TensorPartAdd, a, b) }
+
+// PartMul is a * b where both are valid, the valid one elsewhere.
+// PyPTO: pl.part_mul(a, b).
+func PartMul(a, b any) Expr { return byOperand("PartMul", ir.TilePartMul, ir.TensorPartMul, a, b) }
+
+// PartMax is max(a, b) where both are valid, the valid one elsewhere.
+// PyPTO: pl.part_max(a, b).
+func PartMax(a, b any) Expr { return byOperand("PartMax", ir.TilePartMax, ir.TensorPartMax, a, b) }
+
+// PartMin is min(a, b) where both are valid, the valid one elsewhere.
+// PyPTO: pl.part_min(a, b).
+func PartMin(a, b any) Expr { return byOperand("PartMin", ir.TilePartMin, ir.TensorPartMin, a, b) }

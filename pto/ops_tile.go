@@ -105,6 +105,7 @@ func init() {
 var elementwise = map[*ir.OpDef]string{
 	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul", ir.TileDiv: "pto.tdiv",
 	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin", ir.TileFmod: "pto.tfmod",
+	ir.TilePartAdd: "pto.tpartadd", ir.TilePartMul: "pto.tpartmul", ir.TilePartMax: "pto.tpartmax", ir.TilePartMin: "pto.tpartmin",
 }
 
 // elementwiseScalar maps the tile-scalar forms (TADDS, ...).

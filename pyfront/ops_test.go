@@ -907,3 +907,47 @@ func TestTaskGraph(t *testing.T) {
 		})
 	}
 }
+
+// Partial-combine ops compute where both operands are valid and copy the
+// valid one elsewhere; their tensor forms lower to the tile forms.
+func TestPartOps(t *testing.T) {
+	prog, comp, text := authored(t, "part_ops.py", "PartOps", 1)
+	wantPTO(t, text, "pto.tpartadd ins(", "pto.tpartmul ins(", "pto.tpartmax ins(", "pto.tpartmin ins(")
+	fns := []func(a, b float64) float64{
+		func(a, b float64) float64 { return f32(a + b) }, func(a, b float64) float64 { return f32(a * b) }, math.Max, math.Min,
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		args := []*tensor.Tensor{tensor.Randn(3, 16, 32), tensor.Randn(4, 16, 32)}
+		for range fns {
+			args = append(args, tensor.Zeros(ir.FP32, 16, 32))
+		}
+		return args
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for k, fn := range fns {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 32; j++ {
+					want := a[0].At(i, j)
+					if i < 8 && j < 20 {
+						want = fn(a[0].At(i, j), a[1].At(i, j))
+					}
+					if got := a[2+k].At(i, j); got != want {
+						t.Fatalf("compiled %v: output %d [%d, %d] = %v, want %v", compiled, k, i, j, got, want)
+					}
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "part_ops.py", "TensorPartOps", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(5, 16, 32), tensor.Randn(6, 16, 32), tensor.Zeros(ir.FP32, 16, 32), tensor.Zeros(ir.FP32, 16, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 32; j++ {
+				x, y := a[0].At(i, j), a[1].At(i, j)
+				if a[2].At(i, j) != f32(x+y) || a[3].At(i, j) != math.Max(x, y) {
+					t.Fatalf("compiled %v: [%d, %d] = %v, %v, want %v, %v", compiled, i, j, a[2].At(i, j), a[3].At(i, j), f32(x+y), math.Max(x, y))
+				}
+			}
+		}
+	})
+}
