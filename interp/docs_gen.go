@@ -172,6 +172,7 @@ var docIndex = map[string]docEntry{
 	"pl.Module.Program":                 {Signature: "func (m *Module) Program(name string) (*Program, error)", Doc: "Program returns the program called name (a class or a @pl.jit.host entry)."},
 	"pl.Module.String":                  {Signature: "func (m *Module) String() string", Doc: "String prints every program of the module (factories are listed), or\nsays why there is none."},
 	"pl.Move":                           {Signature: "func Move(t any, mem MemorySpace) Expr", Doc: "Move copies a tile into another on-chip memory (pl.Mem.Left, ...).\nPyPTO: pl.move(t, target_memory=mem)."},
+	"pl.Mscatter":                       {Signature: "func Mscatter(src, idx, t any) Expr", Doc: "Mscatter stores src's elements into t at the flat indices idx (an INT32\ntile shaped like src) holds: t.flat[idx[i, j]] = src[i, j]; bind the\nresult back to t. PyPTO: pl.mscatter(src, idx, t)."},
 	"pl.Mul":                            {Signature: "func Mul(a, b any) Expr", Doc: "Mul is a * b, like Add."},
 	"pl.Ne":                             {Signature: "func Ne(a, b any) Expr", Doc: "Ne is a != b."},
 	"pl.Neg":                            {Signature: "func Neg(a any) Expr", Doc: "Neg is -a on a scalar, or elementwise on a tile or tensor (PyPTO:\npl.neg(t))."},

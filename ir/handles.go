@@ -7,6 +7,9 @@ package ir
 // (ir.TileAlloc.MustCall(...)) and compare calls against it
 // (c.Op == ir.PldTensorWindow) instead of spelling the op's name.
 
+// tile.mscatter (ops_mscatter.go).
+var TileMscatter *OpDef
+
 // Partial-combine ops (ops_part.go).
 var TilePartAdd, TilePartMul, TilePartMax, TilePartMin, TensorPartAdd, TensorPartMul, TensorPartMax, TensorPartMin *OpDef
 

@@ -611,3 +611,10 @@ func PartMax(a, b any) Expr { return byOperand("PartMax", ir.TilePartMax, ir.Ten
 // PartMin is min(a, b) where both are valid, the valid one elsewhere.
 // PyPTO: pl.part_min(a, b).
 func PartMin(a, b any) Expr { return byOperand("PartMin", ir.TilePartMin, ir.TensorPartMin, a, b) }
+
+// Mscatter stores src's elements into t at the flat indices idx (an INT32
+// tile shaped like src) holds: t.flat[idx[i, j]] = src[i, j]; bind the
+// result back to t. PyPTO: pl.mscatter(src, idx, t).
+func Mscatter(src, idx, t any) Expr {
+	return dsl.Call(ir.TileMscatter, []ir.Expr{arg(src, "pl.Mscatter", "src"), arg(idx, "pl.Mscatter", "idx"), arg(t, "pl.Mscatter", "output_tensor")}, nil)
+}

@@ -6,13 +6,16 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 )
 
-// One element of an on-chip tile (pl.tile.read / pl.tile.write): the
-// indices become a flat row-major offset into the tile's physical shape,
-// folded to a constant when every index is one, as upstream's codegen does.
+// Element-wise addressing: one element of an on-chip tile (pl.tile.read /
+// pl.tile.write), whose indices become a flat row-major offset into the
+// tile's physical shape, folded to a constant when every index is one, as
+// upstream's codegen does; and a tile scattered into a tensor at
+// per-element indices (tile.mscatter).
 
 func init() {
 	Register(ir.TileRead, emitTileRead)
 	Register(ir.TileWrite, emitTileWrite)
+	Register(ir.TileMscatter, emitMscatter)
 }
 
 // tileElement resolves the tile and the flat element offset of a
@@ -106,6 +109,33 @@ func emitTileWrite(c *Ctx, call *ir.Call, res *ir.Var) error {
 		fmt.Sprintf("pto.tsetval ins(%s, %s : index, %s) outs(%s : %s)", off.ssa, v.ssa, v.typ, t.ssa, t.typ))
 	if res != nil {
 		c.vals[res] = t
+	}
+	return nil
+}
+
+// tile.mscatter(src, idx, t) → `pto.mscatter ins(%src, %idx : S, I)
+// outs(%pview : P)` over a partition view of the whole tensor (the indices
+// address all of it), as upstream's codegen emits it; the result is t.
+func emitMscatter(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, _, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	idx, _, err := c.tile(call.Args[1])
+	if err != nil {
+		return err
+	}
+	tl, ok := ir.AsTensorLike(call.Args[2].Type())
+	if !ok {
+		return fmt.Errorf("%s is not a tensor", ir.Describe(call.Args[2]))
+	}
+	t, pv, err := c.localPartition(call.Args[2], zeros(len(tl.Shape)), tl.Shape)
+	if err != nil {
+		return err
+	}
+	c.insOuts("pto.mscatter", []value{src, idx}, []value{pv}, nil)
+	if res != nil {
+		c.tensors[res] = t
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.write":                ir.TensorWrite,
 	"pl.slice":                ir.TensorSlice,
 	"pl.create_tensor":        ir.TensorCreate,
+	"pl.mscatter":             ir.TileMscatter,
 	"pl.part_add":             ir.TensorPartAdd,
 	"pl.part_mul":             ir.TensorPartMul,
 	"pl.part_max":             ir.TensorPartMax,

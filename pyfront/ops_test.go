@@ -951,3 +951,38 @@ func TestPartOps(t *testing.T) {
 		}
 	})
 }
+
+// pl.mscatter stores each element of a tile at the flat index its index
+// tile names; the rest of the tensor keeps its values; an index past the
+// tensor is a run error naming it.
+func TestMscatter(t *testing.T) {
+	prog, comp, text := authored(t, "mscatter.py", "Mscatter", 1)
+	wantPTO(t, text, "pto.mscatter ins(%s, %i : ", "outs(%out_local_pview : !pto.partition_tensor_view<128xf32>)")
+	idxOf := func(k int) int { return (k*37 + 5) % 128 } // distinct for k < 128
+	args := func() []*tensor.Tensor {
+		idx := tensor.Zeros(ir.INT32, 4, 16)
+		for k := 0; k < 64; k++ {
+			idx.Set(float64(idxOf(k)), k/16, k%16)
+		}
+		return []*tensor.Tensor{tensor.Randn(9, 4, 16), idx, tensor.Full(ir.FP32, 7, 128)}
+	}
+	writtenAndCompiled(t, prog, comp, 1, args, func(a []*tensor.Tensor, compiled bool) {
+		want := make([]float64, 128)
+		for i := range want {
+			want[i] = 7
+		}
+		for k := 0; k < 64; k++ {
+			want[idxOf(k)] = a[0].At(k/16, k%16)
+		}
+		for i, w := range want {
+			if got := a[2].At(i); got != w {
+				t.Fatalf("compiled %v: out[%d] = %v, want %v", compiled, i, got, w)
+			}
+		}
+	})
+	a := args()
+	a[1].Set(128, 2, 3)
+	if _, err := pl.Run(prog, pl.Ranks(1), a...); err == nil || !strings.Contains(err.Error(), "index 128 (element 35 of idx) is outside output_tensor's 128 elements") {
+		t.Fatalf("got %v", err)
+	}
+}

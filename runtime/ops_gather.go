@@ -209,3 +209,44 @@ func (x *Exec) operandValues(c *ir.Call, a []any, names ...string) ([][]float64,
 	}
 	return vals, shapes, dts, nil
 }
+
+// tile.mscatter stores src's elements into the tensor at the flat indices
+// idx holds, one element at a time; an index outside the tensor is an
+// error naming it. The result is the tensor.
+func mscatterOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	src, ok1 := a[0].(*Tile)
+	idx, ok2 := a[1].(*Tile)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("src and idx must be tiles, given %s and %s", describe(a[0]), describe(a[1]))
+	}
+	out, err := viewArg(a[2], "output_tensor")
+	if err != nil {
+		return nil, err
+	}
+	vals, ids := src.values(), idx.values()
+	if len(ids) != len(vals) {
+		return nil, fmt.Errorf("idx has %d elements, src %d", len(ids), len(vals))
+	}
+	n := numel(out.shape)
+	at := make([]int, len(out.shape))
+	for i, v := range vals {
+		k := int(ids[i])
+		if k < 0 || k >= n {
+			return nil, fmt.Errorf("index %d (element %d of idx) is outside output_tensor's %d elements", k, i, n)
+		}
+		for d := len(at) - 1; d >= 0; d-- {
+			at[d] = k % out.shape[d]
+			k /= out.shape[d]
+		}
+		one, err := out.sub(at, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.writeView(one, x.local(), []float64{round(v, out.dt)}, false, c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func init() { Register(ir.TileMscatter, mscatterOp) }

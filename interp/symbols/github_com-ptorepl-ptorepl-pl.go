@@ -97,6 +97,7 @@ func init() {
 		"Minimum":               reflect.ValueOf(pl.Minimum),
 		"Mod":                   reflect.ValueOf(pl.Mod),
 		"Move":                  reflect.ValueOf(pl.Move),
+		"Mscatter":              reflect.ValueOf(pl.Mscatter),
 		"Mul":                   reflect.ValueOf(pl.Mul),
 		"Ne":                    reflect.ValueOf(pl.Ne),
 		"Neg":                   reflect.ValueOf(pl.Neg),
