@@ -40,6 +40,11 @@ func (c *Ctx) elementIndex(t *tensor, idx []ir.Expr) (value, error) {
 			run *= d
 		}
 	}
+	return c.flatIndex(idx, strides)
+}
+
+// flatIndex is sum(idx[k] * strides[k]) as index arithmetic.
+func (c *Ctx) flatIndex(idx []ir.Expr, strides []int64) (value, error) {
 	var acc value
 	for k, e := range idx {
 		i, err := c.index(e)

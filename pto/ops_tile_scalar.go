@@ -54,22 +54,8 @@ func (c *Ctx) tileElement(call *ir.Call) (value, *ir.TileType, value, error) {
 	if allConst {
 		return t, tt, c.cIndex(flat), nil
 	}
-	var acc value
-	for k, e := range idx {
-		i, err := c.index(e)
-		if err != nil {
-			return value{}, nil, value{}, err
-		}
-		if strides[k] != 1 {
-			i = c.bin("", "arith.muli", i, c.cIndex(strides[k]))
-		}
-		if k == 0 {
-			acc = i
-			continue
-		}
-		acc = c.bin("", "arith.addi", acc, i)
-	}
-	return t, tt, acc, nil
+	acc, err := c.flatIndex(idx, strides)
+	return t, tt, acc, err
 }
 
 // tile.read(t, indices) → `%v = pto.tgetval ins(%t, %off : <tile>, index) outs : T`.
