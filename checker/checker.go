@@ -46,6 +46,7 @@ type Checker struct {
 	endErr      error
 	signals     []runtime.SignalCell
 	overlaps    []runtime.TileOverlap
+	taskRaces   []runtime.TaskRace
 	report      *Report
 
 	rx *rxState // the relaxed memory mode's bookkeeping (relaxed.go); nil otherwise
@@ -457,6 +458,7 @@ func (c *Checker) End(e runtime.RunEnd) {
 	c.endErr = e.Err
 	c.signals = e.Signals
 	c.overlaps = e.Overlaps
+	c.taskRaces = e.TaskRaces
 	c.report = nil
 }
 
@@ -484,6 +486,7 @@ func (c *Checker) Report() *Report {
 		}
 		r.Findings = append(r.Findings, c.hygiene()...)
 		r.Findings = append(r.Findings, TileOverlaps(c.overlaps)...)
+		r.Findings = append(r.Findings, TaskRaces(c.taskRaces)...)
 	}
 	r.Dropped = c.dropped
 	sortFindings(r.Findings)

@@ -20,6 +20,7 @@ const (
 	KindSignalLeft       Kind = "signal-left-non-zero" // cells not back at zero at the end
 	KindRunError         Kind = "run-error"            // the run failed otherwise (exploration)
 	KindTileOverlap      Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
+	KindTaskRace         Kind = "manual-scope-race"    // tasks of a manual scope sharing bytes with no deps chain
 	KindUnchecked        Kind = "unchecked-device"     // the device cannot be observed: no race checking
 	// The relaxed memory mode's kinds are in relaxed.go.
 )

@@ -101,7 +101,7 @@ func runExe(ctx context.Context, exe runtime.Executable, args []*tensor.Tensor, 
 		res, err := exe.Run(ctx, args, ro)
 		rep := &Report{Ranks: ro.Ranks, Disabled: true}
 		if res != nil {
-			rep.Findings = append(Hygiene(res.Signals), TileOverlaps(res.Overlaps)...)
+			rep.Findings = append(append(Hygiene(res.Signals), TileOverlaps(res.Overlaps)...), TaskRaces(res.TaskRaces)...)
 		}
 		var dl *runtime.DeadlockError
 		var rd *runtime.ResourceDeadlockError
@@ -347,4 +347,34 @@ func deadlockKey(dl *runtime.DeadlockError) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
+}
+
+// TaskRaces turns the simulator's manual-scope reports into findings: two
+// tasks of a pl.manual_scope that touch the same bytes of a tensor, one
+// writing, with no chain of declared deps between them. The simulator ran
+// them in program order; the device may run them at once.
+func TaskRaces(rs []runtime.TaskRace) []Finding {
+	var out []Finding
+	at := map[string]int{}
+	for _, r := range rs {
+		key := fmt.Sprintf("manual-scope-race|%s|%s|%s", r.Earlier, r.Later, r.Tensor)
+		if i, dup := at[key]; dup {
+			out[i].Count = max(out[i].Count, 1) + 1 // the same pair on another rank
+			continue
+		}
+		at[key] = len(out)
+		verb := func(w bool) string {
+			if w {
+				return "writes"
+			}
+			return "reads"
+		}
+		out = append(out, Finding{Kind: KindTaskRace, Severity: Error,
+			Message: fmt.Sprintf("in a pl.manual_scope, %s %s %s, which %s %s, and no chain of deps orders them: the runtime infers no edges there, so they may run at once; add deps=[...] naming the earlier task",
+				r.Later.Name, verb(r.LaterWrites), r.Tensor, r.Earlier.Name, verb(r.EarlierWrites)),
+			Details: []string{"earlier: " + r.Earlier.String(), "later:   " + r.Later.String(),
+				fmt.Sprintf("shared:  bytes [%d, %d) of %s on rank %d", r.Lo, r.Hi, r.Tensor, r.Rank)},
+			key: key})
+	}
+	return out
 }

@@ -57,6 +57,9 @@ func (rc *rankCtx) newViewLayout(v *view) *ViewLayout {
 func (x *Exec) readInto(v *view, rank int, dst []byte, c *ir.Call) error {
 	segs := x.segments(v)
 	if v.win == nil {
+		if x.rc.task != nil {
+			x.rc.noteHost(v, segs, false)
+		}
 		k := 0
 		for _, s := range segs {
 			if s.Off < 0 || s.Off+s.Len > len(v.host) {
@@ -82,6 +85,9 @@ func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
 func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
 	segs := x.segments(v)
 	if v.win == nil {
+		if x.rc.task != nil {
+			x.rc.noteHost(v, segs, true)
+		}
 		k := 0
 		for _, s := range segs {
 			if s.Off < 0 || s.Off+s.Len > len(v.host) {

@@ -296,23 +296,33 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
 			}
 		}
+		if s.Kind == ir.ScopeRuntime {
+			return func(fr *frame) ([]any, bool, error) {
+				saved := fr.x.rc.enterScope(s.Manual)
+				vals, ret, err := body(fr)
+				fr.x.rc.leaveScope(saved)
+				return vals, ret, err
+			}
+		}
 		deps := fc.exprs(s.Deps)
 		tid := -1
 		if s.TaskID != nil {
 			tid = fc.slot(s.TaskID.Name)
 		}
+		name := scopeTaskName(fc.fn.Name, s)
 		return func(fr *frame) ([]any, bool, error) {
-			if len(deps) > 0 {
-				if err := fr.x.checkDepValues(deps, fr); err != nil {
-					return nil, false, err
-				}
+			dv, err := fr.x.compiledDeps(deps, fr)
+			if err != nil {
+				return nil, false, err
 			}
+			id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
 			vals, ret, err := body(fr)
+			end()
 			if err != nil || ret {
 				return vals, ret, err
 			}
 			if tid >= 0 {
-				fr.slots[tid] = fr.x.s.newTaskID()
+				fr.slots[tid] = id
 			}
 			return nil, false, nil
 		}
@@ -630,6 +640,17 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 	// The placement belongs to this call, not to calls among its arguments.
 	p := fc.pending
 	fc.pending = nil
+	if c.Op == ir.SystemTaskDummy {
+		// Its deps are attributes, which ops do not evaluate.
+		deps := fc.exprs(c.Deps())
+		return func(fr *frame) (any, error) {
+			dv, err := fr.x.compiledDeps(deps, fr)
+			if err != nil {
+				return nil, err
+			}
+			return fr.x.taskDummy(c, dv), nil
+		}
+	}
 	args := make([]cexpr, len(c.Args))
 	for i, a := range c.Args {
 		if t, ok := a.(*ir.MakeTuple); ok && c.Op != nil {
@@ -810,14 +831,15 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 	if c.IsSubmit() {
 		deps := fc.exprs(c.Deps())
 		return func(fr *frame) (any, error) {
-			if err := fr.x.checkDepValues(deps, fr); err != nil {
+			dv, err := fr.x.compiledDeps(deps, fr)
+			if err != nil {
 				return nil, err
 			}
 			a, err := eval(fr)
 			if err != nil {
 				return nil, err
 			}
-			return fr.x.submit(c, func() ([]any, error) { return fr.x.ccall(callee, a) })
+			return fr.x.submit(c, dv, func() ([]any, error) { return fr.x.ccall(callee, a) })
 		}
 	}
 	return func(fr *frame) (any, error) {
@@ -825,7 +847,12 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 		if err != nil {
 			return nil, err
 		}
+		end := noTask
+		if fr.x.rc.manual != nil {
+			_, end = fr.x.beginTask(callee.fn.Name, c.Pos, nil) // a plain call is a task without deps
+		}
 		out, err := fr.x.ccall(callee, a)
+		end()
 		if err != nil {
 			return nil, err
 		}

@@ -149,6 +149,9 @@ type Result struct {
 	// Overlaps are tiles read after another tile's placement overwrote
 	// them on the simulated on-chip buffer (a wrong address plan).
 	Overlaps []TileOverlap
+	// TaskRaces are tasks of a manual scope that touch the same bytes with
+	// no deps chain between them (taskcheck.go).
+	TaskRaces []TaskRace
 	// Schedule is a controlled run's decisions (nil for a free run).
 	Schedule *Schedule
 }
@@ -471,7 +474,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	if o.Observer != nil {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not escape
-			o.Observer.End(RunEnd{Signals: sigs, Err: err, Overlaps: s.overlaps})
+			o.Observer.End(RunEnd{Signals: sigs, Err: err, Overlaps: s.overlaps, TaskRaces: s.taskRaces})
 		}()
 	}
 	// A failed run still returns what happened up to the failure (the
@@ -479,7 +482,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	// outputs): it is the picture a user needs to understand the failure.
 	l.setHints(s.timeline.counts())
 	s.timeline.finish()
-	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps}
+	res = &Result{Ranks: o.Ranks, Timeline: s.timeline, Signals: sigs, Ops: s.ops.Load(), Elapsed: time.Since(start), Err: err, Overlaps: s.overlaps, TaskRaces: s.taskRaces}
 	if s.ctl != nil {
 		res.Schedule = s.ctl.schedule()
 	}
@@ -532,6 +535,11 @@ type sim struct {
 
 	ovMu     sync.Mutex
 	overlaps []TileOverlap // tiles read after an overlapping placement (arena.go)
+	// taskRaces are manual-scope tasks unordered by deps that touch the
+	// same bytes (taskcheck.go); hostNames names host tensors' memory by
+	// the entry parameter that holds it.
+	taskRaces []TaskRace
+	hostNames map[*byte]string
 
 	compiled *cprog // the device functions, compiled at Load
 

@@ -34,7 +34,11 @@ type Exec struct {
 
 // rankCtx is what all activations on one rank share.
 type rankCtx struct {
-	cur   *ir.Call // the op executing, for panic reports
+	// manual is the running pl.manual_scope (nil: none, or an auto scope
+	// inside one); task is the task of it running now (taskcheck.go).
+	manual *manualScope
+	task   *taskRec
+	cur    *ir.Call // the op executing, for panic reports
 	curFn string
 	rng   *rand.Rand // schedule perturbation (nil: none)
 	lane  *lane
@@ -260,6 +264,12 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
+		if len(v.host) > 0 {
+			if s.hostNames == nil {
+				s.hostNames = map[*byte]string{}
+			}
+			s.hostNames[&v.host[0]] = p.Name
+		}
 		x.env[p.Name] = v
 		x.bindDims(p.Type(), v.shape)
 	}
@@ -456,16 +466,26 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 			return x.spmd(s, n, func() ([]any, bool, error) { return x.stmt(s.Body) })
 		}
 		// A scope runs its body where it stands: the program as written
-		// computes what its outlined form does.
-		if err := x.checkDeps(s.Deps); err != nil {
+		// computes what its outlined form does. A runtime scope sets how
+		// its tasks are checked; an InCore region is a task.
+		if s.Kind == ir.ScopeRuntime {
+			saved := x.rc.enterScope(s.Manual)
+			vals, ret, err := x.stmt(s.Body)
+			x.rc.leaveScope(saved)
+			return vals, ret, err
+		}
+		deps, err := x.depValues(s.Deps)
+		if err != nil {
 			return nil, false, err
 		}
+		id, end := x.beginTask(scopeTaskName(x.fnName(), s), s.Pos, depIDs(deps))
 		vals, ret, err := x.stmt(s.Body)
+		end()
 		if err != nil || ret {
 			return vals, ret, err
 		}
 		if s.TaskID != nil {
-			x.env[s.TaskID.Name] = x.s.newTaskID()
+			x.env[s.TaskID.Name] = id
 		}
 		return nil, false, nil
 	}
@@ -852,9 +872,18 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 		return nil, nil
 	}
 	if c.IsSubmit() {
-		return x.submit(c, func() ([]any, error) { return x.call(fn, args) })
+		deps, err := x.depValues(c.Deps())
+		if err != nil {
+			return nil, err
+		}
+		return x.submit(c, deps, func() ([]any, error) { return x.call(fn, args) })
+	}
+	end := noTask
+	if x.rc.manual != nil {
+		_, end = x.beginTask(fn.Name, c.Pos, nil) // a plain call is a task without deps
 	}
 	out, err := x.call(fn, args)
+	end()
 	if err != nil {
 		return nil, err
 	}

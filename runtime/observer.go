@@ -154,7 +154,8 @@ type WaitResult struct {
 
 // RunEnd closes a run.
 type RunEnd struct {
-	Signals  []SignalCell
-	Err      error
-	Overlaps []TileOverlap // tiles clobbered while live on the on-chip buffer
+	Signals   []SignalCell
+	Err       error
+	Overlaps  []TileOverlap // tiles clobbered while live on the on-chip buffer
+	TaskRaces []TaskRace    // manual-scope tasks unordered by deps sharing bytes
 }

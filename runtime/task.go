@@ -17,43 +17,49 @@ type intArray []int64
 
 func (s *sim) newTaskID() int64 { return s.taskIDs.Add(1) }
 
-// submit runs a pl.submit's function and gives its results, then the id of
-// the task.
-func (x *Exec) submit(c *ir.Call, run func() ([]any, error)) (any, error) {
+// submit runs a pl.submit's function as a task that waits for deps (their
+// evaluated values) and gives its results, then the id of the task.
+func (x *Exec) submit(c *ir.Call, deps []any, run func() ([]any, error)) (any, error) {
+	id, end := x.beginTask(c.Fn.Name, c.Pos, depIDs(deps))
 	out, err := run()
+	end()
 	if err != nil {
 		return nil, err
 	}
-	return append(out, x.s.newTaskID()), nil
+	return append(out, id), nil
 }
 
-// checkDeps evaluates a launch's deps=[...]: each must be a task id or an
+// depValues evaluates a launch's deps=[...]: each must be a task id or an
 // array of them.
-func (x *Exec) checkDeps(deps []ir.Expr) error {
+func (x *Exec) depValues(deps []ir.Expr) ([]any, error) {
+	out := make([]any, len(deps))
 	for i, d := range deps {
 		v, err := x.expr(d)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := depValue(i, v); err != nil {
-			return err
+			return nil, err
 		}
+		out[i] = v
 	}
-	return nil
+	return out, nil
 }
 
-// checkDepValues is checkDeps for compiled expressions.
-func (x *Exec) checkDepValues(deps []cexpr, fr *frame) error {
+// compiledDeps is depValues for compiled expressions.
+func (x *Exec) compiledDeps(deps []cexpr, fr *frame) ([]any, error) {
+	out := make([]any, len(deps))
 	for i, d := range deps {
 		v, err := d(fr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := depValue(i, v); err != nil {
-			return err
+			return nil, err
 		}
+		out[i] = v
 	}
-	return nil
+	return out, nil
 }
 
 func depValue(i int, v any) error {
@@ -106,8 +112,21 @@ func init() {
 		out[i] = v
 		return out, nil
 	})
-	// A dummy task's deps are attributes, which ops do not evaluate: the
-	// reader and the deducer checked their types.
-	Register(ir.SystemTaskDummy, func(x *Exec, c *ir.Call, a []any) (any, error) { return x.s.newTaskID(), nil })
+	// A dummy task's deps are attributes: the tree walker evaluates them
+	// here, the compiled executor where it compiles the call.
+	Register(ir.SystemTaskDummy, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		deps, err := x.depValues(c.Deps())
+		if err != nil {
+			return nil, err
+		}
+		return x.taskDummy(c, deps), nil
+	})
 	Register(ir.SystemTaskInvalid, func(x *Exec, c *ir.Call, a []any) (any, error) { return int64(0), nil })
+}
+
+// taskDummy launches a task that only waits for deps and gives its id.
+func (x *Exec) taskDummy(c *ir.Call, deps []any) int64 {
+	id, end := x.beginTask("pl.system.task_dummy", c.Pos, depIDs(deps))
+	end()
+	return id
 }
