@@ -40,7 +40,7 @@ func init() {
 		NoEmitter(op, "host-only: it runs in the host orchestrator, never in a kernel")
 	}
 	NoEmitter(ir.PldSystemDeferWait, "not supported in kernels by this codegen yet")
-	for _, op := range []*ir.OpDef{ir.ArrayCreate, ir.ArrayGetElement, ir.ArrayUpdateElement, ir.SystemTaskDummy, ir.SystemTaskInvalid} {
-		NoEmitter(op, "a task-graph op: it orders launches in the orchestrator, which this codegen does not emit (arrays in kernels are not supported yet)")
+	for _, op := range []*ir.OpDef{ir.SystemTaskDummy, ir.SystemTaskInvalid} {
+		NoEmitter(op, "a task-graph op: it orders launches in the orchestrator, which this codegen does not emit")
 	}
 }

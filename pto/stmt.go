@@ -17,6 +17,7 @@ type yieldTarget struct {
 	what    string    // "for" or "if", for messages
 	targets []*ir.Var // the iter-arg or return variables
 	tensors []*tensor // per target: the tensor it aliases (nil when carried)
+	arrays  []value   // per target: the on-core array it is, written in place (ssa "" otherwise)
 	yielded []*tensor // per target: the tensor a yield passed (if results)
 	types   []string  // per target: the carried MLIR type ("" for tensors)
 	done    bool
@@ -297,9 +298,22 @@ func (c *Ctx) forStmt(s *ir.ForStmt) error {
 	var inits, blockArgs []value
 	iv := c.fresh(s.LoopVar.Name, "index")
 	blockArgs = append(blockArgs, iv)
-	for _, ia := range s.IterArgs {
+	yt.arrays = make([]value, len(s.IterArgs))
+	for k, ia := range s.IterArgs {
 		v := &ia.Var
 		yt.targets = append(yt.targets, v)
+		if _, isArray := v.Type().(*ir.ArrayType); isArray {
+			// An array is carried in place: the iter-arg is the array.
+			a, err := c.value(ia.Init)
+			if err != nil {
+				return c.errorf("iter_arg %s: %v", v.Name, err)
+			}
+			c.vals[v] = a
+			yt.arrays[k] = a
+			yt.tensors = append(yt.tensors, nil)
+			yt.types = append(yt.types, "")
+			continue
+		}
 		if isTensorType(v.Type()) {
 			t, err := c.tensorExpr(ia.Init)
 			if err != nil {
@@ -373,6 +387,10 @@ func (c *Ctx) results4(rvs []*ir.Var, yt *yieldTarget) []value {
 	var carried []*ir.Var
 	var types []string
 	for i, rv := range rvs {
+		if i < len(yt.arrays) && yt.arrays[i].ssa != "" {
+			c.vals[rv] = yt.arrays[i]
+			continue
+		}
 		if yt.types[i] == "" {
 			t := yt.tensors[i]
 			if t == nil && i < len(yt.yielded) {
@@ -408,11 +426,12 @@ func (c *Ctx) ifStmt(s *ir.IfStmt) error {
 	if err != nil {
 		return err
 	}
-	yt := &yieldTarget{what: "if", targets: s.ReturnVars}
+	yt := &yieldTarget{what: "if", targets: s.ReturnVars, arrays: make([]value, len(s.ReturnVars))}
 	for _, rv := range s.ReturnVars {
 		yt.tensors = append(yt.tensors, nil)
 		yt.yielded = append(yt.yielded, nil)
-		if isTensorType(rv.Type()) {
+		_, isArray := rv.Type().(*ir.ArrayType)
+		if isTensorType(rv.Type()) || isArray {
 			yt.types = append(yt.types, "")
 			continue
 		}
@@ -469,6 +488,19 @@ func (c *Ctx) yield(s *ir.YieldStmt) error {
 	var vals []value
 	for i, e := range s.Values {
 		tgt := yt.targets[i]
+		if _, isArray := tgt.Type().(*ir.ArrayType); isArray {
+			// Arrays are written in place: every yield passes the one array.
+			a, err := c.value(e)
+			if err != nil {
+				return c.errorf("yield to %s: %v", tgt.Name, err)
+			}
+			if yt.arrays[i].ssa == "" {
+				yt.arrays[i] = a
+			} else if yt.arrays[i].ssa != a.ssa {
+				return c.errorf("yield to %s passes array %s, not the array it carries (%s): arrays are updated in place", tgt.Name, ir.Describe(e), yt.arrays[i].ssa)
+			}
+			continue
+		}
 		if yt.types[i] == "" {
 			t, err := c.tensorExpr(e)
 			if err != nil {

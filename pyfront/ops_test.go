@@ -1033,3 +1033,31 @@ func TestManualScopeRaces(t *testing.T) {
 		}
 	}
 }
+
+// An on-core array counts a histogram in a kernel: updated in loops, read
+// back, and in PTO one declared local array written in place.
+func TestLocalArray(t *testing.T) {
+	prog, comp, text := authored(t, "local_array.py", "Histogram", 1)
+	wantPTO(t, text, "%counts__ssa_v0 = pto.declare_local_array -> !pto.local_array<8xi32>",
+		"pto.local_array_set %counts__ssa_v0[%b], %c0_i32 : !pto.local_array<8xi32>, i32", "= pto.local_array_get %counts__ssa_v0[")
+	if strings.Contains(text, "iter_args(") {
+		t.Fatalf("the array is carried through a loop instead of written in place:\n%s", text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		vals := tensor.Zeros(ir.INT32, 1, 32)
+		for i := 0; i < 32; i++ {
+			vals.Set(float64((i*i+3)%8), 0, i)
+		}
+		return []*tensor.Tensor{vals, tensor.Full(ir.INT32, 99, 8, 1)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		want := make([]float64, 8)
+		for i := 0; i < 32; i++ {
+			want[int(a[0].At(0, i))]++
+		}
+		for b, w := range want {
+			if got := a[1].At(b, 0); got != w {
+				t.Fatalf("compiled %v: hist[%d] = %v, want %v", compiled, b, got, w)
+			}
+		}
+	})
+}

@@ -95,6 +95,21 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		}
 		progs[name] = p.IR()
 	}
+	// The element, array, scatter and partial-combine emitters.
+	for file, names := range map[string][]string{"tile_elements.py": {"TileElements"}, "local_array.py": {"Histogram"},
+		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}} {
+		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			p, err := m.Program(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs[name] = p.IR()
+		}
+	}
 	bin, err := exec.LookPath("mlir-opt-16")
 	if err != nil {
 		if bin, err = exec.LookPath("mlir-opt"); err != nil {

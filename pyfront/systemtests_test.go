@@ -75,6 +75,39 @@ var systemInputs = map[string][]float64{
 	"test_l3_distributed.py/L3DependencyProgram": {2, 3},
 }
 
+// systemFills shape inputs whose values the program depends on, as the
+// pytest builds them: the expert-parallel dispatch's routing indices name
+// distinct experts per token, spread so no expert's receive buffer
+// overflows (indices[r, t, k] = (t*TOPK + k + r) mod experts), and each
+// route carries its own number (idx_padded[r, route, 0] = route).
+var systemFills = map[string]func(args []*tensor.Tensor){
+	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": func(args []*tensor.Tensor) {
+		idx := args[0] // indices [N_RANKS, T, TOPK]
+		sh := idx.Shape()
+		experts := sh[0] * 16 // N_RANKS * L
+		for r := 0; r < sh[0]; r++ {
+			for t := 0; t < sh[1]; t++ {
+				for k := 0; k < sh[2]; k++ {
+					idx.Set(float64((t*sh[2]+k+r)%experts), r, t, k)
+				}
+			}
+		}
+		routes := args[3] // idx_padded [N_RANKS, N_ROUTES, IDX_PAD]
+		rs := routes.Shape()
+		for r := 0; r < rs[0]; r++ {
+			for route := 0; route < rs[1]; route++ {
+				for j := 0; j < rs[2]; j++ {
+					v := 0.0
+					if j == 0 {
+						v = float64(route)
+					}
+					routes.Set(v, r, route, j)
+				}
+			}
+		}
+	},
+}
+
 // A gap names where a program stops ("read", "build", "compile", "run")
 // and a piece of the message.
 type systemGap struct{ step, msg string }
@@ -90,7 +123,6 @@ var systemGaps = map[string]systemGap{
 	// Kernel codegen ptorepl lacks: the deferred-completion adapter of
 	// pld.system.defer_wait, and on-core arrays (pto.declare_local_array).
 	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"compile", "no PTO emitter for op pld.system.defer_wait"},
-	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": {"compile", "no PTO emitter for op array.create"},
 	// Two overlapping comm groups ({0, 1} and {1, 2}) whose kernels name
 	// peers by their rank in the group. The compiled program runs (its
 	// passes infer the domains); the program as written runs without
@@ -176,6 +208,9 @@ func TestUpstreamSystemPrograms(t *testing.T) {
 				args, _, err := runtime.HostArgsSized(prog.IR(), ranks, 1, systemDims[key])
 				for i, v := range systemInputs[key] {
 					args[i] = tensor.Full(args[i].DType(), v, args[i].Shape()...)
+				}
+				if fill := systemFills[key]; fill != nil {
+					fill(args)
 				}
 				opts := pl.Ranks(ranks)
 				for name, fn := range systemCallbacks[key] {
