@@ -39,10 +39,10 @@ type rankCtx struct {
 	manual *manualScope
 	task   *taskRec
 	cur    *ir.Call // the op executing, for panic reports
-	curFn string
-	rng   *rand.Rand // schedule perturbation (nil: none)
-	lane  *lane
-	ev    *rec // the op being recorded
+	curFn  string
+	rng    *rand.Rand // schedule perturbation (nil: none)
+	lane   *lane
+	ev     *rec // the op being recorded
 	// block and blocks are the running Spmd launch's block index and
 	// block count (blocks 0: no launch, a kernel is block 0 of 1).
 	block, blocks int
