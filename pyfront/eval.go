@@ -234,7 +234,10 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		if name != "" && (strings.HasPrefix(name, "pl.") || strings.HasPrefix(name, "pld.")) {
 			r.fail(n, "unknown PyPTO name %s", name)
 		}
-		r.fail(n, "unsupported attribute access %s (only pl.* and pld.* names)", r.text(n))
+		if v, ok := r.shapeAttr(n, e, fc); ok {
+			return v
+		}
+		r.fail(n, "unsupported attribute access %s (only pl.* and pld.* names, and a tensor's or tile's .shape and .dtype)", r.text(n))
 	case "subscript":
 		return r.subscript(n, e, fc)
 	case "call":
@@ -588,4 +591,34 @@ func (r *reader) binExpr(n *node, op ir.BinaryOp, lv, rv value) ir.Expr {
 		dt = ir.FP32
 	}
 	return &ir.BinaryExpr{Op: op, Left: l, Right: rt, DType: dt, Pos: r.pos(n)}
+}
+
+// shapeAttr reads x.shape and x.dtype of a tensor or tile: a tuple of its
+// dimensions (integers where static) and its dtype, as upstream's JIT
+// specializer inlines them (M, N = a.shape).
+func (r *reader) shapeAttr(n *node, e *env, fc *fnCtx) (value, bool) {
+	obj, attr := n.ChildByFieldId(fldObject), r.text(n.ChildByFieldId(fldAttribute))
+	if obj == nil || (attr != "shape" && attr != "dtype") {
+		return nil, false
+	}
+	x, ok := r.evalIn(obj, e, fc).(ir.Expr)
+	if !ok {
+		return nil, false
+	}
+	dims, dt, ok := ir.ShapeOf(x.Type())
+	if !ok {
+		return nil, false
+	}
+	if attr == "dtype" {
+		return dt, true
+	}
+	out := make(pyTuple, len(dims))
+	for i, d := range dims {
+		if v, ok := ir.ConstValue(d); ok {
+			out[i] = v
+		} else {
+			out[i] = d
+		}
+	}
+	return out, true
 }

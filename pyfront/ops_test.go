@@ -1061,3 +1061,34 @@ func TestLocalArray(t *testing.T) {
 		}
 	})
 }
+
+// @pl.jit kernels are sized by the pytest methods that call them
+// (torch.randint, dtype conversions of samples), and x.shape reads a
+// tensor's dimensions.
+func TestJitPytestSamples(t *testing.T) {
+	prog, comp, _ := authored(t, "jit_pytest.py", "add_one", 1)
+	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[8, 16], pl.INT32]") || !strings.Contains(text, "pl.tile.load(x, [0, 0], [8, 16]") {
+		t.Fatalf("add_one is not sized by its test method:\n%s", text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		x := tensor.Zeros(ir.INT32, 8, 16)
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				x.Set(float64(i*16+j-60), i, j)
+			}
+		}
+		return []*tensor.Tensor{x, tensor.Zeros(ir.INT32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				if got, want := a[1].At(i, j), a[0].At(i, j)+1; got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	prog, _, _ = authored(t, "jit_pytest.py", "double_half", 1)
+	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[16, 32], pl.FP16]") {
+		t.Fatalf("double_half is not sized by its decorated test method:\n%s", text)
+	}
+}

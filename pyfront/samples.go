@@ -82,6 +82,25 @@ func (r *reader) scanSamples(root *node) {
 			// main, and the other undecorated functions such files drive
 			// their kernels from (each sees only its own samples).
 			blocks = append(blocks, n.ChildByFieldId(fldBody))
+		case "decorated_definition":
+			// A pytest function (@pytest.mark.parametrize def test_x):
+			// not a PyPTO definition.
+			if def := n.ChildByFieldId(fldDefinition); def != nil && def.Kind() == "function_definition" && !r.plDecorated(n) {
+				blocks = append(blocks, def.ChildByFieldId(fldBody))
+			}
+		case "class_definition":
+			// A pytest class's test methods (class TestX: def test_y(self)).
+			if r.plDecorated(n) {
+				continue
+			}
+			for _, m := range r.kids(n.ChildByFieldId(fldBody)) {
+				if m.Kind() == "decorated_definition" && !r.plDecorated(m) {
+					m = m.ChildByFieldId(fldDefinition)
+				}
+				if m != nil && m.Kind() == "function_definition" {
+					blocks = append(blocks, m.ChildByFieldId(fldBody))
+				}
+			}
 		}
 	}
 	for _, b := range blocks {
@@ -287,6 +306,13 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 		if kids := r.kids(n); len(kids) == 1 {
 			return r.svalue(kids[0], vars)
 		}
+	case "binary_operator":
+		// torch.randn(m, k) * 0.05 keeps the tensor's shape and dtype.
+		for _, side := range []*node{n.ChildByFieldId(fldLeft), n.ChildByFieldId(fldRight)} {
+			if s, ok := r.svalue(side, vars).(*sample); ok && s.scalar == nil {
+				return s
+			}
+		}
 	case "tuple", "list":
 		var out seq
 		for _, k := range r.kids(n) {
@@ -323,10 +349,18 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 	case "call":
 		if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "attribute" && len(r.kids(n.ChildByFieldId(fldArguments))) == 0 {
 			obj := f.ChildByFieldId(fldObject)
-			switch r.text(f.ChildByFieldId(fldAttribute)) {
+			switch at := r.text(f.ChildByFieldId(fldAttribute)); at {
 			case "clone", "contiguous", "detach":
 				if s, ok := r.svalue(obj, vars).(*sample); ok {
 					return s
+				}
+				return nil
+			case "bfloat16", "half", "float", "int", "long", "short":
+				// x.bfloat16(): the same shape in another dtype.
+				if s, ok := r.svalue(obj, vars).(*sample); ok && s.scalar == nil {
+					c := *s
+					c.dt = map[string]ir.DataType{"bfloat16": ir.BF16, "half": ir.FP16, "float": ir.FP32, "int": ir.INT32, "long": ir.INT64, "short": ir.INT16}[at]
+					return &c
 				}
 				return nil
 			case "items", "values", "keys":
@@ -407,6 +441,16 @@ func (r *reader) torchSample(n *node, vars map[string]sval) *sample {
 			return nil
 		}
 		pos = pos[:1]
+	case "torch.randint":
+		// torch.randint([low,] high, size, dtype=): the size is the last
+		// positional argument, a tuple or list; ints default to INT64.
+		if len(pos) < 2 || (pos[len(pos)-1].Kind() != "tuple" && pos[len(pos)-1].Kind() != "list") {
+			return nil
+		}
+		pos = pos[len(pos)-1:]
+		if !hasKw(r, args, "dtype") {
+			dt = ir.INT64
+		}
 	case "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn":
 	default:
 		return nil
@@ -587,4 +631,11 @@ func (r *reader) specializedScalar(fn string, i int, t *ir.ScalarType) (value, b
 		}
 	}
 	return nil, false
+}
+
+// plDecorated reports whether a definition carries a PyPTO decorator
+// (@pl.jit, @pl.program, @pl.function ...), whose body is a kernel, not a
+// driver of kernels.
+func (r *reader) plDecorated(n *node) bool {
+	return n.Kind() == "decorated_definition" && r.decoratorName(n) != ""
 }

@@ -256,7 +256,22 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 // to its element (_tuple_tmp[i]).
 func (fc *fnCtx) unpack(n, left, right *node) []ir.Stmt {
 	r := fc.r
-	e, ok := r.evalIn(right, fc.env, fc).(ir.Expr)
+	v := r.evalIn(right, fc.env, fc)
+	if seq, isSeq := pySeq(v); isSeq && dimsOnly(seq) {
+		// M, N = a.shape: Python unpacks a tuple known while reading.
+		names := r.kids(left)
+		if len(names) != len(seq) {
+			r.fail(left, "%d names unpack %d values", len(names), len(seq))
+		}
+		for i, nn := range names {
+			if nn.Kind() != "identifier" {
+				r.fail(nn, "tuple unpacking target must be a variable name, given %s", r.text(nn))
+			}
+			fc.bind(r.text(nn), seq[i])
+		}
+		return nil
+	}
+	e, ok := v.(ir.Expr)
 	var tt *ir.TupleType
 	if ok {
 		tt, ok = e.Type().(*ir.TupleType)
@@ -535,4 +550,29 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 		fc.bind(yc.names[i], v)
 	}
 	return s
+}
+
+// pySeq is v's elements when it is a Python tuple or list.
+func pySeq(v value) ([]value, bool) {
+	switch x := v.(type) {
+	case pyTuple:
+		return []value(x), true
+	case pyList:
+		return []value(x), true
+	}
+	return nil, false
+}
+
+// dimsOnly reports whether a tuple holds only values known while reading
+// and integer scalars (a shape's dimensions), which Python unpacks by name;
+// tiles and tensors are not unpacked that way.
+func dimsOnly(seq []value) bool {
+	for _, v := range seq {
+		if e, ok := v.(ir.Expr); ok {
+			if st, ok := e.Type().(*ir.ScalarType); !ok || !st.DType.IsInt() {
+				return false
+			}
+		}
+	}
+	return true
 }

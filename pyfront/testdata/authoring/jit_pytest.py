@@ -1,0 +1,38 @@
+"""@pl.jit kernels sized by the pytest functions that call them, as
+upstream's own tests are written: a test class's methods, a decorated
+test function, torch.randint and dtype conversions of sample tensors,
+and a kernel that reads its tile size off its parameter's shape."""
+
+import pypto.language as pl
+import pytest
+import torch
+
+
+@pl.jit
+def add_one(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        M, N = x.shape
+        t = pl.load(x, [0, 0], [M, N])
+        pl.store(pl.add(t, 1), [0, 0], out)
+    return out
+
+
+@pl.jit
+def double_half(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [16, 32])
+        pl.store(pl.add(t, t), [0, 0], out)
+    return out
+
+
+class TestKernels:
+    def test_add_one(self, test_config):
+        x = torch.randint(-100, 100, (8, 16), dtype=torch.int32)
+        out = torch.zeros((8, 16), dtype=torch.int32)
+        add_one(x, out, config=test_config)
+
+    @pytest.mark.parametrize("scale", [0.5])
+    def test_double_half(self, scale):
+        x = (torch.randn(16, 32) * scale).half()
+        out = torch.zeros(16, 32).half()
+        double_half(x, out)
