@@ -1,6 +1,8 @@
 package pl
 
 import (
+	"fmt"
+
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -617,4 +619,33 @@ func PartMin(a, b any) Expr { return byOperand("PartMin", ir.TilePartMin, ir.Ten
 // result back to t. PyPTO: pl.mscatter(src, idx, t).
 func Mscatter(src, idx, t any) Expr {
 	return dsl.Call(ir.TileMscatter, []ir.Expr{arg(src, "pl.Mscatter", "src"), arg(idx, "pl.Mscatter", "idx"), arg(t, "pl.Mscatter", "output_tensor")}, nil)
+}
+
+// Sort32 sorts each 32-element block of src's rows in descending order,
+// with idx's entries alongside: value/index pairs, the last dimension
+// doubled. PyPTO: pl.sort32(src, idx).
+func Sort32(src, idx any) Expr { return byOperand("Sort32", ir.TileSort32, ir.TensorSort32, src, idx) }
+
+// MrgsortRuns merges every four consecutive sorted runs of blockLen
+// elements of src's rows (value/index pairs) into one.
+// PyPTO: pl.mrgsort(src, block_len=blockLen).
+func MrgsortRuns(src, blockLen any) Expr {
+	return byOperand("MrgsortRuns", ir.TileMrgsortFormat1, ir.TensorMrgsortFormat1, src, blockLen)
+}
+
+// MrgsortMerge merges two to four sorted rows of value/index pairs into
+// one; tiles merge into tmp (the destination), tensors into a row their
+// lowering allocates (tmp nil). PyPTO: pl.mrgsort(a, b[, c[, d]], tmp=tmp).
+func MrgsortMerge(srcs []Expr, tmp any) Expr {
+	if len(srcs) < 2 || len(srcs) > 4 {
+		dsl.Failf("pl.MrgsortMerge: expected two to four sorted sources, given %d", len(srcs))
+	}
+	args := make([]ir.Expr, len(srcs))
+	for i, s := range srcs {
+		args[i] = arg(s, "pl.MrgsortMerge", fmt.Sprintf("src%d", i))
+	}
+	if isTile(args[0]) {
+		return dsl.Call(ir.TileMrgsortFormat2, append(args, arg(tmp, "pl.MrgsortMerge", "tmp")), nil)
+	}
+	return dsl.Call(ir.TensorMrgsortFormat2, args, nil)
 }

@@ -155,6 +155,11 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		r.fail(nodes[0], "pl.const: expected a number, given %s", describe(pos[0]))
 	case "pl.cast":
 		return r.cast(n, pos, nodes, kws)
+	case "pl.tile.mrgsort", "pl.tensor.mrgsort", "pl.mrgsort":
+		if fc == nil {
+			r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
+		}
+		return fc.mrgsort(n, callee, pos, nodes, kws)
 	case "pl.min", "pl.max":
 		noKw()
 		nargs(2, 2)
@@ -758,4 +763,51 @@ func (fc *fnCtx) submit(n *node) ir.Expr {
 		r.fail(n, "%v", err)
 	}
 	return s
+}
+
+// mrgsort reads pl.tile.mrgsort / pl.tensor.mrgsort / pl.mrgsort, which
+// upstream's DSL dispatches by its arguments: (src, block_len=N) is format1,
+// (src0, src1[, src2[, src3]][, tmp=t][, exhausted=b]) format2; the tile
+// form names its destination tmp, the tensor form's lowering allocates it.
+func (fc *fnCtx) mrgsort(n *node, callee string, pos []value, nodes []*node, kws []kwArg) ir.Expr {
+	r := fc.r
+	if len(pos) == 0 {
+		r.fail(n, "%s: expected sorted sources", callee)
+	}
+	tile := callee == "pl.tile.mrgsort"
+	if callee == "pl.mrgsort" {
+		if e, ok := pos[0].(ir.Expr); ok {
+			_, tile = e.Type().(*ir.TileType)
+		}
+	}
+	var rest []kwArg
+	var blockLen *kwArg
+	for i := range kws {
+		if kws[i].name == "block_len" {
+			blockLen = &kws[i]
+			continue
+		}
+		rest = append(rest, kws[i])
+	}
+	if blockLen != nil {
+		op := ir.TensorMrgsortFormat1
+		if tile {
+			op = ir.TileMrgsortFormat1
+		}
+		return fc.opCall(n, op, append(pos, blockLen.val), append(nodes, blockLen.node), rest)
+	}
+	op := ir.TensorMrgsortFormat2
+	if tile {
+		op = ir.TileMrgsortFormat2
+		var keep []kwArg
+		for _, k := range rest {
+			if k.name == "tmp" {
+				pos, nodes = append(pos, k.val), append(nodes, k.node)
+				continue
+			}
+			keep = append(keep, k)
+		}
+		rest = keep
+	}
+	return fc.opCall(n, op, pos, nodes, rest)
 }

@@ -25,6 +25,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.slice":                ir.TensorSlice,
 	"pl.create_tensor":        ir.TensorCreate,
 	"pl.mscatter":             ir.TileMscatter,
+	"pl.sort32":               ir.TensorSort32,
 	"pl.part_add":             ir.TensorPartAdd,
 	"pl.part_mul":             ir.TensorPartMul,
 	"pl.part_max":             ir.TensorPartMax,

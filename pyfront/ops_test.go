@@ -5,6 +5,7 @@ package pyfront_test
 import (
 	"math"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -1091,4 +1092,59 @@ func TestJitPytestSamples(t *testing.T) {
 	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[16, 32], pl.FP16]") {
 		t.Fatalf("double_half is not sized by its decorated test method:\n%s", text)
 	}
+}
+
+// sort32 and both forms of mrgsort sort a row descending, indices
+// alongside, as written and compiled; the tensor forms lower to them.
+func TestSort(t *testing.T) {
+	prog, comp, text := authored(t, "sort.py", "SortRow", 1)
+	wantPTO(t, text, "pto.tsort32 ins(%s, %i : ", "pto.tmrgsort ins(%sorted32, %c64_i32 : ", "= arith.constant dense<0> : vector<4xi16>",
+		"{exhausted = false} : ")
+	value := func(k int) float64 { return float64((k*37+17)%256-128) / 64 } // distinct
+	args := func(n int) []*tensor.Tensor {
+		src, idx := tensor.Zeros(ir.FP32, 1, n), tensor.Zeros(ir.UINT32, 1, n)
+		for k := 0; k < n; k++ {
+			src.Set(value(k), 0, k)
+			idx.Set(float64(k), 0, k)
+		}
+		return []*tensor.Tensor{src, idx}
+	}
+	// sortedOrder is 0..n-1 ordered by value, descending.
+	sortedOrder := func(n int) []int {
+		o := make([]int, n)
+		for k := range o {
+			o[k] = k
+		}
+		sort.Slice(o, func(i, j int) bool { return value(o[i]) > value(o[j]) })
+		return o
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return append(args(256), tensor.Zeros(ir.FP32, 1, 512), tensor.Zeros(ir.FP32, 1, 256), tensor.Zeros(ir.UINT32, 1, 256))
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for b := 0; b < 256; b += 32 {
+			prev := math.Inf(1)
+			for k := 0; k < 32; k++ {
+				v, bits := a[2].At(0, 2*(b+k)), math.Float32bits(float32(a[2].At(0, 2*(b+k)+1)))
+				if v > prev || v != value(int(bits)) || int(bits) < b || int(bits) >= b+32 {
+					t.Fatalf("compiled %v: block %d pair %d = (%v, %d): not block %d sorted descending with its index", compiled, b/32, k, v, bits, b/32)
+				}
+				prev = v
+			}
+		}
+		for k, want := range sortedOrder(256) {
+			if got := a[3].At(0, k); got != value(want) || int(a[4].At(0, k)) != want {
+				t.Fatalf("compiled %v: sorted[%d] = %v (index %v), want %v (index %d)", compiled, k, got, a[4].At(0, k), value(want), want)
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "sort.py", "SortTensors", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return append(args(128), tensor.Zeros(ir.FP32, 1, 128))
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for k, want := range sortedOrder(128) {
+			if got := a[2].At(0, k); got != value(want) {
+				t.Fatalf("compiled %v: sorted[%d] = %v, want %v", compiled, k, got, value(want))
+			}
+		}
+	})
 }
