@@ -33,13 +33,9 @@ func init() {
 	// outs(%dst, %executed : T, vector<4xi16>), the executed status a
 	// vector the codegen makes.
 	Register(ir.TileMrgsortFormat2, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		var ins []value
-		for _, a := range call.Args {
-			v, _, err := c.tile(a)
-			if err != nil {
-				return err
-			}
-			ins = append(ins, v)
+		ins, err := c.tiles(call.Args)
+		if err != nil {
+			return err
 		}
 		dst, err := c.allocTile(res)
 		if err != nil {

@@ -212,13 +212,9 @@ func emitElementwise(inst string, scalar bool) Emitter {
 // none).
 func emitTiles(inst string, attrs func(*ir.Call) []attr) Emitter {
 	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		var ins []value
-		for _, a := range call.Args {
-			v, _, err := c.tile(a)
-			if err != nil {
-				return err
-			}
-			ins = append(ins, v)
+		ins, err := c.tiles(call.Args)
+		if err != nil {
+			return err
 		}
 		r, err := c.allocTile(res)
 		if err != nil {
@@ -550,4 +546,17 @@ func emitTranspose(c *Ctx, call *ir.Call, res *ir.Var) error {
 // are type-only, or the destination the result is declared at).
 func withArgs(call *ir.Call, args ...ir.Expr) *ir.Call {
 	return &ir.Call{Op: call.Op, Args: args, Kwargs: call.Kwargs, T: call.T, Pos: call.Pos}
+}
+
+// tiles is the values of tile operands.
+func (c *Ctx) tiles(es []ir.Expr) ([]value, error) {
+	out := make([]value, len(es))
+	for i, e := range es {
+		v, _, err := c.tile(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
