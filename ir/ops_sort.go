@@ -112,7 +112,7 @@ func init() {
 			Doc:     "Merge two to four sorted rows of value/index pairs into one sorted row (exhausted: stop when a list runs out).",
 			Args:    args,
 			MinArgs: minArgs, MaxArgs: maxArgs,
-			Kwargs:  []KwargSpec{{Name: "exhausted", Kind: KwBool}},
+			Kwargs: []KwargSpec{{Name: "exhausted", Kind: KwBool}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				n := c.N()
 				if tile {
