@@ -7,6 +7,9 @@ package ir
 // (ir.TileAlloc.MustCall(...)) and compare calls against it
 // (c.Op == ir.PldTensorWindow) instead of spelling the op's name.
 
+// Comparisons (ops_cmp.go).
+var TileCmp, TileCmps, TileSel, TensorCmp *OpDef
+
 // Sorting (ops_sort.go).
 var TileSort32, TensorSort32, TileMrgsortFormat1, TensorMrgsortFormat1, TileMrgsortFormat2, TensorMrgsortFormat2 *OpDef
 

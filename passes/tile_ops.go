@@ -300,6 +300,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorGather:      {rewrite: (*tileConv).gather, tile: true},
 	ir.TensorScatter:     {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
 	ir.TensorScatterMask: {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TensorCmp:         {rewrite: (*tileConv).cmp, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -1124,6 +1125,58 @@ func (t *tileConv) scatterMask(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	call, err := ir.TileScatterMask.NewCall([]ir.Expr{dst, src}, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
+}
+
+// cmp lowers tensor.cmp(lhs, rhs) as upstream's conversion does: a packed
+// mask from tile.cmp (tile.cmps for a scalar rhs), two tile.fulls of 1 and
+// 0 in lhs's dtype, and tile.sel between them through TSEL's [1, 32] UINT8
+// scratch.
+func (t *tileConv) cmp(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.cmp whose result is not kept computes nothing; assign it")
+	}
+	var out []ir.Stmt
+	lhs, err := t.vecOf(c.Args[0], &out)
+	if err != nil {
+		return nil, err
+	}
+	lt, ok := lhs.Type().(*ir.TileType)
+	if !ok {
+		return nil, fmt.Errorf("tensor.cmp: lhs %s is not a tile after loading", ir.Describe(lhs))
+	}
+	op, rhs := ir.TileCmps, c.Args[1]
+	if _, scalar := rhs.Type().(*ir.ScalarType); !scalar {
+		op = ir.TileCmp
+		if rhs, err = t.vecOf(rhs, &out); err != nil {
+			return nil, err
+		}
+	}
+	mask, err := t.emit(&out, "cmp_mask", op, []ir.Expr{lhs, rhs}, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	var consts [2]ir.Expr
+	for i, v := range []int64{1, 0} {
+		val := ir.Expr(&ir.ConstInt{Value: v, DType: lt.DType, Pos: c.Pos})
+		if lt.DType.IsFloat() {
+			val = &ir.ConstFloat{Value: float64(v), DType: lt.DType, Pos: c.Pos}
+		}
+		if consts[i], err = t.emit(&out, []string{"cmp_one", "cmp_zero"}[i], ir.TileFull, []ir.Expr{&ir.MakeTuple{Elems: lt.Shape}, val},
+			ir.Kwargs{{Key: "dtype", Value: lt.DType}}, c.Pos); err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := t.emit(&out, "cmp_tmp", ir.TileCreate, []ir.Expr{ir.Dims(1, 32)},
+		ir.Kwargs{{Key: "dtype", Value: ir.UINT8}, {Key: "target_memory", Value: ir.MemVec}}, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	call, err := ir.TileSel.NewCall([]ir.Expr{mask, consts[0], consts[1], tmp}, nil, c.Pos)
 	if err != nil {
 		return nil, err
 	}

@@ -649,3 +649,28 @@ func MrgsortMerge(srcs []Expr, tmp any) Expr {
 	}
 	return dsl.Call(ir.TensorMrgsortFormat2, args, nil)
 }
+
+// Cmp compares a with b (a tile or tensor like it, or a scalar) by
+// cmpType (0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge): on tiles a packed
+// predicate mask for Sel, on tensors 1 where it holds and 0 elsewhere.
+// PyPTO: pl.cmp(a, b, cmp_type=cmpType) (pl.tile.cmps for a tile and a
+// scalar).
+func Cmp(a, b any, cmpType int) Expr {
+	l := arg(a, "pl.Cmp", "lhs")
+	r := arg(b, "pl.Cmp", "rhs")
+	op := ir.TensorCmp
+	if isTile(l) {
+		op = ir.TileCmp
+		if isScalar(r) {
+			op = ir.TileCmps
+		}
+	}
+	return dsl.Call(op, []ir.Expr{l, r}, ir.Kwargs{{Key: "cmp_type", Value: int64(cmpType)}})
+}
+
+// Sel is lhs where mask (from Cmp on tiles) has its bit set, rhs
+// elsewhere; tmp is the [1, 32] UINT8 scratch tile the instruction needs.
+// PyPTO: pl.tile.sel(mask, lhs, rhs, tmp).
+func Sel(mask, lhs, rhs, tmp any) Expr {
+	return dsl.Call(ir.TileSel, []ir.Expr{arg(mask, "pl.Sel", "mask"), arg(lhs, "pl.Sel", "lhs"), arg(rhs, "pl.Sel", "rhs"), arg(tmp, "pl.Sel", "tmp")}, nil)
+}

@@ -39,6 +39,17 @@ func init() {
 	Register(ir.TileGather, emitTiles("pto.tgather", nil))
 	Register(ir.TileGatherMask, emitGatherMask)
 	Register(ir.TileTranspose, emitTranspose)
+	// Comparisons into packed predicate masks, and the selection by one.
+	cmpMode := func(call *ir.Call) []attr {
+		k := call.Kwargs.Int("cmp_type", 0)
+		if k < 0 || k >= int64(len(ir.CmpTypes)) {
+			k = 0 // the deducer rejected it
+		}
+		return []attr{{"cmpMode", "#pto<cmp " + ir.CmpTypes[k] + ">"}}
+	}
+	Register(ir.TileCmp, emitElementwiseAttrs("pto.tcmp", false, cmpMode))
+	Register(ir.TileCmps, emitElementwiseAttrs("pto.tcmps", true, cmpMode))
+	Register(ir.TileSel, emitTiles("pto.tsel", nil))
 	for op, inst := range map[*ir.OpDef]string{ir.TileRowArgmax: "pto.trowargmax", ir.TileRowArgmin: "pto.trowargmin",
 		ir.TileColArgmax: "pto.tcolargmax", ir.TileColArgmin: "pto.tcolargmin"} {
 		Register(op, emitTiles(inst, nil))
@@ -184,6 +195,11 @@ func emitTileCreate(c *Ctx, _ *ir.Call, res *ir.Var) error {
 }
 
 func emitElementwise(inst string, scalar bool) Emitter {
+	return emitElementwiseAttrs(inst, scalar, nil)
+}
+
+// emitElementwiseAttrs is emitElementwise with the attributes attrs gives.
+func emitElementwiseAttrs(inst string, scalar bool, attrs func(*ir.Call) []attr) Emitter {
 	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		a, at, err := c.tile(call.Args[0])
 		if err != nil {
@@ -202,7 +218,11 @@ func emitElementwise(inst string, scalar bool) Emitter {
 		if err != nil {
 			return err
 		}
-		c.insOuts(inst, []value{a, b}, []value{r}, nil)
+		var as []attr
+		if attrs != nil {
+			as = attrs(call)
+		}
+		c.insOuts(inst, []value{a, b}, []value{r}, as)
 		return nil
 	}
 }

@@ -26,6 +26,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.create_tensor":        ir.TensorCreate,
 	"pl.mscatter":             ir.TileMscatter,
 	"pl.sort32":               ir.TensorSort32,
+	"pl.cmp":                  ir.TensorCmp,
 	"pl.part_add":             ir.TensorPartAdd,
 	"pl.part_mul":             ir.TensorPartMul,
 	"pl.part_max":             ir.TensorPartMax,

@@ -1148,3 +1148,47 @@ func TestSort(t *testing.T) {
 		}
 	})
 }
+
+// tile.cmp / tile.cmps pack predicate bits that tile.sel picks by, and
+// tensor.cmp gives 1 or 0, as written and compiled.
+func TestCompare(t *testing.T) {
+	prog, comp, text := authored(t, "compare.py", "Compare", 1)
+	wantPTO(t, text, "pto.tcmp ins(%x, %y : ", "{cmpMode = #pto<cmp gt>}", "pto.tcmps ins(%x, %c0_f32 : ", "{cmpMode = #pto<cmp ge>}", "pto.tsel ins(%gt, %x, %y, %tmp : ")
+	inputs := func() []*tensor.Tensor {
+		a, b := tensor.Randn(3, 8, 40), tensor.Randn(4, 8, 40)
+		a.Set(0.5, 0, 0) // ties for the scalar comparisons
+		b.Set(a.At(1, 1), 1, 1)
+		return []*tensor.Tensor{a, b, tensor.Zeros(ir.FP32, 8, 40), tensor.Zeros(ir.FP32, 8, 40)}
+	}
+	writtenAndCompiled(t, prog, comp, 1, inputs, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 40; j++ {
+				x, y := a[0].At(i, j), a[1].At(i, j)
+				pos := 0.0
+				if x >= 0 {
+					pos = x
+				}
+				if a[2].At(i, j) != math.Max(x, y) || a[3].At(i, j) != pos {
+					t.Fatalf("compiled %v: [%d, %d] = %v, %v, want %v, %v", compiled, i, j, a[2].At(i, j), a[3].At(i, j), math.Max(x, y), pos)
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "compare.py", "TensorCompare", 1)
+	writtenAndCompiled(t, prog, comp, 1, inputs, func(a []*tensor.Tensor, compiled bool) {
+		b2f := func(b bool) float64 {
+			if b {
+				return 1
+			}
+			return 0
+		}
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 40; j++ {
+				x, y := a[0].At(i, j), a[1].At(i, j)
+				if a[2].At(i, j) != b2f(x < y) || a[3].At(i, j) != b2f(x != 0.5) {
+					t.Fatalf("compiled %v: [%d, %d] = %v, %v, want %v, %v", compiled, i, j, a[2].At(i, j), a[3].At(i, j), b2f(x < y), b2f(x != 0.5))
+				}
+			}
+		}
+	})
+}

@@ -97,7 +97,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	}
 	// The element, array, scatter and partial-combine emitters.
 	for file, names := range map[string][]string{"tile_elements.py": {"TileElements"}, "local_array.py": {"Histogram"},
-		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}} {
+		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)
