@@ -7,6 +7,9 @@ package ir
 // (ir.TileAlloc.MustCall(...)) and compare calls against it
 // (c.Op == ir.PldTensorWindow) instead of spelling the op's name.
 
+// scatter_update (ops_scatter_update.go).
+var TileScatterUpdate, TensorScatterUpdate *OpDef
+
 // Comparisons (ops_cmp.go).
 var TileCmp, TileCmps, TileSel, TensorCmp *OpDef
 

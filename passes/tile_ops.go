@@ -295,12 +295,14 @@ var transferRules = map[*ir.OpDef]transferRule{
 		}
 		return nil
 	}},
-	ir.TensorAssemble:    {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:      {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
-	ir.TensorGather:      {rewrite: (*tileConv).gather, tile: true},
-	ir.TensorScatter:     {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
-	ir.TensorScatterMask: {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
-	ir.TensorCmp:         {rewrite: (*tileConv).cmp, tile: true},
+	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
+	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: true},
+	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: true},
+	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
+	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: true},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -1179,6 +1181,90 @@ func (t *tileConv) cmp(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	call, err := ir.TileSel.NewCall([]ir.Expr{mask, consts[0], consts[1], tmp}, nil, c.Pos)
 	if err != nil {
 		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
+}
+
+// scatterUpdate lowers scatter_update(input, index, src) (either form) as
+// upstream's conversion does: flat element indices index.flat[k]*d + c
+// over an [n, d] template (tile.ci of the columns, tile.col_expand down n
+// rows, the row numbers reshaped to a column, tile.muls by d,
+// tile.row_expand_add), narrowed to INT16 for a 2-byte input, then
+// tile.scatter of src into the input at them (the other rows pass
+// through).
+func (t *tileConv) scatterUpdate(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a %s whose result is not kept computes nothing; assign it", c.Op.Name)
+	}
+	var out []ir.Stmt
+	ops := make([]ir.Expr, 3)
+	for i, x := range c.Args {
+		y, err := t.vecOf(x, &out)
+		if err != nil {
+			return nil, err
+		}
+		ops[i] = y
+	}
+	in, ok1 := ops[0].Type().(*ir.TileType)
+	idx, ok2 := ops[1].Type().(*ir.TileType)
+	src, ok3 := ops[2].Type().(*ir.TileType)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, fmt.Errorf("%s: the input, index and src must become tiles", c.Op.Name)
+	}
+	n, okN := ir.ConstValue(src.Shape[0])
+	d, okD := ir.ConstValue(in.Shape[1])
+	if !okN || !okD {
+		return nil, fmt.Errorf("%s: the src rows and the input columns must be static", c.Op.Name)
+	}
+	pos := c.Pos
+	bind := func(name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
+		return t.emit(&out, name, op, args, kw, pos)
+	}
+	i32 := func(v int64) ir.Expr { return &ir.ConstInt{Value: v, DType: ir.INT32} }
+	col, err := bind("su_col", ir.TileCi, []ir.Expr{i32(0), ir.Dims(1, d)}, ir.Kwargs{{Key: "dtype", Value: ir.INT32}, {Key: "descending", Value: false}})
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := bind("su_tmpl", ir.TileFull, []ir.Expr{ir.Dims(n, d), i32(0)}, ir.Kwargs{{Key: "dtype", Value: ir.INT32}})
+	if err != nil {
+		return nil, err
+	}
+	colND, err := bind("su_col_nd", ir.TileColExpand, []ir.Expr{tmpl, col}, nil)
+	if err != nil {
+		return nil, err
+	}
+	rowsIdx := ops[1]
+	if idx.DType != ir.INT32 {
+		if rowsIdx, err = bind("su_idx_i32", ir.TileCast, []ir.Expr{rowsIdx}, ir.Kwargs{{Key: "target_type", Value: ir.INT32}}); err != nil {
+			return nil, err
+		}
+	}
+	flatRows, err := bind("su_idx_flat", ir.TileReshape, []ir.Expr{rowsIdx, ir.Dims(n, 1)}, nil)
+	if err != nil {
+		return nil, err
+	}
+	base, err := bind("su_row_base", ir.TileMuls, []ir.Expr{flatRows, i32(d)}, nil)
+	if err != nil {
+		return nil, err
+	}
+	flat, err := bind("su_flat_idx", ir.TileRowExpandAdd, []ir.Expr{colND, base}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if in.DType.Bits() == 16 {
+		if flat, err = bind("su_flat_idx_cast", ir.TileCast, []ir.Expr{flat}, ir.Kwargs{{Key: "target_type", Value: ir.INT16}}); err != nil {
+			return nil, err
+		}
+	}
+	call, err := ir.TileScatter.NewCall([]ir.Expr{ops[0], ops[2], flat}, nil, pos)
+	if err != nil {
+		return nil, err
+	}
+	if c.Op == ir.TileScatterUpdate {
+		// Already a tile: the variable, and so the call, keep their type.
+		call.T = a.Var.Type()
+		return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: call}), nil
 	}
 	return t.convertedTo(a, call, out), nil
 }

@@ -41,6 +41,9 @@ func init() {
 	}
 	NoEmitter(ir.PldSystemDeferWait, "not supported in kernels by this codegen yet")
 	NoEmitter(ir.TensorCmp, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.cmp, tile.full and tile.sel before codegen")
+	for _, op := range []*ir.OpDef{ir.TileScatterUpdate, ir.TensorScatterUpdate} {
+		NoEmitter(op, "ConvertTensorToTileOps lowers it to tile.scatter at flat indices before codegen")
+	}
 	for _, op := range []*ir.OpDef{ir.SystemTaskDummy, ir.SystemTaskInvalid} {
 		NoEmitter(op, "a task-graph op: it orders launches in the orchestrator, which this codegen does not emit")
 	}

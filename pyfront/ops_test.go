@@ -1192,3 +1192,46 @@ func TestCompare(t *testing.T) {
 		}
 	})
 }
+
+// scatter_update writes src's rows over input's rows at index's row
+// numbers, in both forms, as written and compiled (lowered to
+// tile.scatter at flat indices); a row past the input is a run error.
+func TestScatterUpdate(t *testing.T) {
+	rowsOf := []int{3, 15, 0, 7, 8, 1, 12, 5}
+	args := func() []*tensor.Tensor {
+		idx := tensor.Zeros(ir.INT32, 2, 4)
+		for k, r := range rowsOf {
+			idx.Set(float64(r), k/4, k%4)
+		}
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32), idx, tensor.Randn(2, 8, 32), tensor.Zeros(ir.FP32, 16, 32)}
+	}
+	for _, name := range []string{"TileScatterUpdate", "TensorScatterUpdate"} {
+		prog, comp, _ := authored(t, "scatter_update.py", name, 1)
+		lowered, ok := comp.Stage("ConvertTensorToTileOps")
+		if !ok || !strings.Contains(lowered.String(), "pl.tile.scatter(") {
+			t.Fatalf("%s: no tile.scatter after ConvertTensorToTileOps:\n%s", name, lowered)
+		}
+		writtenAndCompiled(t, prog, comp, 1, args, func(a []*tensor.Tensor, compiled bool) {
+			src := map[int]int{}
+			for k, r := range rowsOf {
+				src[r] = k
+			}
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 32; j++ {
+					want := a[0].At(i, j)
+					if k, ok := src[i]; ok {
+						want = a[2].At(k, j)
+					}
+					if got := a[3].At(i, j); got != want {
+						t.Fatalf("%s compiled %v: out[%d, %d] = %v, want %v", name, compiled, i, j, got, want)
+					}
+				}
+			}
+		})
+		a := args()
+		a[1].Set(16, 1, 2)
+		if _, err := pl.Run(prog, pl.Ranks(1), a...); err == nil || !strings.Contains(err.Error(), "row 16 (index element 6) is outside input's 16 rows") {
+			t.Fatalf("%s: got %v", name, err)
+		}
+	}
+}

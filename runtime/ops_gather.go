@@ -250,3 +250,44 @@ func mscatterOp(x *Exec, c *ir.Call, a []any) (any, error) {
 }
 
 func init() { Register(ir.TileMscatter, mscatterOp) }
+
+// scatterUpdateOp is tile/tensor.scatter_update: input with rows replaced,
+// input[index.flat[k], :] = src[k, :]; a row number past input is an
+// error naming it.
+func scatterUpdateOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	in, shape, dt, lt, err := x.valuesOf(a[0], c, "input")
+	if err != nil {
+		return nil, err
+	}
+	idx, _, _, _, err := x.valuesOf(a[1], c, "index")
+	if err != nil {
+		return nil, err
+	}
+	src, sshape, _, _, err := x.valuesOf(a[2], c, "src")
+	if err != nil {
+		return nil, err
+	}
+	rows, d := shape[0], shape[len(shape)-1]
+	if sshape[len(sshape)-1] != d || len(src)/d != len(idx) {
+		return nil, fmt.Errorf("src %v does not hold one row of %d per index (%d)", dimsText(sshape), d, len(idx))
+	}
+	out := append([]float64(nil), in...)
+	for k, v := range idx {
+		row := int(v)
+		if row < 0 || row >= rows {
+			return nil, fmt.Errorf("row %d (index element %d) is outside input's %d rows", row, k, rows)
+		}
+		copy(out[row*d:(row+1)*d], src[k*d:(k+1)*d])
+	}
+	if _, isView := a[0].(*view); isView {
+		v := localView(dt, shape) // the tensor form: a rank-private tensor
+		encode(dt, out, v.host)
+		return v, nil
+	}
+	return x.result(c, dt, shape, out, lt), nil
+}
+
+func init() {
+	Register(ir.TileScatterUpdate, scatterUpdateOp)
+	Register(ir.TensorScatterUpdate, scatterUpdateOp)
+}
