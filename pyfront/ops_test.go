@@ -1235,3 +1235,12 @@ func TestScatterUpdate(t *testing.T) {
 		}
 	}
 }
+
+// @pl.function(attrs={...}) sets the function's attributes (a split mode
+// as its number), printed as the body's pl.func_attr line.
+func TestDecoratorAttrs(t *testing.T) {
+	prog, _, _ := authored(t, "func_attrs.py", "Attrs", 1)
+	if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": 1, "dual_aiv_dispatch": True})`) {
+		t.Fatalf("the decorator's attrs are not the function's:\n%s", text)
+	}
+}

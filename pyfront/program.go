@@ -171,6 +171,12 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 					r.fail(a, "@pl.function takes keyword arguments (type=, level=, role=), given %s", r.text(a))
 				}
 				key := r.text(a.ChildByFieldId(fldName))
+				if vn := a.ChildByFieldId(fldValue); key == "attrs" && vn.Kind() == "dictionary" {
+					// attrs={"split": pl.SplitMode.UP_DOWN, ...}: the function's
+					// attributes, as pl.func_attr({...}) in its body sets them.
+					fn.Attrs = append(fn.Attrs, r.decoratorAttrs(vn, e)...)
+					continue
+				}
 				v := r.eval(a.ChildByFieldId(fldValue), e)
 				ok := true
 				switch key {
@@ -189,7 +195,7 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 					s, ok = v.(string)
 					fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "external_source", Value: s})
 				default:
-					r.fail(a, "@pl.function: unknown keyword %s (expected type, level, role, auto_scope or external_source)", key)
+					r.fail(a, "@pl.function: unknown keyword %s (expected type, level, role, attrs, auto_scope or external_source)", key)
 				}
 				if !ok {
 					r.fail(a, "@pl.function: %s= has the wrong kind of value %s", key, describe(v))
@@ -596,6 +602,31 @@ func calleesFirst[T any](r *reader, xs []T, key func(T) (string, *node)) []T {
 	}
 	for i := range xs {
 		visit(i)
+	}
+	return out
+}
+
+// decoratorAttrs reads @pl.function(attrs={...}): string keys, values a
+// function attribute holds (a split mode is stored as its number, as
+// outlining stores it).
+func (r *reader) decoratorAttrs(d *node, e *env) ir.Kwargs {
+	var out ir.Kwargs
+	for _, p := range r.kids(d) {
+		if p.Kind() != "pair" {
+			r.fail(p, "@pl.function attrs: expected key: value")
+		}
+		k, ok := r.eval(p.ChildByFieldId(fldKey), e).(string)
+		if !ok {
+			r.fail(p, "@pl.function attrs: keys are strings")
+		}
+		switch v := r.eval(p.ChildByFieldId(fldValue), e).(type) {
+		case ir.SplitMode:
+			out = append(out, ir.Kwarg{Key: k, Value: int64(v)})
+		case int64, bool, string, float64, ir.DataType:
+			out = append(out, ir.Kwarg{Key: k, Value: v})
+		default:
+			r.fail(p.ChildByFieldId(fldValue), "@pl.function attrs: unsupported attribute value %s", describe(v))
+		}
 	}
 	return out
 }

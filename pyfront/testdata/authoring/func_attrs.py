@@ -1,0 +1,26 @@
+"""Function attributes given in the decorator, as upstream's cross-core
+tests write them: @pl.function(..., attrs={...}). They print as the
+pl.func_attr line of the body."""
+
+import pypto.language as pl
+
+
+@pl.program
+class Attrs:
+    @pl.function(type=pl.FunctionType.InCore, attrs={"split": pl.SplitMode.UP_DOWN, "dual_aiv_dispatch": True})
+    def kernel(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
+        return pl.store(pl.add(t, t), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        y = self.kernel(x, y)
+        return y
