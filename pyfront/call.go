@@ -108,6 +108,32 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		}
 		return int64((d.Bits() + 7) / 8) // upstream: ceil(get_bit() / 8)
 	}
+	if d := opByCallee[callee]; d == ir.TileScatterUpdate || d == ir.TensorScatterUpdate || callee == "pl.scatter_update" {
+		// scatter_update(input, dim, index, src) takes dim second, as
+		// upstream's DSL accepts it beside (input, index, src, dim=-2).
+		if len(pos) >= 2 {
+			if dim, ok := pos[1].(int64); ok {
+				kws = append(kws, kwArg{name: "dim", node: nodes[1], val: dim})
+				pos = append(pos[:1:1], pos[2:]...)
+				nodes = append(nodes[:1:1], nodes[2:]...)
+			}
+		}
+		if len(pos) == 0 {
+			r.fail(n, "%s: expected the input first", callee)
+		}
+		if d == nil {
+			d = ir.TensorScatterUpdate // pl.scatter_update picks by operand
+			if e, ok := pos[0].(ir.Expr); ok {
+				if _, isTile := e.Type().(*ir.TileType); isTile {
+					d = ir.TileScatterUpdate
+				}
+			}
+		}
+		if fc == nil {
+			r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
+		}
+		return fc.opCall(n, d, pos, nodes, kws)
+	}
 	switch callee {
 	case "pl.split":
 		// An InCore scope's optimization (with pl.at(..., optimizations=[...])).
@@ -155,28 +181,6 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		r.fail(nodes[0], "pl.const: expected a number, given %s", describe(pos[0]))
 	case "pl.cast":
 		return r.cast(n, pos, nodes, kws)
-	case "pl.tile.scatter_update", "pl.tensor.scatter_update", "pl.scatter_update":
-		// scatter_update(input, dim, index, src) takes dim second, as
-		// upstream's DSL accepts it beside (input, index, src, dim=-2).
-		if len(pos) >= 2 {
-			if d, ok := pos[1].(int64); ok {
-				kws = append(kws, kwArg{name: "dim", node: nodes[1], val: d})
-				pos = append(pos[:1:1], pos[2:]...)
-				nodes = append(nodes[:1:1], nodes[2:]...)
-			}
-		}
-		op := ir.TensorScatterUpdate
-		if callee == "pl.tile.scatter_update" {
-			op = ir.TileScatterUpdate
-		} else if e, ok := pos[0].(ir.Expr); ok && callee == "pl.scatter_update" {
-			if _, isTile := e.Type().(*ir.TileType); isTile {
-				op = ir.TileScatterUpdate
-			}
-		}
-		if fc == nil {
-			r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
-		}
-		return fc.opCall(n, op, pos, nodes, kws)
 	case "pl.tile.mrgsort", "pl.tensor.mrgsort", "pl.mrgsort":
 		if fc == nil {
 			r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
