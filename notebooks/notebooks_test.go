@@ -489,3 +489,23 @@ func TestPyptoNotebookScopes(t *testing.T) {
 		require.Contains(t, out, want)
 	}
 }
+
+// TestPyptoNotebookTasks: the notebook's manual-scope pipeline without its
+// edge is named a race between its two launches, and with deps=[first] it
+// runs clean.
+func TestPyptoNotebookTasks(t *testing.T) {
+	nb := executedCourse(t)["12_pypto_python.ipynb"]
+	require.NotNil(t, nb)
+	var all strings.Builder
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			all.WriteString(o.visible())
+			all.WriteString("\n")
+		}
+	}
+	out := all.String()
+	race := strings.Index(out, "manual-scope-race in a pl.manual_scope, inc reads s, which double writes")
+	require.GreaterOrEqual(t, race, 0, "no manual-scope race in\n%s", out)
+	require.Contains(t, out[race:], "protocol check: clean", "the fixed pipeline is not clean")
+	require.NotRegexp(t, `0x[0-9a-f]{8,}`, out, "a cell echoes a pointer")
+}
