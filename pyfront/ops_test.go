@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -1242,5 +1243,35 @@ func TestDecoratorAttrs(t *testing.T) {
 	prog, _, _ := authored(t, "func_attrs.py", "Attrs", 1)
 	if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": 1, "dual_aiv_dispatch": True})`) {
 		t.Fatalf("the decorator's attrs are not the function's:\n%s", text)
+	}
+}
+
+// A block count computed from a dynamic dimension, bound by bind_dynamic:
+// every block handles its two rows, as written and compiled; binding the
+// wrong dimension is a positioned error.
+func TestDynamicSpmd(t *testing.T) {
+	prog, comp, _ := authored(t, "dyn_spmd.py", "pairs", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(3, 6, 16), tensor.Zeros(ir.FP32, 6, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 16; j++ {
+				if got, want := a[1].At(i, j), f32(a[0].At(i, j)+1); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	src, err := os.ReadFile(filepath.Join("testdata", "authoring", "dyn_spmd.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "x.bind_dynamic(0, B_DYN)", "x.bind_dynamic(1, B_DYN)", 1)
+	mod, err := pl.ParsePython(bad)
+	if err == nil {
+		_, err = mod.Program("pairs") // a jit entry is built when asked for
+	}
+	if err == nil || !strings.Contains(err.Error(), "x.bind_dynamic(1, B_DYN): dimension 1 of x is 16, not B_DYN") {
+		t.Fatalf("got %v", err)
 	}
 }

@@ -112,6 +112,10 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 		case "string", "concatenated_string":
 			return nil // a docstring
 		case "call":
+			if f := x.ChildByFieldId(fldFunction); f != nil && f.Kind() == "attribute" && r.text(f.ChildByFieldId(fldAttribute)) == "bind_dynamic" {
+				fc.bindDynamic(x, f)
+				return nil
+			}
 			if r.dotted(x.ChildByFieldId(fldFunction)) == "pl.yield_" {
 				vals := fc.yieldValues(x)
 				if yc != nil && yc.defined && len(yc.rv) > 0 {
@@ -575,4 +579,38 @@ func dimsOnly(seq []value) bool {
 		}
 	}
 	return true
+}
+
+// bindDynamic reads x.bind_dynamic(dim, D), with which a @pl.jit function
+// ties dimension dim of its parameter x to the dynamic dimension D. The
+// annotation says the same (x: pl.Tensor[[D, ...], ...]), and upstream's
+// specializer drops the statement; here it is checked against the type.
+func (fc *fnCtx) bindDynamic(call, f *node) {
+	r := fc.r
+	obj, ok := r.evalIn(f.ChildByFieldId(fldObject), fc.env, fc).(ir.Expr)
+	dims, _, isTensor := ir.ShapeOf(typeOf(obj, ok))
+	if !isTensor {
+		r.fail(call, "%s: bind_dynamic binds a tensor parameter's dimension", r.text(call))
+	}
+	pos, nodes, kws := r.args(call, fc.env, fc)
+	if len(pos) != 2 || len(kws) > 0 {
+		r.fail(call, "%s: expected (dim, pl.dynamic dimension)", r.text(call))
+	}
+	d, ok := pos[0].(int64)
+	if !ok || d < 0 || int(d) >= len(dims) {
+		r.fail(nodes[0], "bind_dynamic: expected a dimension index in [0, %d), given %s", len(dims), describe(pos[0]))
+	}
+	want, ok := pos[1].(ir.Expr)
+	have, okV := ir.VarOf(dims[d])
+	wv, okW := ir.VarOf(want)
+	if !ok || !okV || !okW || have.Name != wv.Name {
+		r.fail(call, "%s: dimension %d of %s is %s, not %s", r.text(call), d, r.text(f.ChildByFieldId(fldObject)), ir.DefaultFormat.Dim(dims[d]), r.text(nodes[1]))
+	}
+}
+
+func typeOf(e ir.Expr, ok bool) ir.Type {
+	if !ok {
+		return ir.Unknown
+	}
+	return e.Type()
 }
