@@ -758,8 +758,8 @@ func TestScalarArgumentErrors(t *testing.T) {
 		vlen *tensor.Tensor
 		want string
 	}{
-		{tensor.Full(ir.INDEX, 4, 2), "scalar vlen (pl.Scalar[pl.INDEX]): expected a one-element tensor, given shape [2]"},
-		{tensor.Full(ir.FP32, 2.5, 1), "scalar vlen (pl.Scalar[pl.INDEX]): expected an integer, given 2.5"},
+		{tensor.Full(ir.INDEX, 4, 2), "main: scalar vlen (pl.Scalar[pl.INDEX]): expected a one-element tensor, given shape [2]"},
+		{tensor.Full(ir.FP32, 2.5, 1), "main: scalar vlen (pl.Scalar[pl.INDEX]): expected an integer, given 2.5"},
 	} {
 		_, err := pl.Run(prog, pl.Ranks(1), tensor.Randn(1, 16, 32), tensor.Full(ir.FP32, 1, 1), tc.vlen, tensor.Zeros(ir.FP32, 16, 32))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

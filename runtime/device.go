@@ -392,7 +392,9 @@ func deviceZeroHost(entry *ir.Function) *ir.Function {
 	}
 	call := &ir.Call{Fn: &ir.GlobalVar{Name: entry.Name}, Args: args, T: ir.Unknown, Pos: entry.Pos,
 		Attrs: ir.Kwargs{{Key: "device", Value: ir.Expr(ir.Int(0))}}}
-	return &ir.Function{Name: entry.Name + "_on_device_0", Params: params, Dirs: entry.Dirs,
+	// Named as the entry: the user wrote no host, so what it reports (a
+	// wrong argument) is about the entry they call.
+	return &ir.Function{Name: entry.Name, Params: params, Dirs: entry.Dirs,
 		Level: ir.LevelHost, Role: ir.Orchestrator, Pos: entry.Pos,
 		Body: &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: entry.Pos}, Expr: call}}
 }
