@@ -51,12 +51,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			r, err := vecTile(c, 1)
-			if err != nil {
+			if _, err := vecTileLike(c, 1, l, "lhs"); err != nil {
 				return nil, err
-			}
-			if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
-				return nil, c.Fail(1, "a tile like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), r)
 			}
 			return packedMask(l), checkCmp(c)
 		},
@@ -93,12 +89,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			r, err := vecTile(c, 2)
-			if err != nil {
+			if _, err := vecTileLike(c, 2, l, "lhs"); err != nil {
 				return nil, err
-			}
-			if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
-				return nil, c.Fail(2, "a tile like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), r)
 			}
 			if _, err := c.Tile(3); err != nil {
 				return nil, err

@@ -170,3 +170,19 @@ func expandTo(c *DeduceCtx, from []Expr, what string) ([]Expr, error) {
 	}
 	return shape, nil
 }
+
+// vecTileLike requires argument i to be a Vec tile of like's shape and
+// dtype; likeName names like in the message (lhs, src0).
+func vecTileLike(c *DeduceCtx, i int, like *TileType, likeName string) (*TileType, error) {
+	t, err := c.Tile(i)
+	if err != nil {
+		return nil, err
+	}
+	if t.Memory != MemNone && t.Memory != MemVec {
+		return nil, c.Fail(i, "a tile in Vec memory", t)
+	}
+	if t.DType != like.DType || !SameDims(t.Shape, like.Shape) {
+		return nil, c.Fail(i, "a tile like "+likeName+", "+DefaultFormat.Dims(like.Shape)+" of "+like.DType.String(), t)
+	}
+	return t, nil
+}

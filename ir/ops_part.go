@@ -20,18 +20,15 @@ func init() {
 			Args: []ArgSpec{{Name: "src0"}, {Name: "src1"}}, OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				var ts [2]*TileType
-				for i := range ts {
-					t, err := c.Tile(i)
-					if err != nil {
-						return nil, err
-					}
-					if t.Memory != MemNone && t.Memory != MemVec {
-						return nil, c.Fail(i, "a tile in Vec memory", t)
-					}
-					ts[i] = t
+				var err error
+				if ts[0], err = c.Tile(0); err != nil {
+					return nil, err
 				}
-				if ts[1].DType != ts[0].DType || !SameDims(ts[1].Shape, ts[0].Shape) {
-					return nil, c.Fail(1, "a tile like src0, "+DefaultFormat.Dims(ts[0].Shape)+" of "+ts[0].DType.String(), ts[1])
+				if ts[0].Memory != MemNone && ts[0].Memory != MemVec {
+					return nil, c.Fail(0, "a tile in Vec memory", ts[0])
+				}
+				if ts[1], err = vecTileLike(c, 1, ts[0], "src0"); err != nil {
+					return nil, err
 				}
 				valid := validUnion(ts[0].Shape, tileValid(ts[0]), tileValid(ts[1]))
 				var view *TileView

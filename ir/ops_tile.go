@@ -262,15 +262,8 @@ func registerElementwise() {
 						return nil, err
 					}
 				} else {
-					r, err := c.Tile(1)
-					if err != nil {
+					if _, err := vecTileLike(c, 1, l, "lhs"); err != nil {
 						return nil, err
-					}
-					if r.Memory != MemNone && r.Memory != MemVec {
-						return nil, c.Fail(1, "a tile in Vec memory", r)
-					}
-					if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
-						return nil, c.Fail(1, "a tile like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), r)
 					}
 				}
 				return vecLike(l), nil

@@ -471,14 +471,7 @@ func TestExercisesCanFail(t *testing.T) {
 func TestPyptoNotebookScopes(t *testing.T) {
 	nb := executedCourse(t)["12_pypto_python.ipynb"]
 	require.NotNil(t, nb)
-	var all strings.Builder
-	for _, c := range nb.Cells {
-		for _, o := range c.Outputs {
-			all.WriteString(o.visible())
-			all.WriteString("\n")
-		}
-	}
-	out := all.String()
+	out := nb.outputText()
 	for _, want := range []string{
 		"def tile_add(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], c: pl.Out[pl.Tensor[[16, 16], pl.FP32]])",
 		"with pl.at(level=pl.Level.CORE_GROUP):",
@@ -496,6 +489,15 @@ func TestPyptoNotebookScopes(t *testing.T) {
 func TestPyptoNotebookTasks(t *testing.T) {
 	nb := executedCourse(t)["12_pypto_python.ipynb"]
 	require.NotNil(t, nb)
+	out := nb.outputText()
+	race := strings.Index(out, "manual-scope-race in a pl.manual_scope, inc reads s, which double writes")
+	require.GreaterOrEqual(t, race, 0, "no manual-scope race in\n%s", out)
+	require.Contains(t, out[race:], "protocol check: clean", "the fixed pipeline is not clean")
+	require.NotRegexp(t, `0x[0-9a-f]{8,}`, out, "a cell echoes a pointer")
+}
+
+// outputText is every visible output of the notebook, one after another.
+func (nb *notebook) outputText() string {
 	var all strings.Builder
 	for _, c := range nb.Cells {
 		for _, o := range c.Outputs {
@@ -503,9 +505,5 @@ func TestPyptoNotebookTasks(t *testing.T) {
 			all.WriteString("\n")
 		}
 	}
-	out := all.String()
-	race := strings.Index(out, "manual-scope-race in a pl.manual_scope, inc reads s, which double writes")
-	require.GreaterOrEqual(t, race, 0, "no manual-scope race in\n%s", out)
-	require.Contains(t, out[race:], "protocol check: clean", "the fixed pipeline is not clean")
-	require.NotRegexp(t, `0x[0-9a-f]{8,}`, out, "a cell echoes a pointer")
+	return all.String()
 }

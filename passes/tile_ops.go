@@ -1035,18 +1035,9 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // the input through a scatter-built mask; tile.scatter itself passes the
 // other elements through, so ptorepl scatters into the input directly.
 func (t *tileConv) scatter(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	a, ok := s.(*ir.AssignStmt)
-	if !ok {
-		return nil, fmt.Errorf("a tensor.scatter whose result is not kept computes nothing; assign it")
-	}
-	var out []ir.Stmt
-	ops := make([]ir.Expr, 3)
-	for i, x := range c.Args {
-		y, err := t.vecOf(x, &out)
-		if err != nil {
-			return nil, err
-		}
-		ops[i] = y
+	a, out, ops, err := t.keptOperands(s, c, len(c.Args))
+	if err != nil {
+		return nil, err
 	}
 	in, ok1 := ops[0].Type().(*ir.TileType)
 	idx, ok2 := ops[1].Type().(*ir.TileType)
@@ -1113,20 +1104,11 @@ func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) [
 // tile.scatter_mask(dst, input) on their Vec tiles (the tile op takes the
 // destination first, as upstream's does).
 func (t *tileConv) scatterMask(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	a, ok := s.(*ir.AssignStmt)
-	if !ok {
-		return nil, fmt.Errorf("a tensor.scatter_mask whose result is not kept computes nothing; assign it")
-	}
-	var out []ir.Stmt
-	src, err := t.vecOf(c.Args[0], &out)
+	a, out, ops, err := t.keptOperands(s, c, 2)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := t.vecOf(c.Args[1], &out)
-	if err != nil {
-		return nil, err
-	}
-	call, err := ir.TileScatterMask.NewCall([]ir.Expr{dst, src}, c.Kwargs, c.Pos)
+	call, err := ir.TileScatterMask.NewCall([]ir.Expr{ops[1], ops[0]}, c.Kwargs, c.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -1138,15 +1120,11 @@ func (t *tileConv) scatterMask(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // 0 in lhs's dtype, and tile.sel between them through TSEL's [1, 32] UINT8
 // scratch.
 func (t *tileConv) cmp(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	a, ok := s.(*ir.AssignStmt)
-	if !ok {
-		return nil, fmt.Errorf("a tensor.cmp whose result is not kept computes nothing; assign it")
-	}
-	var out []ir.Stmt
-	lhs, err := t.vecOf(c.Args[0], &out)
+	a, out, ops, err := t.keptOperands(s, c, 1)
 	if err != nil {
 		return nil, err
 	}
+	lhs := ops[0]
 	lt, ok := lhs.Type().(*ir.TileType)
 	if !ok {
 		return nil, fmt.Errorf("tensor.cmp: lhs %s is not a tile after loading", ir.Describe(lhs))
@@ -1193,18 +1171,9 @@ func (t *tileConv) cmp(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // tile.scatter of src into the input at them (the other rows pass
 // through).
 func (t *tileConv) scatterUpdate(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	a, ok := s.(*ir.AssignStmt)
-	if !ok {
-		return nil, fmt.Errorf("a %s whose result is not kept computes nothing; assign it", c.Op.Name)
-	}
-	var out []ir.Stmt
-	ops := make([]ir.Expr, 3)
-	for i, x := range c.Args {
-		y, err := t.vecOf(x, &out)
-		if err != nil {
-			return nil, err
-		}
-		ops[i] = y
+	a, out, ops, err := t.keptOperands(s, c, len(c.Args))
+	if err != nil {
+		return nil, err
 	}
 	in, ok1 := ops[0].Type().(*ir.TileType)
 	idx, ok2 := ops[1].Type().(*ir.TileType)
@@ -1267,4 +1236,25 @@ func (t *tileConv) scatterUpdate(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: call}), nil
 	}
 	return t.convertedTo(a, call, out), nil
+}
+
+// keptOperands is the start of a lowering whose op computes a value: the
+// assignment that keeps it (an error naming the op when there is none),
+// and the first n arguments as Vec tiles, with the statements that load
+// them.
+func (t *tileConv) keptOperands(s ir.Stmt, c *ir.Call, n int) (*ir.AssignStmt, []ir.Stmt, []ir.Expr, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("a %s whose result is not kept computes nothing; assign it", c.Op.Name)
+	}
+	var out []ir.Stmt
+	ops := make([]ir.Expr, n)
+	for i := range ops {
+		y, err := t.vecOf(c.Args[i], &out)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ops[i] = y
+	}
+	return a, out, ops, nil
 }

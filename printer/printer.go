@@ -384,10 +384,7 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 			p.spmd(s, indent, rv)
 			return
 		}
-		h := ScopeHeader(s, p.o.prefix())
-		if len(s.Deps) > 0 {
-			h = strings.TrimSuffix(h, ")") + ", deps=" + p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}) + ")"
-		}
+		h := p.scopeHeader(s)
 		if s.TaskID != nil {
 			h += " as " + p.name(s.TaskID)
 		}
@@ -428,10 +425,12 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	p.block(s.Body, indent+1, rv)
 }
 
-// ScopeHeader is the pl.at(...) call a scope prints as, upstream's
-// spelling: level (CORE_GROUP for an InCore scope), role when given,
-// name_hint when given.
-func ScopeHeader(s *ir.ScopeStmt, pre string) string {
+// scopeHeader is the call a scope prints as, upstream's spelling:
+// pl.manual_scope() / pl.auto_scope(), or pl.at with its level
+// (CORE_GROUP for an InCore scope), role, optimizations and name_hint when
+// given, then deps=[...].
+func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
+	pre := p.o.prefix()
 	if s.Kind == ir.ScopeRuntime {
 		if s.Manual {
 			return pre + ".manual_scope()"
@@ -451,6 +450,9 @@ func ScopeHeader(s *ir.ScopeStmt, pre string) string {
 	}
 	if s.NameHint != "" {
 		h += ", name_hint=" + strconv.Quote(s.NameHint)
+	}
+	if len(s.Deps) > 0 {
+		h += ", deps=" + p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps})
 	}
 	return h + ")"
 }
