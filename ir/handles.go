@@ -44,15 +44,15 @@ var (
 	TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip               *OpDef
 	TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip *OpDef
 
-	TileRowSum, TileRowMax, TileRowMin                                     *OpDef
-	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv *OpDef
-	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul    *OpDef
-	TileColExpandDiv, TileReshape                                          *OpDef
-	TileMove, TileMatmul, TileMatmulAcc, TileConcat                        *OpDef
-	TensorMatmul, TileAssemble, TileTransposeView, TensorDim               *OpDef
-	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd           *OpDef
-	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad  *OpDef
-	TileFull, TensorFull                                                   *OpDef
+	TileRowSum, TileRowMax, TileRowMin                                        *OpDef
+	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv    *OpDef
+	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul       *OpDef
+	TileColExpandDiv, TileReshape                                             *OpDef
+	TileMove, TileMatmul, TileMatmulAcc, TileConcat                           *OpDef
+	TensorMatmul, TensorMatmulAcc, TileAssemble, TileTransposeView, TensorDim *OpDef
+	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd              *OpDef
+	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad     *OpDef
+	TileFull, TensorFull                                                      *OpDef
 
 	// The tensor forms of the row and column ops, and the vector ops
 	// upstream's ops tests use (ops_rows.go, ops_vector.go).

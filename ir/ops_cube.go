@@ -62,24 +62,9 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 // b_trans kwarg says (lowered through tile.transpose_view, as upstream
 // does), K matching when both are static.
 func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
-	var ops [2]TensorLike
-	for i, k := range []string{"a_trans", "b_trans"} {
-		t, err := c.TensorLike(i)
-		if err != nil {
-			return nil, err
-		}
-		if len(t.Shape) != 2 {
-			return nil, c.Fail(i, "a 2-D tensor (ptorepl's tensor.matmul takes [M, K] by [K, N])", c.Args[i])
-		}
-		if c.Kwargs.Bool(k, false) {
-			t.Shape = []Expr{t.Shape[1], t.Shape[0]}
-		}
-		ops[i] = t
-	}
-	kl, ok1 := ConstValue(ops[0].Shape[1])
-	kr, ok2 := ConstValue(ops[1].Shape[0])
-	if ok1 && ok2 && kl != kr {
-		return nil, c.Fail(1, fmt.Sprintf("a tensor of %d rows (the lhs's K)", kl), c.Args[1])
+	ops, err := tensorMatmulOperands(c, 0)
+	if err != nil {
+		return nil, err
 	}
 	dt, ok := c.Kwargs.DType("out_dtype")
 	if !ok {
@@ -89,6 +74,58 @@ func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
 		dt = ops[0].DType
 	}
 	return &TensorType{Shape: []Expr{ops[0].Shape[0], ops[1].Shape[1]}, DType: dt}, nil
+}
+
+// tensorMatmulOperands checks the 2-D operands lhs (argument at) and rhs
+// (at+1) of a tensor matmul, as they are used (a_trans / b_trans applied).
+func tensorMatmulOperands(c *DeduceCtx, at int) ([2]TensorLike, error) {
+	var ops [2]TensorLike
+	for i, k := range []string{"a_trans", "b_trans"} {
+		t, err := c.TensorLike(at + i)
+		if err != nil {
+			return ops, err
+		}
+		if len(t.Shape) != 2 {
+			return ops, c.Fail(at+i, "a 2-D tensor (ptorepl's "+c.Op.Name+" takes [M, K] by [K, N])", c.Args[at+i])
+		}
+		if c.Kwargs.Bool(k, false) {
+			t.Shape = []Expr{t.Shape[1], t.Shape[0]}
+		}
+		ops[i] = t
+	}
+	kl, ok1 := ConstValue(ops[0].Shape[1])
+	kr, ok2 := ConstValue(ops[1].Shape[0])
+	if ok1 && ok2 && kl != kr {
+		return ops, c.Fail(at+1, fmt.Sprintf("a tensor of %d rows (the lhs's K)", kl), c.Args[at+1])
+	}
+	return ops, nil
+}
+
+// tensorMatmulAccDeduce types tensor.matmul_acc(acc, lhs, rhs): as
+// upstream, lhs and rhs of one dtype, and acc [M, N] of its accumulator
+// type (FP32 for floating-point operands, INT32 otherwise); the result is
+// acc's type.
+func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
+	acc, err := c.TensorLike(0)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := tensorMatmulOperands(c, 1)
+	if err != nil {
+		return nil, err
+	}
+	if ops[0].DType != ops[1].DType {
+		return nil, c.Fail(2, "a tensor of the lhs element type "+ops[0].DType.String(), c.Args[2])
+	}
+	want := INT32
+	if ops[0].DType.IsFloat() {
+		want = FP32
+	}
+	shape := []Expr{ops[0].Shape[0], ops[1].Shape[1]}
+	if acc.DType != want || !SameDims(acc.Shape, shape) {
+		return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(shape)+" of "+want.String(), c.Args[0])
+	}
+	return &TensorType{Shape: acc.Shape, DType: acc.DType}, nil
 }
 
 // fullDeduce types tile.full / tensor.full: shape, a scalar value, dtype=.
@@ -158,6 +195,14 @@ func init() {
 		Kwargs: []KwargSpec{{Name: "out_dtype", Kind: KwDType}, {Name: "a_trans", Kind: KwBool}, {Name: "b_trans", Kind: KwBool},
 			{Name: "c_matrix_nz", Kind: KwBool}},
 		Deduce: tensorMatmulDeduce,
+	})
+	TensorMatmulAcc = RegisterOp(&OpDef{
+		Name: "tensor.matmul_acc", Class: ClassCompute, Category: "TensorOp",
+		Doc: "acc + lhs @ rhs of 2-D tensors, acc [M, N] of the accumulator type (FP32, or INT32 for integer operands); " +
+			"in a kernel ConvertTensorToTileOps makes it tile.matmul_acc on the accumulator's Acc tile.",
+		Args:   []ArgSpec{{Name: "acc"}, {Name: "lhs"}, {Name: "rhs"}},
+		Kwargs: []KwargSpec{{Name: "a_trans", Kind: KwBool}, {Name: "b_trans", Kind: KwBool}},
+		Deduce: tensorMatmulAccDeduce,
 	})
 	TileMatmulBias = RegisterOp(&OpDef{
 		Name: "tile.matmul_bias", Class: ClassCompute, Category: "TileOp",

@@ -117,12 +117,20 @@ type tileConv struct {
 	// each becomes a tile.load of its region, as upstream lowers
 	// tensor.slice. A slice something else reads as a tensor stays a view.
 	loadable map[*ir.Var]ir.MemorySpace
+	// carried are the tensor.create results a loop carries as tiles, with
+	// their memory; seeds the iter-args each seeds; phis the for and if
+	// statements binding each return variable (tile_carry.go).
+	carried   map[*ir.Var]ir.MemorySpace
+	seeds     map[*ir.Var][]*ir.IterArg
+	phis      map[*ir.Var]phiDef
+	carriedIA map[*ir.Var]bool
 }
 
 // convertTileOps converts fn and reports how many Out parameters its
 // final return's tiles added.
 func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, loadable: loadableSlices(fn)}
+	t.findCarried()
 	stmts := ir.Flatten(fn.Body)
 	var ret *ir.ReturnStmt
 	if n := len(stmts); n > 0 {
@@ -193,6 +201,9 @@ func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
 	for _, e := range r.Values {
 		if v, ok := ir.VarOf(e); ok {
 			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || transferRules[d.Op].tile || t.isLoadable(v)) {
+				return true
+			}
+			if t.phiTile(v) {
 				return true
 			}
 		}
@@ -297,6 +308,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	}},
 	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
 	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
+	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: true},
 	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: true},
 	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
 	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
@@ -410,6 +422,16 @@ func (t *tileConv) isLoadable(v *ir.Var) bool {
 
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	t.bridged = map[*ir.Var]ir.Expr{}
+	switch x := s.(type) {
+	case *ir.ForStmt:
+		return t.carriedFor(x)
+	case *ir.IfStmt:
+		return t.carriedIf(x)
+	case *ir.AssignStmt:
+		if mem, ok := t.carried[x.Var]; ok {
+			return t.createTile(x, x.Value.(*ir.Call), mem)
+		}
+	}
 	if a, ok := s.(*ir.AssignStmt); ok && t.isLoadable(a.Var) {
 		return t.sliceLoad(a, a.Value.(*ir.Call))
 	}
@@ -634,8 +656,18 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 
 // sliceLoad lowers a slice of a GM tensor that is only read as a tile to
 // the tile.load of its region (valid_shape as the slice says, else the
-// whole region), as upstream's conversion does.
+// whole region), as upstream's conversion does; a slice of a tile is a
+// tile.slice.
 func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
+	// A slice of a value already on chip is a tile.slice of its tile.
+	if src := t.tileOf(c.Args[0]); src != nil {
+		args := append([]ir.Expr{src}, c.Args[1:]...)
+		call, err := ir.TileSlice.NewCall(args, c.Kwargs, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		return t.convertedTo(a, call, nil), nil
+	}
 	// The slice's valid shape is its type's: the requested one, narrowed
 	// to the source's edge (clamp=True).
 	valid := c.Args[1]
@@ -652,8 +684,7 @@ func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	nv := ir.NewVar(a.Var.Name, load.Type(), a.Var.Pos)
-	t.tiles[a.Var] = nv
-	t.converted[a.Var] = true
+	t.setTile(a.Var, nv)
 	return []ir.Stmt{assign(nv, load)}, nil
 }
 
@@ -694,36 +725,9 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, fmt.Errorf("a tensor.matmul whose result is not kept computes nothing; assign it")
 	}
 	var out []ir.Stmt
-	var ops [2]ir.Expr
-	for i, mem := range []ir.MemorySpace{ir.MemLeft, ir.MemRight} {
-		mat, err := t.tileIn(c.Args[i], ir.MemMat, &out)
-		if err != nil {
-			return nil, err
-		}
-		// A transposed operand is loaded as it is and seen transposed in
-		// Mat (a zero-copy view), as upstream's conversion does.
-		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
-			base := "x"
-			if v, ok := ir.VarOf(mat); ok {
-				base = v.Name
-			}
-			tv, err := t.emit(&out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos)
-			if err != nil {
-				return nil, err
-			}
-			mat = tv
-		}
-		move, err := ir.TileMove.NewCall([]ir.Expr{mat}, ir.Kwargs{{Key: "target_memory", Value: mem}}, c.Pos)
-		if err != nil {
-			return nil, err
-		}
-		name := "x"
-		if v, ok := ir.VarOf(c.Args[i]); ok {
-			name = v.Name
-		}
-		mv := ir.NewVar(t.names.fresh(name+"_"+mem.Lower()), move.Type(), c.Pos)
-		out = append(out, assign(mv, move))
-		ops[i] = mv
+	ops, err := t.cubeOperands(c, c.Args[0], c.Args[1], &out)
+	if err != nil {
+		return nil, err
 	}
 	tt, ok := a.Var.Type().(*ir.TensorType)
 	if !ok {
@@ -734,6 +738,76 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	return t.convertedTo(a, call, out), nil
+}
+
+// matmulAcc lowers v = tensor.matmul_acc(acc, lhs, rhs) to tile.matmul_acc
+// on acc's Acc tile (a matmul's result, or a loop-carried accumulator,
+// tile_carry.go), the operands taking the cube path as tensor.matmul's do.
+func (t *tileConv) matmulAcc(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("a tensor.matmul_acc whose result is not kept computes nothing; assign it")
+	}
+	acc := t.tileOf(c.Args[0])
+	if acc == nil {
+		acc = c.Args[0]
+		if v, ok := ir.VarOf(acc); ok && t.tiles[v] != nil {
+			acc = t.tiles[v]
+		}
+	}
+	if tt, ok := acc.Type().(*ir.TileType); !ok || tt.Memory != ir.MemAcc {
+		return nil, fmt.Errorf("tensor.matmul_acc: the accumulator %s must be an on-chip Acc tile: a pl.matmul's result in this kernel, "+
+			"or a pl.create_tensor carried through the loop whose iterations make it; given %s", ir.DefaultFormat.Expr(c.Args[0]), ir.DefaultFormat.Type(acc.Type()))
+	}
+	var out []ir.Stmt
+	ops, err := t.cubeOperands(c, c.Args[1], c.Args[2], &out)
+	if err != nil {
+		return nil, err
+	}
+	call, err := ir.TileMatmulAcc.NewCall([]ir.Expr{acc, ops[0], ops[1]}, nil, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
+}
+
+// cubeOperands takes a matmul's lhs and rhs to Left and Right: each is
+// loaded to Mat (a slice of a GM tensor is loaded where it is sliced),
+// seen transposed when the call's a_trans / b_trans says, and moved.
+func (t *tileConv) cubeOperands(c *ir.Call, lhs, rhs ir.Expr, out *[]ir.Stmt) ([2]ir.Expr, error) {
+	var ops [2]ir.Expr
+	for i, mem := range []ir.MemorySpace{ir.MemLeft, ir.MemRight} {
+		e := []ir.Expr{lhs, rhs}[i]
+		mat, err := t.tileIn(e, ir.MemMat, out)
+		if err != nil {
+			return ops, err
+		}
+		// A transposed operand is loaded as it is and seen transposed in
+		// Mat (a zero-copy view), as upstream's conversion does.
+		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
+			base := "x"
+			if v, ok := ir.VarOf(mat); ok {
+				base = v.Name
+			}
+			tv, err := t.emit(out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos)
+			if err != nil {
+				return ops, err
+			}
+			mat = tv
+		}
+		move, err := ir.TileMove.NewCall([]ir.Expr{mat}, ir.Kwargs{{Key: "target_memory", Value: mem}}, c.Pos)
+		if err != nil {
+			return ops, err
+		}
+		name := "x"
+		if v, ok := ir.VarOf(e); ok {
+			name = v.Name
+		}
+		mv := ir.NewVar(t.names.fresh(name+"_"+mem.Lower()), move.Type(), c.Pos)
+		*out = append(*out, assign(mv, move))
+		ops[i] = mv
+	}
+	return ops, nil
 }
 
 // tileIn is e as a tile in memory mem: a tile already there, an Acc tile
@@ -1022,8 +1096,7 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	rv := ir.NewVar(a.Var.Name, init.Type(), a.Var.Pos)
 	loop := &ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: ir.Int(0), Stop: ir.Int(rows), Step: ir.Int(1),
 		IterArgs: []*ir.IterArg{ia}, Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: pos}, Stmts: body}, ReturnVars: []*ir.Var{rv}, Kind: ir.Sequential}
-	t.tiles[a.Var] = rv
-	t.converted[a.Var] = true
+	t.setTile(a.Var, rv)
 	return append(out, loop), nil
 }
 
@@ -1095,8 +1168,7 @@ func (t *tileConv) emit(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Exp
 // read the tile.
 func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) []ir.Stmt {
 	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
-	t.tiles[a.Var] = nv
-	t.converted[a.Var] = true
+	t.setTile(a.Var, nv)
 	return append(out, assign(nv, call))
 }
 

@@ -354,10 +354,17 @@ func MatmulOut(lhs, rhs any, dt DataType) Expr {
 	return dsl.Call(op, []ir.Expr{l, arg(rhs, "pl.MatmulOut", "rhs")}, kw("out_dtype", dt))
 }
 
-// MatmulAcc adds lhs @ rhs to the Acc tile acc (bind the result back to
-// acc). PyPTO: acc = pl.matmul_acc(acc, lhs, rhs).
+// MatmulAcc adds lhs @ rhs to acc (bind the result back to acc): of an
+// Acc tile it is tile.matmul_acc, in place; of tensors it is
+// tensor.matmul_acc, acc [M, N] FP32 (INT32 for integer operands). PyPTO:
+// acc = pl.matmul_acc(acc, lhs, rhs).
 func MatmulAcc(acc, lhs, rhs any) Expr {
-	return dsl.Call(ir.TileMatmulAcc, []ir.Expr{arg(acc, "pl.MatmulAcc", "acc"), arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
+	a := arg(acc, "pl.MatmulAcc", "acc")
+	op := ir.TensorMatmulAcc
+	if isTile(a) {
+		op = ir.TileMatmulAcc
+	}
+	return dsl.Call(op, []ir.Expr{a, arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
 }
 
 // Concat lays src1's columns after src0's: [rows, c0] and [rows, c1] give

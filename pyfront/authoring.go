@@ -66,12 +66,14 @@ func (r *reader) callsThrough(n *node) map[string]bool {
 		c := work[len(work)-1]
 		work = work[:len(work)-1]
 		if h := r.inlines[c]; h != nil {
+			leave := r.enter(h.home)
 			for k := range r.calls(h.def.ChildByFieldId(fldBody)) {
 				if !out[k] {
 					out[k] = true
 					work = append(work, k)
 				}
 			}
+			leave()
 		}
 	}
 	return out
@@ -253,7 +255,7 @@ var elementwiseOps = map[string]elementwiseSpelling{
 // not a lowering (the registry's TileForm) but a sibling: pl.read of a
 // tile is tile.read, pl.matmul of tiles is tile.matmul.
 var tileSpellings = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice,
-	ir.TensorMatmul: ir.TileMatmul, ir.TensorCmp: ir.TileCmp}
+	ir.TensorMatmul: ir.TileMatmul, ir.TensorMatmulAcc: ir.TileMatmulAcc, ir.TensorCmp: ir.TileCmp}
 
 // tileFormOf is the op an authoring spelling means on a tile operand: the
 // registry's TileForm, or a sibling tile op; nil when there is none.

@@ -316,6 +316,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		if strings.HasPrefix(callee, "pl.") || strings.HasPrefix(callee, "pld.") {
 			r.fail(fnNode, "unknown op %s%s", callee, suggest(callee))
 		}
+		if u, ok := r.consts[callee].(unevaluable); ok {
+			r.resolved(fnNode, callee, u)
+		}
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}
 	for _, k := range kws {

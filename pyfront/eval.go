@@ -31,26 +31,26 @@ type (
 )
 
 type reader struct {
-	file     string
-	src      []byte
-	consts   map[string]value
-	alias    map[string]string
+	// source is the file being read; while a helper imported from another
+	// file is spliced, it is that file's (imports.go).
+	source
+	lastFile string
 	lastLine int
 	lastCol  int
+	// loader holds the files this load has opened; imported says this
+	// reader reads a file another imports (its top level only).
+	loader   *loader
+	imported bool
+	// jitNames and progNames are the file's @pl.jit functions and
+	// @pl.program classes, for what an importing file is told.
+	jitNames, progNames map[string]bool
 	// domainsOf holds the comm-domain comments read per host function.
 	domainsOf map[*ir.Function]*fnCtx
 	// facs are the module's factories, which factories may call.
 	facs map[string]*factory
-	// modFuncs are the module's top-level @pl.function kernels: a program
-	// whose functions call one by name holds it too, as upstream adds a
-	// module-level kernel to the program that calls it.
-	modFuncs map[string]*pyFunc
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var
-	// inlines are the module's @pl.inline and @pl.jit.inline helpers, by
-	// name (inline.go).
-	inlines map[string]*inlineHelper
 	// specs are the sample tensors the __main__ block passes to each
 	// function it calls, by argument position (samples.go).
 	specs map[string][]*sample
@@ -120,7 +120,7 @@ func (r *reader) text(n *node) string {
 
 func (r *reader) touch(n *node) {
 	p := n.StartPosition()
-	r.lastLine, r.lastCol = int(p.Row)+1, int(p.Column)+1
+	r.lastFile, r.lastLine, r.lastCol = r.file, int(p.Row)+1, int(p.Column)+1
 }
 
 // dotted is the canonical dotted name of an identifier/attribute chain
@@ -329,6 +329,9 @@ func kindText(k string) string { return strings.ReplaceAll(k, "_", " ") }
 
 func (r *reader) resolved(n *node, name string, v value) value {
 	if u, ok := v.(unevaluable); ok {
+		if ie, ok := u.err.(importError); ok {
+			r.fail(n, "%s", string(ie))
+		}
 		msg := u.err.Error()
 		if pe, ok := u.err.(*Error); ok {
 			msg = fmt.Sprintf("%s (at line %d:%d)", pe.Msg, pe.Line, pe.Col)

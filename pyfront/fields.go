@@ -42,4 +42,5 @@ var (
 	fldSubscript   = pythonLang.FieldIdForName("subscript")
 	fldType        = pythonLang.FieldIdForName("type")
 	fldValue       = pythonLang.FieldIdForName("value")
+	fldAlias       = pythonLang.FieldIdForName("alias")
 )

@@ -22,10 +22,12 @@ type inlineHelper struct {
 	dec    string // "pl.inline" or "pl.jit.inline"
 	def    *node
 	params []string
+	// home reads the file the helper is written in (imports.go).
+	home *reader
 }
 
 func (r *reader) inlineDecl(def *node, dec string) *inlineHelper {
-	h := &inlineHelper{name: r.text(def.ChildByFieldId(fldName)), dec: dec, def: def}
+	h := &inlineHelper{name: r.text(def.ChildByFieldId(fldName)), dec: dec, def: def, home: r}
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
 		// Upstream binds every parameter positionally; a default is never used.
 		name, _, ok := r.param(p)
@@ -60,6 +62,7 @@ func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) 
 	}
 	fc.inlining[h] = true
 	defer delete(fc.inlining, h)
+	defer r.enter(h.home)()
 	// As upstream, the parameters (and whatever the body defines) stay
 	// bound in the caller's scope after the call.
 	for i, p := range h.params {

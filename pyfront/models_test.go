@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -105,4 +106,44 @@ func TestUpstreamPagedAttention(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUpstreamQwen3Decode opens upstream's examples/models/qwen3_jit, a
+// model split over a package (constants in config.py, @pl.jit.inline
+// kernels in kernels/*.py, the entry importing them relatively), from its
+// entry file as it is. The program holds each pl.at scope of the layer as
+// an InCore kernel, every kernel compiles to PTO (the projections' split-K
+// accumulators carried on chip through their K loops, the RMSNorm sums
+// through theirs), and every stage of the pipeline reads back. The model's
+// weights (a 8192 x 25600 BF16 matrix among them) make a simulated run of
+// the whole layer far too long for a test; the package test
+// TestSplitKPackage runs the same idioms.
+func TestUpstreamQwen3Decode(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to open models/qwen3_jit beside it (testdata/authoring/splitk runs regardless)")
+	}
+	mod, err := pl.LoadPython(filepath.Join(dir, "..", "models", "qwen3_jit", "qwen3_decode.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("qwen3_decode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := comp.PTOText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels := strings.Count(text, "func.func @")
+	// q, k and v projections, out projection, gate, up and down
+	// projections: seven split-K matmuls.
+	if n := strings.Count(text, "pto.tmatmul.acc"); n != 7 || kernels != 11 {
+		t.Fatalf("%d kernels (want 11), %d pto.tmatmul.acc (want 7)", kernels, n)
+	}
+	roundTripStages(t, "qwen3_decode", prog.IR())
 }

@@ -5,6 +5,7 @@ package pyfront
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -84,7 +85,22 @@ func (m *Module) Call(name string, args ...any) (prog *ir.Program, err error) {
 
 // Parse reads PyPTO source; file names it in messages.
 func Parse(file string, src []byte) (mod *Module, err error) {
-	r := &reader{file: file, src: src, consts: map[string]value{}, alias: map[string]string{"pl": "pl", "pld": "pld"}, domainsOf: map[*ir.Function]*fnCtx{}}
+	return parse(file, src, &loader{})
+}
+
+// parse reads one file of a load; ld holds the files it imports.
+func parse(file string, src []byte, ld *loader) (mod *Module, err error) {
+	return parseAs(file, src, ld, false)
+}
+
+// parseImported reads a file another imports: its top level, not its
+// programs.
+func parseImported(file string, src []byte, ld *loader) (*Module, error) {
+	return parseAs(file, src, ld, true)
+}
+
+func parseAs(file string, src []byte, ld *loader, imported bool) (mod *Module, err error) {
+	r := &reader{source: newSource(file, src), loader: ld, imported: imported, domainsOf: map[*ir.Function]*fnCtx{}}
 	defer r.recoverTo(&err)
 	root, err := parseNodes(src)
 	if err != nil {
@@ -97,13 +113,18 @@ func Parse(file string, src []byte) (mod *Module, err error) {
 	return r.module(root), nil
 }
 
-// Load reads a PyPTO file.
+// Load reads a PyPTO file, and the files beside it that it imports
+// (imports.go).
 func Load(path string) (*Module, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return parse(path, src, &loader{dir: filepath.Dir(path), opening: []string{abs}, shown: []string{path}})
 }
 
 // recoverTo turns a reading panic into the returned error. Any other panic
@@ -114,7 +135,7 @@ func (r *reader) recoverTo(err *error) {
 			*err = e
 			return
 		}
-		*err = &Error{File: r.file, Line: r.lastLine, Col: r.lastCol, Msg: fmt.Sprintf("internal error reading this construct: %v\n%s", x, firstFrames(debug.Stack()))}
+		*err = &Error{File: r.lastFileOr(), Line: r.lastLine, Col: r.lastCol, Msg: fmt.Sprintf("internal error reading this construct: %v\n%s", x, firstFrames(debug.Stack()))}
 	}
 }
 
@@ -131,6 +152,7 @@ func firstFrames(stack []byte) string {
 func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}, errs: map[string]error{}}
 	r.facs = m.facs
+	r.jitNames, r.progNames = map[string]bool{}, map[string]bool{}
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {
@@ -140,7 +162,6 @@ func (r *reader) module(root *node) *Module {
 		}
 		m.order = append(m.order, name)
 	}
-	r.modFuncs = map[string]*pyFunc{}
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
 		if n.Kind() != "decorated_definition" {
@@ -154,8 +175,11 @@ func (r *reader) module(root *node) *Module {
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
 		switch n.Kind() {
-		case "import_statement", "import_from_statement":
+		case "import_statement":
 			r.importStmt(n)
+		case "import_from_statement":
+			r.importStmt(n)
+			r.importFrom(n)
 		case "expression_statement":
 			r.moduleAssign(n)
 		case "decorated_definition":
@@ -165,6 +189,7 @@ func (r *reader) module(root *node) *Module {
 			case dec == "pl.program" && def.Kind() == "class_definition":
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
+				r.progNames[name] = true
 				r.buildEntry(m, name, func() *ir.Program { return r.programClass(n, r.globalEnv(), false) })
 			case dec == "pl.function" && def.Kind() == "function_definition":
 				name := r.text(def.ChildByFieldId(fldName))
@@ -172,9 +197,6 @@ func (r *reader) module(root *node) *Module {
 				r.buildEntry(m, name, func() *ir.Program { return r.functionProgram(n, r.globalEnv()) })
 			case (dec == "pl.inline" || dec == "pl.jit.inline") && def.Kind() == "function_definition":
 				h := r.inlineDecl(def, dec)
-				if r.inlines == nil {
-					r.inlines = map[string]*inlineHelper{}
-				}
 				if r.inlines[h.name] != nil {
 					r.fail(n, "inline function %s is defined twice in this module", h.name)
 				}
@@ -182,6 +204,7 @@ func (r *reader) module(root *node) *Module {
 			case strings.HasPrefix(dec, "pl.jit") && def.Kind() == "function_definition":
 				jf := r.jitDecl(n, dec)
 				jits = append(jits, jf)
+				r.jitNames[jf.name] = true
 				if jf.kind != "host" {
 					m.kernels = append(m.kernels, jf.name)
 				}
@@ -192,6 +215,9 @@ func (r *reader) module(root *node) *Module {
 				m.facs[f.name] = f
 			}
 		}
+	}
+	if r.imported {
+		return m
 	}
 	r.scanSamples(root)
 	for _, e := range r.jitPrograms(jits) {
@@ -209,6 +235,9 @@ func (r *reader) module(root *node) *Module {
 // program alone (Program(name) returns it, and the module prints it where
 // the program would be), so a file's other programs still open.
 func (r *reader) buildEntry(m *Module, name string, build func() *ir.Program) {
+	if r.imported {
+		return
+	}
 	var err error
 	p := func() *ir.Program {
 		defer r.recoverTo(&err)

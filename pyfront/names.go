@@ -74,7 +74,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.concat":               ir.TileConcat,
 	"pl.move":                 ir.TileMove,
 	"pl.matmul":               ir.TensorMatmul,
-	"pl.matmul_acc":           ir.TileMatmulAcc,
+	"pl.matmul_acc":           ir.TensorMatmulAcc,
 	"pl.abs":                  ir.TensorAbs,
 	"pl.neg":                  ir.TensorNeg,
 	"pl.relu":                 ir.TensorRelu,

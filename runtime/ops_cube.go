@@ -126,40 +126,67 @@ func matmulValues(l, r, acc []float64, m, k, n int, dt ir.DataType) []float64 {
 }
 
 // tensor.matmul multiplies two 2-D tensors into a rank-private tensor of
-// the call's type, as the cube path its conversion makes does.
+// the call's type, as the cube path its conversion makes does;
+// tensor.matmul_acc adds the product to its accumulator's values.
 func init() {
 	Register(ir.TensorMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		lv, ls, ldt, _, err := x.valuesOf(a[0], c, "lhs")
-		if err != nil {
-			return nil, err
-		}
-		rv, rs, _, _, err := x.valuesOf(a[1], c, "rhs")
-		if err != nil {
-			return nil, err
-		}
-		if len(ls) != 2 || len(rs) != 2 {
-			return nil, fmt.Errorf("%s: lhs %v and rhs %v are not both 2-D", c.Name(), dimsText(ls), dimsText(rs))
-		}
-		if c.Kwargs.Bool("a_trans", false) {
-			lv, ls = transposed(lv, ls), []int{ls[1], ls[0]}
-		}
-		if c.Kwargs.Bool("b_trans", false) {
-			rv, rs = transposed(rv, rs), []int{rs[1], rs[0]}
-		}
-		if ls[1] != rs[0] {
-			return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(ls), dimsText(rs))
-		}
-		dt := ldt
-		if odt, ok := c.Kwargs.DType("out_dtype"); ok {
-			dt = odt
-		}
-		if !supported(dt) {
-			return nil, fmt.Errorf("%s: the simulator does not support dtype %s", c.Name(), dt.Name())
-		}
-		v := localView(dt, []int{ls[0], rs[1]})
-		encode(dt, matmulValues(lv, rv, nil, ls[0], ls[1], rs[1], dt), v.host)
-		return v, nil
+		return tensorMatmul(x, c, a, nil)
 	})
+	Register(ir.TensorMatmulAcc, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		av, as, _, _, err := x.valuesOf(a[0], c, "acc")
+		if err != nil {
+			return nil, err
+		}
+		return tensorMatmul(x, c, a[1:], &accIn{av, as})
+	})
+}
+
+// accIn is a tensor accumulator's values and shape.
+type accIn struct {
+	vals  []float64
+	shape []int
+}
+
+// tensorMatmul is lhs a[0] @ rhs a[1] (transposed as the call's a_trans /
+// b_trans say), from acc's values when acc is given.
+func tensorMatmul(x *Exec, c *ir.Call, a []any, acc *accIn) (any, error) {
+	lv, ls, ldt, _, err := x.valuesOf(a[0], c, "lhs")
+	if err != nil {
+		return nil, err
+	}
+	rv, rs, _, _, err := x.valuesOf(a[1], c, "rhs")
+	if err != nil {
+		return nil, err
+	}
+	if len(ls) != 2 || len(rs) != 2 {
+		return nil, fmt.Errorf("%s: lhs %v and rhs %v are not both 2-D", c.Name(), dimsText(ls), dimsText(rs))
+	}
+	if c.Kwargs.Bool("a_trans", false) {
+		lv, ls = transposed(lv, ls), []int{ls[1], ls[0]}
+	}
+	if c.Kwargs.Bool("b_trans", false) {
+		rv, rs = transposed(rv, rs), []int{rs[1], rs[0]}
+	}
+	if ls[1] != rs[0] {
+		return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(ls), dimsText(rs))
+	}
+	dt := ldt
+	if odt, ok := c.Kwargs.DType("out_dtype"); ok {
+		dt = odt
+	}
+	var start []float64
+	if acc != nil {
+		if len(acc.shape) != 2 || acc.shape[0] != ls[0] || acc.shape[1] != rs[1] {
+			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs [%d, %d]", c.Name(), dimsText(acc.shape), ls[0], rs[1])
+		}
+		start, dt = acc.vals, c.Type().(*ir.TensorType).DType
+	}
+	if !supported(dt) {
+		return nil, fmt.Errorf("%s: the simulator does not support dtype %s", c.Name(), dt.Name())
+	}
+	v := localView(dt, []int{ls[0], rs[1]})
+	encode(dt, matmulValues(lv, rv, start, ls[0], ls[1], rs[1], dt), v.host)
+	return v, nil
 }
 
 // transposed is the [cols, rows] transpose of row-major vals [rows, cols].

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/ptorepl/ptorepl/interp"
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -58,23 +59,8 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ptorepl compile: the files build no program (pl.NewProgram)")
 		return 1
 	}
-	if *stages {
-		s := interp.NewStepper(p)
-		for {
-			st, ok, err := s.Step()
-			if err != nil {
-				fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
-				return 1
-			}
-			if !ok {
-				break
-			}
-			if st.Changed {
-				fmt.Fprintf(stdout, "# ==== %s\n%s", st.Name, ensureNewline(st.Diff))
-			} else {
-				fmt.Fprintf(stdout, "# ==== %s: unchanged\n", st.Name)
-			}
-		}
+	if *stages && !printStages(p, stdout, stderr) {
+		return 1
 	}
 	// The post-pipeline verifier's warnings go to stderr, whatever the
 	// output; a pipeline error is reported by the steps below.
@@ -100,6 +86,27 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "wrote", path)
 	}
 	return 0
+}
+
+// printStages prints what every pass of the pipeline changed in p; false
+// when a pass fails (its error reported).
+func printStages(p *ir.Program, stdout, stderr io.Writer) bool {
+	s := interp.NewStepper(p)
+	for {
+		st, ok, err := s.Step()
+		if err != nil {
+			fmt.Fprintf(stderr, "ptorepl compile: %v\n", err)
+			return false
+		}
+		if !ok {
+			return true
+		}
+		if st.Changed {
+			fmt.Fprintf(stdout, "# ==== %s\n%s", st.Name, ensureNewline(st.Diff))
+		} else {
+			fmt.Fprintf(stdout, "# ==== %s: unchanged\n", st.Name)
+		}
+	}
 }
 
 // ranksGiven validates --ranks when the command line gave it, with the

@@ -64,7 +64,7 @@ const usage = `usage:
   ptorepl run [--entry NAME [--args A,B] [--ranks N] [--cores K] [--dims M=64,N=128] [--relaxed]] FILE.py
                            print a PyPTO Python file's programs; run one
                            (a factory's with --args) on seeded random inputs
-  ptorepl compile [--entry NAME [--args A,B]] [--out DIR] FILE.py
+  ptorepl compile [--entry NAME [--args A,B]] [--out DIR] [--stages] FILE.py
                            lower one program of a PyPTO Python file
   ptorepl kernel CONNECTION_FILE
                            run the Jupyter kernel

@@ -179,8 +179,9 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
 	out := fs.String("out", "", "directory for <kernel>.pto files and orchestration/comm_manifest.json")
 	ranks := fs.Int("ranks", 0, "rank count, to resolve window sizes that depend on the world size")
+	stages := fs.Bool("stages", false, "print the diff of every pass that changed the program")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME [--args A,B,...]] [--out DIR] [--ranks N] FILE.py")
+		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME [--args A,B,...]] [--out DIR] [--ranks N] [--stages] FILE.py")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -214,6 +215,9 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	prog, err := entryProgram(mod, name, *fargs)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
+		return 1
+	}
+	if *stages && !printStages(prog.IR(), stdout, stderr) {
 		return 1
 	}
 	if *out == "" {

@@ -126,3 +126,18 @@ class Twice:
 	require.Equal(t, 1, run([]string{"run", "--entry", "Twice", "--dims", "K=4", file}, nil, &out, &errOut))
 	require.Contains(t, errOut.String(), "dimension K: no host parameter's shape uses it (they use M, N)")
 }
+
+// TestCompilePythonStages: compile --stages of a Python file prints what
+// each pass changed, then the PTO; the entry file's package (relative
+// imports) is read beside it.
+func TestCompilePythonStages(t *testing.T) {
+	var out, errOut bytes.Buffer
+	model := "../../pyfront/testdata/authoring/splitk/model.py"
+	require.Equal(t, 0, run([]string{"compile", "--stages", "--entry", "model", model}, nil, &out, &errOut), errOut.String())
+	text := out.String()
+	conv := strings.Index(text, "# ==== ConvertTensorToTileOps\n")
+	pto := strings.Index(text, "module attributes")
+	require.True(t, conv >= 0 && pto > conv, text)
+	require.Contains(t, text[conv:pto], "+                acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right")
+	require.Contains(t, text[pto:], "pto.tmatmul.acc")
+}

@@ -1,0 +1,284 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Loop-carried tiles. A kernel written at tensor level accumulates in a
+// loop: acc = pl.create_tensor(...) before it, then acc = pl.matmul(...)
+// on the first step and pl.matmul_acc(acc, ...) on the others (upstream's
+// split-K idiom). Upstream's conversion makes the create a tile.create and
+// lets the loop's iter-arg, its return variable and the if's phi take the
+// tile type of their init. ptorepl does the same for a created tensor
+// whose loop yields a value the conversion makes a tile: the create
+// becomes a tile.create in the memory those tiles live in (Acc for the
+// cube's results, else Vec), and the iter-args it seeds, the loop's return
+// variables and the phis on the way become tiles.
+
+// phiDef is the for or if statement that binds a return variable, and
+// which of its variables it is.
+type phiDef struct {
+	s ir.Stmt
+	i int
+}
+
+// findCarried marks, before conversion, the tensor.create results a loop
+// carries as tiles (t.carried, with their memory) and the iter-args they
+// seed, through nested loops (t.seeds).
+func (t *tileConv) findCarried() {
+	t.carried = map[*ir.Var]ir.MemorySpace{}
+	t.seeds = map[*ir.Var][]*ir.IterArg{}
+	t.phis = map[*ir.Var]phiDef{}
+	var loops []*ir.ForStmt
+	ir.WalkStmt(t.fn.Body, nil, func(s ir.Stmt) {
+		switch x := s.(type) {
+		case *ir.ForStmt:
+			loops = append(loops, x)
+			for i, rv := range x.ReturnVars {
+				t.phis[rv] = phiDef{x, i}
+			}
+		case *ir.IfStmt:
+			for i, rv := range x.ReturnVars {
+				t.phis[rv] = phiDef{x, i}
+			}
+		}
+	})
+	// Outer loops come first (pre-order), so an inner loop seeded by an
+	// outer carried iter-arg is seen after it.
+	carriedIA := map[*ir.Var]bool{}
+	t.carriedIA = carriedIA
+	for _, f := range loops {
+		y := lastYield(f.Body)
+		for i, ia := range f.IterArgs {
+			v, ok := ir.VarOf(ia.Init)
+			if !ok || y == nil || i >= len(y.Values) {
+				continue
+			}
+			mem, ok := t.yieldsTile(y.Values[i], map[*ir.Var]bool{&ia.Var: true})
+			if !ok {
+				continue
+			}
+			// The init is an outer carried iter-arg, a created tensor the
+			// loop's tiles fill, or a value the conversion makes a tile
+			// itself (pl.full, an earlier op), whose type the iter-arg takes.
+			switch d := t.defOf(v); {
+			case carriedIA[v]:
+			case d != nil && d.Op == ir.TensorCreate:
+				t.carried[v] = mem
+			default:
+				if _, tile := t.yieldsTile(ia.Init, map[*ir.Var]bool{}); !tile {
+					continue
+				}
+			}
+			carriedIA[&ia.Var] = true
+			t.seeds[v] = append(t.seeds[v], ia)
+		}
+	}
+}
+
+// phiTile reports whether v, a for's or if's return variable, becomes a
+// tile: a carried loop's, or an if's with a branch yielding a tile.
+func (t *tileConv) phiTile(v *ir.Var) bool {
+	p, ok := t.phis[v]
+	if !ok {
+		return false
+	}
+	if f, ok := p.s.(*ir.ForStmt); ok {
+		return p.i < len(f.IterArgs) && t.carriedIA[&f.IterArgs[p.i].Var]
+	}
+	_, tile := t.yieldsTile(v, map[*ir.Var]bool{})
+	return tile
+}
+
+// yieldsTile reports whether e, a loop's yielded value, is one the
+// conversion makes a tile (through ifs and nested loops), and in which
+// memory; seen are the iter-args already on the path (neutral).
+func (t *tileConv) yieldsTile(e ir.Expr, seen map[*ir.Var]bool) (ir.MemorySpace, bool) {
+	v, ok := ir.VarOf(e)
+	if !ok || seen[v] {
+		return ir.MemNone, false
+	}
+	seen[v] = true
+	if p, ok := t.phis[v]; ok {
+		var branches []ir.Stmt
+		switch x := p.s.(type) {
+		case *ir.IfStmt:
+			branches = []ir.Stmt{x.Then, x.Else}
+		case *ir.ForStmt:
+			branches = []ir.Stmt{x.Body}
+			if p.i < len(x.IterArgs) {
+				seen[&x.IterArgs[p.i].Var] = true
+			}
+		}
+		for _, b := range branches {
+			if y := lastYield(b); y != nil && p.i < len(y.Values) {
+				if mem, ok := t.yieldsTile(y.Values[p.i], seen); ok {
+					return mem, true
+				}
+			}
+		}
+		return ir.MemNone, false
+	}
+	d := t.defOf(v)
+	if d == nil || d.Op == nil {
+		return ir.MemNone, false
+	}
+	switch {
+	case d.Op == ir.TensorMatmul || d.Op == ir.TensorMatmulAcc:
+		return ir.MemAcc, true
+	case d.Op.TileForm != nil || transferRules[d.Op].tile:
+		return ir.MemVec, true
+	}
+	return ir.MemNone, false
+}
+
+// lastYield is the yield ending block s, or nil.
+func lastYield(s ir.Stmt) *ir.YieldStmt {
+	if s == nil {
+		return nil
+	}
+	stmts := ir.Flatten(s)
+	if len(stmts) == 0 {
+		return nil
+	}
+	y, _ := stmts[len(stmts)-1].(*ir.YieldStmt)
+	return y
+}
+
+// createTile lowers a carried v = tensor.create(shape, dtype=) to a
+// tile.create in memory mem.
+func (t *tileConv) createTile(a *ir.AssignStmt, c *ir.Call, mem ir.MemorySpace) ([]ir.Stmt, error) {
+	kw := ir.Kwargs{{Key: "target_memory", Value: mem}}
+	if dt, ok := c.Kwargs.DType("dtype"); ok {
+		kw = append(ir.Kwargs{{Key: "dtype", Value: dt}}, kw...)
+	}
+	call, err := ir.TileCreate.NewCall(c.Args[:1], kw, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, nil), nil
+}
+
+// seedFrom gives the iter-args v seeds (and those they seed) their tile
+// versions, v having become tile: before the loops' bodies are converted.
+func (t *tileConv) seedFrom(v *ir.Var, tile ir.Expr) {
+	for _, ia := range t.seeds[v] {
+		nia := ir.NewIterArg(ia.Name, tile.Type(), tile, ia.Pos)
+		t.tiles[&ia.Var], t.converted[&ia.Var] = nia, true
+		t.seedFrom(&ia.Var, nia)
+	}
+}
+
+// carriedFor gives a converted loop its tile iter-args, yields the tiles
+// its body made, and makes its return variables tiles.
+func (t *tileConv) carriedFor(f *ir.ForStmt) ([]ir.Stmt, error) {
+	var tiled []int
+	for i, ia := range f.IterArgs {
+		if t.converted[&ia.Var] {
+			tiled = append(tiled, i)
+		}
+	}
+	if len(tiled) == 0 {
+		return t.fixUses(f)
+	}
+	c := *f
+	c.IterArgs = append([]*ir.IterArg(nil), f.IterArgs...)
+	c.ReturnVars = append([]*ir.Var(nil), f.ReturnVars...)
+	for _, i := range tiled {
+		c.IterArgs[i] = t.tiles[&f.IterArgs[i].Var].(*ir.IterArg)
+	}
+	body, err := t.yieldTiles(f.Body, tiled, func(i int) ir.Type { return c.IterArgs[i].Type() }, "loop")
+	if err != nil {
+		return nil, err
+	}
+	c.Body = body
+	for _, i := range tiled {
+		if i < len(f.ReturnVars) {
+			c.ReturnVars[i] = t.retile(f.ReturnVars[i], c.IterArgs[i].Type())
+		}
+	}
+	return []ir.Stmt{&c}, nil
+}
+
+// carriedIf makes a converted if's return variables tiles where a branch
+// yields a tile.
+func (t *tileConv) carriedIf(x *ir.IfStmt) ([]ir.Stmt, error) {
+	var tiled []int
+	types := map[int]ir.Type{}
+	for i := range x.ReturnVars {
+		for _, b := range []ir.Stmt{x.Then, x.Else} {
+			if y := lastYield(b); y != nil && i < len(y.Values) {
+				if tile := t.tileOf(y.Values[i]); tile != nil {
+					if _, ok := types[i]; !ok {
+						tiled = append(tiled, i)
+						types[i] = tile.Type()
+					}
+				}
+			}
+		}
+	}
+	if len(tiled) == 0 {
+		return t.fixUses(x)
+	}
+	c := *x
+	c.ReturnVars = append([]*ir.Var(nil), x.ReturnVars...)
+	typeOf := func(i int) ir.Type { return types[i] }
+	var err error
+	if c.Then, err = t.yieldTiles(x.Then, tiled, typeOf, "if"); err != nil {
+		return nil, err
+	}
+	if c.Else, err = t.yieldTiles(x.Else, tiled, typeOf, "if"); err != nil {
+		return nil, err
+	}
+	for _, i := range tiled {
+		c.ReturnVars[i] = t.retile(x.ReturnVars[i], types[i])
+	}
+	return []ir.Stmt{&c}, nil
+}
+
+// yieldTiles rewrites the yield ending block s: the values at tiled
+// become their tiles, which must be of the carried type.
+func (t *tileConv) yieldTiles(s ir.Stmt, tiled []int, want func(int) ir.Type, what string) (ir.Stmt, error) {
+	if s == nil {
+		return nil, nil
+	}
+	stmts := ir.Flatten(s)
+	y := lastYield(s)
+	if y == nil {
+		return s, nil
+	}
+	vals := append([]ir.Expr(nil), y.Values...)
+	for _, i := range tiled {
+		if i >= len(vals) {
+			continue
+		}
+		tile := t.tileOf(vals[i])
+		if tile == nil {
+			return nil, fmt.Errorf("%s carries %s as an on-chip tile, but one of its paths yields %s, a tensor in GM; compute it on chip on every path (pl.matmul, pl.matmul_acc)",
+				what, ir.DefaultFormat.Type(want(i)), ir.DefaultFormat.Expr(vals[i]))
+		}
+		if ir.DefaultFormat.Type(tile.Type()) != ir.DefaultFormat.Type(want(i)) {
+			return nil, fmt.Errorf("%s carries an on-chip tile %s, but one of its paths yields %s", what, ir.DefaultFormat.Type(want(i)), ir.DefaultFormat.Type(tile.Type()))
+		}
+		vals[i] = tile
+	}
+	out := append([]ir.Stmt(nil), stmts[:len(stmts)-1]...)
+	out = append(out, &ir.YieldStmt{StmtBase: y.StmtBase, Values: vals})
+	return &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Span()}, Stmts: out}, nil
+}
+
+// retile is return variable v as a tile of type tt, recorded as v's tile.
+func (t *tileConv) retile(v *ir.Var, tt ir.Type) *ir.Var {
+	nv := ir.NewVar(v.Name, tt, v.Pos)
+	t.setTile(v, nv)
+	return nv
+}
+
+// setTile records that v, a tensor-valued variable, is tile now: its
+// uses read tile, and the iter-args it seeds become tiles.
+func (t *tileConv) setTile(v *ir.Var, tile ir.Expr) {
+	t.tiles[v], t.converted[v] = tile, true
+	t.seedFrom(v, tile)
+}

@@ -1,0 +1,241 @@
+//go:build cgo
+
+package pyfront
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files beside a kernel. Upstream's model examples split a program over a
+// package: constants in one file, @pl.jit.inline kernels in others, the
+// entry in a third (from .config import BATCH; from .kernels.rmsnorm
+// import input_rmsnorm). The reader opens such a file once per load,
+// reads its top level without building its programs, and binds the names
+// imported: constants by value, helpers as themselves. A helper keeps its
+// own file: while it is spliced the reader reads that file's text and
+// globals (Python's __globals__), so its names mean what they mean there
+// and its errors and spans name it.
+
+// source is one file as the reader reads it: its text and the names its
+// top level binds.
+type source struct {
+	file   string
+	src    []byte
+	consts map[string]value
+	alias  map[string]string
+	// inlines are the file's @pl.inline and @pl.jit.inline helpers and
+	// the ones it imports, by name (inline.go).
+	inlines map[string]*inlineHelper
+	// modFuncs are the module's top-level @pl.function kernels: a program
+	// whose functions call one by name holds it too, as upstream adds a
+	// module-level kernel to the program that calls it.
+	modFuncs map[string]*pyFunc
+}
+
+func newSource(file string, src []byte) source {
+	return source{
+		file: file, src: src,
+		consts:   map[string]value{},
+		alias:    map[string]string{"pl": "pl", "pld": "pld"},
+		inlines:  map[string]*inlineHelper{},
+		modFuncs: map[string]*pyFunc{},
+	}
+}
+
+// importError is why an imported name has no value ptorepl can use; it
+// is raised where a program uses the name.
+type importError string
+
+func (e importError) Error() string { return string(e) }
+
+// loader holds the files one load has opened, by absolute path.
+type loader struct {
+	dir   string // the opened file's directory; "" for source text
+	files map[string]*reader
+	// opening is the import chain being read, by absolute path (for
+	// cycles), and shown as the files were named.
+	opening, shown []string
+}
+
+// enter makes r read home's file until the returned func runs.
+func (r *reader) enter(home *reader) (leave func()) {
+	if home == nil || home == r {
+		return func() {}
+	}
+	saved := r.source
+	r.source = home.source
+	return func() { r.source = saved }
+}
+
+func (r *reader) lastFileOr() string {
+	if r.lastFile != "" {
+		return r.lastFile
+	}
+	return r.file
+}
+
+// importFrom reads `from M import a, b as c` for a module M that is not
+// PyPTO's own: a file beside this one (relative, or found from the opened
+// file's directory as Python finds a script's neighbours) is read and its
+// names bound; names from anything else (torch, typing, pypto.runtime)
+// are bound to an error raised only if a program uses them.
+func (r *reader) importFrom(n *node) {
+	kids := r.kids(n)
+	if len(kids) == 0 {
+		return
+	}
+	mod := kids[0]
+	dots, dotted := 0, r.text(mod)
+	if mod.Kind() == "relative_import" {
+		dotted = ""
+		for _, c := range r.kids(mod) {
+			switch c.Kind() {
+			case "import_prefix":
+				dots = len(strings.TrimSpace(r.text(c)))
+			case "dotted_name":
+				dotted = r.text(c)
+			}
+		}
+	}
+	if dots == 0 && (dotted == "pypto" || strings.HasPrefix(dotted, "pypto.")) {
+		return
+	}
+	spelled := strings.Repeat(".", dots) + dotted
+	var from *reader
+	switch path, err := r.modulePath(dots, dotted); {
+	case err != nil:
+		r.fail(mod, "from %s import: %v", spelled, err)
+	case path != "":
+		from = r.openImport(mod, spelled, path)
+	case dots > 0:
+		r.fail(mod, "from %s import: no file %s beside %s", spelled, relPath(dots, dotted), r.file)
+	}
+	for _, c := range kids[1:] {
+		name, as := r.text(c), r.text(c)
+		switch c.Kind() {
+		case "aliased_import":
+			name = r.text(c.ChildByFieldId(fldName))
+			as = r.text(c.ChildByFieldId(fldAlias))
+		case "wildcard_import":
+			if from != nil {
+				r.fail(c, "from %s import *: name what this file uses (from %s import A, B)", spelled, spelled)
+			}
+			continue
+		case "dotted_name":
+		default:
+			continue
+		}
+		if from == nil {
+			r.consts[as] = unevaluable{importError(fmt.Sprintf("%s comes from %s, which ptorepl does not read (it reads PyPTO files, and the files beside them that they import)", as, spelled))}
+			continue
+		}
+		r.bindImported(from, spelled, name, as)
+	}
+}
+
+// bindImported binds as to from's top-level name.
+func (r *reader) bindImported(from *reader, spelled, name, as string) {
+	if h := from.inlines[name]; h != nil {
+		r.inlines[as] = h
+		delete(r.consts, as)
+		return
+	}
+	if v, ok := from.consts[name]; ok {
+		r.consts[as] = v
+		delete(r.inlines, as)
+		return
+	}
+	what := ""
+	switch {
+	case from.modFuncs[name] != nil:
+		what = "a @pl.function kernel"
+	case from.jitNames[name]:
+		what = "a @pl.jit function"
+	case from.facs[name] != nil:
+		what = "a program factory"
+	case from.progNames[name]:
+		what = "a @pl.program class"
+	}
+	if what != "" {
+		r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is %s of %s; ptorepl imports constants and @pl.inline / @pl.jit.inline helpers from other files, and builds kernels and programs from the file it opens", name, what, from.file))}
+		return
+	}
+	r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is not a constant or a PyPTO helper of %s", name, from.file))}
+}
+
+// modulePath is the file a module name refers to: for dots > 0 relative
+// to this file's directory (each dot past the first one directory up),
+// else relative to the opened file's directory; "" when there is none.
+func (r *reader) modulePath(dots int, dotted string) (string, error) {
+	var base string
+	if dots > 0 {
+		if r.loader.dir == "" {
+			return "", fmt.Errorf("a relative import needs the file's directory: open the file (pl.LoadPython, :load, ptorepl run FILE.py) rather than its text")
+		}
+		base = filepath.Dir(r.file)
+		for i := 1; i < dots; i++ {
+			base = filepath.Dir(base)
+		}
+	} else {
+		if r.loader.dir == "" {
+			return "", nil
+		}
+		base = r.loader.dir
+	}
+	rel := filepath.Join(strings.Split(dotted, ".")...)
+	for _, p := range []string{filepath.Join(base, rel) + ".py", filepath.Join(base, rel, "__init__.py")} {
+		if dotted == "" && strings.HasSuffix(p, ".py") && !strings.HasSuffix(p, "__init__.py") {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	return "", nil
+}
+
+func relPath(dots int, dotted string) string {
+	p := strings.Repeat("../", dots-1)
+	if dotted == "" {
+		return p + "__init__.py"
+	}
+	return p + strings.ReplaceAll(dotted, ".", "/") + ".py"
+}
+
+// openImport reads path once per load; a file importing itself through a
+// chain is an error naming the chain.
+func (r *reader) openImport(at *node, spelled, path string) *reader {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	ld := r.loader
+	for i, o := range ld.opening {
+		if o == abs {
+			chain := append(append([]string(nil), ld.shown[i:]...), path)
+			r.fail(at, "from %s import: import cycle %s", spelled, strings.Join(chain, " -> "))
+		}
+	}
+	if f := ld.files[abs]; f != nil {
+		return f
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		r.fail(at, "from %s import: %v", spelled, err)
+	}
+	ld.opening, ld.shown = append(ld.opening, abs), append(ld.shown, path)
+	defer func() { ld.opening, ld.shown = ld.opening[:len(ld.opening)-1], ld.shown[:len(ld.shown)-1] }()
+	m, err := parseImported(path, src, ld)
+	if err != nil {
+		// The imported file's own error, with its own position.
+		panic(err)
+	}
+	if ld.files == nil {
+		ld.files = map[string]*reader{}
+	}
+	ld.files[abs] = m.r
+	return m.r
+}

@@ -1,0 +1,88 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// A model split over a package (constants in config.py, @pl.jit.inline
+// kernels under kernels/, the entry in model.py, joined by relative
+// imports) opens from its entry file. Its split-K matmul carries a
+// pl.create_tensor accumulator through the K loop (pl.matmul on the
+// first chunk, pl.matmul_acc on the others), and its row norm a pl.full
+// running sum: compiled, both stay on chip (an Acc and a Vec tile carried
+// by scf.for), and both forms give what the chunked sums give.
+func TestSplitKPackage(t *testing.T) {
+	prog, comp, text := authored(t, filepath.Join("splitk", "model.py"), "model", 1)
+	wantPTO(t, text, "pto.tmatmul.acc", "iter_args(", "scf.if", "loc=acc", "pto.trowsum")
+	const m, k, n, kChunk = 16, 256, 64, 64
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(5, m, k), tensor.Randn(6, k, n), tensor.Zeros(ir.FP32, m, n), tensor.Zeros(ir.FP32, 1, m)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < m; i++ {
+			sq := 0.0
+			for j := 0; j < n; j++ {
+				// Each chunk's products are summed onto the accumulator
+				// and rounded to FP32 once, as the cube's matmul_acc does.
+				acc := 0.0
+				for k0 := 0; k0 < k; k0 += kChunk {
+					sum := acc
+					for q := k0; q < k0+kChunk; q++ {
+						sum += a[0].At(i, q) * a[1].At(q, j)
+					}
+					acc = f32(sum)
+				}
+				if got := a[2].At(i, j); got != acc {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, acc)
+				}
+				sq += acc * acc
+			}
+			if got := a[3].At(0, i); math.Abs(got-sq) > 1e-5*sq {
+				t.Fatalf("compiled %v: s[%d] = %v, want %v", compiled, i, got, sq)
+			}
+		}
+	})
+}
+
+// Imports that cannot be read give one message at the import or at the
+// use, naming the file each error is in.
+func TestImportErrors(t *testing.T) {
+	dir := filepath.Join("testdata", "imports")
+	for _, c := range []struct{ file, want string }{
+		{"cycle/a.py", filepath.Join(dir, "cycle", "b.py") + ":1:6: from .a import: import cycle " +
+			strings.Join([]string{filepath.Join(dir, "cycle", "a.py"), filepath.Join(dir, "cycle", "b.py"), filepath.Join(dir, "cycle", "a.py")}, " -> ")},
+		{"bad/missing.py", filepath.Join(dir, "bad", "missing.py") + ":3:6: from .nowhere import: no file nowhere.py beside " + filepath.Join(dir, "bad", "missing.py")},
+		{"bad/uses_helper.py", filepath.Join(dir, "bad", "helpers.py") + ":11:38: unknown op pl.no_such_op"},
+		{"bad/uses_kernel.py", filepath.Join(dir, "bad", "uses_kernel.py") + ":8:9: kernel is a @pl.jit function of " + filepath.Join(dir, "bad", "helpers.py") +
+			"; ptorepl imports constants and @pl.inline / @pl.jit.inline helpers from other files, and builds kernels and programs from the file it opens"},
+		{"bad/torch_name.py", filepath.Join(dir, "bad", "torch_name.py") + ":7:32: float32 comes from torch, which ptorepl does not read (it reads PyPTO files, and the files beside them that they import)"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			mod, err := pl.LoadPython(filepath.Join(dir, filepath.FromSlash(c.file)))
+			if err == nil {
+				_, err = mod.Program("entry")
+			}
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("got %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}
+
+// Source text has no directory to import beside: a relative import says to
+// open the file instead.
+func TestRelativeImportInText(t *testing.T) {
+	_, err := pl.ParsePython("import pypto.language as pl\nfrom .config import SIZE\n")
+	want := "<source>:2:6: from .config import: a relative import needs the file's directory: open the file (pl.LoadPython, :load, ptorepl run FILE.py) rather than its text"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}

@@ -1,0 +1,3 @@
+import pypto.language as pl
+
+from .nowhere import SIZE

@@ -1,0 +1,5 @@
+import pypto.language as pl
+
+from .b import SIZE
+
+N = SIZE

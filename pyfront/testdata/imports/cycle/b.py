@@ -1,0 +1,3 @@
+from .a import N
+
+SIZE = 64
