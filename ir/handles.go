@@ -67,6 +67,7 @@ var (
 	TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif  *OpDef
 	TileRsqrt, TensorRsqrt                                         *OpDef
 	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi *OpDef
+	TileRandom, TensorRandom                                       *OpDef
 	TensorFillpadExpand                                            *OpDef
 	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
 	TensorReshape, TileGather, TensorGather                        *OpDef

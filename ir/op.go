@@ -26,6 +26,9 @@ type ArgSpec struct {
 	// InferTileMemorySpace, as upstream's input memory constraints do. The
 	// zero value (DDR, which no tile is in) asks for nothing.
 	Memory MemorySpace
+	// Int32 marks an argument whose bare integer literal PyPTO's IR
+	// builders make an INT32 constant (a peer, a signal value, a seed).
+	Int32 bool
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.

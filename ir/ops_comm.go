@@ -42,7 +42,7 @@ func init() {
 	TileCommNotify = RegisterOp(&OpDef{
 		Name: "tile.comm_notify", Class: ClassSignal, Category: "CrossCoreOp",
 		Doc:    "Notify a (remote) signal slot: op='atomic_add' adds value, op='set' stores it (TNOTIFY).",
-		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite, Signal: true}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "signal", Effect: ReadWrite, Signal: true}, {Name: "value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwString, Required: true}},
 		Effects: func(args []Expr, kw Kwargs) []Effect {
 			out := make([]Effect, len(args))
@@ -65,7 +65,7 @@ func init() {
 	TileCommWait = RegisterOp(&OpDef{
 		Name: "tile.comm_wait", Class: ClassWait, Category: "CrossCoreOp",
 		Doc:    "Block until the local signal slot compares true against cmp_value (TWAIT).",
-		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
+		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			if err := checkCommSignal(c); err != nil {
@@ -80,7 +80,7 @@ func init() {
 	TileCommTest = RegisterOp(&OpDef{
 		Name: "tile.comm_test", Class: ClassWait, Category: "CrossCoreOp",
 		Doc:    "Test, without blocking, whether the local signal slot compares true against cmp_value (TTEST).",
-		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value"}},
+		Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "cmp_value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "cmp", Kind: KwString, Required: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			if err := checkCommSignal(c); err != nil {

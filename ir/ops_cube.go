@@ -150,14 +150,14 @@ func init() {
 	TileFull = RegisterOp(&OpDef{
 		Name: "tile.full", Class: ClassCompute, Category: "TileOp",
 		Doc:    "A Vec tile of shape filled with value (TEXPANDS).",
-		Args:   []ArgSpec{{Name: "shape"}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "shape"}, {Name: "value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
 		Deduce: fullDeduce(true),
 	})
 	TensorFull = RegisterOp(&OpDef{
 		Name: "tensor.full", Class: ClassCompute, Category: "TensorOp", TileForm: TileFull,
 		Doc:    "A tensor of shape filled with value (a tile.full in a kernel).",
-		Args:   []ArgSpec{{Name: "shape"}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "shape"}, {Name: "value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
 		Deduce: fullDeduce(false),
 	})

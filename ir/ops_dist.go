@@ -123,7 +123,7 @@ func registerSignalOps() {
 	PldSystemNotify = RegisterOp(&OpDef{
 		Name: "pld.system.notify", Class: ClassSignal, Category: distCategory,
 		Doc:    "Update one signal cell on peer: op=AtomicAdd adds value, op=Set stores it.",
-		Args:   []ArgSpec{{Name: "target", Peer: true, Signal: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "value"}},
+		Args:   []ArgSpec{{Name: "target", Peer: true, Signal: true}, {Name: "peer", Int32: true}, {Name: "offsets"}, {Name: "value", Int32: true}},
 		Kwargs: []KwargSpec{{Name: "op", Kind: KwInt, Required: true}},
 		Effects: func(args []Expr, kw Kwargs) []Effect {
 			out := make([]Effect, len(args))
@@ -161,7 +161,7 @@ func registerSignalOps() {
 		*h.handle = RegisterOp(&OpDef{
 			Name: name, Category: distCategory, Class: ClassWait, Acquire: !deferred,
 			Doc:    "Block until this rank's signal cell compares true against expected (cmp=Eq or Ge).",
-			Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "offsets"}, {Name: "expected"}},
+			Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "offsets"}, {Name: "expected", Int32: true}},
 			Kwargs: []KwargSpec{{Name: "cmp", Kind: KwInt, Required: true}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				s, err := signalCell(c, 0, 1)
@@ -199,7 +199,7 @@ func registerRMAOps() {
 	PldTileRemoteLoad = RegisterOp(&OpDef{
 		Name: "pld.tile.remote_load", Class: ClassRMA, Category: distCategory,
 		Doc:     "Load a tile of shape at offsets from peer's copy of a window tensor.",
-		Args:    []ArgSpec{{Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}, {Name: "shape"}, {Name: "valid_shape"}},
+		Args:    []ArgSpec{{Name: "target", Peer: true}, {Name: "peer", Int32: true}, {Name: "offsets"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 4, MaxArgs: 5,
 		Kwargs: []KwargSpec{{Name: "allow_physical_tail_padding", Kind: KwBool, Hidden: true}},
 		PrintAs: func(c *Call) string {
@@ -303,7 +303,7 @@ func registerRMAOps() {
 	PldTileRemoteStore = RegisterOp(&OpDef{
 		Name: "pld.tile.remote_store", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into peer's copy of a window tensor at offsets (atomic=Add accumulates).",
-		Args:    []ArgSpec{{Name: "src_tile"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
+		Args:    []ArgSpec{{Name: "src_tile"}, {Name: "target", Peer: true}, {Name: "peer", Int32: true}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(1),
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -324,7 +324,7 @@ func registerRMAOps() {
 	PldTensorRemoteStore = RegisterOp(&OpDef{
 		Name: "pld.tensor.remote_store", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Store a tensor-level value into peer's copy of a window tensor (lowered to the tile form).",
-		Args:    []ArgSpec{{Name: "src"}, {Name: "target", Peer: true}, {Name: "peer"}, {Name: "offsets"}},
+		Args:    []ArgSpec{{Name: "src"}, {Name: "target", Peer: true}, {Name: "peer", Int32: true}, {Name: "offsets"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(1),
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -488,7 +488,7 @@ func registerPutGet() {
 	PldTensorPut = RegisterOp(&OpDef{
 		Name: "pld.tensor.put", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy local src into peer's window tensor dst (full or region form; atomic=Add accumulates).",
-		Args:    []ArgSpec{{Name: "dst", Peer: true}, {Name: "peer"}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
+		Args:    []ArgSpec{{Name: "dst", Peer: true}, {Name: "peer", Int32: true}, {Name: "src"}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
 		Kwargs:  append([]KwargSpec{{Name: "atomic", Kind: KwAtomic, Required: true, Default: int64(AtomicNone)}}, putGetKwargs...),
 		Effects: atomicDestEffects(0),
@@ -509,7 +509,7 @@ func registerPutGet() {
 	PldTensorGet = RegisterOp(&OpDef{
 		Name: "pld.tensor.get", Class: ClassRMA, Category: distCategory, StoreUnit: "dma",
 		Doc:     "Copy peer's window tensor src into local dst (full or region form).",
-		Args:    []ArgSpec{{Name: "dst", Effect: Write}, {Name: "peer"}, {Name: "src", Peer: true}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
+		Args:    []ArgSpec{{Name: "dst", Effect: Write}, {Name: "peer", Int32: true}, {Name: "src", Peer: true}, {Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}},
 		MinArgs: 3, MaxArgs: 6,
 		Kwargs:  putGetKwargs,
 		Effects: staticEffects(map[int]Effect{0: Write}),
@@ -558,7 +558,7 @@ func registerPutGet() {
 	// stageArgs are put's and get's tile-form arguments; the peer side is
 	// dst for a put, src for a get.
 	stageArgs := func(peerDst bool) []ArgSpec {
-		return []ArgSpec{{Name: "dst", Peer: peerDst}, {Name: "peer"}, {Name: "src", Peer: !peerDst}, {Name: "stage"}, {Name: "stage_pong"},
+		return []ArgSpec{{Name: "dst", Peer: peerDst}, {Name: "peer", Int32: true}, {Name: "src", Peer: !peerDst}, {Name: "stage"}, {Name: "stage_pong"},
 			{Name: "dst_offsets"}, {Name: "src_offsets"}, {Name: "shape"}}
 	}
 	PldTilePut = RegisterOp(&OpDef{

@@ -194,7 +194,7 @@ func registerReadWrite() {
 		*h.write = RegisterOp(&OpDef{
 			Name: kind + ".write", Category: "ScalarOp", Class: ClassMemory, ResultAlias: kind, StoreUnit: "scalar",
 			Doc:  "Write value at indices; the result rebinds the " + kind + ".",
-			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices", IndexList: true}, {Name: "value"}},
+			Args: []ArgSpec{{Name: kind, Effect: Write}, {Name: "indices", IndexList: true}, {Name: "value", Int32: true}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				shape, dt, err := shapeOf(c)
 				if err != nil {

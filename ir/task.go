@@ -138,7 +138,7 @@ func init() {
 	ArrayUpdateElement = RegisterOp(&OpDef{
 		Name: "array.update_element", Category: "ArrayOp", Class: ClassCompute, HostSafe: true,
 		Doc:  "The array with one element replaced (tids[i] = tid); the others pass through.",
-		Args: []ArgSpec{{Name: "array"}, {Name: "index"}, {Name: "value"}},
+		Args: []ArgSpec{{Name: "array"}, {Name: "index"}, {Name: "value", Int32: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			a, err := array(c)
 			if err != nil {

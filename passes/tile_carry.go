@@ -150,15 +150,40 @@ func lastYield(s ir.Stmt) *ir.YieldStmt {
 // createTile lowers a carried v = tensor.create(shape, dtype=) to a
 // tile.create in memory mem.
 func (t *tileConv) createTile(a *ir.AssignStmt, c *ir.Call, mem ir.MemorySpace) ([]ir.Stmt, error) {
-	kw := ir.Kwargs{{Key: "target_memory", Value: mem}}
-	if dt, ok := c.Kwargs.DType("dtype"); ok {
-		kw = append(ir.Kwargs{{Key: "dtype", Value: dt}}, kw...)
-	}
-	call, err := ir.TileCreate.NewCall(c.Args[:1], kw, c.Pos)
-	if err != nil {
+	dt, _ := c.Kwargs.DType("dtype")
+	var call *ir.Call
+	var err error
+	if init, ok := c.Kwargs.Get("init_value"); ok {
+		// A created tensor with a value is a filled tile: tile.full, which
+		// writes Vec; an accumulator in another memory cannot start so.
+		if mem != ir.MemVec {
+			return nil, fmt.Errorf("%s is created with init_value and carried through a loop in %s memory, where no op fills a tile; create it without a value (the first step's result seeds it)", a.Var.Name, mem)
+		}
+		v, err := fillValue(init, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		call, err = ir.TileFull.NewCall([]ir.Expr{c.Args[0], v}, ir.Kwargs{{Key: "dtype", Value: dt}}, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+	} else if call, err = ir.TileCreate.NewCall(c.Args[:1], ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: mem}}, c.Pos); err != nil {
 		return nil, err
 	}
 	return t.convertedTo(a, call, nil), nil
+}
+
+// fillValue is a tensor.create's init_value as a scalar expression.
+func fillValue(v any, pos ir.Span) (ir.Expr, error) {
+	switch x := v.(type) {
+	case ir.Expr:
+		return x, nil
+	case float64:
+		return &ir.ConstFloat{Value: x, DType: ir.FP32, Pos: pos}, nil
+	case int64:
+		return &ir.ConstInt{Value: x, DType: ir.INDEX, Pos: pos}, nil
+	}
+	return nil, fmt.Errorf("init_value %v is not a number", v)
 }
 
 // seedFrom gives the iter-args v seeds (and those they seed) their tile

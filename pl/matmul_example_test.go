@@ -59,3 +59,44 @@ func ExampleTransposeView() {
 	// bt: pl.Tile[[32, 16], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(a)
 	// acc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(pl.tile.move(a, target_memory=pl.Mem.Left), pl.tile.move(bt, target_memory=pl.Mem.Right))
 }
+
+// Split-K in Go: the accumulator is a created tensor, the first K chunk a
+// pl.MatmulOut and the others pl.MatmulAcc into it. ConvertTensorToTileOps
+// keeps it on chip: the create becomes an Acc tile.create, and the loop
+// carries the tile (its iter-arg and the if's phi are Acc tiles).
+func ExampleMatmulAcc() {
+	prog := pl.NewProgram("SplitK")
+	prog.InCore("split_k", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(16, 256), pl.FP16))
+		b := f.In("b", pl.Tensor(pl.Dims(256, 32), pl.FP16))
+		c := f.Out("c", pl.Tensor(pl.Dims(16, 32), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(16, 32), pl.FP32))
+		acc := f.Let("acc", pl.Create(pl.Dims(16, 32), pl.FP32))
+		f.For("kb", pl.Range(4), func(kb pl.Expr) {
+			k0 := f.Let("k0", pl.Mul(kb, 64))
+			ak := f.Let("a_k", pl.Slice(a, pl.Dims(16, 64), pl.Dims(0, k0)))
+			bk := f.Let("b_k", pl.Slice(b, pl.Dims(64, 32), pl.Dims(k0, 0)))
+			f.IfElse(pl.Eq(k0, 0), func() {
+				f.Set(acc, pl.MatmulOut(ak, bk, pl.FP32))
+			}, func() {
+				f.Set(acc, pl.MatmulAcc(acc, ak, bk))
+			})
+		})
+		f.Return(pl.Assemble(c, acc, pl.Dims(0, 0)))
+	})
+	comp := pl.Compile(prog)
+	stage, _ := comp.Stage("ConvertTensorToTileOps")
+	for _, line := range strings.Split(stage.Text, "\n") {
+		if strings.Contains(line, "tile.create") || strings.Contains(line, "for kb") || strings.Contains(line, "tile.matmul") || strings.Contains(line, "yield_") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// acc__ssa_v0: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+	// for kb, (acc__iter_v1,) in pl.range(4, init_values=(acc__ssa_v0,)):
+	// acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right, out_dtype=pl.FP32)
+	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__ssa_v2)
+	// acc__ssa_v3: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left_1, b_k_right_1)
+	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__ssa_v3)
+	// acc__rv_v5: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__phi_v4)
+}

@@ -457,10 +457,6 @@ func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 	return c
 }
 
-// int32Args are the arguments PyPTO's IR builders turn from a bare
-// literal into an INT32 constant.
-var int32Args = map[string]bool{"peer": true, "value": true, "expected": true, "cmp_value": true}
-
 // opCall builds a call of a registered op. Keyword arguments naming a
 // positional argument fill its slot (peer=, offsets=, shape=); the rest are
 // the op's kwargs, converted by their declared kind.
@@ -534,7 +530,7 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		if i < len(nodes) {
 			at = nodes[i]
 		}
-		if iv, ok := v.(int64); ok && int32Args[d.ArgName(i)] {
+		if iv, ok := v.(int64); ok && i < len(d.Args) && d.Args[i].Int32 {
 			if iv < math.MinInt32 || iv > math.MaxInt32 {
 				r.fail(at, "%s: %s=%d does not fit in INT32", d.Callee(nil), d.ArgName(i), iv)
 			}

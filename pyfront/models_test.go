@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/internal/mlirtool"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pto"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -112,12 +114,12 @@ func TestUpstreamPagedAttention(t *testing.T) {
 // model split over a package (constants in config.py, @pl.jit.inline
 // kernels in kernels/*.py, the entry importing them relatively), from its
 // entry file as it is. The program holds each pl.at scope of the layer as
-// an InCore kernel, every kernel compiles to PTO (the projections' split-K
-// accumulators carried on chip through their K loops, the RMSNorm sums
-// through theirs), and every stage of the pipeline reads back. The model's
-// weights (a 8192 x 25600 BF16 matrix among them) make a simulated run of
-// the whole layer far too long for a test; the package test
-// TestSplitKPackage runs the same idioms.
+// an InCore kernel; every kernel compiles to PTO whose generic form MLIR
+// verifies (the projections' split-K accumulators carried on chip through
+// their K loops, the RMSNorm sums through theirs), and every stage of the
+// pipeline reads back. The model's weights (a 8192 x 25600 BF16 matrix
+// among them) make a simulated run of the whole layer far too long for a
+// test; the package test TestSplitKPackage runs the same idioms.
 func TestUpstreamQwen3Decode(t *testing.T) {
 	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if dir == "" {
@@ -144,6 +146,19 @@ func TestUpstreamQwen3Decode(t *testing.T) {
 	// projections: seven split-K matmuls.
 	if n := strings.Count(text, "pto.tmatmul.acc"); n != 7 || kernels != 11 {
 		t.Fatalf("%d kernels (want 11), %d pto.tmatmul.acc (want 7)", kernels, n)
+	}
+	bin, ok := mlirtool.Opt()
+	if !ok {
+		t.Fatal(mlirtool.Missing)
+	}
+	mods, err := pto.Emit(comp.Final(), pto.Options{Generic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mods {
+		if err := mlirtool.Verify(bin, m.Text); err != nil {
+			t.Fatalf("%s: %v", m.Function, err)
+		}
 	}
 	roundTripStages(t, "qwen3_decode", prog.IR())
 }

@@ -64,6 +64,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.col_expand_expdif":    ir.TensorColExpandExpdif,
 	"pl.rsqrt":                ir.TensorRsqrt,
 	"pl.arange":               ir.TensorCi,
+	"pl.random":               ir.TensorRandom,
 	"pl.tensor.arange":        ir.TensorCi,
 	"pl.tile.arange":          ir.TileCi,
 	"pl.reshape":              ir.TensorReshape,

@@ -1275,3 +1275,69 @@ func TestDynamicSpmd(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Random tiles are Philox4x32: the Random123 known-answer seeds give the
+// published words (the zero seeds' first block, and the pi vector with its
+// high words written as negative INT32 literals); the next block follows
+// from the counter plus one, INT32 words are the same bits, a valid shape
+// is all that is written (fillpad zeroes the rest), two draws with the same
+// seeds subtract to zero with seven rounds, and pl.random of a tensor
+// lowers to the same words. As written and compiled alike.
+func TestRandom(t *testing.T) {
+	prog, comp, text := authored(t, "random.py", "RandomTiles", 1)
+	wantPTO(t, text, "pto.trandom ins(%c0_i32, %c0_i32, %c0_i32, %c0_i32, %c0_i32, %c0_i32 : i32, i32, i32, i32, i32, i32) outs(%a : ",
+		`"pto.trandom"(%c4369_i32, %c8738_i32, %c5_i32, %c6_i32, %c7_i32, %c8_i32, %r) {rounds = 7 : i32} : (i32, i32, i32, i32, i32, i32, !pto.tile_buf<`,
+		"dtype=ui32, rows=4, cols=16, v_row=3, v_col=5,")
+	zeroKAT := []float64{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}
+	piKAT := []float64{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Zeros(ir.UINT32, 2, 8), tensor.Zeros(ir.UINT32, 1, 4), tensor.Zeros(ir.INT32, 2, 8),
+			tensor.Zeros(ir.UINT32, 4, 16), tensor.Full(ir.UINT32, 9, 4, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		zero, pi, signed, narrow, diff := a[0], a[1], a[2], a[3], a[4]
+		seen := map[float64]bool{}
+		for i := 0; i < 16; i++ {
+			w := zero.At(i/8, i%8)
+			if i < 4 && w != zeroKAT[i] {
+				t.Fatalf("compiled %v: zero-seed word %d = %08x, want %08x", compiled, i, uint32(w), uint32(zeroKAT[i]))
+			}
+			if seen[w] {
+				t.Fatalf("compiled %v: zero-seed word %d repeats %08x", compiled, i, uint32(w))
+			}
+			seen[w] = true
+			if s := signed.At(i/8, i%8); s != float64(int32(uint32(w))) {
+				t.Fatalf("compiled %v: INT32 word %d = %v, want the bits of %08x", compiled, i, s, uint32(w))
+			}
+		}
+		for i, want := range piKAT {
+			if got := pi.At(0, i); got != want {
+				t.Fatalf("compiled %v: pi word %d = %08x, want %08x", compiled, i, uint32(got), uint32(want))
+			}
+		}
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 16; c++ {
+				if in := r < 3 && c < 5; in != (narrow.At(r, c) != 0) {
+					t.Fatalf("compiled %v: narrow[%d, %d] = %v (inside the valid [3, 5]: %v)", compiled, r, c, narrow.At(r, c), in)
+				}
+			}
+		}
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 64; c++ {
+				if diff.At(r, c) != 0 {
+					t.Fatalf("compiled %v: diff[%d, %d] = %v, want 0", compiled, r, c, diff.At(r, c))
+				}
+			}
+		}
+	})
+	tprog, tcomp, ttext := authored(t, "random.py", "RandomTensor", 1)
+	wantPTO(t, ttext, "pto.trandom ins(")
+	writtenAndCompiled(t, tprog, tcomp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Zeros(ir.UINT32, 4, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i, want := range zeroKAT {
+			if got := a[0].At(0, i); got != want {
+				t.Fatalf("compiled %v: tensor word %d = %08x, want %08x", compiled, i, uint32(got), uint32(want))
+			}
+		}
+	})
+}

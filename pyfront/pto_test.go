@@ -3,12 +3,11 @@
 package pyfront_test
 
 import (
-	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ptorepl/ptorepl/internal/mlirtool"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
@@ -50,18 +49,12 @@ func TestScalarElementPTO(t *testing.T) {
 			}
 			continue
 		}
-		bin, err := exec.LookPath("mlir-opt-16")
-		if err != nil {
-			if bin, err = exec.LookPath("mlir-opt"); err != nil {
-				t.Fatal("mlir-opt not found: the test command installs Debian's mlir-16-tools")
-			}
+		bin, ok := mlirtool.Opt()
+		if !ok {
+			t.Fatal(mlirtool.Missing)
 		}
-		cmd := exec.Command(bin, "--allow-unregistered-dialect", "-")
-		cmd.Stdin = strings.NewReader(text)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("mlir-opt rejects the generic form: %v\n%s\n%s", err, out.String(), text)
+		if err := mlirtool.Verify(bin, text); err != nil {
+			t.Fatalf("%v\n%s", err, text)
 		}
 	}
 }
@@ -95,9 +88,10 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		}
 		progs[name] = p.IR()
 	}
-	// The element, array, scatter and partial-combine emitters.
+	// The element, array, scatter, partial-combine, sort, compare and
+	// random emitters.
 	for file, names := range map[string][]string{"tile_elements.py": {"TileElements"}, "local_array.py": {"Histogram"},
-		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}} {
+		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}, "random.py": {"RandomTiles", "RandomTensor"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)
@@ -110,11 +104,20 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 			progs[name] = p.IR()
 		}
 	}
-	bin, err := exec.LookPath("mlir-opt-16")
+	// A split-over-files model: split-K accumulators carried in Acc tiles
+	// through scf.for and scf.if.
+	splitk, err := pl.LoadPython(filepath.Join("testdata", "authoring", "splitk", "model.py"))
 	if err != nil {
-		if bin, err = exec.LookPath("mlir-opt"); err != nil {
-			t.Fatal("mlir-opt not found: the test command installs Debian's mlir-16-tools")
-		}
+		t.Fatal(err)
+	}
+	if p, err := splitk.Program("model"); err != nil {
+		t.Fatal(err)
+	} else {
+		progs["splitk"] = p.IR()
+	}
+	bin, ok := mlirtool.Opt()
+	if !ok {
+		t.Fatal(mlirtool.Missing)
 	}
 	for name, p := range progs {
 		lowered, err := passes.Lower(p)
@@ -126,12 +129,8 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, m := range mods {
-			cmd := exec.Command(bin, "--allow-unregistered-dialect", "-")
-			cmd.Stdin = strings.NewReader(m.Text)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s: mlir-opt rejects the generic form: %v\n%s\n%s", name, err, out.String(), m.Text)
+			if err := mlirtool.Verify(bin, m.Text); err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, m.Text)
 			}
 		}
 	}
