@@ -129,3 +129,26 @@ func isIndexLiteral(e Expr) bool {
 	c, ok := e.(*ConstInt)
 	return ok && c.DType == INDEX
 }
+
+// PromoteDTypes is the element type of a binary op on a and b, as
+// upstream's PromoteDataTypes: a float over an integer, else the wider,
+// else (same width) the signed integer, else a.
+func PromoteDTypes(a, b DataType) DataType {
+	switch {
+	case a == b:
+		return a
+	case a.IsFloat() && !b.IsFloat():
+		return a
+	case b.IsFloat() && !a.IsFloat():
+		return b
+	case a.Bits() > b.Bits():
+		return a
+	case b.Bits() > a.Bits():
+		return b
+	case !a.IsFloat() && a.IsSignedInt():
+		return a
+	case !b.IsFloat() && b.IsSignedInt():
+		return b
+	}
+	return a
+}

@@ -99,6 +99,10 @@ type OpDef struct {
 	// vector ops read Vec, so ConvertTensorToTileOps moves an Acc operand
 	// there first.
 	ReadsAcc bool
+	// Promotes marks a tensor op whose two operands may have different
+	// element types, the result taking the promoted one (PromoteDTypes):
+	// its lowering casts the narrower operand up, as the tile op takes one.
+	Promotes bool
 	// StoreUnit is the unit the op writes global memory through, "dma"
 	// (MTE3) or "scalar"; a kernel must not mix the two on one tensor.
 	StoreUnit string

@@ -233,8 +233,8 @@ func TestDeducerErrors(t *testing.T) {
 				args []Expr
 				kw   Kwargs
 				want string
-			}{"tensor." + name, []Expr{plain, tens(FP16, 1, 256)}, nil,
-				"cell[3]:7: tensor." + name + ": argument 'rhs': expected a tensor like lhs, [1, 256] of pl.FP32, given pl.Tensor[[1, 256], pl.FP16]"})
+			}{"tensor." + name, []Expr{plain, tens(FP16, 1, 128)}, nil,
+				"cell[3]:7: tensor." + name + ": argument 'rhs': expected a tensor of lhs's shape [1, 256], given pl.Tensor[[1, 128], pl.FP16]"})
 	}
 	for _, name := range []string{"adds", "subs", "muls", "divs"} {
 		cases = append(cases, struct {
@@ -400,7 +400,7 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tile.fmod", []Expr{rows, ints}, nil,
 			"cell[3]:7: tile.fmod: argument 'rhs': expected a tile like lhs, [64, 32] of pl.FP32, given pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec]"},
 		dcase{"tensor.fmod", []Expr{mat, tens(FP32, 64, 16)}, nil,
-			"cell[3]:7: tensor.fmod: argument 'rhs': expected a tensor like lhs, [64, 32] of pl.FP32, given pl.Tensor[[64, 16], pl.FP32]"},
+			"cell[3]:7: tensor.fmod: argument 'rhs': expected a tensor of lhs's shape [64, 32], given pl.Tensor[[64, 16], pl.FP32]"},
 		dcase{"tile.fmods", []Expr{rows, rows}, nil,
 			"cell[3]:7: tile.fmods: argument 'rhs': expected a scalar, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
 		dcase{"tensor.fmods", []Expr{rows, Int(2)}, nil,
@@ -504,6 +504,10 @@ func TestDeducedTypes(t *testing.T) {
 		{"tile.abs", []Expr{tile(FP16, MemVec, 16, 64)}, nil, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.matmul", []Expr{tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16)}, nil, "pl.Tile[[64, 16], pl.FP32, pl.Mem.Acc]"},
 		{"tensor.matmul", []Expr{tens(FP16, 64, 32), tens(FP16, 32, 16)}, Kwargs{{"out_dtype", FP32}}, "pl.Tensor[[64, 16], pl.FP32]"},
+		{"tensor.add", []Expr{tens(BF16, 16, 64), tens(FP32, 16, 64)}, nil, "pl.Tensor[[16, 64], pl.FP32]"},
+		{"tensor.sub", []Expr{tens(INT8, 16, 64), tens(INT32, 16, 64)}, nil, "pl.Tensor[[16, 64], pl.INT32]"},
+		{"tensor.mul", []Expr{tens(INT32, 16, 64), tens(FP16, 16, 64)}, nil, "pl.Tensor[[16, 64], pl.FP16]"},
+		{"tensor.maximum", []Expr{tens(UINT32, 16, 64), tens(INT32, 16, 64)}, nil, "pl.Tensor[[16, 64], pl.INT32]"},
 		{"tile.assemble", []Expr{tile(FP32, MemMat, 32, 32), tile(FP32, MemAcc, 32, 16), Dims(0, 16)}, nil, "pl.Tile[[32, 32], pl.FP32, pl.Mem.Mat]"},
 		{"tensor.dim", []Expr{tens(FP32, 4, 8), Int(-1)}, nil, "pl.Scalar[pl.INDEX]"},
 		{"tile.transpose_view", []Expr{tile(FP16, MemMat, 64, 32)}, nil, "pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)]"},

@@ -270,7 +270,7 @@ func registerElementwise() {
 			},
 		})
 		*op.tensor = RegisterOp(&OpDef{
-			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile,
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar,
 			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
@@ -286,12 +286,16 @@ func registerElementwise() {
 					if err != nil {
 						return nil, err
 					}
-					if r.DType != l.DType || !SameDims(r.Shape, l.Shape) {
-						return nil, c.Fail(1, "a tensor like lhs, "+DefaultFormat.Dims(l.Shape)+" of "+l.DType.String(), c.Args[1])
+					if !SameDims(r.Shape, l.Shape) {
+						return nil, c.Fail(1, "a tensor of lhs's shape "+DefaultFormat.Dims(l.Shape), c.Args[1])
 					}
+					// Operands of two element types give the promoted one,
+					// as upstream's tensor ops do (FP32 + BF16 is FP32).
+					dt := PromoteDTypes(l.DType, r.DType)
 					if !SameDims(tensorValid(r), tensorValid(l)) {
-						return &TensorType{Shape: l.Shape, DType: l.DType}, nil
+						return &TensorType{Shape: l.Shape, DType: dt}, nil
 					}
+					return &TensorType{Shape: l.Shape, DType: dt, View: validView(l)}, nil
 				}
 				// The result keeps the operands' valid shape, as upstream's does.
 				return &TensorType{Shape: l.Shape, DType: l.DType, View: validView(l)}, nil

@@ -625,6 +625,21 @@ func (t *tileConv) elementwise(a *ir.AssignStmt, c *ir.Call, tileOp *ir.OpDef) (
 		}
 		args[i] = y
 	}
+	// Operands of a narrower element type than the result (a tensor op
+	// promotes, FP32 + BF16 is FP32) are cast to it first: the tile op
+	// takes one element type, as upstream's conversion casts for div.
+	if rt, ok := a.Var.Type().(*ir.TensorType); ok && c.Op.Promotes {
+		for i, y := range args {
+			if tt, ok := y.Type().(*ir.TileType); ok && tt.DType != rt.DType {
+				cast, err := t.emit(&out, []string{"lhs_cast", "rhs_cast"}[i], ir.TileCast, []ir.Expr{y},
+					ir.Kwargs{{Key: "target_type", Value: rt.DType}, {Key: "mode", Value: int64(1)}}, c.Pos)
+				if err != nil {
+					return nil, err
+				}
+				args[i] = cast
+			}
+		}
+	}
 	// A scratch tile the tile form needs (a row reduction's tmp_tile) is
 	// allocated here, as upstream's conversion allocates it.
 	if sc := c.Op.TileScratch; sc != nil && len(args) > 0 {

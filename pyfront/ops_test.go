@@ -1341,3 +1341,31 @@ func TestRandom(t *testing.T) {
 		}
 	})
 }
+
+// Mixed element types promote (FP32 + BF16 is FP32, INT8 * INT32 is
+// INT32); compiled, the narrower operand is cast up before the tile op,
+// and both forms give the exact sums and products.
+func TestPromotedOperands(t *testing.T) {
+	prog, comp, text := authored(t, "promote.py", "Promote", 1)
+	wantPTO(t, text, "pto.tcvt ins(%b", "pto.tcvt ins(%i")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		i, j := tensor.Zeros(ir.INT8, 16, 64), tensor.Zeros(ir.INT32, 16, 64)
+		for k := 0; k < 16*64; k++ {
+			i.Set(float64(k%200-100), k/64, k%64)
+			j.Set(float64(k*7919%100003-50000), k/64, k%64)
+		}
+		return []*tensor.Tensor{tensor.Randn(7, 16, 64), tensor.Randn(8, 16, 64).To(ir.BF16), i, j,
+			tensor.Zeros(ir.FP32, 16, 64), tensor.Zeros(ir.INT32, 16, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for r := 0; r < 16; r++ {
+			for c := 0; c < 64; c++ {
+				if want := f32(a[1].At(r, c) + a[0].At(r, c)); a[4].At(r, c) != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, r, c, a[4].At(r, c), want)
+				}
+				if want := a[2].At(r, c) * a[3].At(r, c); a[5].At(r, c) != want {
+					t.Fatalf("compiled %v: z[%d, %d] = %v, want %v", compiled, r, c, a[5].At(r, c), want)
+				}
+			}
+		}
+	})
+}

@@ -388,6 +388,15 @@ func unaryOp(fn func(float64) float64) OpFunc {
 	}
 }
 
+// roundAll is vals rounded to dt, in a new slice.
+func roundAll(vals []float64, dt ir.DataType) []float64 {
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = round(v, dt)
+	}
+	return out
+}
+
 // elementwiseKernels names the kernel each elementwise op (tile and tensor
 // form) runs.
 var elementwiseKernels = map[*ir.OpDef]string{
@@ -412,7 +421,7 @@ var elementwise = map[string]func(a, b float64) float64{
 }
 
 // elementwiseOp computes lhs <op> rhs (a tile/tensor, or a scalar for the
-// "s" forms) in lhs's dtype. The tile form yields a tile, the tensor form a
+// "s" forms) in the result's dtype (lhs's, or the promoted one). The tile form yields a tile, the tensor form a
 // rank-private tensor.
 func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 	return func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -423,12 +432,23 @@ func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 		if err != nil {
 			return nil, err
 		}
+		// Tensor operands of two element types give the promoted one; each
+		// operand is first rounded to it, as the kernel's cast of the
+		// narrower one does (exact when it widens).
+		promoted := false
+		if _, rdt, ok := ir.ShapeOf(c.Type()); ok && rdt != dt && supported(rdt) {
+			dt, promoted = rdt, true
+			l = roundAll(l, dt)
+		}
 		out := make([]float64, len(l))
 		switch r := a[1].(type) {
 		case *Tile, *view:
-			rv, rshape, _, _, err := x.valuesOf(r, c, "rhs")
+			rv, rshape, rdt, _, err := x.valuesOf(r, c, "rhs")
 			if err != nil {
 				return nil, err
+			}
+			if promoted || rdt != dt {
+				rv = roundAll(rv, dt)
 			}
 			switch {
 			case len(rv) == len(l):
