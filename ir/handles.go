@@ -56,26 +56,26 @@ var (
 
 	// The tensor forms of the row and column ops, and the vector ops
 	// upstream's ops tests use (ops_rows.go, ops_vector.go).
-	TileRowExpandMax, TileRowExpandMin, TileRowExpandExpdif        *OpDef
-	TileColExpandMax, TileColExpandMin, TileColExpandExpdif        *OpDef
-	TensorRowSum, TensorRowMax, TensorRowMin, TensorRowProd        *OpDef
-	TensorColSum, TensorColMax, TensorColMin, TensorColProd        *OpDef
-	TensorRowExpandAdd, TensorRowExpandSub, TensorRowExpandMul     *OpDef
-	TensorRowExpandDiv, TensorRowExpandMax, TensorRowExpandMin     *OpDef
-	TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd     *OpDef
-	TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv     *OpDef
-	TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif  *OpDef
-	TileRsqrt, TensorRsqrt                                         *OpDef
-	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi *OpDef
-	TileRandom, TensorRandom                                       *OpDef
-	TensorFillpadExpand                                            *OpDef
-	TileGetBlockIdx, TileGetBlockNum                               *OpDef // ops_spmd.go
-	TensorReshape, TileGather, TensorGather                        *OpDef
-	TileGatherMask, TensorGatherMask                               *OpDef
-	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask *OpDef
-	TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin     *OpDef
-	TensorRowArgmax, TensorRowArgmin, TensorColArgmax              *OpDef
-	TensorColArgmin, TileTranspose, TensorTranspose                *OpDef
+	TileRowExpandMax, TileRowExpandMin, TileRowExpandExpdif              *OpDef
+	TileColExpandMax, TileColExpandMin, TileColExpandExpdif              *OpDef
+	TensorRowSum, TensorRowMax, TensorRowMin, TensorRowProd              *OpDef
+	TensorColSum, TensorColMax, TensorColMin, TensorColProd              *OpDef
+	TensorRowExpandAdd, TensorRowExpandSub, TensorRowExpandMul           *OpDef
+	TensorRowExpandDiv, TensorRowExpandMax, TensorRowExpandMin           *OpDef
+	TensorRowExpandExpdif, TensorColExpand, TensorColExpandAdd           *OpDef
+	TensorColExpandSub, TensorColExpandMul, TensorColExpandDiv           *OpDef
+	TensorColExpandMax, TensorColExpandMin, TensorColExpandExpdif        *OpDef
+	TileRsqrt, TensorRsqrt                                               *OpDef
+	TileFmod, TensorFmod, TileFmods, TensorFmods, TileCi, TensorCi       *OpDef
+	TileRandom, TensorRandom, TileReinterpretView, TensorReinterpretView *OpDef
+	TensorFillpadExpand                                                  *OpDef
+	TileGetBlockIdx, TileGetBlockNum                                     *OpDef // ops_spmd.go
+	TensorReshape, TileGather, TensorGather                              *OpDef
+	TileGatherMask, TensorGatherMask                                     *OpDef
+	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask       *OpDef
+	TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin           *OpDef
+	TensorRowArgmax, TensorRowArgmin, TensorColArgmax                    *OpDef
+	TensorColArgmin, TileTranspose, TensorTranspose                      *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -121,6 +121,10 @@ type OpDef struct {
 	// the given keyword, as upstream's one DSL function dispatches on its
 	// kwargs (pl.gather(x, mask_pattern=...) is tensor.gather_mask).
 	KwargForms map[string]*OpDef
+	// PositionalKwarg names a kwarg the DSL spelling takes as its next
+	// positional argument after the op's first one, as upstream's Python
+	// signature does (pl.reinterpret_view(x, pl.INT32) is dtype=pl.INT32).
+	PositionalKwarg string
 	// Class is what the op does to the machine (timeline, reports).
 	Class OpClass
 	// HostSafe marks an op a host orchestrator runs without first joining

@@ -11,7 +11,7 @@ func init() {
 		ir.TensorCreate, ir.TensorCast, ir.TensorSlice, ir.TensorViewOp, ir.TensorAssemble,
 		ir.TensorAdd, ir.TensorSub, ir.TensorMul, ir.TensorDiv, ir.TensorMaximum, ir.TensorMinimum,
 		ir.TensorAdds, ir.TensorSubs, ir.TensorMuls, ir.TensorDivs,
-		ir.TensorFull, ir.TensorMatmul, ir.TensorMatmulAcc, ir.TensorRandom, ir.TensorSetValidshape, ir.TensorFillpad, ir.TensorAbs, ir.TensorNeg, ir.TensorRelu, ir.TensorExp, ir.TensorLog, ir.TensorSqrt, ir.TensorRecip,
+		ir.TensorFull, ir.TensorMatmul, ir.TensorMatmulAcc, ir.TensorRandom, ir.TensorReinterpretView, ir.TensorSetValidshape, ir.TensorFillpad, ir.TensorAbs, ir.TensorNeg, ir.TensorRelu, ir.TensorExp, ir.TensorLog, ir.TensorSqrt, ir.TensorRecip,
 	} {
 		NoEmitter(op, tensorLevel)
 	}

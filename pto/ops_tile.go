@@ -103,6 +103,10 @@ func init() {
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)
+	// A reinterpreted tile is a second alloc_tile of the target type at the
+	// source's address (the result shares its MemRef), as upstream emits
+	// it with baked addresses.
+	Register(ir.TileReinterpretView, emitSetValidShape)
 	// A transpose view too: upstream declares the transposed type at the
 	// same address (the result shares the input's MemRef) and moves nothing.
 	Register(ir.TileTransposeView, emitSetValidShape)

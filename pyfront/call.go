@@ -462,6 +462,16 @@ func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 // the op's kwargs, converted by their declared kind.
 func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
+	// A kwarg the DSL takes positionally (pl.reinterpret_view(x, pl.INT32))
+	// is the second positional value when it is a dtype; the printed form
+	// spells it as a keyword and reads as it is.
+	if k := d.PositionalKwarg; k != "" && len(pos) >= 2 && len(nodes) >= 2 {
+		if _, isDType := pos[1].(ir.DataType); isDType {
+			kws = append(kws, kwArg{name: k, node: nodes[1], val: pos[1]})
+			pos = append(append([]value(nil), pos[:1]...), pos[2:]...)
+			nodes = append(append([]*node(nil), nodes[:1]...), nodes[2:]...)
+		}
+	}
 	slots := make([]value, len(pos))
 	copy(slots, pos)
 	filled := make([]bool, len(pos))

@@ -65,6 +65,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.rsqrt":                ir.TensorRsqrt,
 	"pl.arange":               ir.TensorCi,
 	"pl.random":               ir.TensorRandom,
+	"pl.reinterpret_view":     ir.TensorReinterpretView,
 	"pl.tensor.arange":        ir.TensorCi,
 	"pl.tile.arange":          ir.TileCi,
 	"pl.reshape":              ir.TensorReshape,

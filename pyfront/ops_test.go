@@ -1369,3 +1369,42 @@ func TestPromotedOperands(t *testing.T) {
 		}
 	})
 }
+
+// pl.reinterpret_view sees the same bytes as another type: FP32 as its
+// INT32 bit patterns, as two little-endian INT16 halves per element (the
+// columns doubled), and back to the same FP32 values; of a tensor, as
+// UINT32. As written and compiled alike; compiled, each view is a second
+// alloc_tile at its source's address.
+func TestReinterpretView(t *testing.T) {
+	prog, comp, text := authored(t, "reinterpret.py", "Reinterpret", 1)
+	wantPTO(t, text, "dtype=i32, rows=8, cols=16", "dtype=i16, rows=8, cols=32")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(3, 8, 16), tensor.Zeros(ir.INT32, 8, 16), tensor.Zeros(ir.INT16, 8, 32), tensor.Zeros(ir.FP32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for r := 0; r < 8; r++ {
+			for c := 0; c < 16; c++ {
+				u := math.Float32bits(float32(a[0].At(r, c)))
+				if got := a[1].At(r, c); got != float64(int32(u)) {
+					t.Fatalf("compiled %v: bits[%d, %d] = %v, want %v", compiled, r, c, got, int32(u))
+				}
+				lo, hi := a[2].At(r, 2*c), a[2].At(r, 2*c+1)
+				if lo != float64(int16(u)) || hi != float64(int16(u>>16)) {
+					t.Fatalf("compiled %v: halves[%d, %d:%d] = %v, %v, want %v, %v", compiled, r, 2*c, 2*c+2, lo, hi, int16(u), int16(u>>16))
+				}
+				if a[3].At(r, c) != a[0].At(r, c) {
+					t.Fatalf("compiled %v: back[%d, %d] = %v, want %v", compiled, r, c, a[3].At(r, c), a[0].At(r, c))
+				}
+			}
+		}
+	})
+	tp, tc, _ := authored(t, "reinterpret.py", "ReinterpretTensor", 1)
+	writtenAndCompiled(t, tp, tc, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(4, 4, 32), tensor.Zeros(ir.UINT32, 4, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 4*32; i++ {
+			if got, want := a[1].At(i/32, i%32), float64(math.Float32bits(float32(a[0].At(i/32, i%32)))); got != want {
+				t.Fatalf("compiled %v: bits %d = %v, want %v", compiled, i, got, want)
+			}
+		}
+	})
+}
