@@ -715,6 +715,20 @@ func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A source of another element type converts: an Acc tile on its way
+	// out (the fixpipe), a Vec tile by a cast first.
+	if st, ok := src.Type().(*ir.TileType); ok && st.Memory != ir.MemAcc {
+		if tt, ok := ir.AsTensorLike(c.Args[0].Type()); ok && tt.DType != st.DType {
+			mode := ir.CastModes["round"]
+			if !tt.DType.IsFloat() {
+				mode = ir.CastModes["trunc"] // as the simulator's conversion on assemble
+			}
+			if src, err = t.emit(&out, "assemble_cast", ir.TileCast, []ir.Expr{src},
+				ir.Kwargs{{Key: "target_type", Value: tt.DType}, {Key: "mode", Value: mode}}, c.Pos); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var kw ir.Kwargs
 	if c.Kwargs.Int("atomic", 0) != 0 {
 		kw = ir.Kwargs{{Key: "atomic", Value: c.Kwargs.Int("atomic", 0)}}

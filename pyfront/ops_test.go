@@ -1408,3 +1408,47 @@ func TestReinterpretView(t *testing.T) {
 		}
 	})
 }
+
+// Assembling into another element type converts: each core's FP32
+// accumulator rounds to BF16 on its way out and is atomic-added into the
+// BF16 output (the fix-pipe), and a Vec FP32 sum is cast to BF16 before
+// its store; as written and compiled alike.
+func TestConvertingStores(t *testing.T) {
+	bf16 := func(v float64) float64 {
+		x := tensor.Zeros(ir.BF16, 1)
+		x.Set(v, 0)
+		return x.At(0)
+	}
+	prog, comp, text := authored(t, "convert_store.py", "split_k_bf16", 1)
+	wantPTO(t, text, "pto.tstore ins(%partial : !pto.tile_buf<loc=acc, dtype=f32", "atomic_add")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 256).To(ir.BF16), tensor.Randn(2, 256, 32).To(ir.BF16), tensor.Full(ir.BF16, 3, 16, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 32; j++ {
+				c := 0.0
+				for k0 := 0; k0 < 256; k0 += 64 {
+					p := 0.0
+					for q := k0; q < k0+64; q++ {
+						p += a[0].At(i, q) * a[1].At(q, j)
+					}
+					c = bf16(c + bf16(f32(p)))
+				}
+				if got := a[2].At(i, j); got != c {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, c)
+				}
+			}
+		}
+	})
+	prog, comp, text = authored(t, "convert_store.py", "narrow_store", 1)
+	wantPTO(t, text, "outs(%assemble_cast : !pto.tile_buf<loc=vec, dtype=bf16")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(4, 4, 32), tensor.Zeros(ir.BF16, 4, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 4*32; i++ {
+			if got, want := a[1].At(i/32, i%32), bf16(f32(2*a[0].At(i/32, i%32))); got != want {
+				t.Fatalf("compiled %v: y %d = %v, want %v", compiled, i, got, want)
+			}
+		}
+	})
+}

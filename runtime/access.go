@@ -349,12 +349,14 @@ func (x *Exec) storeTile(t *Tile, v *view, rank int, offs []int, add bool, c *ir
 	if numel(ext) == 0 {
 		return nil
 	}
-	if t.DType != v.dt {
-		return fmt.Errorf("a %s tile cannot be stored into a %s tensor", t.DType.Name(), v.dt.Name())
-	}
 	sub, err := x.subScratch(v, offs, trimLeadingOnes(ext, len(v.shape)))
 	if err != nil {
 		return err
+	}
+	if t.DType != v.dt {
+		// An Acc tile's store converts on the way out (the fixpipe): each
+		// value rounds to the tensor's type, then lands or is added.
+		return x.writeView(sub, rank, roundAll(gatherValid(t.values(), t.Shape, ext), v.dt), add, c)
 	}
 	if add {
 		return x.writeView(sub, rank, gatherValid(t.values(), t.Shape, ext), true, c)

@@ -135,7 +135,8 @@ func init() {
 		return t, x.writeView(one, x.local(), []float64{round(v, t.dt)}, false, c)
 	})
 	// tensor.assemble copies the source into the target region at offset
-	// (or adds it, atomic=Add); the result is the target (the rebind idiom).
+	// (or adds it, atomic=Add), converted to the target's element type; the
+	// result is the target (the rebind idiom).
 	Register(ir.TensorAssemble, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		dst, err := viewArg(a[0], "target")
 		if err != nil {
@@ -148,9 +149,6 @@ func init() {
 		offs, err := intsArg(a[2], "offset")
 		if err != nil {
 			return nil, err
-		}
-		if src.dt != dst.dt {
-			return nil, fmt.Errorf("a %s source cannot be assembled into a %s target", src.dt.Name(), dst.dt.Name())
 		}
 		// Only the source's valid region is written (a padded source
 		// narrowed by tensor.set_validshape).
@@ -166,6 +164,11 @@ func init() {
 		vals, err := x.readView(src, x.local(), c)
 		if err != nil {
 			return nil, err
+		}
+		if src.dt != dst.dt {
+			// Another element type converts first, as the kernel's store of
+			// a matmul result does (the fixpipe) or its cast of a Vec one.
+			vals = roundAll(vals, dst.dt)
 		}
 		return dst, x.writeView(region, x.local(), vals, c.Kwargs.Int("atomic", 0) != 0, c)
 	})
