@@ -173,12 +173,26 @@ func expandTo(c *DeduceCtx, from []Expr, what string) ([]Expr, error) {
 
 // vecTileLike requires argument i to be a Vec tile of like's shape and
 // dtype; likeName names like in the message (lhs, src0).
+// vecReadable reports whether argument i, tile t, can be read from Vec:
+// it is there (or nowhere yet), or it is an Acc tile and the op declares a
+// Vec input (ArgSpec.Memory), so InferTileMemorySpace moves it there
+// first, as upstream's Vec input requirement does.
+func vecReadable(c *DeduceCtx, i int, t *TileType) bool {
+	switch t.Memory {
+	case MemNone, MemVec:
+		return true
+	case MemAcc:
+		return c.Op.ArgSpecAt(i).Memory == MemVec
+	}
+	return false
+}
+
 func vecTileLike(c *DeduceCtx, i int, like *TileType, likeName string) (*TileType, error) {
 	t, err := c.Tile(i)
 	if err != nil {
 		return nil, err
 	}
-	if t.Memory != MemNone && t.Memory != MemVec {
+	if !vecReadable(c, i, t) {
 		return nil, c.Fail(i, "a tile in Vec memory", t)
 	}
 	if t.DType != like.DType || !SameDims(t.Shape, like.Shape) {

@@ -249,14 +249,14 @@ func registerElementwise() {
 		op := op
 		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
-			Args:      []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			Args:      []ArgSpec{{Name: "lhs", Memory: MemVec}, {Name: "rhs", Memory: MemVec}},
 			OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.Tile(0)
 				if err != nil {
 					return nil, err
 				}
-				if l.Memory != MemNone && l.Memory != MemVec {
+				if !vecReadable(c, 0, l) {
 					return nil, c.Fail(0, "a tile in Vec memory", l)
 				}
 				if op.scalar {

@@ -30,7 +30,8 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 
 // moveOperands inserts, before each op that reads an operand from another
 // on-chip memory than the one it is in (a matmul's Left and Right operands
-// given in Mat), `<x>_<Memory> = tile.move(x, target_memory=...)`, and
+// given in Mat, a vector op's given in Acc), `<x>_<Memory> =
+// tile.move(x, target_memory=...)`, and
 // passes the moved tile: upstream's InferTileMemorySpace does the same for
 // its ops' input memory constraints.
 func moveOperands(fn *ir.Function) (*ir.Function, error) {
@@ -45,7 +46,7 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 		for i, a := range c.Args {
 			want := c.Op.ArgSpecAt(i).Memory
 			tt, ok := a.Type().(*ir.TileType)
-			if want == ir.MemDDR || want == ir.MemNone || !ok || tt.Memory != ir.MemMat {
+			if !ok || !movedFor(tt.Memory, want) {
 				continue
 			}
 			move, err := ir.TileMove.NewCall([]ir.Expr{a}, ir.Kwargs{{Key: "target_memory", Value: want}}, c.Pos)
@@ -84,6 +85,19 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 	g := fn.Clone()
 	g.Body = body
 	return g, nil
+}
+
+// movedFor reports whether a tile in memory from is moved before an op
+// that reads it from want: a cube operand from Mat to Left, Right or
+// Bias, a vector operand from Acc (a matmul's result) to Vec.
+func movedFor(from, want ir.MemorySpace) bool {
+	switch from {
+	case ir.MemMat:
+		return want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias
+	case ir.MemAcc:
+		return want == ir.MemVec
+	}
+	return false
 }
 
 // unallocated is the byte offset of a MemRef before AllocateMemoryAddr.

@@ -1452,3 +1452,30 @@ func TestConvertingStores(t *testing.T) {
 		}
 	})
 }
+
+// A matmul's Acc result read by vector ops is moved to Vec first
+// (InferTileMemorySpace, the ops' Vec input), and the bias add and the
+// scaling compute what they say, as written and compiled.
+func TestAccIntoVector(t *testing.T) {
+	prog, comp, text := authored(t, "mat_operands.py", "AccIntoVector", 1)
+	wantPTO(t, text, "pto.tmov ins(%mm : !pto.tile_buf<loc=acc", "outs(%mm_Vec : !pto.tile_buf<loc=vec")
+	st, ok := comp.Stage("InferTileMemorySpace")
+	if !ok || !strings.Contains(st.Text, "mm_Vec: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.move(mm, target_memory=pl.Mem.Vec)") {
+		t.Fatalf("InferTileMemorySpace moved no Acc operand to Vec:\n%s", st.Text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32).To(ir.FP16), tensor.Randn(2, 32, 16).To(ir.FP16), tensor.Randn(3, 16, 16), tensor.Zeros(ir.FP32, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				s := 0.0
+				for k := 0; k < 32; k++ {
+					s += a[0].At(i, k) * a[1].At(k, j)
+				}
+				if want := f32(f32(f32(s)+a[2].At(i, j)) * 0.5); a[3].At(i, j) != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, a[3].At(i, j), want)
+				}
+			}
+		}
+	})
+}

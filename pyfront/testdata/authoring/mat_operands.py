@@ -38,3 +38,34 @@ class MatOperands:
         d: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ):
         self.kernel(a, b, bias, c, d)
+
+
+@pl.program
+class AccIntoVector:
+    """A matmul's Acc result read by vector ops (upstream's mixed SPMD
+    kernel: matmul on the cube, bias add on the vector core): each op
+    declares a Vec input, so InferTileMemorySpace moves the tile there."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        a: pl.Tensor[[16, 32], pl.FP16],
+        b: pl.Tensor[[32, 16], pl.FP16],
+        bias: pl.Tensor[[16, 16], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        a_l = pl.move(pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
+        b_r = pl.move(pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
+        mm = pl.matmul(a_l, b_r)
+        biased = pl.add(mm, pl.load(bias, [0, 0], [16, 16]))
+        pl.store(pl.mul(biased, 0.5), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(
+        self,
+        a: pl.Tensor[[16, 32], pl.FP16],
+        b: pl.Tensor[[32, 16], pl.FP16],
+        bias: pl.Tensor[[16, 16], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        self.kernel(a, b, bias, out)
