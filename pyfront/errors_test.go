@@ -149,6 +149,12 @@ class P:
 	{"jit_bare_tensor_unsized", "import pypto.language as pl\n\n@pl.jit\ndef f(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n    return c\n"},
 	{"jit_bare_tensor_unknown_ctor", "import pypto.language as pl\nimport torch\n\n@pl.jit\ndef f(a: pl.Tensor):\n    pass\n\nif __name__ == \"__main__\":\n    a = torch.load(\"a.pt\")\n    f(a)\n"},
 	{"with_two_items", kernel("        with pl.at(level=pl.Level.CORE_GROUP), pl.at(level=pl.Level.CHIP):\n            pass\n")},
+	{"relative_import_in_text", "import pypto.language as pl\nfrom .config import SIZE\n"},
+	{"imported_torch_name_used", "import pypto.language as pl\nfrom torch import float32\n" + strings.TrimPrefix(kernel("        u = pl.cast(t, target_type=float32)\n"), "import pypto.language as pl\n")},
+	{"random_rounds", kernel("        r = pl.tile.random(1, 2, 3, 4, 5, 6, [4, 16], rounds=8)\n")},
+	{"random_seed_too_wide", kernel("        r = pl.tile.random(0xA4093822, 2, 3, 4, 5, 6, [4, 16])\n")},
+	{"reinterpret_bad_width", kernel("        r = pl.reinterpret_view(pl.tile.slice(t, [4, 3], [0, 0]), pl.INT64)\n")},
+	{"matmul_acc_wrong_acc", kernel("        a = pl.matmul_acc(x, x, x)\n")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message (from
