@@ -104,6 +104,7 @@ var docIndex = map[string]docEntry{
 	"pl.Func":                           {Signature: "type Func struct {\n\t// contains filtered or unexported fields\n}", Doc: "Func builds one function's signature and body."},
 	"pl.Func.AutoScope":                 {Signature: "func (f *Func) AutoScope(body func())", Doc: "AutoScope adds a region whose tasks the runtime orders by the buffers\nthey touch (the default). PyPTO: with pl.auto_scope(): ..."},
 	"pl.Func.Call":                      {Signature: "func (f *Func) Call(fn *Function, args ...any) Expr", Doc: "Call calls another function of the program. PyPTO: self.fn(args)."},
+	"pl.Func.ClusterScope":              {Signature: "func (f *Func) ClusterScope(nameHint string, body func())", Doc: "ClusterScope adds a region of co-scheduled cube and vector kernels\n(upstream outlines it into a Group function); its statements run where\nthey stand. nameHint may be \"\". PyPTO: with pl.cluster(name_hint=...): ..."},
 	"pl.Func.Dispatch":                  {Signature: "func (f *Func) Dispatch(fn *Function, device any, args ...any) Expr", Doc: "Dispatch calls fn on device. PyPTO: self.fn(args, device=r)."},
 	"pl.Func.Do":                        {Signature: "func (f *Func) Do(e any)", Doc: "Do evaluates a call for its effects. PyPTO: an expression statement."},
 	"pl.Func.For":                       {Signature: "func (f *Func) For(name string, r *LoopRange, body func(i Expr))", Doc: "For adds a loop whose variable is named name; body receives it.\nPyPTO: for name in pl.range(...):"},

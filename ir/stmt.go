@@ -86,6 +86,7 @@ type ScopeKind int
 // Scope kinds.
 const (
 	ScopeInCore    ScopeKind = 0 // with pl.at(level=pl.Level.CORE_GROUP)
+	ScopeCluster   ScopeKind = 2 // with pl.cluster(): co-scheduled cube and vector kernels
 	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
 	ScopeSpmd      ScopeKind = 4 // with pl.spmd(core_num): its body runs once per block
 	ScopeRuntime   ScopeKind = 5 // with pl.manual_scope() (Manual) or pl.auto_scope()

@@ -30,6 +30,21 @@ func (f *Func) runtimeScope(manual bool, body func()) {
 	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeRuntime, Level: ir.LevelNone, Role: ir.RoleNone, Manual: manual, Body: blk})
 }
 
+// ClusterScope adds a region of co-scheduled cube and vector kernels
+// (upstream outlines it into a Group function); its statements run where
+// they stand. nameHint may be "". PyPTO: with pl.cluster(name_hint=...): ...
+func (f *Func) ClusterScope(nameHint string, body func()) {
+	pos := dsl.Caller()
+	if nameHint != "" {
+		dsl.CheckName("f.ClusterScope", "nameHint", nameHint)
+	}
+	if body == nil {
+		dsl.Failf("f.ClusterScope: the body callback is nil")
+	}
+	blk := f.b.Block(body)
+	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeCluster, Level: ir.LevelNone, Role: ir.RoleNone, NameHint: nameHint, Body: blk})
+}
+
 // InCoreTask is InCoreScope whose launch waits for deps (task ids, or
 // arrays of them) and binds its own task id to a variable named tid ("":
 // none), which it returns (nil when tid is ""). PyPTO:

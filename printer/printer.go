@@ -426,16 +426,22 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 }
 
 // scopeHeader is the call a scope prints as, upstream's spelling:
-// pl.manual_scope() / pl.auto_scope(), or pl.at with its level
+// pl.manual_scope() / pl.auto_scope(), pl.cluster(), or pl.at with its level
 // (CORE_GROUP for an InCore scope), role, optimizations and name_hint when
 // given, then deps=[...].
 func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 	pre := p.o.prefix()
-	if s.Kind == ir.ScopeRuntime {
+	switch s.Kind {
+	case ir.ScopeRuntime:
 		if s.Manual {
 			return pre + ".manual_scope()"
 		}
 		return pre + ".auto_scope()"
+	case ir.ScopeCluster:
+		if s.NameHint != "" {
+			return pre + ".cluster(name_hint=" + strconv.Quote(s.NameHint) + ")"
+		}
+		return pre + ".cluster()"
 	}
 	level := s.Level
 	if s.Kind == ir.ScopeInCore {

@@ -134,7 +134,7 @@ class P:
 	{"submit_not_a_function", kernel("        u = pl.submit(pl.add, x)\n")},
 	{"array_of_floats", kernel("        a = pl.array.create(4, pl.FP32)\n")},
 	{"array_two_indices", kernel("        a = pl.array.create(4, pl.TASK_ID)\n        a[0, 1] = pl.system.task_invalid()\n")},
-	{"with_other_scope", kernel("        with pl.cluster():\n            pass\n")},
+	{"with_other_scope", kernel("        with pl.incore():\n            pass\n")},
 	{"manual_scope_args", kernel("        with pl.manual_scope(True):\n            pass\n")},
 	{"with_python_context", kernel("        with open(\"f\"):\n            pass\n")},
 	{"with_no_level", kernel("        with pl.at(name_hint=\"k\"):\n            pass\n")},

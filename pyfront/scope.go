@@ -53,9 +53,28 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		body := n.ChildByFieldId(fldBody)
 		s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
 		return []ir.Stmt{s}
+	case "pl.cluster":
+		// Co-scheduled cube and vector kernels (upstream outlines the
+		// region into a Group function); its statements run where they
+		// stand.
+		s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: ir.ScopeCluster, Level: ir.LevelNone, Role: ir.RoleNone}
+		pos, _, kws := r.args(call, fc.env, fc)
+		if len(pos) > 0 {
+			r.fail(call, "pl.cluster() takes no positional arguments (only name_hint=)")
+		}
+		for _, k := range kws {
+			h, ok := k.val.(string)
+			if k.name != "name_hint" || !ok || (h != "" && !isIdentifier(h)) {
+				r.fail(k.node, "pl.cluster: expected name_hint= a valid identifier, given %s=%s", k.name, describe(k.val))
+			}
+			s.NameHint = h
+		}
+		body := n.ChildByFieldId(fldBody)
+		s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
+		return []ir.Stmt{s}
 	}
 	if callee != "pl.at" {
-		r.fail(call, "unsupported with scope %s: ptorepl reads pl.at(level=..., role=..., name_hint=...), pl.spmd(n), pl.manual_scope() and pl.auto_scope() scopes", r.text(call))
+		r.fail(call, "unsupported with scope %s: ptorepl reads pl.at(level=..., role=..., name_hint=...), pl.spmd(n), pl.cluster(), pl.manual_scope() and pl.auto_scope() scopes", r.text(call))
 	}
 	pos, nodes, kws := r.args(call, fc.env, fc)
 	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Level: ir.LevelNone, Role: ir.RoleNone}
@@ -182,6 +201,15 @@ func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 	r := fc.r
 	pos, nodes, kws := r.args(call, fc.env, fc)
 	opts := &ir.ScopeStmt{}
+	// core_num may also be spelled as a keyword (pl.spmd(core_num=4)), as
+	// upstream's signature allows.
+	for i, k := range kws {
+		if k.name == "core_num" && len(pos) == 0 {
+			pos, nodes = []value{k.val}, []*node{k.node}
+			kws = append(append([]kwArg(nil), kws[:i]...), kws[i+1:]...)
+			break
+		}
+	}
 	if len(pos) != 1 {
 		r.fail(call, "pl.spmd takes one positional argument (core_num, the number of blocks), given %d", len(pos))
 	}

@@ -296,6 +296,9 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
 			}
 		}
+		if s.Kind == ir.ScopeCluster {
+			return body
+		}
 		if s.Kind == ir.ScopeRuntime {
 			return func(fr *frame) ([]any, bool, error) {
 				saved := fr.x.rc.enterScope(s.Manual)

@@ -468,6 +468,9 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		// A scope runs its body where it stands: the program as written
 		// computes what its outlined form does. A runtime scope sets how
 		// its tasks are checked; an InCore region is a task.
+		if s.Kind == ir.ScopeCluster {
+			return x.stmt(s.Body)
+		}
 		if s.Kind == ir.ScopeRuntime {
 			saved := x.rc.enterScope(s.Manual)
 			vals, ret, err := x.stmt(s.Body)

@@ -27,9 +27,11 @@ class Spmd:
         scaled: pl.Out[pl.Tensor[[64, 32], pl.FP32]],
         doubled: pl.Out[pl.Tensor[[64, 32], pl.FP32]],
     ):
-        # Dispatch form: the kernel reads its block index itself.
-        with pl.spmd(4):
-            out = self.add_rows(a, b, out)
+        # Dispatch form: the kernel reads its block index itself (in a
+        # cluster region, co-scheduling it; core_num spelled as a keyword).
+        with pl.cluster(name_hint="adders"):
+            with pl.spmd(core_num=4):
+                out = self.add_rows(a, b, out)
         # Loop form: the body is the kernel, i its block index.
         for i in pl.spmd(2, name_hint="scale"):
             n = pl.cast(pl.tile.get_block_num(), pl.FP32)
