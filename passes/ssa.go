@@ -145,6 +145,46 @@ func (s *ssaConv) uses(es []ir.Expr, env map[string]ir.Expr) []ir.Expr {
 
 // assignedNames lists, in first-assignment order, the names a block assigns
 // (including the return vars of nested loops and ifs).
+// retypedNames are the names live before a loop that its body assigns a
+// value of another type: the body's binding is a new variable, not the
+// loop-carried value (no iter-arg could hold both). The reader's
+// _tuple_tmp, rebound by each tuple unpacking, is the usual one.
+func retypedNames(stmts []ir.Stmt, env map[string]ir.Expr) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range stmts {
+		ir.WalkStmt(st, nil, func(x ir.Stmt) {
+			a, ok := x.(*ir.AssignStmt)
+			if !ok {
+				return
+			}
+			if before, live := env[a.Var.Name]; live && !sameCarrier(before.Type(), a.Var.Type()) {
+				out[a.Var.Name] = true
+			}
+		})
+	}
+	return out
+}
+
+// sameCarrier reports whether one iter-arg can hold values of types a and
+// b: the same kind of value (a tensor, a tile, a scalar), tuples element by
+// element. Within a kind the loop carries as it always has (a refined
+// view or another integer width is still the one variable).
+func sameCarrier(a, b ir.Type) bool {
+	if at, ok := a.(*ir.TupleType); ok {
+		bt, ok := b.(*ir.TupleType)
+		if !ok || len(at.Types) != len(bt.Types) {
+			return false
+		}
+		for i := range at.Types {
+			if !sameCarrier(at.Types[i], bt.Types[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.TypeName() == b.TypeName()
+}
+
 func assignedNames(stmts []ir.Stmt) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -284,8 +324,9 @@ func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error
 		existing[ia.Name] = true
 	}
 	var carried []string
+	retyped := retypedNames(bodyStmts, env)
 	for _, n := range assignedNames(bodyStmts) {
-		if _, live := env[n]; live && !existing[n] && n != x.LoopVar.Name {
+		if _, live := env[n]; live && !existing[n] && n != x.LoopVar.Name && !retyped[n] {
 			carried = append(carried, n)
 		}
 	}

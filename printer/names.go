@@ -146,6 +146,25 @@ func dynamicVars(prog *ir.Program) []*ir.Var {
 				fromShape(dims)
 			}
 		}
+		// A view's valid shape and strides may name dimensions no shape
+		// does (a tensor valid to VALID_LEN columns).
+		switch t := t.(type) {
+		case *ir.TensorType:
+			if t.View != nil {
+				fromShape(t.View.ValidShape)
+				fromShape(t.View.Stride)
+			}
+		case *ir.DistributedTensorType:
+			if t.View != nil {
+				fromShape(t.View.ValidShape)
+				fromShape(t.View.Stride)
+			}
+		case *ir.TileType:
+			if t.View != nil {
+				fromShape(t.View.ValidShape)
+				fromShape(t.View.Stride)
+			}
+		}
 	}
 	for _, f := range prog.Functions {
 		for _, v := range f.Params {

@@ -118,61 +118,83 @@ func checkPagedAttention(t *testing.T, q, k, v, table *tensor.Tensor, ctx []int,
 	}
 }
 
-// TestUpstreamPagedAttentionSpmd reads upstream's
-// models/09_paged_attention_spmd.py, whose orchestration dispatches each
-// stage with pl.spmd(core_num=4) (some inside pl.cluster() regions), and
-// runs its factory's program as written and compiled on a small paged KV
-// cache: the runs agree bit for bit and the output is softmax(q k^T) v;
-// every stage of its pipeline, cluster scopes included, reads back.
-func TestUpstreamPagedAttentionSpmd(t *testing.T) {
+// TestUpstreamPagedAttentionVariants reads upstream's other paged
+// attention models from the same directory and runs each factory's program
+// as written and compiled on a small paged KV cache: the runs agree bit for
+// bit, the output is softmax(q k^T) v, and every stage of the pipeline
+// reads back. 05 batches its kernels, 06 sizes every tensor with
+// pl.dynamic dimensions bound from the tensors passed, and 09 dispatches
+// each stage with pl.spmd(core_num=4), some inside pl.cluster() regions.
+func TestUpstreamPagedAttentionVariants(t *testing.T) {
 	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run models/09_paged_attention_spmd.py beside it")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "models", "09_paged_attention_spmd.py"))
-	if err != nil {
-		t.Fatal(err)
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run models/05, 06 and 09 paged attention beside it")
 	}
 	const batch, heads, dim, bs, mb = 2, 16, 128, 128, 2
-	prog, err := mod.Call("build_paged_attention_spmd_program", batch, heads, dim, bs, mb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	comp, err := pl.TryCompile(prog, pl.Ranks(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := comp.PTOText(); err != nil {
-		t.Fatal(err)
-	}
 	ctx := []int{200, 256}
-	q := tensor.Randn(1, batch*heads, dim).To(ir.BF16)
-	k := tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
-	v := tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
-	table, lens := tensor.Zeros(ir.INT32, batch*mb), tensor.Zeros(ir.INT32, batch)
-	for i := 0; i < batch*mb; i++ {
-		table.Set(float64(batch*mb-1-i), i)
+	for _, c := range []struct {
+		file, factory string
+		args          []any
+		// extra are the inputs after q, k, v, table and lens, out among
+		// them (its index in the returned slice).
+		extra func(config *tensor.Tensor, out *tensor.Tensor) []*tensor.Tensor
+	}{
+		{"05_paged_attention_batch.py", "BuildBatchPagedAttentionProgram", []any{batch, heads, dim, bs, mb},
+			func(config, out *tensor.Tensor) []*tensor.Tensor {
+				return []*tensor.Tensor{out, config, tensor.Zeros(ir.INT64, 1), tensor.Zeros(ir.INT64, 1), tensor.Zeros(ir.INT64, 1)}
+			}},
+		{"06_paged_attention_dynamic.py", "build_dynamic_paged_attention_program", []any{16, dim, bs},
+			func(config, out *tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{out} }},
+		{"09_paged_attention_spmd.py", "build_paged_attention_spmd_program", []any{batch, heads, dim, bs, mb},
+			func(config, out *tensor.Tensor) []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Full(ir.FP32, 1, 1), out, config}
+			}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			mod, err := pl.LoadPython(filepath.Join(dir, "..", "models", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := mod.Call(c.factory, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := pl.TryCompile(prog, pl.Ranks(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := comp.PTOText(); err != nil {
+				t.Fatal(err)
+			}
+			q := tensor.Randn(1, batch*heads, dim).To(ir.BF16)
+			k := tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
+			v := tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
+			table, lens := tensor.Zeros(ir.INT32, batch*mb), tensor.Zeros(ir.INT32, batch)
+			for i := 0; i < batch*mb; i++ {
+				table.Set(float64(batch*mb-1-i), i)
+			}
+			for b, n := range ctx {
+				lens.Set(float64(n), b)
+			}
+			config := tensor.Zeros(ir.INT64, 7)
+			for i, x := range []float64{batch, heads, 1, dim, bs, mb, mb} {
+				config.Set(x, i)
+			}
+			written, compiled := tensor.Zeros(ir.FP32, batch*heads, dim), tensor.Zeros(ir.FP32, batch*heads, dim)
+			base := []*tensor.Tensor{q, k, v, table, lens}
+			if _, err := pl.Run(prog, pl.Ranks(1), append(base, c.extra(config, written)...)...); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := comp.Run(pl.Ranks(1), append(base, c.extra(config, compiled)...)...); err != nil {
+				t.Fatal(err)
+			}
+			if !compiled.Equal(written) {
+				t.Fatal("the compiled program's output differs from the program as written")
+			}
+			checkPagedAttention(t, q, k, v, table, ctx, heads, dim, bs, mb, written)
+			roundTripStages(t, c.factory, prog.IR())
+		})
 	}
-	for b, n := range ctx {
-		lens.Set(float64(n), b)
-	}
-	scale := tensor.Full(ir.FP32, 1, 1)
-	config := tensor.Zeros(ir.INT64, 7)
-	for i, x := range []float64{batch, heads, 1, dim, bs, mb, mb} {
-		config.Set(x, i)
-	}
-	written, compiled := tensor.Zeros(ir.FP32, batch*heads, dim), tensor.Zeros(ir.FP32, batch*heads, dim)
-	if _, err := pl.Run(prog, pl.Ranks(1), q, k, v, table, lens, scale, written, config); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := comp.Run(pl.Ranks(1), q, k, v, table, lens, scale, compiled, config); err != nil {
-		t.Fatal(err)
-	}
-	if !compiled.Equal(written) {
-		t.Fatal("the compiled program's output differs from the program as written")
-	}
-	checkPagedAttention(t, q, k, v, table, ctx, heads, dim, bs, mb, written)
-	roundTripStages(t, "paged_attention_spmd", prog.IR())
 }
 
 // TestUpstreamQwen3Decode opens upstream's examples/models/qwen3_jit, a

@@ -1479,3 +1479,29 @@ func TestAccIntoVector(t *testing.T) {
 		}
 	})
 }
+
+// Tuple unpackings of different arity before and inside a loop: the
+// loop carries a and b, not the reader's _tuple_tmp, and runs the
+// Fibonacci-like steps it says (a, b = b, a + b; y = a * b).
+func TestUnpackInLoop(t *testing.T) {
+	prog, comp, _ := authored(t, "unpack_loop.py", "UnpackLoop", 1)
+	st, ok := comp.Stage("ConvertToSSA")
+	if !ok || strings.Contains(st.Text, "_tuple_tmp__iter") {
+		t.Fatalf("ConvertToSSA carries _tuple_tmp through the loop:\n%s", st.Text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(9, 4, 16), tensor.Zeros(ir.FP32, 4, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 4*16; i++ {
+			x := a[0].At(i/16, i%16)
+			pa, pb, y := x, f32(x+x), 0.0
+			for k := 0; k < 3; k++ {
+				y = f32(pa * pb)
+				pa, pb = pb, f32(pa+pb)
+			}
+			if got := a[1].At(i/16, i%16); got != y {
+				t.Fatalf("compiled %v: y %d = %v, want %v", compiled, i, got, y)
+			}
+		}
+	})
+}
