@@ -123,12 +123,14 @@ func checkPagedAttention(t *testing.T, q, k, v, table *tensor.Tensor, ctx []int,
 // as written and compiled on a small paged KV cache: the runs agree bit for
 // bit, the output is softmax(q k^T) v, and every stage of the pipeline
 // reads back. 05 batches its kernels, 06 sizes every tensor with
-// pl.dynamic dimensions bound from the tensors passed, and 09 dispatches
-// each stage with pl.spmd(core_num=4), some inside pl.cluster() regions.
+// pl.dynamic dimensions bound from the tensors passed, 07 builds its
+// kernels with kernel factories (two blocks per unroll group here), and 09
+// dispatches each stage with pl.spmd(core_num=4), some inside pl.cluster()
+// regions.
 func TestUpstreamPagedAttentionVariants(t *testing.T) {
 	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run models/05, 06 and 09 paged attention beside it")
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run models/05, 06, 07 and 09 paged attention beside it")
 	}
 	const batch, heads, dim, bs, mb = 2, 16, 128, 128, 2
 	ctx := []int{200, 256}
@@ -144,6 +146,8 @@ func TestUpstreamPagedAttentionVariants(t *testing.T) {
 				return []*tensor.Tensor{out, config, tensor.Zeros(ir.INT64, 1), tensor.Zeros(ir.INT64, 1), tensor.Zeros(ir.INT64, 1)}
 			}},
 		{"06_paged_attention_dynamic.py", "build_dynamic_paged_attention_program", []any{16, dim, bs},
+			func(config, out *tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{out} }},
+		{"07_paged_attention_multi_config.py", "build_paged_attention_multi_config_program", []any{16, dim, bs, 2},
 			func(config, out *tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{out} }},
 		{"09_paged_attention_spmd.py", "build_paged_attention_spmd_program", []any{batch, heads, dim, bs, mb},
 			func(config, out *tensor.Tensor) []*tensor.Tensor {

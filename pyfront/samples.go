@@ -350,7 +350,7 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 		if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "attribute" && len(r.kids(n.ChildByFieldId(fldArguments))) == 0 {
 			obj := f.ChildByFieldId(fldObject)
 			switch at := r.text(f.ChildByFieldId(fldAttribute)); at {
-			case "clone", "contiguous", "detach":
+			case "clone", "contiguous", "detach", "share_memory_", "cpu":
 				if s, ok := r.svalue(obj, vars).(*sample); ok {
 					return s
 				}

@@ -174,7 +174,9 @@ if __name__ == "__main__":
     assert torch.allclose(c, (a + b) * 2.0)
 
     x = torch.randn((ROWS, COLS))
-    compiled = twice.compile(x, x.clone())
+    # Shared-memory host tensors (as upstream's multi-program runtime
+    # example allocates them) are samples like any other.
+    compiled = twice.compile(x.share_memory_(), x.clone())
     activations(x, torch.zeros_like(x))
     row_softmax(x, torch.zeros_like(x))
     w = torch.randn(1, COLS)
