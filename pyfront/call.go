@@ -274,6 +274,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if f := r.facs[callee]; f != nil && fc == nil {
 		return r.runFactory(f, n, pos, kws)
 	}
+	if h := r.helpers[callee]; h != nil && fc == nil {
+		return r.runFactory(h, n, pos, kws)
+	}
 	if fc == nil {
 		r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
 	}

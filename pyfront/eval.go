@@ -48,6 +48,9 @@ type reader struct {
 	domainsOf map[*ir.Function]*fnCtx
 	// facs are the module's factories, which factories may call.
 	facs map[string]*factory
+	// helpers are the module's plain defs, which a factory may call to
+	// compute compile-time values (factory.go).
+	helpers map[string]*factory
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var

@@ -4,6 +4,7 @@ package pyfront
 
 import (
 	"github.com/ptorepl/ptorepl/ir"
+	"strings"
 )
 
 // Factories, as upstream's examples write them: a def whose body computes
@@ -19,6 +20,10 @@ type factory struct {
 	name   string
 	def    *node
 	params []factoryParam
+	// helper marks a plain module-level def (no PyPTO definition inside)
+	// that a factory calls to compute values: its return value may be any
+	// Python value the reader knows.
+	helper bool
 }
 
 type factoryParam struct {
@@ -44,10 +49,7 @@ func (r *reader) factoryDecl(def *node) *factory {
 			}
 		}
 	}
-	if !isFactory {
-		return nil
-	}
-	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def}
+	f := &factory{name: r.text(def.ChildByFieldId(fldName)), def: def, helper: !isFactory}
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
 		if p.Kind() == "keyword_separator" {
 			// def build(n, *, op=...): the parameters after * are keyword-only
@@ -56,6 +58,9 @@ func (r *reader) factoryDecl(def *node) *factory {
 		}
 		name, dflt, ok := r.param(p)
 		if !ok {
+			if f.helper {
+				return nil // *args and the like: not a helper the reader runs
+			}
 			r.fail(p, "factory %s: unsupported parameter %s", f.name, r.text(p))
 		}
 		f.params = append(f.params, factoryParam{name: name, def: dflt})
@@ -139,6 +144,9 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
 		return v
 	}
+	if f.helper {
+		r.fail(at, "%s returns no value", f.name)
+	}
 	r.fail(f.def, "factory %s returns no program", f.name)
 	return nil
 }
@@ -202,6 +210,13 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 			}
 		case "return_statement":
 			ks := r.kids(c)
+			if f.helper {
+				// A helper returns a value: `return a, b` is a tuple.
+				if len(ks) != 1 {
+					r.fail(c, "%s: a helper the reader runs must return a value", f.name)
+				}
+				return r.eval(ks[0], e)
+			}
 			if len(ks) == 1 && ks[0].Kind() == "identifier" {
 				switch v := e.vars[r.text(ks[0])].(type) {
 				case *ir.Program, *pyFunc:
@@ -209,6 +224,9 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 				}
 			}
 			r.fail(c, "factory %s must return the @pl.program class or the @pl.function it defines", f.name)
+		case "raise_statement":
+			// Python would raise here: the read stops with what it raises.
+			r.fail(c, "%s raises: %s", f.name, strings.TrimSpace(strings.TrimPrefix(r.text(c), "raise")))
 		case "pass_statement", "comment":
 		default:
 			r.fail(c, "factory %s: unsupported statement %s", f.name, kindText(c.Kind()))

@@ -153,6 +153,7 @@ func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}, errs: map[string]error{}}
 	r.facs = m.facs
 	r.jitNames, r.progNames = map[string]bool{}, map[string]bool{}
+	r.helpers = map[string]*factory{}
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {
@@ -210,7 +211,12 @@ func (r *reader) module(root *node) *Module {
 				}
 			}
 		case "function_definition":
-			if f := r.factoryDecl(n); f != nil {
+			switch f := r.factoryDecl(n); {
+			case f == nil:
+			case f.helper:
+				// A plain def: run only when a factory calls it.
+				r.helpers[f.name] = f
+			default:
 				add(f.name, n)
 				m.facs[f.name] = f
 			}

@@ -1505,3 +1505,36 @@ func TestUnpackInLoop(t *testing.T) {
 		}
 	})
 }
+
+// A factory calls a plain Python helper for its shapes: the reader runs
+// the helper (keyword-only parameter, default, a check that raises), and
+// the program it sizes runs; a value the check rejects stops the read
+// with what the helper raises.
+func TestPythonHelpers(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "py_helpers.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(mod.Names(), " "); got != "build_scale" {
+		t.Fatalf("names %q: the helper is not a program or factory", got)
+	}
+	prog, err := mod.Call("build_scale", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[24, 32], pl.FP32]") {
+		t.Fatalf("the helper did not size x as [24, 32]:\n%s", text)
+	}
+	x, y := tensor.Randn(4, 24, 32), tensor.Zeros(ir.FP32, 24, 32)
+	if _, err := pl.Run(prog, pl.Ranks(1), x, y); err != nil {
+		t.Fatal(err)
+	}
+	if y.At(23, 31) != f32(3*x.At(23, 31)) {
+		t.Fatalf("y = %v, want 3x = %v", y.At(23, 31), f32(3*x.At(23, 31)))
+	}
+	_, err = mod.Call("build_scale", 0)
+	want := `py_helpers.py:14:9: stripe_shape raises: ValueError(f"stripes must be positive, got {stripes}")`
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("got %v, want ...%s", err, want)
+	}
+}

@@ -269,6 +269,13 @@ func TestRoundTripAuthored(t *testing.T) {
 		t.Fatal(err)
 	}
 	progs["class_style.py/build_scaled(4, factor=3)"] = scaled
+	helped, err := pyfront.Load(filepath.Join("testdata", "authoring", "py_helpers.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progs["py_helpers.py/build_scale(stripes=3)"], err = helped.Call("build_scale", 3); err != nil {
+		t.Fatal(err)
+	}
 	for _, builtin := range []bool{true, false} {
 		p, err := fac.Call("build_shift", 4, builtin)
 		if err != nil {
