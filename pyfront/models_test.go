@@ -53,17 +53,7 @@ func TestUpstreamPagedAttention(t *testing.T) {
 			if _, err := comp.PTOText(); err != nil {
 				t.Fatal(err)
 			}
-			q := tensor.Randn(1, batch*heads, dim).To(ir.BF16)
-			k := tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
-			v := tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
-			table := tensor.Zeros(ir.INT32, batch*mb)
-			for i := 0; i < batch*mb; i++ {
-				table.Set(float64(batch*mb-1-i), i) // blocks in reverse order
-			}
-			lens := tensor.Zeros(ir.INT32, batch)
-			for b, n := range c.ctx {
-				lens.Set(float64(n), b)
-			}
+			q, k, v, table, lens := pagedInputs(heads, dim, bs, mb, c.ctx[:])
 			config := tensor.Zeros(ir.INT64, 7)
 			for i, x := range []float64{batch, heads, 1, dim, bs, mb, float64(math.Float32bits(1.0))} {
 				config.Set(x, i)
@@ -81,6 +71,24 @@ func TestUpstreamPagedAttention(t *testing.T) {
 			checkPagedAttention(t, q, k, v, table, c.ctx[:], heads, dim, bs, mb, written)
 		})
 	}
+}
+
+// pagedInputs are a small paged KV cache for len(ctx) batches: seeded BF16
+// queries, keys and values, a block table listing the blocks in reverse
+// order, and the context lengths ctx.
+func pagedInputs(heads, dim, bs, mb int, ctx []int) (q, k, v, table, lens *tensor.Tensor) {
+	batch := len(ctx)
+	q = tensor.Randn(1, batch*heads, dim).To(ir.BF16)
+	k = tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
+	v = tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
+	table, lens = tensor.Zeros(ir.INT32, batch*mb), tensor.Zeros(ir.INT32, batch)
+	for i := 0; i < batch*mb; i++ {
+		table.Set(float64(batch*mb-1-i), i)
+	}
+	for b, n := range ctx {
+		lens.Set(float64(n), b)
+	}
+	return q, k, v, table, lens
 }
 
 // checkPagedAttention fails unless out holds softmax(q k^T) v of each
@@ -170,16 +178,7 @@ func TestUpstreamPagedAttentionVariants(t *testing.T) {
 			if _, err := comp.PTOText(); err != nil {
 				t.Fatal(err)
 			}
-			q := tensor.Randn(1, batch*heads, dim).To(ir.BF16)
-			k := tensor.Randn(2, batch*mb*bs, dim).To(ir.BF16)
-			v := tensor.Randn(3, batch*mb*bs, dim).To(ir.BF16)
-			table, lens := tensor.Zeros(ir.INT32, batch*mb), tensor.Zeros(ir.INT32, batch)
-			for i := 0; i < batch*mb; i++ {
-				table.Set(float64(batch*mb-1-i), i)
-			}
-			for b, n := range ctx {
-				lens.Set(float64(n), b)
-			}
+			q, k, v, table, lens := pagedInputs(heads, dim, bs, mb, ctx)
 			config := tensor.Zeros(ir.INT64, 7)
 			for i, x := range []float64{batch, heads, 1, dim, bs, mb, mb} {
 				config.Set(x, i)
