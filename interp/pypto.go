@@ -38,6 +38,13 @@ func PyptoCell(cell string) (goCode string, ok bool, err error) {
 	return BindPython(fields[1], "cell", src), true, nil
 }
 
+// LoadPythonFile is the Go cell that reads the PyPTO file at path (and the
+// files beside it that it imports) into a *pl.Module bound to name, and
+// shows it.
+func LoadPythonFile(name, path string) string {
+	return fmt.Sprintf("var %s, _ = pl.LoadPython(%s)\n%s", name, strconv.Quote(path), name)
+}
+
 // BindPython is the Go cell that reads PyPTO source into a *pl.Module bound
 // to name, and shows it.
 func BindPython(name, file, src string) string {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -256,15 +255,13 @@ func (r *repl) cmdLoad(arg string) error {
 	if len(fields) == 2 {
 		name = fields[1]
 	}
-	src, err := os.ReadFile(fields[0])
-	if err != nil {
+	// Read it here first: a bad file reports file:line:col and binds
+	// nothing. The cell then loads the file itself, so the files beside it
+	// that it imports are read from its directory.
+	if _, err := pl.LoadPython(fields[0]); err != nil {
 		return err
 	}
-	// Read it here first: a bad file reports file:line:col and binds nothing.
-	if _, err := pl.ParsePythonNamed(fields[0], string(src)); err != nil {
-		return err
-	}
-	if ok, _ := r.eval(interp.BindPython(name, fields[0], string(src))); !ok {
+	if ok, _ := r.eval(interp.LoadPythonFile(name, fields[0])); !ok {
 		return fmt.Errorf("could not bind %s", name)
 	}
 	return nil

@@ -141,3 +141,15 @@ func TestCompilePythonStages(t *testing.T) {
 	require.Contains(t, text[conv:pto], "+                acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right")
 	require.Contains(t, text[pto:], "pto.tmatmul.acc")
 }
+
+// TestLoadPackage: :load opens a file whose kernels and constants live in
+// files beside it (relative imports), as the file itself is loaded, not
+// its text.
+func TestLoadPackage(t *testing.T) {
+	in := strings.NewReader(":load ../../pyfront/testdata/authoring/splitk/model.py m\np, err := m.Program(\"model\")\nerr\nstrings.Contains(pl.Compile(p, pl.Ranks(1)).PTO(), \"pto.tmatmul.acc\")\n")
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(nil, in, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "class model:")
+	require.Contains(t, out.String(), "\ntrue\n")
+	require.NotContains(t, errOut.String(), "relative import")
+}
