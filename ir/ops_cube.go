@@ -125,7 +125,22 @@ func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
 	if acc.DType != want || !SameDims(acc.Shape, shape) {
 		return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(shape)+" of "+want.String(), c.Args[0])
 	}
+	if err := initCond(c, 3); err != nil {
+		return nil, err
+	}
 	return &TensorType{Shape: acc.Shape, DType: acc.DType}, nil
+}
+
+// initCond checks matmul_acc's optional init_cond (argument i): a BOOL
+// scalar, as upstream's CheckMatmulInitCond.
+func initCond(c *DeduceCtx, i int) error {
+	if c.N() <= i {
+		return nil
+	}
+	if dt, err := c.Scalar(i); err != nil || dt != BOOL {
+		return c.Fail(i, "a BOOL scalar (k0 == 0)", c.Args[i])
+	}
+	return nil
 }
 
 // fullDeduce types tile.full / tensor.full: shape, a scalar value, dtype=.
@@ -200,7 +215,8 @@ func init() {
 		Name: "tensor.matmul_acc", Class: ClassCompute, Category: "TensorOp",
 		Doc: "acc + lhs @ rhs of 2-D tensors, acc [M, N] of the accumulator type (FP32, or INT32 for integer operands); " +
 			"in a kernel ConvertTensorToTileOps makes it tile.matmul_acc on the accumulator's Acc tile.",
-		Args:   []ArgSpec{{Name: "acc"}, {Name: "lhs"}, {Name: "rhs"}},
+		Args:    []ArgSpec{{Name: "acc"}, {Name: "lhs"}, {Name: "rhs"}, {Name: "init_cond"}},
+		MinArgs: 3, MaxArgs: 4,
 		Kwargs: []KwargSpec{{Name: "a_trans", Kind: KwBool}, {Name: "b_trans", Kind: KwBool}},
 		Deduce: tensorMatmulAccDeduce,
 	})
@@ -228,8 +244,10 @@ func init() {
 	})
 	TileMatmulAcc = RegisterOp(&OpDef{
 		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
-		Doc:  "acc += lhs @ rhs, in place on the Acc tile.",
-		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
+		Doc: "acc += lhs @ rhs, in place on the Acc tile; with init_cond, where it holds acc = lhs @ rhs " +
+			"(the split-K first step without a peeled iteration).",
+		Args:    []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}, {Name: "init_cond"}},
+		MinArgs: 3, MaxArgs: 4,
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			want, err := matmulResult(c, 1, 2)
 			if err != nil {
@@ -241,6 +259,9 @@ func init() {
 			}
 			if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
 				return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
+			}
+			if err := initCond(c, 3); err != nil {
+				return nil, err
 			}
 			return c.Args[0].Type(), nil
 		},

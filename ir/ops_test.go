@@ -345,6 +345,8 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.matmul_acc", []Expr{tens(FP32, 64, 16), tens(FP16, 64, 32), tens(FP32, 32, 16)}, nil,
 			"cell[3]:7: tensor.matmul_acc: argument 'rhs': expected a tensor of the lhs element type pl.FP16, given pl.Tensor[[32, 16], pl.FP32]"},
 		dcase{"tensor.matmul_acc", []Expr{tens(INT32, 64, 16), tens(INT8, 32, 64), tens(INT8, 32, 16)}, Kwargs{{"a_trans", true}}, ""},
+		dcase{"tensor.matmul_acc", []Expr{tens(FP32, 64, 16), tens(FP16, 64, 32), tens(FP16, 32, 16), Int(0)}, nil,
+			"cell[3]:7: tensor.matmul_acc: argument 'init_cond': expected a BOOL scalar (k0 == 0), given pl.Scalar[pl.INDEX]"},
 		dcase{"tile.random", []Expr{Int(1), i32(2), i32(3), i32(4), i32(5), i32(6), Dims(4, 16)}, nil,
 			"cell[3]:7: tile.random: argument 'key0': expected an INT32 scalar (a seed word), given pl.Scalar[pl.INDEX]"},
 		dcase{"tile.random", []Expr{i32(1), i32(2), i32(3), i32(4), i32(5), i32(6), Dims(2, 4, 16)}, nil,

@@ -793,7 +793,11 @@ func (t *tileConv) matmulAcc(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	call, err := ir.TileMatmulAcc.NewCall([]ir.Expr{acc, ops[0], ops[1]}, nil, c.Pos)
+	args := []ir.Expr{acc, ops[0], ops[1]}
+	if len(c.Args) > 3 {
+		args = append(args, c.Args[3]) // init_cond
+	}
+	call, err := ir.TileMatmulAcc.NewCall(args, nil, c.Pos)
 	if err != nil {
 		return nil, err
 	}

@@ -100,3 +100,34 @@ func ExampleMatmulAcc() {
 	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__ssa_v3)
 	// acc__rv_v5: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__phi_v4)
 }
+
+// Split-K without a peeled step: pl.MatmulAccInit overwrites the
+// accumulator where its condition holds, so the loop needs no if.
+func ExampleMatmulAccInit() {
+	prog := pl.NewProgram("SplitKInit")
+	prog.InCore("split_k", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(16, 128), pl.FP16))
+		b := f.In("b", pl.Tensor(pl.Dims(128, 32), pl.FP16))
+		c := f.Out("c", pl.Tensor(pl.Dims(16, 32), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(16, 32), pl.FP32))
+		acc := f.Let("acc", pl.Create(pl.Dims(16, 32), pl.FP32))
+		f.For("kb", pl.Range(4), func(kb pl.Expr) {
+			k0 := f.Let("k0", pl.Mul(kb, 32))
+			ak := f.Let("a_k", pl.Slice(a, pl.Dims(16, 32), pl.Dims(0, k0)))
+			bk := f.Let("b_k", pl.Slice(b, pl.Dims(32, 32), pl.Dims(k0, 0)))
+			f.Set(acc, pl.MatmulAccInit(acc, ak, bk, pl.Eq(k0, 0)))
+		})
+		f.Return(pl.Assemble(c, acc, pl.Dims(0, 0)))
+	})
+	comp := pl.Compile(prog)
+	stage, _ := comp.Stage("ConvertTensorToTileOps")
+	for _, line := range strings.Split(stage.Text, "\n") {
+		if strings.Contains(line, "tile.matmul_acc") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	fmt.Println(strings.Count(comp.PTO(), "scf.if"))
+	// Output:
+	// acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left, b_k_right, k0 == 0)
+	// 1
+}

@@ -367,6 +367,20 @@ func MatmulAcc(acc, lhs, rhs any) Expr {
 	return dsl.Call(op, []ir.Expr{a, arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
 }
 
+// MatmulAccInit is MatmulAcc whose accumulator is overwritten by lhs @ rhs
+// where initCond (a BOOL scalar, such as pl.Eq(k0, 0)) holds: split-K
+// without a peeled first step. PyPTO: pl.matmul_acc(acc, lhs, rhs,
+// init_cond=k0 == 0).
+func MatmulAccInit(acc, lhs, rhs, initCond any) Expr {
+	a := arg(acc, "pl.MatmulAccInit", "acc")
+	op := ir.TensorMatmulAcc
+	if isTile(a) {
+		op = ir.TileMatmulAcc
+	}
+	return dsl.Call(op, []ir.Expr{a, arg(lhs, "pl.MatmulAccInit", "lhs"), arg(rhs, "pl.MatmulAccInit", "rhs"),
+		arg(initCond, "pl.MatmulAccInit", "init_cond")}, nil)
+}
+
 // Concat lays src1's columns after src0's: [rows, c0] and [rows, c1] give
 // [rows, c0 + c1]. PyPTO: pl.concat(src0, src1).
 func Concat(src0, src1 any) Expr { return tileOp2("Concat", ir.TileConcat, src0, src1) }

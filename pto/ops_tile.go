@@ -98,7 +98,7 @@ func init() {
 	Register(ir.TileConcat, emitElementwise("pto.tconcat", false))
 	Register(ir.TileMove, emitUnary("pto.tmov"))
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
-	Register(ir.TileMatmulAcc, emitTiles("pto.tmatmul.acc", nil))
+	Register(ir.TileMatmulAcc, emitMatmulAcc)
 	Register(ir.TileMatmulBias, emitTiles("pto.tmatmul.bias", nil))
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
@@ -583,4 +583,45 @@ func (c *Ctx) tiles(es []ir.Expr) ([]value, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// tile.matmul_acc → pto.tmatmul.acc of acc, lhs and rhs. With init_cond
+// the pto ops expose the MAD's initialise bit only as the choice between
+// the plain and the accumulating op, so a run-time predicate is an scf.if
+// over the two, each writing the result in place (no phi), as upstream
+// emits it.
+func emitMatmulAcc(c *Ctx, call *ir.Call, res *ir.Var) error {
+	if len(call.Args) < 4 {
+		return emitTiles("pto.tmatmul.acc", nil)(c, call, res)
+	}
+	ins, err := c.tiles(call.Args[:3])
+	if err != nil {
+		return err
+	}
+	cond, err := c.as(call.Args[3], ir.BOOL, "")
+	if err != nil {
+		return err
+	}
+	r, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	branch := func(inst string, operands []value) ([]*operation, error) {
+		ops, err := c.region(func() error {
+			c.insOuts(inst, operands, []value{r}, nil)
+			return nil
+		})
+		return append(ops, &operation{name: "scf.yield", custom: "scf.yield", implicit: true}), err
+	}
+	init, err := branch("pto.tmatmul", ins[1:])
+	if err != nil {
+		return err
+	}
+	accum, err := branch("pto.tmatmul.acc", ins)
+	if err != nil {
+		return err
+	}
+	c.emit(&operation{name: "scf.if", operands: []value{cond}, custom: "scf.if " + cond.ssa + " {", sep: "else",
+		regions: []*region{{ops: init}, {ops: accum}}})
+	return nil
 }

@@ -1538,3 +1538,36 @@ func TestPythonHelpers(t *testing.T) {
 		t.Fatalf("got %v, want ...%s", err, want)
 	}
 }
+
+// matmul_acc with init_cond: the accumulator, holding a stale product, is
+// overwritten where k0 == 0 and accumulated into after, on tiles (an scf.if over
+// pto.tmatmul and pto.tmatmul.acc) and on tensors (lowered to the same),
+// as written and compiled: c = a @ b, chunk by chunk.
+func TestMatmulAccInitCond(t *testing.T) {
+	for _, name := range []string{"InitCond", "InitCondTensor"} {
+		prog, comp, text := authored(t, "init_cond.py", name, 1)
+		wantPTO(t, text, "scf.if %", "pto.tmatmul ins(", "} else {", "pto.tmatmul.acc ins(")
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.Randn(1, 16, 128), tensor.Randn(2, 128, 32), tensor.Zeros(ir.FP32, 16, 32)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 32; j++ {
+					acc := 0.0
+					for k0 := 0; k0 < 128; k0 += 32 {
+						sum := acc
+						if k0 == 0 {
+							sum = 0
+						}
+						for q := k0; q < k0+32; q++ {
+							sum += a[0].At(i, q) * a[1].At(q, j)
+						}
+						acc = f32(sum)
+					}
+					if got := a[2].At(i, j); got != acc {
+						t.Fatalf("%s compiled %v: c[%d, %d] = %v, want %v", name, compiled, i, j, got, acc)
+					}
+				}
+			}
+		})
+	}
+}

@@ -88,6 +88,10 @@ func init() {
 		if numel(acc.Shape) != l.Shape[0]*r.Shape[len(r.Shape)-1] {
 			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs", c.Name(), dimsText(acc.Shape))
 		}
+		if len(a) > 3 && truthy(a[3]) {
+			// init_cond holds: the product overwrites the accumulator.
+			return product(c, l, r, nil)
+		}
 		return product(c, l, r, acc)
 	})
 }
@@ -137,7 +141,12 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return tensorMatmul(x, c, a[1:], &accIn{av, as})
+		acc := &accIn{av, as}
+		if len(a) > 3 && truthy(a[3]) {
+			// init_cond holds: the product overwrites the accumulator.
+			acc.vals = make([]float64, len(av))
+		}
+		return tensorMatmul(x, c, a[1:3], acc)
 	})
 }
 

@@ -89,6 +89,7 @@ func init() {
 		"Mat":                   reflect.ValueOf(pl.Mat),
 		"Matmul":                reflect.ValueOf(pl.Matmul),
 		"MatmulAcc":             reflect.ValueOf(pl.MatmulAcc),
+		"MatmulAccInit":         reflect.ValueOf(pl.MatmulAccInit),
 		"MatmulOut":             reflect.ValueOf(pl.MatmulOut),
 		"Max":                   reflect.ValueOf(pl.Max),
 		"MaxCores":              reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
