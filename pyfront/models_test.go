@@ -42,17 +42,7 @@ func TestUpstreamPagedAttention(t *testing.T) {
 		{"build_paged_attention_unaligned_program", [batch]int{200, 256}},
 	} {
 		t.Run(c.factory, func(t *testing.T) {
-			prog, err := mod.Call(c.factory, batch, heads, dim, bs, mb)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := pl.TryCompile(prog, pl.Ranks(1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := comp.PTOText(); err != nil {
-				t.Fatal(err)
-			}
+			prog, comp := factoryCompiled(t, mod, c.factory, batch, heads, dim, bs, mb)
 			q, k, v, table, lens := pagedInputs(heads, dim, bs, mb, c.ctx[:])
 			config := tensor.Zeros(ir.INT64, 7)
 			for i, x := range []float64{batch, heads, 1, dim, bs, mb, float64(math.Float32bits(1.0))} {
@@ -71,6 +61,24 @@ func TestUpstreamPagedAttention(t *testing.T) {
 			checkPagedAttention(t, q, k, v, table, c.ctx[:], heads, dim, bs, mb, written)
 		})
 	}
+}
+
+// factoryCompiled is the program factory builds from args, compiled at one
+// rank with its PTO emitted.
+func factoryCompiled(t *testing.T, mod *pl.Module, factory string, args ...any) (*pl.Program, *pl.Compiled) {
+	t.Helper()
+	prog, err := mod.Call(factory, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := comp.PTOText(); err != nil {
+		t.Fatal(err)
+	}
+	return prog, comp
 }
 
 // pagedInputs are a small paged KV cache for len(ctx) batches: seeded BF16
@@ -167,17 +175,7 @@ func TestUpstreamPagedAttentionVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			prog, err := mod.Call(c.factory, c.args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := pl.TryCompile(prog, pl.Ranks(1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := comp.PTOText(); err != nil {
-				t.Fatal(err)
-			}
+			prog, comp := factoryCompiled(t, mod, c.factory, c.args...)
 			q, k, v, table, lens := pagedInputs(heads, dim, bs, mb, ctx)
 			config := tensor.Zeros(ir.INT64, 7)
 			for i, x := range []float64{batch, heads, 1, dim, bs, mb, mb} {
