@@ -125,13 +125,7 @@ func (t *tileConv) yieldsTile(e ir.Expr, seen map[*ir.Var]bool) (ir.MemorySpace,
 	if d == nil || d.Op == nil {
 		return ir.MemNone, false
 	}
-	switch {
-	case d.Op == ir.TensorMatmul || d.Op == ir.TensorMatmulAcc:
-		return ir.MemAcc, true
-	case d.Op.TileForm != nil || transferRules[d.Op].tile:
-		return ir.MemVec, true
-	}
-	return ir.MemNone, false
+	return resultTile(d.Op)
 }
 
 // lastYield is the yield ending block s, or nil.

@@ -200,8 +200,10 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 func (t *tileConv) returnsTile(r *ir.ReturnStmt) bool {
 	for _, e := range r.Values {
 		if v, ok := ir.VarOf(e); ok {
-			if d := t.defOf(v); d != nil && d.Op != nil && (d.Op.TileForm != nil || transferRules[d.Op].tile || t.isLoadable(v)) {
-				return true
+			if d := t.defOf(v); d != nil && d.Op != nil {
+				if _, tile := resultTile(d.Op); tile || t.isLoadable(v) {
+					return true
+				}
 			}
 			if t.phiTile(v) {
 				return true
@@ -294,7 +296,21 @@ type transferRule struct {
 	rewrite  func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error)
 	tileArgs func(c *ir.Call) []ir.Expr
 	space    ir.MemorySpace
-	tile     bool // the statement's result becomes a tile (a matmul's Acc)
+	// tile is the memory of the tile the statement's result becomes (a
+	// matmul's Acc); the zero value, DDR, when it stays a tensor.
+	tile ir.MemorySpace
+}
+
+// resultTile reports whether the pass makes op's result a tile, and in
+// which memory: the rule's, or Vec for an op lowered to its tile form.
+func resultTile(op *ir.OpDef) (ir.MemorySpace, bool) {
+	if r, ok := transferRules[op]; ok && r.tile != ir.MemDDR {
+		return r.tile, true
+	}
+	if op.TileForm != nil {
+		return ir.MemVec, true
+	}
+	return ir.MemNone, false
 }
 
 var transferRules = map[*ir.OpDef]transferRule{
@@ -307,14 +323,14 @@ var transferRules = map[*ir.OpDef]transferRule{
 		return nil
 	}},
 	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: true},
-	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: true},
-	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: true},
-	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
-	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
-	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: true},
-	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: true},
-	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: true},
+	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
+	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
+	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -777,12 +793,9 @@ func (t *tileConv) matmulAcc(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if !ok {
 		return nil, fmt.Errorf("a tensor.matmul_acc whose result is not kept computes nothing; assign it")
 	}
-	acc := t.tileOf(c.Args[0])
-	if acc == nil {
-		acc = c.Args[0]
-		if v, ok := ir.VarOf(acc); ok && t.tiles[v] != nil {
-			acc = t.tiles[v]
-		}
+	acc := c.Args[0]
+	if tile := t.tileOf(acc); tile != nil {
+		acc = tile
 	}
 	if tt, ok := acc.Type().(*ir.TileType); !ok || tt.Memory != ir.MemAcc {
 		return nil, fmt.Errorf("tensor.matmul_acc: the accumulator %s must be an on-chip Acc tile: a pl.matmul's result in this kernel, "+

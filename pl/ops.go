@@ -358,27 +358,29 @@ func MatmulOut(lhs, rhs any, dt DataType) Expr {
 // Acc tile it is tile.matmul_acc, in place; of tensors it is
 // tensor.matmul_acc, acc [M, N] FP32 (INT32 for integer operands). PyPTO:
 // acc = pl.matmul_acc(acc, lhs, rhs).
-func MatmulAcc(acc, lhs, rhs any) Expr {
-	a := arg(acc, "pl.MatmulAcc", "acc")
-	op := ir.TensorMatmulAcc
-	if isTile(a) {
-		op = ir.TileMatmulAcc
-	}
-	return dsl.Call(op, []ir.Expr{a, arg(lhs, "pl.MatmulAcc", "lhs"), arg(rhs, "pl.MatmulAcc", "rhs")}, nil)
-}
+func MatmulAcc(acc, lhs, rhs any) Expr { return matmulAcc("pl.MatmulAcc", acc, lhs, rhs, nil) }
 
 // MatmulAccInit is MatmulAcc whose accumulator is overwritten by lhs @ rhs
 // where initCond (a BOOL scalar, such as pl.Eq(k0, 0)) holds: split-K
 // without a peeled first step. PyPTO: pl.matmul_acc(acc, lhs, rhs,
 // init_cond=k0 == 0).
 func MatmulAccInit(acc, lhs, rhs, initCond any) Expr {
-	a := arg(acc, "pl.MatmulAccInit", "acc")
+	return matmulAcc("pl.MatmulAccInit", acc, lhs, rhs, initCond)
+}
+
+// matmulAcc is tile.matmul_acc of an Acc tile, tensor.matmul_acc
+// otherwise, with init_cond when it is not nil.
+func matmulAcc(fn string, acc, lhs, rhs, initCond any) Expr {
+	a := arg(acc, fn, "acc")
 	op := ir.TensorMatmulAcc
 	if isTile(a) {
 		op = ir.TileMatmulAcc
 	}
-	return dsl.Call(op, []ir.Expr{a, arg(lhs, "pl.MatmulAccInit", "lhs"), arg(rhs, "pl.MatmulAccInit", "rhs"),
-		arg(initCond, "pl.MatmulAccInit", "init_cond")}, nil)
+	args := []ir.Expr{a, arg(lhs, fn, "lhs"), arg(rhs, fn, "rhs")}
+	if initCond != nil {
+		args = append(args, arg(initCond, fn, "init_cond"))
+	}
+	return dsl.Call(op, args, nil)
 }
 
 // Concat lays src1's columns after src0's: [rows, c0] and [rows, c1] give
