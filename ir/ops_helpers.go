@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Helpers shared by the op registrations in ops_*.go.
 
@@ -199,4 +202,20 @@ func vecTileLike(c *DeduceCtx, i int, like *TileType, likeName string) (*TileTyp
 		return nil, c.Fail(i, "a tile like "+likeName+", "+DefaultFormat.Dims(like.Shape)+" of "+like.DType.String(), t)
 	}
 	return t, nil
+}
+
+// registerTilePair registers the tile op def makes, one that makes a tile
+// with no tile operand (tile.ci, tile.random), and the tensor op of the
+// same spelling that ConvertTensorToTileOps lowers to it (a second def(),
+// renamed). deduce gives each its deducer (tile says which); the tensor
+// op's doc is tensorDoc.
+func registerTilePair(def func() *OpDef, deduce func(tile bool) func(*DeduceCtx) (Type, error), tileOp, tensorOp **OpDef, tensorDoc string) {
+	t := def()
+	t.Deduce = deduce(true)
+	*tileOp = RegisterOp(t)
+	d := def()
+	d.Name = "tensor." + strings.TrimPrefix(d.Name, "tile.")
+	d.Category, d.TileForm, d.ResultAlias, d.Doc = "TensorOp", *tileOp, "", tensorDoc
+	d.Deduce = deduce(false)
+	*tensorOp = RegisterOp(d)
 }

@@ -66,26 +66,18 @@ func randomDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 }
 
 func init() {
-	for _, tile := range []bool{true, false} {
-		var args []ArgSpec
-		for _, n := range []string{"key0", "key1", "counter0", "counter1", "counter2", "counter3"} {
-			args = append(args, ArgSpec{Name: n, Int32: true})
-		}
-		d := &OpDef{
+	var args []ArgSpec
+	for _, n := range []string{"key0", "key1", "counter0", "counter1", "counter2", "counter3"} {
+		args = append(args, ArgSpec{Name: n, Int32: true})
+	}
+	registerTilePair(func() *OpDef {
+		return &OpDef{
 			Name: "tile.random", Class: ClassCompute, Category: "TileOp",
 			Doc: "A tile of counter-based pseudo-random 32-bit words from a 64-bit key (key0, key1) and a 128-bit " +
 				"counter (counter0..3), one per element position; only valid_shape is written (TRANDOM, A5).",
-			Args:    append(args, ArgSpec{Name: "shape"}, ArgSpec{Name: "valid_shape"}),
+			Args:    append(append([]ArgSpec(nil), args...), ArgSpec{Name: "shape"}, ArgSpec{Name: "valid_shape"}),
 			MinArgs: 7, MaxArgs: 8,
 			Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Default: UINT32}, {Name: "rounds", Kind: KwInt, Default: int64(10)}},
-			Deduce: randomDeduce(tile),
 		}
-		if tile {
-			TileRandom = RegisterOp(d)
-			continue
-		}
-		d.Name, d.Category, d.TileForm = "tensor.random", "TensorOp", TileRandom
-		d.Doc = "The pseudo-random words of tile.random as a tensor (a tile.random in a kernel)."
-		TensorRandom = RegisterOp(d)
-	}
+	}, randomDeduce, &TileRandom, &TensorRandom, "The pseudo-random words of tile.random as a tensor (a tile.random in a kernel).")
 }

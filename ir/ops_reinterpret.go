@@ -70,8 +70,8 @@ func reinterpretDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 }
 
 func init() {
-	for _, tile := range []bool{true, false} {
-		d := &OpDef{
+	registerTilePair(func() *OpDef {
+		return &OpDef{
 			Name: "tile.reinterpret_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "data",
 			Doc: "The tile's bytes seen as dtype (no data moves): the last dimension scaled by the byte ratio, " +
 				"or the given shape of as many bytes.",
@@ -79,14 +79,6 @@ func init() {
 			MinArgs: 1, MaxArgs: 2,
 			Kwargs:          []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}},
 			PositionalKwarg: "dtype",
-			Deduce:          reinterpretDeduce(tile),
 		}
-		if tile {
-			TileReinterpretView = RegisterOp(d)
-			continue
-		}
-		d.Name, d.Category, d.TileForm, d.ResultAlias = "tensor.reinterpret_view", "TensorOp", TileReinterpretView, ""
-		d.Doc = "The tensor's bytes seen as dtype (a tile.reinterpret_view in a kernel)."
-		TensorReinterpretView = RegisterOp(d)
-	}
+	}, reinterpretDeduce, &TileReinterpretView, &TensorReinterpretView, "The tensor's bytes seen as dtype (a tile.reinterpret_view in a kernel).")
 }

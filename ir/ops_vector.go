@@ -51,51 +51,14 @@ func init() {
 			return &TensorType{Shape: t.Shape, DType: t.DType}, nil
 		},
 	})
-	for _, tile := range []bool{true, false} {
-		tile := tile
-		d := &OpDef{
+	registerTilePair(func() *OpDef {
+		return &OpDef{
 			Name: "tile.ci", Class: ClassCompute, Category: "TileOp",
 			Doc:    "The integer sequence start, start+1, ... (start, start-1, ... when descending) along one row [1, N] (TCI).",
 			Args:   []ArgSpec{{Name: "start"}, {Name: "shape"}},
 			Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Default: INT32}, {Name: "descending", Kind: KwBool, Default: false}},
-			Deduce: func(c *DeduceCtx) (Type, error) {
-				if _, err := c.Scalar(0); err != nil {
-					return nil, err
-				}
-				shape, err := staticShape(c, 1, -1)
-				if err != nil {
-					return nil, err
-				}
-				for i, e := range shape {
-					v, _ := ConstValue(e)
-					if i < len(shape)-1 && v != 1 {
-						return nil, c.Fail(1, "one row: every leading dimension 1 (TCI fills only the first row)", DefaultFormat.Dims(shape))
-					}
-					if i == len(shape)-1 && v == 1 {
-						return nil, c.Fail(1, "more than one column (TCI takes no column vector)", DefaultFormat.Dims(shape))
-					}
-				}
-				dt := INT32
-				if v, ok := c.Kwargs.DType("dtype"); ok {
-					dt = v
-				}
-				if !hasDType([]DataType{INT16, INT32, UINT16, UINT32}, dt) {
-					return nil, c.FailKwarg("dtype", "one of INT16, INT32, UINT16, UINT32", dt.String())
-				}
-				if tile {
-					return NewTileType(shape, dt, MemVec, nil), nil
-				}
-				return &TensorType{Shape: shape, DType: dt}, nil
-			},
 		}
-		if tile {
-			TileCi = RegisterOp(d)
-			continue
-		}
-		d.Name, d.Category, d.TileForm = "tensor.ci", "TensorOp", TileCi
-		d.Doc = "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel)."
-		TensorCi = RegisterOp(d)
-	}
+	}, ciDeduce, &TileCi, &TensorCi, "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel).")
 	TensorReshape = RegisterOp(&OpDef{
 		Name: "tensor.reshape", Class: ClassCompute, Category: "TensorOp", TileForm: TileReshape,
 		Doc:  "The tensor's elements, in order, seen with another shape of as many elements (a tile.reshape in a kernel).",
@@ -129,4 +92,38 @@ func init() {
 			return &TensorType{Shape: shape, DType: t.DType}, nil
 		},
 	})
+}
+
+// ciDeduce types tile.ci (tile) and tensor.ci: a scalar start and a
+// one-row shape of more than one column, in an integer dtype TCI writes.
+func ciDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		if _, err := c.Scalar(0); err != nil {
+			return nil, err
+		}
+		shape, err := staticShape(c, 1, -1)
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range shape {
+			v, _ := ConstValue(e)
+			if i < len(shape)-1 && v != 1 {
+				return nil, c.Fail(1, "one row: every leading dimension 1 (TCI fills only the first row)", DefaultFormat.Dims(shape))
+			}
+			if i == len(shape)-1 && v == 1 {
+				return nil, c.Fail(1, "more than one column (TCI takes no column vector)", DefaultFormat.Dims(shape))
+			}
+		}
+		dt := INT32
+		if v, ok := c.Kwargs.DType("dtype"); ok {
+			dt = v
+		}
+		if !hasDType([]DataType{INT16, INT32, UINT16, UINT32}, dt) {
+			return nil, c.FailKwarg("dtype", "one of INT16, INT32, UINT16, UINT32", dt.String())
+		}
+		if tile {
+			return NewTileType(shape, dt, MemVec, nil), nil
+		}
+		return &TensorType{Shape: shape, DType: dt}, nil
+	}
 }
