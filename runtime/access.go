@@ -193,9 +193,7 @@ func (x *Exec) convertView(dst *view, dstRank int, src *view, srcRank int, add b
 		return err
 	}
 	if dst.dt != src.dt {
-		for i := range vals {
-			vals[i] = round(vals[i], dst.dt)
-		}
+		vals = roundAll(vals, dst.dt)
 	}
 	return x.writeView(dst, dstRank, vals, add, c)
 }

@@ -161,16 +161,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		vals, err := x.readView(src, x.local(), c)
-		if err != nil {
-			return nil, err
-		}
-		if src.dt != dst.dt {
-			// Another element type converts first, as the kernel's store of
-			// a matmul result does (the fixpipe) or its cast of a Vec one.
-			vals = roundAll(vals, dst.dt)
-		}
-		return dst, x.writeView(region, x.local(), vals, c.Kwargs.Int("atomic", 0) != 0, c)
+		// Another element type converts first, as the kernel's store of a
+		// matmul result does (the fixpipe) or its cast of a Vec one.
+		return dst, x.convertView(region, x.local(), src, x.local(), c.Kwargs.Int("atomic", 0) != 0, c)
 	})
 	Register(ir.TileRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArg(a[0], "tile")
