@@ -858,7 +858,9 @@ func (t *tileConv) cubeOperands(c *ir.Call, lhs, rhs ir.Expr, out *[]ir.Stmt) ([
 
 // tileIn is e as a tile in memory mem: a tile already there, an Acc tile
 // (a matmul's result, cast or not) written back to Mat as the fixpipe does
-// (tile.move, PTO tmov from L0C to L1), or a GM tensor loaded whole.
+// (tile.move, PTO tmov from L0C to L1), a Vec tile moved to Mat (the
+// vector half of a mixed kernel handing its result to the cube), or a GM
+// tensor loaded whole.
 func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Expr, error) {
 	if v, ok := ir.VarOf(e); ok {
 		if tv, ok := t.tiles[v]; ok {
@@ -869,7 +871,10 @@ func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Exp
 		if tt.Memory == mem {
 			return e, nil
 		}
-		if tt.Memory != ir.MemAcc || mem != ir.MemMat {
+		// A Vec tile (a vector result in a mixed kernel) crosses to the cube
+		// as upstream's V2C move, a tile.move to Mat (ExpandMixedKernel,
+		// not followed, would make it a TPUSH/TPOP pair).
+		if (tt.Memory != ir.MemAcc && tt.Memory != ir.MemVec) || mem != ir.MemMat {
 			return nil, fmt.Errorf("%s is a tile in %s memory; the cube path loads its operands to %s", ir.DefaultFormat.Expr(e), tt.Memory, mem)
 		}
 		return t.moveTile(e, mem, "_mat", out)

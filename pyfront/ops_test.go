@@ -1571,3 +1571,51 @@ func TestMatmulAccInitCond(t *testing.T) {
 		})
 	}
 }
+
+// A vector result feeding the cube (upstream's V2C mixed kernels): each
+// Vec operand of the matmul moves to Mat before the cube path, and in
+// CubeRoundTrip the product crosses back to Vec for the add. Both run as
+// written and compiled to (a + b) @ (a - b) and c + (a + 1) @ b.
+func TestVecIntoCube(t *testing.T) {
+	prog, comp, text := authored(t, "vec_into_cube.py", "VecIntoCube", 1)
+	wantPTO(t, text, "outs(%a_plus_b_mat : !pto.tile_buf<loc=mat", "outs(%a_minus_b_mat : !pto.tile_buf<loc=mat", "pto.tmatmul")
+	matmul := func(x func(i, k int) float64, y func(k, j int) float64, i, j, n int) float64 {
+		s := 0.0
+		for k := 0; k < n; k++ {
+			s += x(i, k) * y(k, j)
+		}
+		return f32(s)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(4, 32, 32), tensor.Randn(5, 32, 32), tensor.Zeros(ir.FP32, 32, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		sum := func(i, k int) float64 { return f32(a[0].At(i, k) + a[1].At(i, k)) }
+		diff := func(k, j int) float64 { return f32(a[0].At(k, j) - a[1].At(k, j)) }
+		for i := 0; i < 32; i++ {
+			for j := 0; j < 32; j++ {
+				if want := matmul(sum, diff, i, j, 32); a[2].At(i, j) != want {
+					t.Fatalf("compiled %v: output[%d, %d] = %v, want %v", compiled, i, j, a[2].At(i, j), want)
+				}
+			}
+		}
+	})
+
+	prog, comp, text = authored(t, "vec_into_cube.py", "CubeRoundTrip", 1)
+	wantPTO(t, text, "outs(%a_add_mat : !pto.tile_buf<loc=mat", "pto.tmatmul", "loc=acc")
+	var c0 *tensor.Tensor
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		c0 = tensor.Randn(8, 16, 64)
+		return []*tensor.Tensor{tensor.Randn(6, 16, 32), tensor.Randn(7, 32, 64), c0.Clone()}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		inc := func(i, k int) float64 { return f32(a[0].At(i, k) + 1) }
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 64; j++ {
+				b := func(k, j int) float64 { return a[1].At(k, j) }
+				want := f32(c0.At(i, j) + matmul(inc, b, i, j, 32))
+				if a[2].At(i, j) != want {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, a[2].At(i, j), want)
+				}
+			}
+		}
+	})
+}
