@@ -76,6 +76,39 @@ func (t *tileConv) findCarried() {
 			t.seeds[v] = append(t.seeds[v], ia)
 		}
 	}
+	t.findAssembledCreates(loops)
+}
+
+// findAssembledCreates marks the created tensors an assemble writes into
+// (local = pl.create_tensor(...); local = pl.assemble(local, x, offs)) as
+// Vec tiles: upstream's conversion makes every tensor.create in a kernel a
+// tile.create, and an assemble into a tile a tile.assemble. A created
+// tensor that seeds a loop is left to the loop rule above.
+func (t *tileConv) findAssembledCreates(loops []*ir.ForStmt) {
+	seeds := map[*ir.Var]bool{}
+	for _, f := range loops {
+		for _, ia := range f.IterArgs {
+			if v, ok := ir.VarOf(ia.Init); ok {
+				seeds[v] = true
+			}
+		}
+	}
+	ir.WalkStmt(t.fn.Body, nil, func(s ir.Stmt) {
+		c := ir.StmtCall(s)
+		if c == nil || c.Op != ir.TensorAssemble || len(c.Args) == 0 {
+			return
+		}
+		v, ok := ir.VarOf(c.Args[0])
+		if !ok || seeds[v] {
+			return
+		}
+		if _, done := t.carried[v]; done {
+			return
+		}
+		if d := t.defOf(v); d != nil && d.Op == ir.TensorCreate {
+			t.carried[v] = ir.MemVec
+		}
+	})
 }
 
 // phiTile reports whether v, a for's or if's return variable, becomes a

@@ -451,6 +451,12 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	if a, ok := s.(*ir.AssignStmt); ok && t.isLoadable(a.Var) {
 		return t.sliceLoad(a, a.Value.(*ir.Call))
 	}
+	// A slice of a value on chip is a view of its tile, whoever reads it.
+	if a, ok := s.(*ir.AssignStmt); ok {
+		if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TensorSlice && t.tileOf(c.Args[0]) != nil {
+			return t.sliceLoad(a, c)
+		}
+	}
 	if !tileLowerable(s) {
 		return t.fixUses(s)
 	}
@@ -723,13 +729,13 @@ func (t *tileConv) sliceLoad(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, error) {
 // store of the source as a Vec tile (a GM source is loaded first): dst is
 // the target after the store, as before.
 func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	if v, ok := ir.VarOf(c.Args[0]); ok && t.converted[v] {
-		return nil, fmt.Errorf("tensor.assemble into %s, which is computed on chip: assembling into a tile is not supported; assemble into a tensor", v.Name)
-	}
 	var out []ir.Stmt
 	src, err := t.vecOf(c.Args[1], &out)
 	if err != nil {
 		return nil, err
+	}
+	if target := t.tileOf(c.Args[0]); target != nil {
+		return t.assembleTile(s, c, target, src, out)
 	}
 	// A source of another element type converts: an Acc tile on its way
 	// out (the fixpipe), a Vec tile by a cast first.
@@ -757,6 +763,25 @@ func (t *tileConv) assemble(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: store}), nil
 	}
 	return append(out, &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: s.Span(), Leading: s.Comments()}, Expr: store}), nil
+}
+
+// assembleTile lowers an assemble into a value computed on chip (a
+// created tensor the pass made a tile, or an earlier assemble's result)
+// to tile.assemble of the source's Vec tile, as upstream's conversion
+// does; the result is the target tile after the write.
+func (t *tileConv) assembleTile(s ir.Stmt, c *ir.Call, target, src ir.Expr, out []ir.Stmt) ([]ir.Stmt, error) {
+	a, ok := s.(*ir.AssignStmt)
+	if !ok {
+		return nil, fmt.Errorf("tensor.assemble into %s, which is computed on chip, must keep its result (x = pl.assemble(x, ...))", ir.DefaultFormat.Expr(c.Args[0]))
+	}
+	if c.Kwargs.Int("atomic", 0) != 0 {
+		return nil, fmt.Errorf("tensor.assemble with atomic=AtomicType.Add needs a global-memory destination, but %s is computed on chip", ir.DefaultFormat.Expr(c.Args[0]))
+	}
+	call, err := ir.TileAssemble.NewCall([]ir.Expr{target, src, c.Args[2]}, nil, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
 }
 
 // matmul lowers v = tensor.matmul(lhs, rhs) to the cube path, as
@@ -1095,7 +1120,7 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		dim += int64(len(in.Shape))
 	}
 	if !ok1 || !ok2 || len(in.Shape) != 2 || dim != 1 {
-		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather of GM tensors of rank 2 along the last dimension (given rank %d, dim %d); "+
+		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather of rank-2 tensors along the last dimension (given rank %d, dim %d); "+
 			"others run in the simulator as written but do not compile yet", len(in.Shape), c.Kwargs.Int("dim", -1))
 	}
 	rows, okR := ir.ConstValue(idx.Shape[0])
@@ -1119,8 +1144,13 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	ia := ir.NewIterArg(t.names.fresh("gather_ia"), init.Type(), init, pos)
 	var body []ir.Stmt
 	at := &ir.MakeTuple{Elems: []ir.Expr{lv, ir.Int(0)}}
+	// A row of a GM operand is loaded; a row of one already on chip is a
+	// view of its tile (a tile.slice, which leaves the source as it is).
 	row := func(name string, src ir.Expr, cols ir.Expr) (*ir.Var, error) {
 		shape := &ir.MakeTuple{Elems: []ir.Expr{ir.Int(1), cols}}
+		if tile := t.tileOf(src); tile != nil {
+			return bind(&body, name, ir.TileSlice, []ir.Expr{tile, shape, at}, nil)
+		}
 		return bind(&body, name, ir.TileLoad, []ir.Expr{src, at, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}})
 	}
 	inRow, err := row("gather_inp_row", c.Args[0], in.Shape[1])

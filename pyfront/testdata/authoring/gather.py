@@ -66,3 +66,30 @@ class GatherMask:
             t = pl.load(inp, [0, 0], [8, 16])
             pl.store(pl.tile.gather_mask(t, mask_pattern=pl.tile.MaskPattern.P0100), [0, 0], quarter)
         return even, odd_bits, quarter
+
+
+@pl.program
+class GatherLocal:
+    """A gather from a column slice of a tensor built on chip: the created
+    tensor becomes a tile, each assemble a tile.assemble, the slice a view,
+    and the gather reads rows of that view without changing the source,
+    which is echoed back out."""
+
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(
+        self,
+        left: pl.Tensor[[8, 16], pl.FP32],
+        right: pl.Tensor[[8, 16], pl.FP32],
+        idx: pl.Tensor[[8, 8], pl.INT32],
+        echo: pl.Out[pl.Tensor[[8, 32], pl.FP32]],
+        output: pl.Out[pl.Tensor[[8, 8], pl.FP32]],
+    ) -> tuple[pl.Tensor[[8, 32], pl.FP32], pl.Tensor[[8, 8], pl.FP32]]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            local = pl.create_tensor([8, 32], dtype=pl.FP32)
+            local = pl.assemble(local, left, [0, 0])
+            local = pl.assemble(local, right, [0, 16])
+            upper = local[:, 16:32]
+            out = pl.tensor.gather(upper, dim=-1, index=idx)
+            output = pl.assemble(output, out, [0, 0])
+            echo = pl.assemble(echo, local, [0, 0])
+        return echo, output
