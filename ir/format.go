@@ -365,7 +365,11 @@ func FloatLiteral(v float64) string {
 // stored order, then device= and attrs= for compiler attributes.
 func (f *Formatter) Call(c *Call) string {
 	var parts []string
-	for _, a := range c.Args {
+	for i, a := range c.Args {
+		if c.Op != nil && c.Op.ArgSpecAt(i).Keyword {
+			parts = append(parts, c.Op.ArgSpecAt(i).Name+"="+f.Expr(a))
+			continue
+		}
 		parts = append(parts, f.Expr(a))
 	}
 	var callee string

@@ -76,6 +76,7 @@ var (
 	TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin           *OpDef
 	TensorRowArgmax, TensorRowArgmin, TensorColArgmax                    *OpDef
 	TensorColArgmin, TileTranspose, TensorTranspose                      *OpDef
+	TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather    *OpDef // ops_gather_row.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -29,6 +29,10 @@ type ArgSpec struct {
 	// Int32 marks an argument whose bare integer literal PyPTO's IR
 	// builders make an INT32 constant (a peer, a signal value, a seed).
 	Int32 bool
+	// Keyword marks a trailing optional argument the DSL takes by keyword
+	// only, so it prints as name=value (gather_row's valid_shape, whose
+	// positional slot in Python is transpose).
+	Keyword bool
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.

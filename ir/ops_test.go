@@ -453,6 +453,31 @@ func TestDeducerErrors(t *testing.T) {
 		cases = append(cases, dcase{"tensor." + name, []Expr{vec}, nil,
 			"cell[3]:7: tensor." + name + ": argument 'input': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"})
 	}
+	pool, n := tens(FP16, 64, 32), tvar("n", Scalar(INDEX))
+	cases = append(cases,
+		dcase{"tensor.create_l1", []Expr{&MakeTuple{Elems: []Expr{n, Int(32)}}}, Kwargs{{"dtype", FP16}},
+			"cell[3]:7: tensor.create_l1: argument 'shape': expected constant dimensions (the accumulator is allocated statically), given dimension 0 is n"},
+		dcase{"tensor.gather_row", []Expr{tens(FP32, 16, 32), pool, Dims(0, 0), Dims(0, 0), Dims(1, 32)}, nil,
+			"cell[3]:7: tensor.gather_row: argument 'src': expected a GM tensor of pl.FP32 (the accumulator's element type), given pl.Tensor[[64, 32], pl.FP16]"},
+		dcase{"tensor.gather_row", []Expr{tens(FP16, 16, 32), pool, Dims(0, 0), Dims(0, 0), &MakeTuple{Elems: []Expr{n, Int(32)}}}, nil,
+			"cell[3]:7: tensor.gather_row: argument 'shapes': expected a window of constant extents (it sizes the pto.subview); pass a runtime extent as valid_shape, given dimension 0 is n"},
+		dcase{"tile.gather_row", []Expr{tile(FP16, MemMat, 16, 32), pool, Dims(0, 0), Dims(0, 0), Dims(4, 32), Dims(8, 32)}, nil,
+			"cell[3]:7: tile.gather_row: argument 'valid_shape': expected a valid_shape inside the window [4, 32], given [8, 32]"},
+		dcase{"tile.gather_row", []Expr{tile(FP16, MemLeft, 16, 32), pool, Dims(0, 0), Dims(0, 0), Dims(4, 32)}, nil,
+			"cell[3]:7: tile.gather_row: argument 'acc': expected a 2-D tile in pl.Mem.Mat or pl.Mem.Vec, given pl.Tile[[16, 32], pl.FP16, pl.Mem.Left]"},
+		dcase{"tile.gather_row", []Expr{tile(FP16, MemMat, 16, 32), pool, Dims(0, 0), Dims(0, 0), Dims(4, 32),
+			&MakeTuple{Elems: []Expr{n, Int(32)}}}, Kwargs{{"transpose", true}},
+			"cell[3]:7: tile.gather_row: argument 'valid_shape': expected a static valid_shape with transpose=True, given [n, 32]"},
+		dcase{"tensor.paged_gather", []Expr{pool, tens(INT32, 8), tens(INT32, 4)}, Kwargs{{"block_size", int64(16)}, {"size", int64(32)},
+			{"col_off", int64(8)}, {"max_indices", int64(8)}},
+			"cell[3]:7: tensor.paged_gather: kwarg 'size': expected col_off + size <= 32 (the pool's columns), given 8 + 32"},
+		dcase{"tensor.paged_gather", []Expr{pool, tens(INT32, 8), tens(INT32, 4)}, Kwargs{{"block_size", int64(16)}, {"size", int64(32)},
+			{"max_indices", int64(4)}},
+			"cell[3]:7: tensor.paged_gather: kwarg 'max_indices': expected at least 8 (the indices given), given 4"},
+		dcase{"tensor.paged_gather", []Expr{pool, tens(INT32, 2, 8), tens(INT32, 4)}, Kwargs{{"block_size", int64(16)}, {"size", int64(32)},
+			{"max_indices", int64(8)}},
+			"cell[3]:7: tensor.paged_gather: argument 'indices': expected 2-D indices of shape [1, n] (only row 0 is read), given pl.Tensor[[2, 8], pl.INT32]"},
+	)
 	_ = ctx
 	_ = ptr
 	cases = append(cases, hostBuiltinDeducerCases()...)
@@ -636,6 +661,7 @@ func TestHandlesFilled(t *testing.T) {
 		PldTensorReduceScatter, PldTensorAllgather, PldTensorAllToAll, PldTensorAllToAllV,
 		BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier, BuiltinTensorBroadcast,
 		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
+		TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

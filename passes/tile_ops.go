@@ -331,6 +331,9 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
 	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
 	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
+	ir.TensorCreateL1:      {rewrite: (*tileConv).createL1, tile: ir.MemMat},
+	ir.TensorGatherRow:     {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
+	ir.TensorPagedGather:   {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is
@@ -458,6 +461,13 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		}
 	}
 	if !tileLowerable(s) {
+		if a, ok := s.(*ir.AssignStmt); ok {
+			if c, ok := a.Value.(*ir.Call); ok {
+				if out, ok, err := t.withScratch(a, c); ok || err != nil {
+					return out, err
+				}
+			}
+		}
 		return t.fixUses(s)
 	}
 	c := ir.StmtCall(s)
@@ -465,6 +475,48 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return rule.rewrite(t, s, c)
 	}
 	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
+}
+
+// scratchOf maps a tile op to the scratch tile its tensor form's lowering
+// passes it last (OpDef.TileScratch).
+var scratchOf = func() map[*ir.OpDef]func(*ir.Call, *ir.TileType) (string, []ir.Expr, bool) {
+	m := map[*ir.OpDef]func(*ir.Call, *ir.TileType) (string, []ir.Expr, bool){}
+	for _, d := range ir.Ops() {
+		if d.TileForm != nil && d.TileScratch != nil {
+			m[d.TileForm] = d.TileScratch
+		}
+	}
+	return m
+}()
+
+// withScratch gives a tile op written without its scratch tile (pl.transpose
+// of a tile: upstream's high-level three-argument form) the one its tensor
+// form's lowering would allocate, as upstream's FlattenTileNdTo2D
+// materialises it. ok is false when c needs none.
+func (t *tileConv) withScratch(a *ir.AssignStmt, c *ir.Call) ([]ir.Stmt, bool, error) {
+	sc := scratchOf[c.Op]
+	if sc == nil || len(c.Args) != len(c.Op.Args)-1 || len(c.Args) == 0 {
+		return nil, false, nil
+	}
+	in, ok := c.Args[0].Type().(*ir.TileType)
+	if !ok {
+		return nil, false, nil
+	}
+	name, shape, ok := sc(c, in)
+	if !ok {
+		return nil, false, nil
+	}
+	var out []ir.Stmt
+	tmp, err := t.emit(&out, name, ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: shape}},
+		ir.Kwargs{{Key: "dtype", Value: in.DType}, {Key: "target_memory", Value: ir.MemVec}}, c.Pos)
+	if err != nil {
+		return nil, false, err
+	}
+	call, err := c.Op.NewCall(append(append([]ir.Expr{}, c.Args...), tmp), c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, false, err
+	}
+	return append(out, &ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: call}), true, nil
 }
 
 // fixUses rejects a converted (now tile-valued) result flowing into

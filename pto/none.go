@@ -21,6 +21,9 @@ func init() {
 		}
 	}
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")
+	NoEmitter(ir.TensorCreateL1, "a tensor-level op: ConvertTensorToTileOps lowers it to a tile.create in Mat before codegen")
+	NoEmitter(ir.TensorGatherRow, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.gather_row before codegen")
+	NoEmitter(ir.TensorPagedGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather_row before codegen")
 	NoEmitter(ir.TensorScatter, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.scatter at flat indices before codegen")
 	NoEmitter(ir.TensorScatterMask, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.scatter_mask before codegen")
 	for _, op := range []*ir.OpDef{ir.PldTensorPut, ir.PldTensorGet, ir.PldTensorRemoteStore} {

@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -1651,6 +1652,104 @@ func TestVecIntoCube(t *testing.T) {
 				want := f32(c0.At(i, j) + matmul(inc, b, i, j, 32))
 				if a[2].At(i, j) != want {
 					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, a[2].At(i, j), want)
+				}
+			}
+		}
+	})
+}
+
+// Gathers into an on-chip accumulator (upstream's gather_row and
+// paged_gather tests): a runtime row count through valid_shape, a loop of
+// looked-up rows, and a block-table translation, each read back through an
+// identity matmul (or stored from Vec), as written and compiled, at
+// several runtime extents.
+func TestGatherRow(t *testing.T) {
+	const rows, dim, poolRows, sent, block = 16, 32, 64, 40, 8
+	pool := func() *tensor.Tensor {
+		v := make([]float32, poolRows*dim)
+		for i := range v {
+			v[i] = float32(i/dim) + float32(i%dim)/64 // row id, column in the fraction: FP16-exact
+		}
+		return tensor.FromFloat32(v, poolRows, dim).To(ir.FP16)
+	}
+	eye := func() *tensor.Tensor {
+		v := make([]float32, rows*rows)
+		for i := 0; i < rows; i++ {
+			v[i*rows+i] = 1
+		}
+		return tensor.FromFloat32(v, rows, rows).To(ir.FP16)
+	}
+	check := func(name string, compiled bool, got, src *tensor.Tensor, rowOf func(i int) int, cols, off int) {
+		t.Helper()
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				if want := src.At(rowOf(i), off+j); got.At(i, j) != want {
+					t.Fatalf("%s compiled %v: out[%d, %d] = %v, want pool[%d, %d] = %v", name, compiled, i, j, got.At(i, j), rowOf(i), off+j, want)
+				}
+			}
+		}
+	}
+	prog, comp, text := authored(t, "gather_row.py", "GatherRowValid", 1)
+	wantPTO(t, text, "pto.subview", "pto.tload", "loc=mat", "pto.tmatmul")
+	for _, valid := range []int{1, 7, rows} {
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			return []*tensor.Tensor{pool(), tensor.FromInt32([]int32{int32(valid)}, 1), eye(), tensor.Zeros(ir.FP32, rows, dim)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			check(fmt.Sprintf("GatherRowValid(%d)", valid), compiled, a[3], a[0], func(i int) int {
+				if i < valid {
+					return i
+				}
+				return sent + i
+			}, dim, 0)
+		})
+	}
+	slots := make([]int32, rows)
+	for i := range slots {
+		slots[i] = int32((i*23 + 5) % poolRows)
+	}
+	prog, comp, _ = authored(t, "gather_row.py", "GatherRowLoop", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{pool(), tensor.FromInt32(slots, rows), eye(), tensor.Zeros(ir.FP32, rows, dim)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		check("GatherRowLoop", compiled, a[3], a[0], func(i int) int { return int(slots[i]) }, dim, 0)
+	})
+	idx := make([]int32, rows)
+	for i := range idx {
+		idx[i] = int32((i*7 + 3) % poolRows)
+	}
+	table := make([]int32, poolRows/block)
+	for b := range table {
+		table[b] = int32((b*3 + 1) % len(table))
+	}
+	phys := func(i int) int { j := int(idx[i]); return int(table[j/block])*block + j%block }
+	prog, comp, text = authored(t, "gather_row.py", "PagedGatherMat", 1)
+	wantPTO(t, text, "pto.load_scalar", "scf.for")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{pool(), tensor.FromInt32(idx, rows), tensor.FromInt32(table, len(table)), eye(), tensor.Zeros(ir.FP32, rows, dim)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		check("PagedGatherMat", compiled, a[4], a[0], phys, dim, 0)
+	})
+	prog, comp, _ = authored(t, "gather_row.py", "PagedGatherVec", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{pool(), tensor.FromInt32(idx, rows), tensor.FromInt32(table, len(table)), tensor.Zeros(ir.FP16, rows, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		check("PagedGatherVec", compiled, a[3], a[0], phys, 16, 8)
+	})
+}
+
+// Subscripts on a tile are tile.slice views: rows of a transposed tile
+// (columns of the input) scale the halves of x row by row.
+func TestTileSubscript(t *testing.T) {
+	prog, comp, text := authored(t, "tile_subscript.py", "TileSubscript", 1)
+	wantPTO(t, text, "pto.subview", "pto.trowexpandmul")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 32), tensor.Randn(2, 8, 8), tensor.Zeros(ir.FP32, 8, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 32; j++ {
+				want := f32(a[0].At(i, j) * a[1].At(i, j/16))
+				if got := a[2].At(i, j); got != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, got, want)
 				}
 			}
 		}

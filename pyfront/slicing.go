@@ -118,11 +118,29 @@ func (fc *fnCtx) extent(n *node, lower, upper value) ir.Expr {
 // sliceRead is x[...] on a tensor with at least one slice.
 func (fc *fnCtx) sliceRead(n *node, x ir.Expr, subs []*node) ir.Expr {
 	r := fc.r
+	if tt, ok := x.Type().(*ir.TileType); ok {
+		return fc.tileRegion(n, x, tt, subs)
+	}
 	tl, ok := ir.AsTensorLike(x.Type())
 	if !ok {
-		r.fail(n, "cannot slice %s: subscripts with a:b take a tensor", ir.Describe(x))
+		r.fail(n, "cannot slice %s: subscripts with a:b take a tensor or a tile", ir.Describe(x))
 	}
 	return fc.region(n, x, tl, fc.subscriptParts(n, subs, "tensor", len(tl.Shape)))
+}
+
+// tileRegion is x[a:b, c:d] on a tile: the tile.slice of that window, as
+// upstream's parser reads it (a view of the tile, no data moved).
+func (fc *fnCtx) tileRegion(n *node, x ir.Expr, tt *ir.TileType, subs []*node) ir.Expr {
+	r := fc.r
+	offs, exts, drop := fc.window(fc.subscriptParts(n, subs, "tile", len(tt.Shape)), tt.Shape)
+	if len(drop) > 0 {
+		r.fail(n, "a tile subscript with a scalar index would drop dimension %d: slice it (i:i+1)", drop[0])
+	}
+	c, err := ir.TileSlice.NewCall([]ir.Expr{x, &ir.MakeTuple{Elems: exts}, &ir.MakeTuple{Elems: offs}}, nil, r.pos(n))
+	if err != nil {
+		r.failErr(n, err)
+	}
+	return c
 }
 
 // region is the tensor.slice of x a subscript's parts name (fc.index's
