@@ -345,11 +345,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
-		if k != int(ScopeInCore) && k != int(ScopeCluster) && k != int(ScopeHierarchy) && k != int(ScopeSpmd) && k != int(ScopeRuntime) {
+		if k != int(ScopeInCore) && k != int(ScopeCluster) && k != int(ScopeHierarchy) && k != int(ScopeSpmd) && k != int(ScopeRuntime) && k != int(ScopeSplitAiv) {
 			return nil, fmt.Errorf("scope: bad scope kind %d", k)
 		}
 		// An Spmd launch, a cluster and a runtime scope have no level.
-		spmdNone := (k == int(ScopeSpmd) || k == int(ScopeRuntime) || k == int(ScopeCluster)) && level == int(LevelNone)
+		spmdNone := (k == int(ScopeSpmd) || k == int(ScopeRuntime) || k == int(ScopeCluster) || k == int(ScopeSplitAiv)) && level == int(LevelNone)
 		if (!spmdNone && level < int(LevelAIV)) || level > int(LevelGlobal) || role < int(RoleNone) || role > int(SubWorker) {
 			return nil, fmt.Errorf("scope: bad level %d or role %d", level, role)
 		}

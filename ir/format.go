@@ -21,6 +21,9 @@ type Formatter struct {
 	InSignature bool
 	// BodyDefined reports whether a MemRef base is defined in the body (then it prints bare).
 	BodyDefined func(v *Var) bool
+	// InRegion is set while printing a pl.split_aiv region, whose mode
+	// stands for its ops' FromRegion kwargs.
+	InRegion bool
 }
 
 // DefaultFormat is the formatter behind Type.String and error messages.
@@ -386,7 +389,7 @@ func (f *Formatter) Call(c *Call) string {
 		var kind KwargKind = -1
 		if c.Op != nil {
 			spec, ok := c.Op.Kwarg(kv.Key)
-			if ok && spec.Hidden {
+			if ok && (spec.Hidden || spec.FromRegion && f.InRegion) {
 				continue
 			}
 			if ok {

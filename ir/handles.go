@@ -77,6 +77,8 @@ var (
 	TensorRowArgmax, TensorRowArgmin, TensorColArgmax                    *OpDef
 	TensorColArgmin, TileTranspose, TensorTranspose                      *OpDef
 	TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather    *OpDef // ops_gather_row.go
+	TileGetSubblockIdx, TileAivShard, TileAicGather                      *OpDef // ops_split_aiv.go
+	TensorAivShard, TensorAicGather                                      *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

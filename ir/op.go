@@ -62,6 +62,9 @@ type KwargSpec struct {
 	Kind     KwargKind
 	Required bool
 	Hidden   bool // stored but never printed (alloc's name, remote_load's padding flag)
+	// FromRegion marks a kwarg the enclosing region sets (aiv_shard's
+	// split, from its pl.split_aiv region): not printed inside one.
+	FromRegion bool
 	// Default is the value upstream's DSL function stores when a call
 	// omits the kwarg (its Python default argument), as this kind stores
 	// it; nil when the kwarg has none. Readers of PyPTO source fill it in.

@@ -11,6 +11,7 @@ func init() {
 	}{
 		{"get_block_idx", "This activation's block index in its Spmd launch (0 outside one), an INDEX scalar.", &TileGetBlockIdx},
 		{"get_block_num", "The number of blocks of the Spmd launch running this kernel (1 outside one), an INDEX scalar.", &TileGetBlockNum},
+		{"get_subblock_idx", "This vector lane's index in its pl.split_aiv region, 0 or 1 (0 outside one), an INDEX scalar.", &TileGetSubblockIdx},
 	} {
 		*op.h = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassSetup, Category: "TileOp", Doc: op.doc,

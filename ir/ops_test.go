@@ -478,6 +478,18 @@ func TestDeducerErrors(t *testing.T) {
 			{"max_indices", int64(8)}},
 			"cell[3]:7: tensor.paged_gather: argument 'indices': expected 2-D indices of shape [1, n] (only row 0 is read), given pl.Tensor[[2, 8], pl.INT32]"},
 	)
+	acc := tile(FP32, MemAcc, 16, 32)
+	cases = append(cases,
+		dcase{"tile.get_subblock_idx", nil, nil, ""},
+		dcase{"tile.aiv_shard", []Expr{acc}, Kwargs{{"split", int64(3)}},
+			"cell[3]:7: tile.aiv_shard: kwarg 'split': expected pl.SplitMode: 0 (NONE), 1 (UP_DOWN) or 2 (LEFT_RIGHT), from the enclosing pl.split_aiv region, given int 3"},
+		dcase{"tile.aic_gather", []Expr{tile(FP32, MemVec, 2, 4, 4)}, Kwargs{{"split", int64(1)}},
+			"cell[3]:7: tile.aic_gather: argument 'tile': expected a 2-D value (the split halves rows or columns), given pl.Tile[[2, 4, 4], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tensor.aiv_shard", []Expr{acc}, Kwargs{{"split", int64(1)}},
+			"cell[3]:7: tensor.aiv_shard: argument 'tensor': expected a pl.Tensor, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc]"},
+		dcase{"tensor.aic_gather", []Expr{acc}, Kwargs{{"split", int64(1)}},
+			"cell[3]:7: tensor.aic_gather: argument 'tensor': expected a pl.Tensor, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc]"},
+	)
 	_ = ctx
 	_ = ptr
 	cases = append(cases, hostBuiltinDeducerCases()...)
@@ -662,6 +674,7 @@ func TestHandlesFilled(t *testing.T) {
 		BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier, BuiltinTensorBroadcast,
 		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
 		TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather,
+		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

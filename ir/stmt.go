@@ -90,6 +90,7 @@ const (
 	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
 	ScopeSpmd      ScopeKind = 4 // with pl.spmd(core_num): its body runs once per block
 	ScopeRuntime   ScopeKind = 5 // with pl.manual_scope() (Manual) or pl.auto_scope()
+	ScopeSplitAiv  ScopeKind = 7 // for aiv_id in pl.split_aiv(2, mode=...): its body runs on each vector lane
 )
 
 // ScopeStmt is `with pl.at(level=..., role=..., name_hint=...):`, a region

@@ -384,6 +384,10 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 			p.spmd(s, indent, rv)
 			return
 		}
+		if s.Kind == ir.ScopeSplitAiv {
+			p.splitAiv(s, indent, rv)
+			return
+		}
 		h := p.scopeHeader(s)
 		if s.TaskID != nil {
 			h += " as " + p.name(s.TaskID)
@@ -423,6 +427,28 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	}
 	p.line(indent, "with "+pre+".spmd("+strings.Join(args, ", ")+"):")
 	p.block(s.Body, indent+1, rv)
+}
+
+// splitAiv prints a vector-lane region in upstream's loop form, `for
+// aiv_id in pl.split_aiv(2, mode=pl.SplitMode.X):`, the lane binding
+// standing for the loop variable and the region's mode for its ops' split
+// kwargs.
+func (p *printer) splitAiv(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
+	pre := p.o.prefix()
+	idx, rest := ir.SplitAivLoopForm(s)
+	name := "aiv_id"
+	if idx != nil {
+		name = p.name(idx)
+	}
+	p.line(indent, "for "+name+" in "+pre+".split_aiv(2, mode="+pre+".SplitMode."+s.Split.String()+"):")
+	if len(rest) == 0 {
+		p.line(indent+1, "pass")
+		return
+	}
+	outer := p.fmt.InRegion
+	p.fmt.InRegion = true
+	p.block(&ir.SeqStmts{StmtBase: s.StmtBase, Stmts: rest}, indent+1, rv)
+	p.fmt.InRegion = outer
 }
 
 // scopeHeader is the call a scope prints as, upstream's spelling:

@@ -29,6 +29,8 @@ type Ctx struct {
 	// spmd holds the block index and block count arguments of a kernel
 	// that reads them (tile.get_block_idx / get_block_num).
 	spmd []value
+	// subblock is the kernel's vector-lane argument (split_aiv.go).
+	subblock value
 }
 
 // Function is the function being emitted.
@@ -163,6 +165,14 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 			c.spmd = append(c.spmd, a)
 			args = append(args, a)
 		}
+	}
+	// A kernel reading its vector lane (a pl.split_aiv region) takes it as
+	// one more i32 argument after those, as upstream's codegen does.
+	if usesOp(fn, ir.TileGetSubblockIdx) {
+		n := "%__pypto_spmd_subblock_idx"
+		c.names.reserve(n)
+		c.subblock = value{ssa: n, typ: "i32"}
+		args = append(args, c.subblock)
 	}
 	for v, first := range dynAlias {
 		c.vals[v] = c.vals[first]

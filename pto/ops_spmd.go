@@ -28,3 +28,14 @@ func usesSpmdIdentity(fn *ir.Function) bool {
 	}, nil)
 	return found
 }
+
+// usesOp reports whether fn calls op anywhere.
+func usesOp(fn *ir.Function, op *ir.OpDef) bool {
+	found := false
+	ir.WalkStmt(fn.Body, func(e ir.Expr) {
+		if c, ok := e.(*ir.Call); ok && c.Op == op {
+			found = true
+		}
+	}, nil)
+	return found
+}

@@ -47,6 +47,11 @@ func (c *Ctx) stmt(s ir.Stmt) error {
 	case *ir.IfStmt:
 		return c.ifStmt(s)
 	case *ir.ScopeStmt:
+		if s.Kind == ir.ScopeSplitAiv {
+			// Each vector lane runs the region's code with its own lane
+			// index (ExpandMixedKernel's AIC/AIV split is not followed).
+			return c.stmt(s.Body)
+		}
 		return c.errorf("a pl.at(level=pl.Level.%s) scope is still in the kernel: OutlineIncoreScopes and OutlineHierarchyScopes make scopes functions before codegen", s.Level)
 	case *ir.YieldStmt:
 		if len(c.yields) == 0 {

@@ -520,6 +520,7 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		}
 		slots[idx], filled[idx] = k.val, true
 	}
+	kw = fc.regionKwargs(n, d, kw)
 	kw = withDefaults(d, kw)
 	// pl.read(t, i): one index is the list [i], as upstream's DSL takes it.
 	for i, v := range slots {
@@ -566,6 +567,27 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		c.Attrs = append(c.Attrs, attrs...)
 	}
 	return c
+}
+
+// regionKwargs fills the kwargs the enclosing pl.split_aiv region sets
+// (aiv_shard's split is the region's mode), which a call inside one may
+// not write itself; outside a region the call must give them.
+func (fc *fnCtx) regionKwargs(n *node, d *ir.OpDef, kw ir.Kwargs) ir.Kwargs {
+	for _, s := range d.Kwargs {
+		if !s.FromRegion {
+			continue
+		}
+		_, given := kw.Get(s.Name)
+		switch {
+		case given && len(fc.splitModes) > 0:
+			fc.r.fail(n, "%s: %s= is set by the enclosing pl.split_aiv region", d.Callee(nil), s.Name)
+		case !given && len(fc.splitModes) == 0:
+			fc.r.fail(n, "%s outside a pl.split_aiv region needs %s= (a pl.SplitMode)", d.Callee(nil), s.Name)
+		case !given:
+			kw = append(kw, ir.Kwarg{Key: s.Name, Value: int64(fc.splitModes[len(fc.splitModes)-1])})
+		}
+	}
+	return kw
 }
 
 // withDefaults fills the kwargs a call omitted with the values upstream's

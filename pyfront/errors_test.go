@@ -155,6 +155,12 @@ class P:
 	{"random_seed_too_wide", kernel("        r = pl.tile.random(0xA4093822, 2, 3, 4, 5, 6, [4, 16])\n")},
 	{"reinterpret_bad_width", kernel("        r = pl.reinterpret_view(pl.tile.slice(t, [4, 3], [0, 0]), pl.INT64)\n")},
 	{"matmul_acc_wrong_acc", kernel("        a = pl.matmul_acc(x, x, x)\n")},
+	{"split_aiv_lanes", kernel("        for aiv_id in pl.split_aiv(4, mode=pl.SplitMode.UP_DOWN):\n            pass\n")},
+	{"split_aiv_no_mode", kernel("        for aiv_id in pl.split_aiv(2):\n            pass\n")},
+	{"aiv_shard_outside_region", kernel("        h = pl.tile.aiv_shard(t)\n")},
+	{"aiv_shard_split_in_region", kernel("        for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n            h = pl.tile.aiv_shard(t, split=1)\n")},
+	{"gather_row_runtime_window", kernel("        n = pl.tile.get_block_idx()\n        kv = pl.create_l1([4, 16], pl.FP32)\n        kv = pl.gather_row(kv, x, [0, 0], [0, 0], [n, 16])\n")},
+	{"paged_gather_missing_size", kernel("        g = pl.paged_gather(x, x, x, block_size=4, max_indices=4)\n")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message (from

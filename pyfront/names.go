@@ -73,6 +73,8 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.create_l1":            ir.TensorCreateL1,
 	"pl.gather_row":           ir.TensorGatherRow,
 	"pl.paged_gather":         ir.TensorPagedGather,
+	"pl.aiv_shard":            ir.TensorAivShard,
+	"pl.aic_gather":           ir.TensorAicGather,
 	"pl.scatter":              ir.TensorScatter,
 	"pl.transpose":            ir.TensorTranspose,
 	"pl.full":                 ir.TensorFull,

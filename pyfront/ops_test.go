@@ -1755,3 +1755,76 @@ func TestTileSubscript(t *testing.T) {
 		}
 	})
 }
+
+// pl.split_aiv regions: each vector lane runs the body with its index;
+// aiv_shard gives a lane its half of the cube's result (rows, columns),
+// aic_gather joins the halves for the cube, and a NONE region splits the
+// work by the lane index. Each runs as written and compiled.
+func TestSplitAiv(t *testing.T) {
+	const m, k, n = 16, 32, 16
+	mm := func(x, y func(i, j int) float64, i, j, inner int) float64 {
+		s := 0.0
+		for q := 0; q < inner; q++ {
+			s += x(i, q) * y(q, j)
+		}
+		return f32(s)
+	}
+	prog, comp, text := authored(t, "split_aiv.py", "ShardRows", 1)
+	wantPTO(t, text, "%__pypto_spmd_subblock_idx: i32", "pto.subview", "pto.tmatmul")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, m, k), tensor.Randn(2, k, n), tensor.Zeros(ir.FP32, m, n)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				want := f32(mm(func(i, q int) float64 { return a[0].At(i, q) }, func(q, j int) float64 { return a[1].At(q, j) }, i, j, k) * 2)
+				if got := a[2].At(i, j); got != want {
+					t.Fatalf("ShardRows compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "split_aiv.py", "GatherBack", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(3, m, k), tensor.Randn(4, k, n), tensor.Randn(5, n, n), tensor.Zeros(ir.FP32, m, n)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		sc := func(i, q int) float64 {
+			return f32(mm(func(i, p int) float64 { return a[0].At(i, p) }, func(p, q int) float64 { return a[1].At(p, q) }, i, q, k) * 2)
+		}
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				want := mm(sc, func(q, j int) float64 { return a[2].At(q, j) }, i, j, n)
+				if got := a[3].At(i, j); got != want {
+					t.Fatalf("GatherBack compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "split_aiv.py", "shard_columns", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(6, m, k), tensor.Randn(7, n, k), tensor.Zeros(ir.FP32, m, n)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				acc := mm(func(i, q int) float64 { return a[0].At(i, q) }, func(q, j int) float64 { return a[1].At(j, q) }, i, j, k)
+				if got, want := a[2].At(i, j), f32(math.Exp(acc)); math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+					t.Fatalf("shard_columns compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "split_aiv.py", "lanes_by_index", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(8, m, n), tensor.Zeros(ir.FP32, m, n)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < m*n; i++ {
+			x := a[0].At(i/n, i%n)
+			want := x
+			for s := 0; s < 3; s++ {
+				want = f32(want + x)
+			}
+			if got := a[1].At(i/n, i%n); got != want {
+				t.Fatalf("lanes_by_index compiled %v: c[%d, %d] = %v, want %v", compiled, i/n, i%n, got, want)
+			}
+		}
+	})
+}

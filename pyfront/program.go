@@ -44,6 +44,11 @@ type fnCtx struct {
 	// spliced, against recursion (inline.go).
 	spliced  []ir.Stmt
 	inlining map[*inlineHelper]bool
+	// splitModes are the modes of the pl.split_aiv regions being read,
+	// innermost last; coreDepth counts the core scopes (pl.at CORE_GROUP,
+	// the loop form of pl.spmd) around the statement being read.
+	splitModes []ir.SplitMode
+	coreDepth  int
 }
 
 type domainLine struct {

@@ -93,7 +93,8 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	for file, names := range map[string][]string{"tile_elements.py": {"TileElements"}, "local_array.py": {"Histogram"},
 		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}, "random.py": {"RandomTiles", "RandomTensor"}, "reinterpret.py": {"Reinterpret", "ReinterpretTensor"}, "init_cond.py": {"InitCond", "InitCondTensor"},
 		"vec_into_cube.py": {"VecIntoCube", "CubeRoundTrip"}, "gather.py": {"GatherRows", "GatherLocal"},
-		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"}} {
+		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"},
+		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)

@@ -141,7 +141,13 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		}
 	}
 	body := n.ChildByFieldId(fldBody)
+	if s.Kind == ir.ScopeInCore {
+		fc.coreDepth++
+	}
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
+	if s.Kind == ir.ScopeInCore {
+		fc.coreDepth--
+	}
 	if tidNode != nil {
 		s.TaskID = ir.NewVar(r.text(tidNode), ir.TaskIDType, r.pos(tidNode))
 		fc.bind(s.TaskID.Name, s.TaskID)
@@ -286,9 +292,48 @@ func (fc *fnCtx) spmdLoop(n, left, call *node) ir.Stmt {
 	iv := ir.NewVar(r.text(left), ir.Scalar(ir.INDEX), r.pos(left))
 	fc.bind(r.text(left), iv)
 	body := n.ChildByFieldId(fldBody)
+	fc.coreDepth++
 	stmts := fc.block(body, nil, r.commentsBefore(n, body), false)
+	fc.coreDepth--
 	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdLoopKernel(s, iv, opts.Split, opts.SlotNum, stmts)}}
 	return s
+}
+
+// splitAivLoop reads `for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.X):`,
+// a region run on each of a core's two vector lanes. Outside a core
+// context (a pl.at CORE_GROUP scope, an InCore function, pl.spmd's loop)
+// it is wrapped in an InCore scope, as upstream's DSL does.
+func (fc *fnCtx) splitAivLoop(n, left, call *node) ir.Stmt {
+	r := fc.r
+	if left.Kind() != "identifier" {
+		r.fail(left, "for ... in pl.split_aiv(...): the loop variable must be a name (the vector lane)")
+	}
+	if n.ChildByFieldId(fldAlternative) != nil {
+		r.fail(n, "for ... else is not supported")
+	}
+	pos, nodes, kws := r.args(call, fc.env, fc)
+	if len(pos) != 1 || len(kws) != 1 || kws[0].name != "mode" {
+		r.fail(call, "pl.split_aiv takes the lane count and a mode: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)")
+	}
+	if cnt, ok := pos[0].(int64); !ok || cnt != 2 {
+		r.fail(nodes[0], "pl.split_aiv: a core has 2 vector lanes, given %s", describe(pos[0]))
+	}
+	mode, ok := kws[0].val.(ir.SplitMode)
+	if !ok {
+		r.fail(kws[0].node, "pl.split_aiv: mode must be a pl.SplitMode, given %s", describe(kws[0].val))
+	}
+	iv := ir.NewVar(r.text(left), ir.Scalar(ir.INDEX), r.pos(left))
+	fc.bind(r.text(left), iv)
+	body := n.ChildByFieldId(fldBody)
+	fc.splitModes = append(fc.splitModes, mode)
+	stmts := fc.block(body, nil, r.commentsBefore(n, body), false)
+	fc.splitModes = fc.splitModes[:len(fc.splitModes)-1]
+	region := ir.SplitAivRegion(iv, mode, stmts, r.pos(n))
+	if fc.coreDepth > 0 || fc.fn.Kind == ir.InCore {
+		return region
+	}
+	return &ir.ScopeStmt{StmtBase: region.StmtBase, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone,
+		Body: &ir.SeqStmts{StmtBase: region.StmtBase, Stmts: []ir.Stmt{region}}}
 }
 
 // isIdentifier reports whether s is a Python identifier (ASCII).

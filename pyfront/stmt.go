@@ -444,6 +444,9 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	if callee == "pl.spmd" {
 		return fc.spmdLoop(n, left, right)
 	}
+	if callee == "pl.split_aiv" {
+		return fc.splitAivLoop(n, left, right)
+	}
 	kind, ok := loopKinds[callee]
 	if !ok {
 		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldId(fldFunction)))

@@ -299,6 +299,11 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		if s.Kind == ir.ScopeCluster {
 			return body
 		}
+		if s.Kind == ir.ScopeSplitAiv {
+			return func(fr *frame) ([]any, bool, error) {
+				return fr.x.splitAiv(s, func() ([]any, bool, error) { return body(fr) })
+			}
+		}
 		if s.Kind == ir.ScopeRuntime {
 			return func(fr *frame) ([]any, bool, error) {
 				saved := fr.x.rc.enterScope(s.Manual)

@@ -46,7 +46,10 @@ type rankCtx struct {
 	// block and blocks are the running Spmd launch's block index and
 	// block count (blocks 0: no launch, a kernel is block 0 of 1).
 	block, blocks int
-	deferred      []deferredWait
+	// split is the running pl.split_aiv region (nil: none): its lane and
+	// the halves its aic_gathers have joined so far (split_aiv.go).
+	split    *splitRegion
+	deferred []deferredWait
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never
 	// outlive their task (its results are dropped, and ranks exchange
@@ -470,6 +473,9 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		// its tasks are checked; an InCore region is a task.
 		if s.Kind == ir.ScopeCluster {
 			return x.stmt(s.Body)
+		}
+		if s.Kind == ir.ScopeSplitAiv {
+			return x.splitAiv(s, func() ([]any, bool, error) { return x.stmt(s.Body) })
 		}
 		if s.Kind == ir.ScopeRuntime {
 			saved := x.rc.enterScope(s.Manual)
