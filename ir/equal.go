@@ -266,6 +266,9 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		if a.Manual != b.Manual {
 			return e.fail(path, "runtime scope manual=%v vs manual=%v", a.Manual, b.Manual)
 		}
+		if a.AllowEarlyResolve != b.AllowEarlyResolve {
+			return e.fail(path, "scope allow_early_resolve=%v vs allow_early_resolve=%v", a.AllowEarlyResolve, b.AllowEarlyResolve)
+		}
 		if len(a.Deps) != len(b.Deps) || (a.TaskID == nil) != (b.TaskID == nil) {
 			return e.fail(path, "scope deps (%d) and task id (%v) vs deps (%d) and task id (%v)", len(a.Deps), a.TaskID != nil, len(b.Deps), b.TaskID != nil)
 		}

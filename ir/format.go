@@ -404,9 +404,12 @@ func (f *Formatter) Call(c *Call) string {
 	if deps, ok := c.Attrs.Get(attrDeps); ok {
 		parts = append(parts, "deps="+f.KwargValue(-1, deps))
 	}
+	if c.AllowsEarlyResolve() {
+		parts = append(parts, "allow_early_resolve=True")
+	}
 	var attrs []string
 	for _, kv := range c.Attrs {
-		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit {
+		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit || kv.Key == attrEarly {
 			continue
 		}
 		attrs = append(attrs, strconv.Quote(kv.Key)+": "+f.KwargValue(-1, kv.Value))

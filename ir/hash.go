@@ -155,6 +155,9 @@ func (h *hasher) stmt(s Stmt) {
 			if c.Manual {
 				h.mix(2)
 			}
+			if c.AllowEarlyResolve {
+				h.mix(3)
+			}
 			for _, d := range c.Deps {
 				h.expr(d)
 			}

@@ -238,6 +238,9 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		if s.Manual {
 			o["manual"] = true
 		}
+		if s.AllowEarlyResolve {
+			o["allow_early_resolve"] = true
+		}
 		if len(s.Deps) > 0 {
 			x, e := w.exprList(s.Deps)
 			set("deps", x, e)

@@ -124,7 +124,11 @@ type ScopeStmt struct {
 	// them) it waits for (deps=[...]).
 	TaskID *Var
 	Deps   []Expr
-	Body   Stmt
+	// AllowEarlyResolve lets the scheduler stage the launch's consumers
+	// before it completes (allow_early_resolve=True): a scheduling hint
+	// the outlined pl.submit carries, with no effect on what runs.
+	AllowEarlyResolve bool
+	Body              Stmt
 }
 
 // SplitMode is how a mixed kernel is halved (upstream's SplitMode).

@@ -28,7 +28,23 @@ var TaskIDType = Scalar(TASK_ID)
 const (
 	attrSubmit = "submit"
 	attrDeps   = "deps"
+	attrEarly  = "allow_early_resolve"
 )
+
+// WithEarlyResolve is the pl.submit c with allow_early_resolve=True: the
+// scheduler may stage its consumers before it completes.
+func WithEarlyResolve(c *Call) *Call {
+	d := *c
+	d.Attrs = append(append(Kwargs(nil), c.Attrs...), Kwarg{Key: attrEarly, Value: true})
+	return &d
+}
+
+// AllowsEarlyResolve reports whether the pl.submit c says allow_early_resolve=True.
+func (c *Call) AllowsEarlyResolve() bool {
+	v, _ := c.Attrs.Get(attrEarly)
+	b, _ := v.(bool)
+	return b
+}
 
 // NewSubmit makes call, a call of a program function, a pl.submit that
 // waits for deps: it returns the call's results, then the id of the task.

@@ -460,9 +460,10 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	}
 	call := &ir.Call{Fn: &ir.GlobalVar{Name: name}, Args: args, T: t, Pos: sc.Pos}
 	base := ir.StmtBase{Pos: sc.Pos, Leading: sc.Leading}
-	if sc.TaskID != nil || len(sc.Deps) > 0 {
-		// A region with a task id or declared edges launches as a
-		// pl.submit, as upstream's outliner makes it an ir.Submit.
+	if sc.TaskID != nil || len(sc.Deps) > 0 || sc.AllowEarlyResolve {
+		// A region with a task id, declared edges or the early-resolve
+		// hint launches as a pl.submit, as upstream's outliner makes it an
+		// ir.Submit (which carries the hint).
 		deps := make([]ir.Expr, len(sc.Deps))
 		for i, d := range sc.Deps {
 			deps[i] = substVars(d, o.renames)
@@ -471,6 +472,9 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 		if err != nil {
 			o.err = err
 			return nil
+		}
+		if sc.AllowEarlyResolve {
+			s = ir.WithEarlyResolve(s)
 		}
 		call = s
 		t = s.T

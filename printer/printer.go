@@ -486,6 +486,9 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 	if len(s.Deps) > 0 {
 		h += ", deps=" + p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps})
 	}
+	if s.AllowEarlyResolve {
+		h += ", allow_early_resolve=True"
+	}
 	return h + ")"
 }
 

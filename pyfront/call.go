@@ -807,9 +807,18 @@ func (fc *fnCtx) submit(n *node) ir.Expr {
 	}
 	var deps []ir.Expr
 	var rest []kwArg
+	early := false
 	for _, k := range kws {
 		if k.name == "deps" {
 			deps = fc.deps("pl.submit", k)
+			continue
+		}
+		if k.name == "allow_early_resolve" {
+			b, ok := k.val.(bool)
+			if !ok {
+				r.fail(k.node, "pl.submit: allow_early_resolve must be True or False, given %s", describe(k.val))
+			}
+			early = b
 			continue
 		}
 		rest = append(rest, k)
@@ -821,6 +830,9 @@ func (fc *fnCtx) submit(n *node) ir.Expr {
 	s, err := ir.NewSubmit(call, deps)
 	if err != nil {
 		r.fail(n, "%v", err)
+	}
+	if early {
+		s = ir.WithEarlyResolve(s)
 	}
 	return s
 }

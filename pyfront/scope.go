@@ -120,10 +120,16 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			r.optimizations("pl.at", k, s)
 		case "deps":
 			s.Deps = fc.deps("pl.at", k)
-		case "no_dep_args", "dumps", "allow_early_resolve", "windowize":
+		case "allow_early_resolve":
+			b, ok := k.val.(bool)
+			if !ok {
+				r.fail(k.node, "pl.at: allow_early_resolve must be True or False, given %s", describe(k.val))
+			}
+			s.AllowEarlyResolve = b
+		case "no_dep_args", "dumps", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
-			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations or deps)", k.name)
+			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps or allow_early_resolve)", k.name)
 		}
 	}
 	if s.Level == ir.LevelNone {

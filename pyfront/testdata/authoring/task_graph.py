@@ -117,3 +117,12 @@ def declared_edge(x: pl.Tensor[[ROWS, COLS], pl.FP32], scratch: pl.Out[pl.Tensor
     with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage2", deps=[first]):
         out[:] = pl.add(scratch, 1.0)
     return scratch, out
+
+
+@pl.jit
+def early_resolve(x: pl.Tensor[[ROWS, COLS], pl.FP32], scratch: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]], out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage1", allow_early_resolve=True):
+        scratch[:] = pl.add(x, x)
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage2"):
+        out[:] = pl.add(scratch, 1.0)
+    return scratch, out
