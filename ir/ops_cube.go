@@ -15,11 +15,13 @@ func cubeTile(c *DeduceCtx, i int, mem MemorySpace) (*TileType, error) {
 	if err != nil {
 		return nil, err
 	}
-	fromMat := c.Op.ArgSpecAt(i).Memory == mem && t.Memory == MemMat
+	// A Mat operand, or a cube result in Acc (written back to Mat by the
+	// fixpipe first), is moved to the op's memory by InferTileMemorySpace.
+	fromMat := c.Op.ArgSpecAt(i).Memory == mem && (t.Memory == MemMat || t.Memory == MemAcc)
 	if t.Memory != MemNone && t.Memory != mem && !fromMat {
 		what := "a tile in " + mem.String() + " memory"
 		if c.Op.ArgSpecAt(i).Memory == mem {
-			what += " (or " + MemMat.String() + ", moved there before the op)"
+			what += " (or " + MemMat.String() + " or " + MemAcc.String() + ", moved there before the op)"
 		}
 		return nil, c.Fail(i, what, t)
 	}

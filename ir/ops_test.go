@@ -300,7 +300,7 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tile.matmul", []Expr{left, tile(FP16, MemRight, 16, 16)}, nil,
 			"cell[3]:7: tile.matmul: argument 'rhs': expected a tile of 32 rows (the lhs's K), given pl.Tile[[16, 16], pl.FP16, pl.Mem.Right]"},
 		dcase{"tile.matmul", []Expr{tile(FP16, MemVec, 64, 32), right}, nil,
-			"cell[3]:7: tile.matmul: argument 'lhs': expected a tile in pl.Mem.Left memory (or pl.Mem.Mat, moved there before the op), given pl.Tile[[64, 32], pl.FP16, pl.Mem.Vec]"},
+			"cell[3]:7: tile.matmul: argument 'lhs': expected a tile in pl.Mem.Left memory (or pl.Mem.Mat or pl.Mem.Acc, moved there before the op), given pl.Tile[[64, 32], pl.FP16, pl.Mem.Vec]"},
 		dcase{"tile.assemble", []Expr{tile(FP32, MemVec, 32, 32), tile(FP32, MemVec, 32, 16), Dims(0, 24)}, nil,
 			"cell[3]:7: tile.assemble: argument 'offset': expected a region inside the target (offset+extent <= 32 in dimension 1), given offset 24 + extent 16 = 40"},
 		dcase{"tile.assemble", []Expr{tile(FP32, MemMat, 32, 32), tile(FP32, MemVec, 32, 16), Dims(0, 0)}, nil,

@@ -49,20 +49,29 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 			if !ok || !movedFor(tt.Memory, want) {
 				continue
 			}
-			move, err := ir.TileMove.NewCall([]ir.Expr{a}, ir.Kwargs{{Key: "target_memory", Value: want}}, c.Pos)
-			if err != nil {
-				return nil, err
-			}
 			base := "x"
 			if v, ok := ir.VarOf(a); ok {
 				base = v.Name
 			}
-			mv := ir.NewVar(names.fresh(base+"_"+want.Name()), move.Type(), c.Pos)
-			moves = append(moves, assign(mv, move))
-			if len(moves) == 1 {
+			// A cube result read by the cube goes back to Mat first (the
+			// fixpipe writeback), then on to the operand's memory.
+			hops := []ir.MemorySpace{want}
+			if tt.Memory == ir.MemAcc && want != ir.MemVec {
+				hops = []ir.MemorySpace{ir.MemMat, want}
+			}
+			if len(moves) == 0 {
 				args = append([]ir.Expr(nil), c.Args...)
 			}
-			args[i] = mv
+			for _, to := range hops {
+				move, err := ir.TileMove.NewCall([]ir.Expr{a}, ir.Kwargs{{Key: "target_memory", Value: to}}, c.Pos)
+				if err != nil {
+					return nil, err
+				}
+				mv := ir.NewVar(names.fresh(base+"_"+to.Name()), move.Type(), c.Pos)
+				moves = append(moves, assign(mv, move))
+				a = mv
+			}
+			args[i] = a
 		}
 		if len(moves) == 0 {
 			return []ir.Stmt{s}, nil
@@ -89,13 +98,14 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 
 // movedFor reports whether a tile in memory from is moved before an op
 // that reads it from want: a cube operand from Mat to Left, Right or
-// Bias, a vector operand from Acc (a matmul's result) to Vec.
+// Bias, a matmul's result in Acc to Vec for a vector op or (through Mat)
+// to a cube operand's memory.
 func movedFor(from, want ir.MemorySpace) bool {
 	switch from {
 	case ir.MemMat:
 		return want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias
 	case ir.MemAcc:
-		return want == ir.MemVec
+		return want == ir.MemVec || want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias
 	}
 	return false
 }

@@ -1832,3 +1832,41 @@ func TestSplitAiv(t *testing.T) {
 		}
 	})
 }
+
+// A matmul's result cast to BF16 and multiplied again: InferTileMemorySpace
+// takes the Acc tile back to Mat and on to Left, and the product is the
+// one the rounded intermediate gives.
+func TestAccIntoCube(t *testing.T) {
+	prog, comp, text := authored(t, "mat_operands.py", "AccIntoCube", 1)
+	st, ok := comp.Stage("InferTileMemorySpace")
+	if !ok || !strings.Contains(st.Text, "cb_Mat: pl.Tile[[16, 16], pl.BF16, pl.Mem.Mat] = pl.tile.move(cb, target_memory=pl.Mem.Mat)") ||
+		!strings.Contains(st.Text, "pl.tile.move(cb_Mat, target_memory=pl.Mem.Left)") {
+		t.Fatalf("InferTileMemorySpace did not take the Acc operand through Mat to Left:\n%s", st.Text)
+	}
+	wantPTO(t, text, "outs(%cb_Mat : !pto.tile_buf<loc=mat")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32).To(ir.BF16), tensor.Randn(2, 32, 16).To(ir.BF16), tensor.Randn(3, 16, 16).To(ir.BF16), tensor.Zeros(ir.FP32, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		cb := make([]float64, 16*16)
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				s := 0.0
+				for k := 0; k < 32; k++ {
+					s += a[0].At(i, k) * a[1].At(k, j)
+				}
+				cb[i*16+j] = tensor.FromFloat32([]float32{float32(s)}, 1).To(ir.BF16).At(0)
+			}
+		}
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				s := 0.0
+				for k := 0; k < 16; k++ {
+					s += cb[i*16+k] * a[2].At(k, j)
+				}
+				if got, want := a[3].At(i, j), f32(s); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -69,3 +69,36 @@ class AccIntoVector:
         out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ):
         self.kernel(a, b, bias, out)
+
+
+@pl.program
+class AccIntoCube:
+    """A matmul's result, cast to BF16, multiplied again (upstream's biased
+    GEMM with a BF16 scratch): the Acc tile goes back to Mat, the fixpipe's
+    writeback, and on to Left before the second matmul."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        a: pl.Tensor[[16, 32], pl.BF16],
+        b: pl.Tensor[[32, 16], pl.BF16],
+        e: pl.Tensor[[16, 16], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        a_mat = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat)
+        b_mat = pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat)
+        e_mat = pl.load(e, [0, 0], [16, 16], target_memory=pl.Mem.Mat)
+        c = pl.tile.matmul(a_mat, b_mat)
+        cb = pl.cast(c, pl.BF16, mode="rint")
+        d = pl.tile.matmul(cb, e_mat)
+        pl.store(d, [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(
+        self,
+        a: pl.Tensor[[16, 32], pl.BF16],
+        b: pl.Tensor[[32, 16], pl.BF16],
+        e: pl.Tensor[[16, 16], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        self.kernel(a, b, e, out)
