@@ -78,6 +78,7 @@ func TestCellErrorsAreClear(t *testing.T) {
 		{"undefined name in a var", "var q = undefinedQ", 1, "undefined: undefinedQ"},
 		{"undefined name in a composite literal", "x := []int{undefinedW}", 1, "undefined: undefinedW"},
 		{"undefined function with two results", "a, b := undefinedF()", 1, "undefined: undefinedF"},
+		{"method of an undefined name with two results", "a, b := undefinedM.Program(\"x\")", 1, "undefined: undefinedM"},
 		{"range over a function", "for x := range func(yield func(int) bool) {} {\n\t_ = x\n}", 1, "range over a function"},
 		{"top-level return with a value", "if true {\n\treturn 3\n}", 2, "top-level return"},
 	}
@@ -93,6 +94,20 @@ func TestCellErrorsAreClear(t *testing.T) {
 			require.Equal(t, "42", eval(t, s, "1 + 41").Text())
 		})
 	}
+}
+
+// TestCallAfterFailedDefine: a call on a name that a failed := left
+// half-declared in the interpreter is an error, not a crash (the display
+// rewrite's lookup of the callee panicked inside Yaegi).
+func TestCallAfterFailedDefine(t *testing.T) {
+	s := newSession(t)
+	evalErr(t, s, "q := m.Program(\"x\")")
+	ce := evalErr(t, s, "m.Program(\"x\")")
+	require.Contains(t, ce.Msg, "m")
+	for _, bad := range []string{"CFG", "goroutine ", "runtime error"} {
+		require.NotContains(t, ce.Error(), bad)
+	}
+	require.Equal(t, "42", eval(t, s, "1 + 41").Text())
 }
 
 // TestFailedCellLeavesNoPoisonedNames: after a cell fails to compile, its

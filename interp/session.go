@@ -6,6 +6,7 @@
 package interp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -509,7 +510,8 @@ func (s *Session) arity(x ast.Expr, src string, base int, fset *token.FileSet) i
 	if name == "main" {
 		name = mainName
 	}
-	v, err := s.i.Eval(name)
+	// Yaegi can panic on a name an earlier failed cell left half-declared.
+	v, err := s.safeEval(name)
 	if err != nil || !v.IsValid() || v.Kind() != reflect.Func {
 		return 1 // a conversion, a builtin with a value, or something Yaegi cannot show alone
 	}
@@ -561,7 +563,18 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 			_ = line
 			return &CellError{Cell: n, Msg: fmt.Sprintf("os.Exit(%d) called: the cell stopped, the session continues", e.code), Kind: "exit", ExitCode: e.code}
 		}
-		return s.panicError(n, p.Value)
+		// Yaegi's compiler can crash on a cell using a name nothing
+		// declares (a, b := undefined.Method()): say which name.
+		perr := s.panicError(n, p.Value)
+		if ce, ok := perr.(*CellError); ok && bytes.Contains(p.Stack, []byte("yaegi/interp.(*Interpreter).CompileAST(")) {
+			if names := undefinedNames(s.cellSrc, s.known); len(names) > 0 {
+				ce.Msg, ce.Kind = "undefined: "+strings.Join(names, ", "), "compile"
+				if ce.Line == 0 {
+					ce.Line = lineOf(s.cellSrc, names[0])
+				}
+			}
+		}
+		return perr
 	}
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
@@ -593,6 +606,16 @@ func (s *Session) nameUndefined(ce *CellError) *CellError {
 		ce.Msg, ce.Kind = "undefined: "+strings.Join(names, ", "), "compile"
 	}
 	return ce
+}
+
+// lineOf is the line (from 1) of the first whole-word use of name in src,
+// or 0.
+func lineOf(src, name string) int {
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	if loc := re.FindStringIndex(src); loc != nil {
+		return strings.Count(src[:loc[0]], "\n") + 1
+	}
+	return 0
 }
 
 // renamedType matches a type name as the interpreter knows a redeclared type.
