@@ -47,32 +47,14 @@ func init() {
 		if err != nil {
 			return err
 		}
-		r, err := c.allocTile(res)
+		r, rt, err := c.allocResult(res)
 		if err != nil {
 			return err
 		}
-		rt, err := tileOf(res)
-		if err != nil {
-			return err
-		}
-		if aa, ok := tileAddr(at); !ok {
-			c.insOuts("pto.tmov", []value{acc}, []value{r}, nil)
-		} else if ra, ok := tileAddr(rt); !ok || aa != ra {
+		if !sameBuffer(at, rt) {
 			c.insOuts("pto.tmov", []value{acc}, []value{r}, nil)
 		}
-		vt := *rt
-		vt.Shape = window
-		view := ir.ImplicitTileView(rt.Memory)
-		if rt.View != nil {
-			view = *rt.View
-		}
-		view.ValidShape = valid
-		vt.View = &view
-		vtyp, err := tileBufType(&vt)
-		if err != nil {
-			return c.errorf("tile.gather_row window of %s %v", res.Name, err)
-		}
-		w, err := c.subview("gather_row_view", r, row, col, window, valid, vtyp)
+		w, err := c.window("gather_row_view", r, rt, row, col, window, valid)
 		if err != nil {
 			return err
 		}

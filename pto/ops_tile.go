@@ -375,11 +375,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		r, err := c.allocTile(res)
-		if err != nil {
-			return err
-		}
-		rt, err := tileOf(res)
+		r, rt, err := c.allocResult(res)
 		if err != nil {
 			return err
 		}
@@ -389,9 +385,7 @@ func init() {
 			c.stmtOp("pto.tinsert", []value{src, row, col, r}, nil, custom)
 			return nil
 		}
-		ta, tok := tileAddr(tt)
-		ra, rok := tileAddr(rt)
-		if !tok || !rok || ta != ra {
+		if !sameBuffer(tt, rt) {
 			if cross {
 				return c.errorf("tile.assemble of an Acc tile into Mat tile %s needs the result in the target's buffer (a Mat-to-Mat copy does not exist)", res.Name)
 			}
@@ -399,19 +393,7 @@ func init() {
 		}
 		// The window: the source's shape and valid region, the result's
 		// memory, element type and layout.
-		vt := *rt
-		vt.Shape = st.Shape
-		view := ir.ImplicitTileView(rt.Memory)
-		if rt.View != nil {
-			view = *rt.View
-		}
-		view.ValidShape = tileValidShape(st)
-		vt.View = &view
-		vtyp, err := tileBufType(&vt)
-		if err != nil {
-			return c.errorf("tile.assemble window of %s %v", res.Name, err)
-		}
-		w, err := c.subview("assemble_view", r, row, col, st.Shape, view.ValidShape, vtyp)
+		w, err := c.window("assemble_view", r, rt, row, col, st.Shape, tileValidShape(st))
 		if err != nil {
 			return err
 		}
@@ -460,6 +442,25 @@ func init() {
 		c.vals[res] = w
 		return nil
 	})
+}
+
+// window is a pto.subview of base, a tile of type bt, at (row, col): of
+// the static shape and valid region given, in bt's memory, element type
+// and layout.
+func (c *Ctx) window(hint string, base value, bt *ir.TileType, row, col value, shape, valid []ir.Expr) (value, error) {
+	vt := *bt
+	vt.Shape = shape
+	view := ir.ImplicitTileView(bt.Memory)
+	if bt.View != nil {
+		view = *bt.View
+	}
+	view.ValidShape = valid
+	vt.View = &view
+	typ, err := tileBufType(&vt)
+	if err != nil {
+		return value{}, c.errorf("the %s window %v", hint, err)
+	}
+	return c.subview(hint, base, row, col, shape, valid, typ)
 }
 
 // subview emits `%v = pto.subview %base[%row, %col] sizes [R, C] valid

@@ -22,16 +22,20 @@ func init() {
 		c.vals[res] = c.op(res.Name, "index", "arith.index_cast", []value{arg}, nil, "arith.index_cast "+arg.ssa+" : i32 to index")
 		return nil
 	})
-	Register(ir.TileAivShard, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+	Register(ir.TileAivShard, emitLaneMove(true))
+	Register(ir.TileAicGather, emitLaneMove(false))
+}
+
+// emitLaneMove emits aiv_shard (shard: this lane's window of the source
+// moved into the result) or aic_gather (the source moved into this lane's
+// window of the result); with split 0 the whole tile moves.
+func emitLaneMove(shard bool) Emitter {
+	return func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		src, st, err := c.tile(call.Args[0])
 		if err != nil {
 			return err
 		}
-		r, err := c.allocTile(res)
-		if err != nil {
-			return err
-		}
-		rt, err := tileOf(res)
+		r, rt, err := c.allocResult(res)
 		if err != nil {
 			return err
 		}
@@ -40,70 +44,26 @@ func init() {
 			c.insOuts("pto.tmov", []value{src}, []value{r}, nil)
 			return nil
 		}
-		row, col, err := c.laneOffset(axis, rt.Shape[axis])
+		// The half is the result's shape for a shard, the source's for a gather.
+		half, whole, wholeType, hint := rt, src, st, "shard_view"
+		if !shard {
+			half, whole, wholeType, hint = st, r, rt, "gather_view"
+		}
+		row, col, err := c.laneOffset(axis, half.Shape[axis])
 		if err != nil {
 			return err
 		}
-		vt := *st
-		vt.Shape = rt.Shape
-		view := ir.ImplicitTileView(st.Memory)
-		if st.View != nil {
-			view = *st.View
-		}
-		view.ValidShape = tileValidShape(rt)
-		vt.View = &view
-		vtyp, err := tileBufType(&vt)
-		if err != nil {
-			return c.errorf("tile.aiv_shard half of %s %v", res.Name, err)
-		}
-		w, err := c.subview("shard_view", src, row, col, rt.Shape, view.ValidShape, vtyp)
+		w, err := c.window(hint, whole, wholeType, row, col, half.Shape, tileValidShape(half))
 		if err != nil {
 			return err
 		}
-		c.insOuts("pto.tmov", []value{w}, []value{r}, nil)
+		if shard {
+			c.insOuts("pto.tmov", []value{w}, []value{r}, nil)
+		} else {
+			c.insOuts("pto.tmov", []value{src}, []value{w}, nil)
+		}
 		return nil
-	})
-	Register(ir.TileAicGather, func(c *Ctx, call *ir.Call, res *ir.Var) error {
-		src, st, err := c.tile(call.Args[0])
-		if err != nil {
-			return err
-		}
-		r, err := c.allocTile(res)
-		if err != nil {
-			return err
-		}
-		rt, err := tileOf(res)
-		if err != nil {
-			return err
-		}
-		axis := ir.SplitAxis(call.Kwargs.Int("split", 0))
-		if axis < 0 {
-			c.insOuts("pto.tmov", []value{src}, []value{r}, nil)
-			return nil
-		}
-		row, col, err := c.laneOffset(axis, st.Shape[axis])
-		if err != nil {
-			return err
-		}
-		vt := *rt
-		vt.Shape = st.Shape
-		view := ir.ImplicitTileView(rt.Memory)
-		if rt.View != nil {
-			view = *rt.View
-		}
-		view.ValidShape = tileValidShape(st)
-		vt.View = &view
-		vtyp, err := tileBufType(&vt)
-		if err != nil {
-			return c.errorf("tile.aic_gather window of %s %v", res.Name, err)
-		}
-		w, err := c.subview("gather_view", r, row, col, st.Shape, view.ValidShape, vtyp)
-		if err != nil {
-			return err
-		}
-		c.insOuts("pto.tmov", []value{src}, []value{w}, nil)
-		return nil
-	})
+	}
 }
 
 // laneOffset is the (row, col) offset of this lane's half along axis, of

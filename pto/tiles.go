@@ -146,3 +146,21 @@ func padLeading(dims []ir.Expr, rank int) []ir.Expr {
 	}
 	return append(ones(rank-len(dims)), dims...)
 }
+
+// allocResult allocates res's tile (allocTile) and gives its type too.
+func (c *Ctx) allocResult(res *ir.Var) (value, *ir.TileType, error) {
+	r, err := c.allocTile(res)
+	if err != nil {
+		return value{}, nil, err
+	}
+	rt, err := tileOf(res)
+	return r, rt, err
+}
+
+// sameBuffer reports whether two tiles have one planned address, so a
+// result written in place needs no copy of its target first.
+func sameBuffer(a, b *ir.TileType) bool {
+	aa, aok := tileAddr(a)
+	ba, bok := tileAddr(b)
+	return aok && bok && aa == ba
+}

@@ -13,30 +13,15 @@ import (
 // translates each logical row through the block table and gathers it.
 
 func init() {
-	Register(ir.TensorCreateL1, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		shape, err := intsArg(a[0], "shape")
-		if err != nil {
-			return nil, err
-		}
-		dt, _ := c.Kwargs.DType("dtype")
-		if !supported(dt) {
-			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
-		}
-		return localView(dt, shape), nil
-	})
+	// The accumulator is a created tensor (no init_value kwarg).
+	Register(ir.TensorCreateL1, createTensor)
 	Register(ir.TensorGatherRow, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		acc, err := viewArg(a[0], "acc")
 		if err != nil {
 			return nil, err
 		}
-		offs, ext, vals, err := x.gatherWindow(c, a)
+		offs, ext, vals, err := x.gatherWindow(c, a, acc.shape)
 		if err != nil {
-			return nil, err
-		}
-		if c.Kwargs.Bool("transpose", false) {
-			vals, ext = transposed(vals, ext), []int{ext[1], ext[0]}
-		}
-		if err := fits(c, offs, ext, acc.shape); err != nil {
 			return nil, err
 		}
 		region, err := acc.sub(offs, ext)
@@ -50,14 +35,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		offs, ext, vals, err := x.gatherWindow(c, a)
+		offs, ext, vals, err := x.gatherWindow(c, a, acc.Shape)
 		if err != nil {
-			return nil, err
-		}
-		if c.Kwargs.Bool("transpose", false) {
-			vals, ext = transposed(vals, ext), []int{ext[1], ext[0]}
-		}
-		if err := fits(c, offs, ext, acc.Shape); err != nil {
 			return nil, err
 		}
 		out := append([]float64(nil), acc.values()...)
@@ -123,10 +102,11 @@ func init() {
 	})
 }
 
-// gatherWindow reads what a gather_row transfers: the valid_shape part
-// (else the whole window) of src at src_offset, row-major, with the
-// destination offset and that extent.
-func (x *Exec) gatherWindow(c *ir.Call, a []any) (offs, ext []int, vals []float64, err error) {
+// gatherWindow reads what a gather_row transfers into an accumulator of
+// shape acc: the valid_shape part (else the whole window) of src at
+// src_offset, row-major (transposed with transpose=True), with the
+// destination offset and the extent it lands as, which must fit acc.
+func (x *Exec) gatherWindow(c *ir.Call, a []any, acc []int) (offs, ext []int, vals []float64, err error) {
 	src, err := viewArg(a[1], "src")
 	if err != nil {
 		return nil, nil, nil, err
@@ -153,8 +133,13 @@ func (x *Exec) gatherWindow(c *ir.Call, a []any) (offs, ext []int, vals []float6
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: src: %w", c.Name(), err)
 	}
-	vals, err = x.readView(region, x.local(), c)
-	return offs, ext, vals, err
+	if vals, err = x.readView(region, x.local(), c); err != nil {
+		return nil, nil, nil, err
+	}
+	if c.Kwargs.Bool("transpose", false) {
+		vals, ext = transposed(vals, ext), []int{ext[1], ext[0]}
+	}
+	return offs, ext, vals, fits(c, offs, ext, acc)
 }
 
 // fits rejects a window that does not lie inside the accumulator.

@@ -73,29 +73,7 @@ func init() {
 		}
 		return newTile(dt, shape), nil // uninitialised on the device; zero here
 	})
-	Register(ir.TensorCreate, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		shape, err := intsArg(a[0], "shape")
-		if err != nil {
-			return nil, err
-		}
-		dt, _ := c.Kwargs.DType("dtype")
-		if !supported(dt) {
-			return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
-		}
-		v := localView(dt, shape)
-		if iv, ok := c.Kwargs.Get("init_value"); ok {
-			f, err := toFloat(iv)
-			if err != nil {
-				return nil, fmt.Errorf("init_value: %w", err)
-			}
-			vals := make([]float64, numel(shape))
-			for i := range vals {
-				vals[i] = f
-			}
-			encode(dt, vals, v.host)
-		}
-		return v, nil
-	})
+	Register(ir.TensorCreate, createTensor)
 	Register(ir.TensorRead, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := viewArg(a[0], "tensor")
 		if err != nil {
@@ -714,4 +692,30 @@ func typedValid(c *ir.Call, v *view) {
 		valid[i] = int(n)
 	}
 	v.valid = valid
+}
+
+// createTensor is tensor.create (and tensor.create_l1): a local tensor of
+// the shape, zero (uninitialised on the device) unless init_value fills it.
+func createTensor(x *Exec, c *ir.Call, a []any) (any, error) {
+	shape, err := intsArg(a[0], "shape")
+	if err != nil {
+		return nil, err
+	}
+	dt, _ := c.Kwargs.DType("dtype")
+	if !supported(dt) {
+		return nil, fmt.Errorf("the simulator does not support dtype %s", dt.Name())
+	}
+	v := localView(dt, shape)
+	if iv, ok := c.Kwargs.Get("init_value"); ok {
+		f, err := toFloat(iv)
+		if err != nil {
+			return nil, fmt.Errorf("init_value: %w", err)
+		}
+		vals := make([]float64, numel(shape))
+		for i := range vals {
+			vals[i] = f
+		}
+		encode(dt, vals, v.host)
+	}
+	return v, nil
 }

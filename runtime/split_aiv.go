@@ -55,7 +55,7 @@ func init() {
 		if x.rc != nil && x.rc.split != nil {
 			into = x.rc.split.gathers[c]
 		}
-		if into == nil || !sameInts(into.Shape, full) {
+		if into == nil || !equalInts(into.Shape, full) {
 			into = newTile(t.DType, full)
 		}
 		out := placeHalf(into, t, axis, x.lane())
@@ -156,7 +156,7 @@ func laneHalf(t *Tile, axis, lane int) *Tile {
 	out := tileOf(t.DType, shape, vals)
 	valid := append([]int(nil), t.validShape()...)
 	valid[axis] = min(h, max(0, valid[axis]-lane*h))
-	if !sameInts(valid, shape) {
+	if !equalInts(valid, shape) {
 		out = out.withValid(valid)
 	}
 	return out
@@ -178,18 +178,6 @@ func placeHalf(into, half *Tile, axis, lane int) *Tile {
 		}
 	}
 	return tileOf(into.DType, into.Shape, vals)
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // tileView is t as a local tensor value, with its valid region.
