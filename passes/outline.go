@@ -279,6 +279,29 @@ func factsOf(body ir.Stmt) *scopeFacts {
 	return f
 }
 
+// visibleDefs adds to seen the variables body defines that remain bound
+// after it: its top-level assignments and the return variables of its
+// loops and ifs, through nested scopes (which bind where they stand).
+func visibleDefs(body ir.Stmt, seen map[*ir.Var]bool) map[*ir.Var]bool {
+	for _, s := range ir.Flatten(body) {
+		switch x := s.(type) {
+		case *ir.AssignStmt:
+			seen[x.Var] = true
+		case *ir.ForStmt:
+			for _, v := range x.ReturnVars {
+				seen[v] = true
+			}
+		case *ir.IfStmt:
+			for _, v := range x.ReturnVars {
+				seen[v] = true
+			}
+		case *ir.ScopeStmt:
+			visibleDefs(x.Body, seen)
+		}
+	}
+	return seen
+}
+
 // outline replaces scope sc by a call of a new function; usedAfter are
 // the variables the statements after it use.
 func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.Stmt {
@@ -292,11 +315,10 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 
 	f := factsOf(sc.Body)
 	if len(usedAfter) == 0 {
-		// Nothing after the scope: everything it defines or stores leaks out.
-		usedAfter = map[*ir.Var]bool{}
-		for _, v := range f.defs {
-			usedAfter[v] = true
-		}
+		// Nothing after the scope: everything it defines or stores leaks
+		// out, as far as it is visible after it (not a loop's variable or
+		// what a loop body or branch binds: their return variables are).
+		usedAfter = visibleDefs(sc.Body, map[*ir.Var]bool{})
 	}
 	type output struct {
 		v     *ir.Var

@@ -3,11 +3,13 @@ package pl_test
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/pld"
+	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/stretchr/testify/require"
 )
 
@@ -125,4 +127,37 @@ func TestDSLRecoversAfterError(t *testing.T) {
 		f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, 8)))
 	})
 	require.Len(t, prog.IR().Functions, 1)
+}
+
+// A core scope ending a function with no return leaks what it binds, but
+// only what stays bound after it: not a loop's variable or its iter-args
+// (which once came out as free variables of the caller).
+func TestScopeAtEndLeaksVisibleOnly(t *testing.T) {
+	prog := pl.NewProgram("Loop")
+	prog.Orchestration("main", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(4, 16), pl.FP32))
+		f.InCoreScope("k", func() {
+			acc := f.Let("acc", pl.Load(x, pl.Dims(0, 0), pl.Dims(4, 16)))
+			f.For("r", pl.Range(3), func(r pl.Expr) {
+				f.Set(acc, pl.Add(acc, acc))
+			})
+			f.Set(out, pl.Store(acc, pl.Dims(0, 0), out))
+		})
+	})
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := comp.Stage("OutlineIncoreScopes")
+	if strings.Contains(st.Text, "FREE_VAR") || strings.Contains(st.Text, "pl.Scalar[pl.INDEX]] = self.k(") {
+		t.Fatalf("the loop's variables leaked out of the scope:\n%s", st.Text)
+	}
+	x, y := tensor.Randn(1, 4, 16), tensor.Zeros(pl.FP32, 4, 16)
+	if _, err := comp.Run(pl.Ranks(1), x, y); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := y.At(3, 15), 8*x.At(3, 15); got != want {
+		t.Fatalf("y[3, 15] = %v, want %v", got, want)
+	}
 }

@@ -81,6 +81,53 @@ func Full(shape any, dt DataType, value float64) Expr {
 	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "init_value", value))
 }
 
+// CreateL1 makes an on-chip (L1) accumulator of a static shape for
+// GatherRow and PagedGather to fill and a matmul to read; typed as a
+// tensor, it is a Mat tile in a kernel. PyPTO: pl.create_l1(shape, dt).
+func CreateL1(shape any, dt DataType) Expr {
+	return dsl.Call(ir.TensorCreateL1, []ir.Expr{dsl.TupleArg(shape, "pl.CreateL1 shape")}, kw("dtype", dt))
+}
+
+// GatherRow copies the window shapes of the GM tensor src at srcOffset
+// into the accumulator acc (from CreateL1, or a tile) at dstOffset; the
+// result is acc after the write, so bind it back. PyPTO:
+// acc = pl.gather_row(acc, src, dst_offset, src_offset, shapes).
+func GatherRow(acc, src, dstOffset, srcOffset, shapes any) Expr {
+	return gatherRow("pl.GatherRow", acc, src, dstOffset, srcOffset, shapes, nil)
+}
+
+// GatherRowValid is GatherRow moving only the valid part of the window,
+// whose extents may be runtime values. PyPTO: pl.gather_row(acc, src,
+// dst_offset, src_offset, shapes, valid_shape=valid).
+func GatherRowValid(acc, src, dstOffset, srcOffset, shapes, valid any) Expr {
+	return gatherRow("pl.GatherRowValid", acc, src, dstOffset, srcOffset, shapes, valid)
+}
+
+func gatherRow(name string, acc, src, dstOffset, srcOffset, shapes, valid any) Expr {
+	a := arg(acc, name, "acc")
+	op := ir.TensorGatherRow
+	if isTile(a) {
+		op = ir.TileGatherRow
+	}
+	args := []ir.Expr{a, arg(src, name, "src"), dsl.TupleArg(dstOffset, name+" dstOffset"),
+		dsl.TupleArg(srcOffset, name+" srcOffset"), dsl.TupleArg(shapes, name+" shapes")}
+	if valid != nil {
+		args = append(args, dsl.TupleArg(valid, name+" valid"))
+	}
+	return dsl.Call(op, args, nil)
+}
+
+// PagedGather gathers rows of a paged GM pool into an on-chip buffer
+// [maxIndices, size] in space (pl.Mat or pl.Vec): row i is
+// src[table[j / blockSize] * blockSize + j % blockSize, colOff : colOff+size]
+// for j = indices[i]. PyPTO: pl.paged_gather(src, indices, block_table,
+// block_size=, size=, col_off=, max_indices=, space=).
+func PagedGather(src, indices, table any, blockSize, size, colOff, maxIndices int, space MemorySpace) Expr {
+	return dsl.Call(ir.TensorPagedGather, []ir.Expr{arg(src, "pl.PagedGather", "src"), arg(indices, "pl.PagedGather", "indices"),
+		arg(table, "pl.PagedGather", "block_table")}, kw("block_size", int64(blockSize), "size", int64(size), "col_off", int64(colOff),
+		"max_indices", int64(maxIndices), "space", space))
+}
+
 // View reinterprets a tensor with a new shape. PyPTO: pl.tensor.view(t, shape).
 func View(t, shape any) Expr {
 	return dsl.Call(ir.TensorViewOp, []ir.Expr{arg(t, "pl.View", "input"), dsl.TupleArg(shape, "pl.View shape")}, nil)

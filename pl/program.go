@@ -103,6 +103,11 @@ func (p *Program) define(name string, kind ir.FunctionType, level ir.Level, role
 // Func builds one function's signature and body.
 type Func struct {
 	b *dsl.Builder
+	// splits are the modes of the f.SplitAiv regions being built,
+	// innermost last; cores counts the core scopes around the statement
+	// being built (f.InCoreScope, f.SpmdFor).
+	splits []ir.SplitMode
+	cores  int
 }
 
 // Name is the function's name.
@@ -341,8 +346,15 @@ func (f *Func) InCoreScope(nameHint string, body func()) {
 	if nameHint != "" {
 		dsl.CheckName("f.InCoreScope", "nameHint", nameHint)
 	}
-	blk := f.b.Block(body)
+	blk := f.coreBlock(body)
 	f.b.Emit(&ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone, NameHint: nameHint, Body: blk})
+}
+
+// coreBlock builds body as the statements of a core scope.
+func (f *Func) coreBlock(body func()) ir.Stmt {
+	f.cores++
+	defer func() { f.cores-- }()
+	return f.b.Block(body)
 }
 
 // Spmd launches its body as coreNum blocks. A body that calls a kernel
@@ -385,7 +397,7 @@ func (f *Func) SpmdFor(name string, coreNum any, nameHint string, body func(i Ex
 	f.b.Declare(idx)
 	blk := func() ir.Stmt {
 		defer f.b.Undeclare(idx)
-		return f.b.Block(func() { body(idx) })
+		return f.coreBlock(func() { body(idx) })
 	}()
 	s.Body = &ir.SeqStmts{StmtBase: s.StmtBase, Stmts: []ir.Stmt{ir.SpmdLoopKernel(s, idx, ir.SplitNone, 0, ir.Flatten(blk))}}
 	f.b.Emit(s)

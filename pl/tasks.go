@@ -57,7 +57,7 @@ func (f *Func) InCoreTask(tid, nameHint string, deps []Expr, body func()) Expr {
 	if err := ir.CheckDeps(deps); err != nil {
 		dsl.Failf("f.InCoreTask: %v", err)
 	}
-	blk := f.b.Block(body)
+	blk := f.coreBlock(body)
 	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: pos}, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone, NameHint: nameHint, Deps: deps, Body: blk}
 	if tid != "" {
 		dsl.CheckName("f.InCoreTask", "tid", tid)
@@ -125,3 +125,75 @@ func TaskDummy(deps []Expr) Expr {
 // TaskInvalid is the id of no task: an edge to it orders nothing (a task
 // id carried through a loop starts as it). PyPTO: None
 func TaskInvalid() Expr { return dsl.Call(ir.SystemTaskInvalid, nil, nil) }
+
+// SplitMode is how a pl.split_aiv region divides a tile between a core's
+// two vector lanes. PyPTO: pl.SplitMode.
+type SplitMode = ir.SplitMode
+
+// Split modes: no halving (each lane runs the whole body, dividing the
+// work by its index), by rows, by columns.
+const (
+	SplitNone      = ir.SplitNone
+	SplitUpDown    = ir.SplitUpDown
+	SplitLeftRight = ir.SplitLeftRight
+)
+
+// SplitAiv adds a region that each of the core's two vector lanes runs,
+// body receiving the lane index (0 or 1) as a variable named lane. Inside
+// it, f.AivShard and f.AicGather cross between the cube and the lanes by
+// the region's mode. Outside a core scope (an InCore function or scope,
+// an Spmd launch) the region is wrapped in an InCore scope. PyPTO:
+// for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN): ...
+func (f *Func) SplitAiv(lane string, mode SplitMode, body func(lane Expr)) {
+	pos := dsl.Caller()
+	dsl.CheckName("f.SplitAiv", "lane", lane)
+	if mode < SplitNone || mode > SplitLeftRight {
+		dsl.Failf("f.SplitAiv: mode must be pl.SplitNone, pl.SplitUpDown or pl.SplitLeftRight, given %d", int(mode))
+	}
+	if body == nil {
+		dsl.Failf("f.SplitAiv: the body callback is nil")
+	}
+	idx := ir.NewVar(lane, ir.Scalar(ir.INDEX), pos)
+	f.b.Declare(idx)
+	f.splits = append(f.splits, mode)
+	blk := func() ir.Stmt {
+		defer func() {
+			f.b.Undeclare(idx)
+			f.splits = f.splits[:len(f.splits)-1]
+		}()
+		return f.b.Block(func() { body(idx) })
+	}()
+	region := ir.SplitAivRegion(idx, mode, ir.Flatten(blk), pos)
+	if f.b.Fn.Kind == ir.InCore || f.cores > 0 {
+		f.b.Emit(region)
+		return
+	}
+	f.b.Emit(&ir.ScopeStmt{StmtBase: region.StmtBase, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone,
+		Body: &ir.SeqStmts{StmtBase: region.StmtBase, Stmts: []ir.Stmt{region}}})
+}
+
+// AivShard is this lane's part of a cube result (a matmul's tile or
+// tensor) in the enclosing f.SplitAiv region: the rows (SplitUpDown) or
+// columns (SplitLeftRight) of its half, or all of it (SplitNone), in Vec.
+// PyPTO: pl.aiv_shard(x).
+func (f *Func) AivShard(x any) Expr {
+	return f.laneMove("f.AivShard", ir.TileAivShard, ir.TensorAivShard, x)
+}
+
+// AicGather joins the lanes' halves of x back into one tile for the cube
+// (in Mat), in the enclosing f.SplitAiv region. PyPTO: pl.aic_gather(x).
+func (f *Func) AicGather(x any) Expr {
+	return f.laneMove("f.AicGather", ir.TileAicGather, ir.TensorAicGather, x)
+}
+
+func (f *Func) laneMove(name string, tile, tensor *ir.OpDef, x any) Expr {
+	if len(f.splits) == 0 {
+		dsl.Failf("%s is used inside an f.SplitAiv region (its mode says how to split)", name)
+	}
+	e := arg(x, name, "tile")
+	op := tensor
+	if isTile(e) {
+		op = tile
+	}
+	return dsl.Call(op, []ir.Expr{e}, ir.Kwargs{{Key: "split", Value: int64(f.splits[len(f.splits)-1])}})
+}
