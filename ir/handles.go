@@ -79,6 +79,7 @@ var (
 	TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather    *OpDef // ops_gather_row.go
 	TileGetSubblockIdx, TileAivShard, TileAicGather                      *OpDef // ops_split_aiv.go
 	TensorAivShard, TensorAicGather                                      *OpDef
+	SystemSyncall                                                        *OpDef // ops_syncall.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

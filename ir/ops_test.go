@@ -478,6 +478,15 @@ func TestDeducerErrors(t *testing.T) {
 			{"max_indices", int64(8)}},
 			"cell[3]:7: tensor.paged_gather: argument 'indices': expected 2-D indices of shape [1, n] (only row 0 is read), given pl.Tensor[[2, 8], pl.INT32]"},
 	)
+	cases = append(cases,
+		dcase{"system.syncall", nil, nil, ""},
+		dcase{"system.syncall", []Expr{tens(INT32, 16)}, nil,
+			"cell[3]:7: system.syncall: argument 'gm_workspace': expected no operands with mode=\"hard\" (the FFTS barrier; gm_workspace is the soft form's), given pl.Tensor[[16], pl.INT32]"},
+		dcase{"system.syncall", []Expr{tens(INT32, 8)}, Kwargs{{"mode", "soft"}},
+			"cell[3]:7: system.syncall: argument 'gm_workspace': expected a workspace of at least 16 INT32s (one 64-byte cache line), given pl.Tensor[[8], pl.INT32]"},
+		dcase{"system.syncall", nil, Kwargs{{"core_type", "cube"}},
+			"cell[3]:7: system.syncall: kwarg 'core_type': expected one of 'aiv_only', 'aic_only', 'mix', given 'cube'"},
+	)
 	acc := tile(FP32, MemAcc, 16, 32)
 	cases = append(cases,
 		dcase{"tile.get_subblock_idx", nil, nil, ""},
@@ -674,7 +683,7 @@ func TestHandlesFilled(t *testing.T) {
 		BuiltinTensorAllreduce, BuiltinTensorAllreduceRing, BuiltinTensorBarrier, BuiltinTensorBroadcast,
 		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
 		TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather,
-		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather,
+		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather, SystemSyncall,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

@@ -160,6 +160,8 @@ class P:
 	{"aiv_shard_outside_region", kernel("        h = pl.tile.aiv_shard(t)\n")},
 	{"aiv_shard_split_in_region", kernel("        for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n            h = pl.tile.aiv_shard(t, split=1)\n")},
 	{"gather_row_runtime_window", kernel("        n = pl.tile.get_block_idx()\n        kv = pl.create_l1([4, 16], pl.FP32)\n        kv = pl.gather_row(kv, x, [0, 0], [0, 0], [n, 16])\n")},
+	{"syncall_soft_no_workspace", kernel("        pl.system.syncall(mode=\"soft\")\n")},
+	{"syncall_bad_core_type", kernel("        pl.system.syncall(core_type=\"cube\")\n")},
 	{"paged_gather_missing_size", kernel("        g = pl.paged_gather(x, x, x, block_size=4, max_indices=4)\n")},
 }
 

@@ -1870,3 +1870,71 @@ func TestAccIntoCube(t *testing.T) {
 		}
 	})
 }
+
+// pl.system.syncall: the blocks of a launch meet at the barrier, so each
+// reads the rows its neighbour published before it (zeros if the blocks
+// ran one after another); a block that never arrives is a deadlock, named.
+func TestSyncall(t *testing.T) {
+	const blocks, rows, cols = 4, 8, 16
+	for _, c := range []struct {
+		name  string
+		scale float64
+		from  func(b int) int
+		ws    bool
+	}{
+		{"SyncAllRotate", 2, func(b int) int { return (b + 1) % blocks }, false},
+		{"SyncAllSoft", 3, func(b int) int { return (b + blocks - 1) % blocks }, true},
+	} {
+		prog, comp, text := authored(t, "syncall.py", c.name, 1)
+		if c.ws {
+			wantPTO(t, text, "pto.syncall(%", "mode = #pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<aiv_only>")
+		} else {
+			wantPTO(t, text, "pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<aiv_only>")
+		}
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			args := []*tensor.Tensor{tensor.Randn(1, blocks*rows, cols), tensor.Zeros(ir.FP32, blocks*rows, cols)}
+			if c.ws {
+				args = append(args, tensor.Zeros(ir.INT32, 16))
+			}
+			return append(args, tensor.Zeros(ir.FP32, blocks*rows, cols))
+		}, func(a []*tensor.Tensor, compiled bool) {
+			out := a[len(a)-1]
+			for i := 0; i < blocks*rows; i++ {
+				src := c.from(i/rows)*rows + i%rows
+				for j := 0; j < cols; j++ {
+					if got, want := out.At(i, j), f32(a[0].At(src, j)*c.scale); got != want {
+						t.Fatalf("%s compiled %v: out[%d, %d] = %v, want %v (block %d reads block %d's rows)", c.name, compiled, i, j, got, want, i/rows, c.from(i/rows))
+					}
+				}
+			}
+		})
+	}
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "syncall.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Block 0 skips the barrier and ends before the others arrive; block
+	// 1 ends while block 0 waits.
+	for skip, want := range map[int]string{0: "blocks [1 2 3] wait at system.syncall, which blocks [0] ended",
+		1: "blocks [0] wait at system.syncall, which blocks [1] ended"} {
+		prog, err := mod.Call("build_skipped", skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, compiled := range []bool{false, true} {
+			x, out := tensor.Randn(1, blocks*rows, cols), tensor.Zeros(ir.FP32, blocks*rows, cols)
+			if compiled {
+				_, err = comp.Run(pl.Ranks(1), x, out)
+			} else {
+				_, err = pl.Run(prog, pl.Ranks(1), x, out)
+			}
+			if err == nil || !strings.Contains(err.Error(), "deadlock: "+want+" without reaching") {
+				t.Fatalf("skip %d compiled %v: want the skipped barrier reported, got %v", skip, compiled, err)
+			}
+		}
+	}
+}

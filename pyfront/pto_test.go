@@ -94,7 +94,8 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}, "random.py": {"RandomTiles", "RandomTensor"}, "reinterpret.py": {"Reinterpret", "ReinterpretTensor"}, "init_cond.py": {"InitCond", "InitCondTensor"},
 		"vec_into_cube.py": {"VecIntoCube", "CubeRoundTrip"}, "gather.py": {"GatherRows", "GatherLocal"},
 		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"},
-		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"}} {
+		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"},
+		"syncall.py":   {"SyncAllRotate", "SyncAllSoft"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)

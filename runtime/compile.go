@@ -288,10 +288,14 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		body := fc.stmt(s.Body)
 		if s.Kind == ir.ScopeSpmd {
 			n := fc.expr(s.CoreNum)
+			together := meetsAtBarrier(fc.prog, s.Body, map[string]bool{})
 			return func(fr *frame) ([]any, bool, error) {
 				cnt, err := n(fr)
 				if err != nil {
 					return nil, false, err
+				}
+				if c, err := toInt(cnt); together && err == nil && c > 1 && fr.x.rc != nil {
+					return fr.x.spmdTogether(s, int(c), fr, body)
 				}
 				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
 			}

@@ -49,6 +49,7 @@ type rankCtx struct {
 	// split is the running pl.split_aiv region (nil: none): its lane and
 	// the halves its aic_gathers have joined so far (split_aiv.go).
 	split    *splitRegion
+	sched    *blockSched // the running launch's block scheduler (syncall.go)
 	deferred []deferredWait
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never

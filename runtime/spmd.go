@@ -10,9 +10,8 @@ import (
 // block seeing its index through tile.get_block_idx. The blocks of one
 // launch run one after another on their rank. On the NPU they run at once
 // on different cores; a program whose blocks only split the work (each
-// writes its own part) computes the same either way, and one whose blocks
-// wait for each other is not supported (ptorepl has no cross-block
-// barrier).
+// writes its own part) computes the same either way; a launch whose blocks
+// meet at system.syncall runs them as coroutines instead (syncall.go).
 
 func init() {
 	Register(ir.TileGetBlockIdx, func(x *Exec, c *ir.Call, a []any) (any, error) {
