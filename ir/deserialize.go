@@ -904,6 +904,8 @@ func (r *reader) kwargValue(kind string, m json.RawMessage) (any, error) {
 		return TileLayout(n), intVal()
 	case "tensor_layout":
 		return TensorLayout(n), intVal()
+	case "pipe":
+		return PipeType(n), intVal()
 	case "arg_directions":
 		var ds []int
 		if err := json.Unmarshal(m, &ds); err != nil {

@@ -86,6 +86,31 @@ func (l TensorLayout) Name() string { return enumName("TensorLayout", tensorLayo
 // String is the printed form ("pl.TensorLayout.ND").
 func (l TensorLayout) String() string { return "pl.TensorLayout." + l.Name() }
 
+// PipeType names a core's pipeline (upstream's PipeType), for explicit
+// synchronisation between pipes and cores.
+type PipeType int
+
+// Pipes: the memory-transfer engines, the matrix, vector and scalar units,
+// the fixpipe, and all of them.
+const (
+	PipeMTE1 PipeType = iota
+	PipeMTE2
+	PipeMTE3
+	PipeM
+	PipeV
+	PipeS
+	PipeFIX
+	PipeALL
+)
+
+var pipeNames = []string{"MTE1", "MTE2", "MTE3", "M", "V", "S", "FIX", "ALL"}
+
+// Name is the upstream spelling.
+func (p PipeType) Name() string { return enumName("PipeType", pipeNames, int(p)) }
+
+// String is the printed form ("pl.PipeType.MTE2").
+func (p PipeType) String() string { return "pl.PipeType." + p.Name() }
+
 // PadValue fills the invalid region of a tile.
 type PadValue int
 

@@ -451,6 +451,8 @@ func (f *Formatter) KwargValue(kind KwargKind, v any) string {
 		return p + ".TileLayout." + x.Name()
 	case TensorLayout:
 		return p + ".TensorLayout." + x.Name()
+	case PipeType:
+		return p + ".PipeType." + x.Name()
 	case PadValue:
 		return p + ".PadValue." + x.Name()
 	case []ArgDirection:

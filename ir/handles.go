@@ -80,6 +80,7 @@ var (
 	TileGetSubblockIdx, TileAivShard, TileAicGather                      *OpDef // ops_split_aiv.go
 	TensorAivShard, TensorAicGather                                      *OpDef
 	SystemSyncall                                                        *OpDef // ops_syncall.go
+	SystemSetFFTS, SystemSyncSet, SystemSyncWait                         *OpDef // ops_crosscore_sync.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -50,9 +50,10 @@ const (
 	KwPad                           // PadValue
 	KwTileLayout                    // TileLayout
 	KwTensorLayout                  // TensorLayout
+	KwPipe                          // PipeType, printed pl.PipeType.MTE2
 )
 
-var kwKindNames = []string{"int", "AtomicType", "bool", "str", "float", "DataType", "MemorySpace", "PadValue", "TileLayout", "TensorLayout"}
+var kwKindNames = []string{"int", "AtomicType", "bool", "str", "float", "DataType", "MemorySpace", "PadValue", "TileLayout", "TensorLayout", "PipeType"}
 
 func (k KwargKind) String() string { return enumName("KwargKind", kwKindNames, int(k)) }
 
@@ -132,6 +133,10 @@ type OpDef struct {
 	// positional argument after the op's first one, as upstream's Python
 	// signature does (pl.reinterpret_view(x, pl.INT32) is dtype=pl.INT32).
 	PositionalKwarg string
+	// ConstArgKwarg names the kwarg a compile-time integer given for the
+	// first argument stands for (sync_set(4, ...) is event_id=4; a
+	// runtime value stays the argument).
+	ConstArgKwarg string
 	// Class is what the op does to the machine (timeline, reports).
 	Class OpClass
 	// HostSafe marks an op a host orchestrator runs without first joining
@@ -480,6 +485,13 @@ func coerceKwarg(kind KwargKind, v any) (any, bool) {
 	case KwTensorLayout:
 		l, ok := v.(TensorLayout)
 		return l, ok
+	case KwPipe:
+		switch x := v.(type) {
+		case PipeType:
+			return x, x >= PipeMTE1 && x <= PipeALL
+		case int64:
+			return PipeType(x), x >= int64(PipeMTE1) && x <= int64(PipeALL)
+		}
 	}
 	return nil, false
 }

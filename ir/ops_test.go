@@ -487,6 +487,18 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"system.syncall", nil, Kwargs{{"core_type", "cube"}},
 			"cell[3]:7: system.syncall: kwarg 'core_type': expected one of 'aiv_only', 'aic_only', 'mix', given 'cube'"},
 	)
+	cases = append(cases,
+		dcase{"system.set_ffts", []Expr{tens(INT64, 128)}, nil,
+			"cell[3]:7: system.set_ffts: argument 'workspace': expected a 1-D INT64 workspace of a static length of at least 256, given pl.Tensor[[128], pl.INT64]"},
+		dcase{"system.sync_set", nil, Kwargs{{"pipe", PipeMTE3}, {"event_id", int64(14)}},
+			"cell[3]:7: system.sync_set: kwarg 'event_id': expected an event id in 0..13, given 14"},
+		dcase{"system.sync_set", nil, Kwargs{{"pipe", PipeMTE3}, {"event_id", int64(4)}, {"ffts_mode", int64(3)}},
+			"cell[3]:7: system.sync_set: kwarg 'ffts_mode': expected 0, 1 or 2, given 3"},
+		dcase{"system.sync_wait", []Expr{tvar("e", Scalar(INDEX))}, Kwargs{{"pipe", PipeMTE2}, {"event_id", int64(4)}},
+			"cell[3]:7: system.sync_wait: expected exactly one event id: a constant (event_id=, 0..13) or a runtime INDEX operand, given 1 operands and event_id true"},
+		dcase{"system.sync_wait", nil, Kwargs{{"event_id", int64(4)}},
+			"cell[3]:7: system.sync_wait: kwarg 'pipe': expected a pl.PipeType (required), given nothing"},
+	)
 	acc := tile(FP32, MemAcc, 16, 32)
 	cases = append(cases,
 		dcase{"tile.get_subblock_idx", nil, nil, ""},
@@ -684,6 +696,7 @@ func TestHandlesFilled(t *testing.T) {
 		BuiltinTensorReduceScatter, BuiltinTensorAllgather, BuiltinTensorAllToAll, BuiltinTensorAllToAllV,
 		TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather,
 		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather, SystemSyncall,
+		SystemSetFFTS, SystemSyncSet, SystemSyncWait,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

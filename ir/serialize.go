@@ -491,6 +491,8 @@ func (w *writer) kwargs(k Kwargs) (any, error) {
 			o["kind"], o["value"] = "tile_layout", int(v)
 		case TensorLayout:
 			o["kind"], o["value"] = "tensor_layout", int(v)
+		case PipeType:
+			o["kind"], o["value"] = "pipe", int(v)
 		case []ArgDirection:
 			ds := []int{}
 			for _, d := range v {

@@ -475,6 +475,12 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 			nodes = append(append([]*node(nil), nodes[:1]...), nodes[2:]...)
 		}
 	}
+	if k := d.ConstArgKwarg; k != "" && len(pos) >= 1 {
+		if _, isInt := pos[0].(int64); isInt {
+			kws = append(kws, kwArg{name: k, node: nodes[0], val: pos[0]})
+			pos, nodes = pos[1:], nodes[1:]
+		}
+	}
 	slots := make([]value, len(pos))
 	copy(slots, pos)
 	filled := make([]bool, len(pos))
@@ -667,6 +673,10 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 		}
 	case ir.KwTensorLayout:
 		if x, ok := v.(ir.TensorLayout); ok {
+			return x
+		}
+	case ir.KwPipe:
+		if x, ok := v.(ir.PipeType); ok {
 			return x
 		}
 	}

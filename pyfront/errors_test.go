@@ -162,6 +162,8 @@ class P:
 	{"gather_row_runtime_window", kernel("        n = pl.tile.get_block_idx()\n        kv = pl.create_l1([4, 16], pl.FP32)\n        kv = pl.gather_row(kv, x, [0, 0], [0, 0], [n, 16])\n")},
 	{"syncall_soft_no_workspace", kernel("        pl.system.syncall(mode=\"soft\")\n")},
 	{"syncall_bad_core_type", kernel("        pl.system.syncall(core_type=\"cube\")\n")},
+	{"sync_wait_no_pipe", kernel("        pl.system.sync_wait(4, core_type=\"aic\")\n")},
+	{"sync_set_bad_core_type", kernel("        pl.system.sync_set(4, pipe=pl.PipeType.MTE3, core_type=\"cube\")\n")},
 	{"paged_gather_missing_size", kernel("        g = pl.paged_gather(x, x, x, block_size=4, max_indices=4)\n")},
 }
 

@@ -111,6 +111,7 @@ func init() {
 		enumEntry("pl.TileLayout.", ir.TileLayout(i).Name(), ir.TileLayout(i))
 		enumEntry("pl.TensorLayout.", ir.TensorLayout(i).Name(), ir.TensorLayout(i))
 		enumEntry("pl.PadValue.", ir.PadValue(i).Name(), ir.PadValue(i))
+		enumEntry("pl.PipeType.", ir.PipeType(i).Name(), ir.PipeType(i))
 		enumEntry("pl.FunctionType.", ir.FunctionType(i).String(), ir.FunctionType(i))
 		enumEntry("pl.Level.", ir.Level(i).String(), ir.Level(i))
 		enumEntry("pl.Role.", ir.Role(i).String(), ir.Role(i))

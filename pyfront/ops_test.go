@@ -1938,3 +1938,42 @@ func TestSyncall(t *testing.T) {
 		}
 	}
 }
+
+// Explicit cross-core events: the lanes' mode-2 event fires once both have
+// raised it, and the cube's wait then finds the whole transfer written;
+// with one lane raising it the wait is reported as the deadlock it would
+// be on the device.
+func TestCrossCoreSync(t *testing.T) {
+	const rows, k, n, lane0 = 16, 16, 16, 6
+	prog, comp, text := authored(t, "crosscore_sync.py", "lanes_then_cube", 1)
+	wantPTO(t, text, "pto.set_ffts %", "pto.sync.set <PIPE_MTE3>, 4 {ffts_mode = 2 : i32}", "pto.sync.wait <PIPE_MTE2>, 4")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, rows, k), tensor.Randn(2, rows, k), tensor.Randn(3, k, n), tensor.Zeros(ir.FP32, rows, k),
+			tensor.Zeros(ir.INT64, 256), tensor.Zeros(ir.FP32, rows, n)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < rows; i++ {
+			for j := 0; j < n; j++ {
+				s := 0.0
+				for q := 0; q < k; q++ {
+					s += f32(a[0].At(i, q)+a[1].At(i, q)) * a[2].At(q, j)
+				}
+				if got := a[5].At(i, j); got != f32(s) {
+					t.Fatalf("compiled %v: output[%d, %d] = %v, want %v", compiled, i, j, got, f32(s))
+				}
+			}
+		}
+	})
+	prog, comp, _ = authored(t, "crosscore_sync.py", "one_lane_raises", 1)
+	for _, compiled := range []bool{false, true} {
+		args := []*tensor.Tensor{tensor.Randn(1, rows, k), tensor.Zeros(ir.FP32, rows, k), tensor.Zeros(ir.INT64, 256), tensor.Zeros(ir.FP32, rows, k)}
+		var err error
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		if err == nil || !strings.Contains(err.Error(), "deadlock: system.sync_wait waits for event 4, but one lane raised it in mode 2, which fires once both have") {
+			t.Fatalf("compiled %v: want the one-lane event reported, got %v", compiled, err)
+		}
+	}
+}

@@ -30,6 +30,8 @@ type Exec struct {
 	fn   *ir.Function
 	env  map[string]any // pre-SSA IR reassigns by name, Python style
 	rc   *rankCtx
+	// events are the activation's raised cross-core events (crosscore.go).
+	events *coreEvents
 }
 
 // rankCtx is what all activations on one rank share.
