@@ -180,10 +180,12 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 		fr.slots[i] = unset
 	}
 	for i := range fn.Params {
-		args[i] = asParam(args[i], cf.shapes[i])
-		fr.slots[cf.params[i]] = args[i]
+		// The argument as the parameter sees it; the caller's slice stays
+		// as it is (the core scheduler reads a job's arguments meanwhile).
+		arg := asParam(args[i], cf.shapes[i])
+		fr.slots[cf.params[i]] = arg
 		var shape []int
-		switch v := args[i].(type) {
+		switch v := arg.(type) {
 		case *view:
 			shape = v.shape
 		case *Tile:
