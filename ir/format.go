@@ -404,12 +404,19 @@ func (f *Formatter) Call(c *Call) string {
 	if deps, ok := c.Attrs.Get(attrDeps); ok {
 		parts = append(parts, "deps="+f.KwargValue(-1, deps))
 	}
+	if dumps := c.DumpArgs(); len(dumps) > 0 {
+		names := make([]string, len(dumps))
+		for i, k := range dumps {
+			names[i] = f.Expr(c.Args[k])
+		}
+		parts = append(parts, "dumps=["+strings.Join(names, ", ")+"]")
+	}
 	if c.AllowsEarlyResolve() {
 		parts = append(parts, "allow_early_resolve=True")
 	}
 	var attrs []string
 	for _, kv := range c.Attrs {
-		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit || kv.Key == attrEarly {
+		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit || kv.Key == attrEarly || kv.Key == attrDumps {
 			continue
 		}
 		attrs = append(attrs, strconv.Quote(kv.Key)+": "+f.KwargValue(-1, kv.Value))

@@ -29,7 +29,37 @@ const (
 	attrSubmit = "submit"
 	attrDeps   = "deps"
 	attrEarly  = "allow_early_resolve"
+	attrDumps  = "dump_args"
 )
+
+// WithDumps is the pl.submit c marking the arguments at positions idx for
+// the runtime's selective tensor dump (dumps=[x, ...]). They are kept by
+// position, so renaming the arguments keeps them.
+func WithDumps(c *Call, idx []int) *Call {
+	d := *c
+	elems := make([]Expr, len(idx))
+	for i, k := range idx {
+		elems[i] = Int(int64(k))
+	}
+	d.Attrs = append(append(Kwargs(nil), c.Attrs...), Kwarg{Key: attrDumps, Value: &MakeTuple{Elems: elems, Pos: c.Pos}})
+	return &d
+}
+
+// DumpArgs are the positions of the arguments a pl.submit marks for dumping.
+func (c *Call) DumpArgs() []int {
+	v, ok := c.Attrs.Get(attrDumps)
+	t, isTuple := v.(*MakeTuple)
+	if !ok || !isTuple {
+		return nil
+	}
+	var out []int
+	for _, e := range t.Elems {
+		if k, ok := ConstValue(e); ok && k >= 0 && int(k) < len(c.Args) {
+			out = append(out, int(k))
+		}
+	}
+	return out
+}
 
 // WithEarlyResolve is the pl.submit c with allow_early_resolve=True: the
 // scheduler may stage its consumers before it completes.

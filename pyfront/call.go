@@ -817,10 +817,15 @@ func (fc *fnCtx) submit(n *node) ir.Expr {
 	}
 	var deps []ir.Expr
 	var rest []kwArg
+	var dumps *kwArg
 	early := false
 	for _, k := range kws {
 		if k.name == "deps" {
 			deps = fc.deps("pl.submit", k)
+			continue
+		}
+		if k.name == "dumps" {
+			dumps = &k
 			continue
 		}
 		if k.name == "allow_early_resolve" {
@@ -844,7 +849,37 @@ func (fc *fnCtx) submit(n *node) ir.Expr {
 	if early {
 		s = ir.WithEarlyResolve(s)
 	}
+	if dumps != nil {
+		s = ir.WithDumps(s, fc.dumpArgs(*dumps, call))
+	}
 	return s
+}
+
+// dumpArgs reads pl.submit's dumps=[x, ...]: each must be one of the
+// call's arguments (the runtime dumps a task's bindings), given by its
+// position.
+func (fc *fnCtx) dumpArgs(k kwArg, call *ir.Call) []int {
+	r := fc.r
+	list, ok := k.val.(pyList)
+	if !ok {
+		r.fail(k.node, "pl.submit: dumps= takes a list of the call's tensor arguments, given %s", describe(k.val))
+	}
+	var out []int
+	for _, v := range list {
+		e, isExpr := v.(ir.Expr)
+		at := -1
+		for i, a := range call.Args {
+			if isExpr && a == e {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			r.fail(k.node, "pl.submit: dumps= names %s, which is not an argument of the call", describe(v))
+		}
+		out = append(out, at)
+	}
+	return out
 }
 
 // mrgsort reads pl.tile.mrgsort / pl.tensor.mrgsort / pl.mrgsort, which

@@ -164,6 +164,7 @@ class P:
 	{"syncall_bad_core_type", kernel("        pl.system.syncall(core_type=\"cube\")\n")},
 	{"sync_wait_no_pipe", kernel("        pl.system.sync_wait(4, core_type=\"aic\")\n")},
 	{"sync_set_bad_core_type", kernel("        pl.system.sync_set(4, pipe=pl.PipeType.MTE3, core_type=\"cube\")\n")},
+	{"submit_dumps_not_an_argument", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:\n        return pl.store(pl.load(x, [0, 0], [4, 16]), [0, 0], y)\n\n    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(self, x: pl.Tensor[[4, 16], pl.FP32], z: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:\n        y, t = pl.submit(self.k, x, y, dumps=[z])\n        return y\n"},
 	{"paged_gather_missing_size", kernel("        g = pl.paged_gather(x, x, x, block_size=4, max_indices=4)\n")},
 }
 

@@ -908,6 +908,10 @@ func TestTaskGraph(t *testing.T) {
 			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage1") as first:`,
 			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage2", deps=[first]):`,
 		}, "OutlineIncoreScopes", []string{"first: pl.Scalar[pl.TASK_ID] = ret__tmp_v0[1]", "pl.submit(self.stage2, scratch__ssa_v0, out, deps=[first])"}},
+		// dumps= marks arguments by position, so SSA's renaming keeps them.
+		{"SubmitDumps", true, []string{
+			"pl.submit(self.stage1, x, scratch, dumps=[x, scratch])",
+		}, "ConvertToSSA", []string{"pl.submit(self.stage1, x, scratch, dumps=[x, scratch])", "pl.submit(self.stage2, scratch__ssa_v0, out, deps=[first])"}},
 		// The scheduling hint makes the launch a pl.submit that carries it.
 		{"early_resolve", true, []string{
 			`with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage1", allow_early_resolve=True):`,

@@ -126,3 +126,39 @@ def early_resolve(x: pl.Tensor[[ROWS, COLS], pl.FP32], scratch: pl.Out[pl.Tensor
     with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage2"):
         out[:] = pl.add(scratch, 1.0)
     return scratch, out
+
+
+@pl.program
+class SubmitDumps:
+    """A launch marking two of its arguments for the runtime's selective
+    tensor dump (dumps=[...]); the next launch marks none."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def stage1(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        scratch: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        t: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(x, [0, 0], [ROWS, COLS])
+        return pl.store(pl.add(t, t), [0, 0], scratch)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def stage2(
+        self,
+        scratch: pl.Tensor[[ROWS, COLS], pl.FP32],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        t: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(scratch, [0, 0], [ROWS, COLS])
+        return pl.store(pl.add(t, 1.0), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        scratch: pl.InOut[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        with pl.manual_scope():
+            scratch, first = pl.submit(self.stage1, x, scratch, dumps=[x, scratch])
+            out, _ = pl.submit(self.stage2, scratch, out, deps=[first])
+        return out
