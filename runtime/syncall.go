@@ -30,7 +30,6 @@ const (
 // blockSched schedules the blocks of one launch.
 type blockSched struct {
 	x       *Exec
-	s       *ir.ScopeStmt
 	state   []blockState
 	ub      []ubState
 	wake    []chan bool // true: run on; false: stop (the launch failed)
@@ -75,14 +74,14 @@ func meetsAtBarrier(p *ir.Program, s ir.Stmt, seen map[string]bool) bool {
 }
 
 // spmdTogether runs the cnt blocks of launch s, whose kernels meet at
-// syncall barriers, as coroutines; newBody gives block b's body, on its
-// own frame. The last block's frame is what the launch leaves behind, as
-// with a sequential launch.
+// syncall barriers, as coroutines, each running body on a copy of fr. The
+// last block's frame is what the launch leaves behind, as with a
+// sequential launch.
 func (x *Exec) spmdTogether(s *ir.ScopeStmt, cnt int, fr *frame, body cstmt) ([]any, bool, error) {
 	rc := x.rc
 	block, blocks, ub, outer := rc.block, rc.blocks, rc.ub, rc.sched
 	defer func() { rc.block, rc.blocks, rc.ub, rc.sched = block, blocks, ub, outer }()
-	b := &blockSched{x: x, s: s, state: make([]blockState, cnt), ub: make([]ubState, cnt), wake: make([]chan bool, cnt), final: make(chan error, 1)}
+	b := &blockSched{x: x, state: make([]blockState, cnt), ub: make([]ubState, cnt), wake: make([]chan bool, cnt), final: make(chan error, 1)}
 	frames := make([]*frame, cnt)
 	for k := range frames {
 		frames[k] = &frame{x: fr.x, slots: append([]any(nil), fr.slots...), args: make([][]any, len(fr.args)), ituples: make([]*intTuple, len(fr.ituples))}
