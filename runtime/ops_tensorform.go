@@ -40,13 +40,20 @@ func viaTileForm(d *ir.OpDef) OpFunc {
 				if err != nil {
 					return nil, err
 				}
-				args[i] = tileOf(dt, shape, vals)
+				t := tileOf(dt, shape, vals)
+				if len(vw.valid) == len(shape) {
+					t = t.withValid(vw.valid)
+				}
+				args[i] = t
 			}
 		}
 		r, err := f.(OpFunc)(x, c, args)
 		if t, ok := r.(*Tile); ok && err == nil {
 			v := localView(t.DType, t.Shape)
 			encode(t.DType, t.values(), v.host)
+			if t.Valid != nil {
+				v.valid = append([]int(nil), t.Valid...)
+			}
 			return v, nil
 		}
 		return r, err

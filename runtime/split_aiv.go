@@ -30,24 +30,16 @@ func init() {
 		return int64(x.rc.split.lane), nil
 	})
 	shard := func(x *Exec, c *ir.Call, a []any) (any, error) {
-		t, err := x.splitOperand(c, a[0])
-		if err != nil {
-			return nil, err
-		}
-		axis := ir.SplitAxis(c.Kwargs.Int("split", 0))
-		if axis < 0 {
-			return t, nil
+		t, axis, err := splitOperand(c, a[0])
+		if err != nil || axis < 0 {
+			return t, err
 		}
 		return laneHalf(t, axis, x.lane()), nil
 	}
 	gather := func(x *Exec, c *ir.Call, a []any) (any, error) {
-		t, err := x.splitOperand(c, a[0])
-		if err != nil {
-			return nil, err
-		}
-		axis := ir.SplitAxis(c.Kwargs.Int("split", 0))
-		if axis < 0 {
-			return t, nil
+		t, axis, err := splitOperand(c, a[0])
+		if err != nil || axis < 0 {
+			return t, err
 		}
 		full := append([]int(nil), t.Shape...)
 		full[axis] *= 2
@@ -65,21 +57,8 @@ func init() {
 		return out, nil
 	}
 	Register(ir.TileAivShard, shard)
-	Register(ir.TensorAivShard, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		t, err := shard(x, c, a)
-		if err != nil {
-			return nil, err
-		}
-		return tileView(t.(*Tile)), nil
-	})
 	Register(ir.TileAicGather, gather)
-	Register(ir.TensorAicGather, func(x *Exec, c *ir.Call, a []any) (any, error) {
-		t, err := gather(x, c, a)
-		if err != nil {
-			return nil, err
-		}
-		return tileView(t.(*Tile)), nil
-	})
+	// The tensor forms run these through their tile forms (ops_tensorform.go).
 }
 
 // splitAiv runs the region s once per lane.
@@ -108,28 +87,18 @@ func (x *Exec) lane() int {
 	return x.rc.split.lane
 }
 
-// splitOperand is a shard's or gather's operand as a 2-D tile (a tensor
-// value is read whole).
-func (x *Exec) splitOperand(c *ir.Call, v any) (*Tile, error) {
-	if view, ok := v.(*view); ok {
-		vals, err := x.readView(view, x.local(), c)
-		if err != nil {
-			return nil, err
-		}
-		t := tileOf(view.dt, view.shape, vals)
-		if len(view.valid) == len(view.shape) {
-			t = t.withValid(view.valid)
-		}
-		v = t
-	}
+// splitOperand is a shard's or gather's operand and the axis its split
+// halves (-1: none); a split operand must be 2-D.
+func splitOperand(c *ir.Call, v any) (*Tile, int, error) {
 	t, err := tileArg(v, "tile")
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
-	if len(t.Shape) != 2 && ir.SplitAxis(c.Kwargs.Int("split", 0)) >= 0 {
-		return nil, fmt.Errorf("%s: expected a 2-D tile, given %v", c.Name(), dimsText(t.Shape))
+	axis := ir.SplitAxis(c.Kwargs.Int("split", 0))
+	if len(t.Shape) != 2 && axis >= 0 {
+		return nil, -1, fmt.Errorf("%s: expected a 2-D tile, given %v", c.Name(), dimsText(t.Shape))
 	}
-	return t, nil
+	return t, axis, nil
 }
 
 // laneHalf is lane's half of t along axis: the half rounded up (lane 1
@@ -178,14 +147,4 @@ func placeHalf(into, half *Tile, axis, lane int) *Tile {
 		}
 	}
 	return tileOf(into.DType, into.Shape, vals)
-}
-
-// tileView is t as a local tensor value, with its valid region.
-func tileView(t *Tile) *view {
-	v := localView(t.DType, t.Shape)
-	encode(t.DType, t.values(), v.host)
-	if t.Valid != nil {
-		v.valid = append([]int(nil), t.Valid...)
-	}
-	return v
 }
