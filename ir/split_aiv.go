@@ -17,6 +17,19 @@ func SplitAivRegion(idx *Var, mode SplitMode, body []Stmt, pos Span) *ScopeStmt 
 		Body: &SeqStmts{StmtBase: StmtBase{Pos: pos}, Stmts: append([]Stmt{bind}, body...)}}
 }
 
+// SplitAivIn is the region SplitAivRegion makes, as a statement of a body
+// that is a core context or not: outside one (not an InCore function or
+// scope, not an Spmd launch's kernel) the region is wrapped in an InCore
+// scope of its own, as upstream's DSL does.
+func SplitAivIn(coreContext bool, idx *Var, mode SplitMode, body []Stmt, pos Span) Stmt {
+	region := SplitAivRegion(idx, mode, body, pos)
+	if coreContext {
+		return region
+	}
+	return &ScopeStmt{StmtBase: region.StmtBase, Kind: ScopeInCore, Level: LevelCoreGroup, Role: RoleNone,
+		Body: &SeqStmts{StmtBase: region.StmtBase, Stmts: []Stmt{region}}}
+}
+
 // SplitAivLoopForm is the lane variable of region s and the statements
 // after its binding; idx is nil when the body does not start by binding
 // it (the printer then names it aiv_id and prints the whole body).

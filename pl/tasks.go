@@ -163,13 +163,7 @@ func (f *Func) SplitAiv(lane string, mode SplitMode, body func(lane Expr)) {
 		}()
 		return f.b.Block(func() { body(idx) })
 	}()
-	region := ir.SplitAivRegion(idx, mode, ir.Flatten(blk), pos)
-	if f.b.Fn.Kind == ir.InCore || f.cores > 0 {
-		f.b.Emit(region)
-		return
-	}
-	f.b.Emit(&ir.ScopeStmt{StmtBase: region.StmtBase, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone,
-		Body: &ir.SeqStmts{StmtBase: region.StmtBase, Stmts: []ir.Stmt{region}}})
+	f.b.Emit(ir.SplitAivIn(f.b.Fn.Kind == ir.InCore || f.cores > 0, idx, mode, ir.Flatten(blk), pos))
 }
 
 // AivShard is this lane's part of a cube result (a matmul's tile or

@@ -20,13 +20,7 @@ func init() {
 
 // usesSpmdIdentity reports whether fn reads its block index or count.
 func usesSpmdIdentity(fn *ir.Function) bool {
-	found := false
-	ir.WalkStmt(fn.Body, func(e ir.Expr) {
-		if c, ok := e.(*ir.Call); ok && (c.Op == ir.TileGetBlockIdx || c.Op == ir.TileGetBlockNum) {
-			found = true
-		}
-	}, nil)
-	return found
+	return usesOp(fn, ir.TileGetBlockIdx) || usesOp(fn, ir.TileGetBlockNum)
 }
 
 // usesOp reports whether fn calls op anywhere.

@@ -465,20 +465,22 @@ func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 // the op's kwargs, converted by their declared kind.
 func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []kwArg) ir.Expr {
 	r := fc.r
-	// A kwarg the DSL takes positionally (pl.reinterpret_view(x, pl.INT32))
-	// is the second positional value when it is a dtype; the printed form
-	// spells it as a keyword and reads as it is.
-	if k := d.PositionalKwarg; k != "" && len(pos) >= 2 && len(nodes) >= 2 {
-		if _, isDType := pos[1].(ir.DataType); isDType {
-			kws = append(kws, kwArg{name: k, node: nodes[1], val: pos[1]})
-			pos = append(append([]value(nil), pos[:1]...), pos[2:]...)
-			nodes = append(append([]*node(nil), nodes[:1]...), nodes[2:]...)
-		}
-	}
-	if k := d.ConstArgKwarg; k != "" && len(pos) >= 1 {
-		if _, isInt := pos[0].(int64); isInt {
-			kws = append(kws, kwArg{name: k, node: nodes[0], val: pos[0]})
-			pos, nodes = pos[1:], nodes[1:]
+	// Kwargs the DSL takes positionally: a dtype second
+	// (pl.reinterpret_view(x, pl.INT32)), a constant integer first
+	// (pl.system.sync_set(4, ...) is event_id=4). The printed form spells
+	// them as keywords and reads as it is.
+	for _, pk := range []struct {
+		name string
+		at   int
+		fits func(value) bool
+	}{
+		{d.PositionalKwarg, 1, func(v value) bool { _, ok := v.(ir.DataType); return ok }},
+		{d.ConstArgKwarg, 0, func(v value) bool { _, ok := v.(int64); return ok }},
+	} {
+		if pk.name != "" && len(pos) > pk.at && len(nodes) > pk.at && pk.fits(pos[pk.at]) {
+			kws = append(kws, kwArg{name: pk.name, node: nodes[pk.at], val: pos[pk.at]})
+			pos = append(append([]value(nil), pos[:pk.at]...), pos[pk.at+1:]...)
+			nodes = append(append([]*node(nil), nodes[:pk.at]...), nodes[pk.at+1:]...)
 		}
 	}
 	slots := make([]value, len(pos))

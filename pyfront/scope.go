@@ -334,12 +334,7 @@ func (fc *fnCtx) splitAivLoop(n, left, call *node) ir.Stmt {
 	fc.splitModes = append(fc.splitModes, mode)
 	stmts := fc.block(body, nil, r.commentsBefore(n, body), false)
 	fc.splitModes = fc.splitModes[:len(fc.splitModes)-1]
-	region := ir.SplitAivRegion(iv, mode, stmts, r.pos(n))
-	if fc.coreDepth > 0 || fc.fn.Kind == ir.InCore {
-		return region
-	}
-	return &ir.ScopeStmt{StmtBase: region.StmtBase, Kind: ir.ScopeInCore, Level: ir.LevelCoreGroup, Role: ir.RoleNone,
-		Body: &ir.SeqStmts{StmtBase: region.StmtBase, Stmts: []ir.Stmt{region}}}
+	return ir.SplitAivIn(fc.coreDepth > 0 || fc.fn.Kind == ir.InCore, iv, mode, stmts, r.pos(n))
 }
 
 // isIdentifier reports whether s is a Python identifier (ASCII).
