@@ -81,6 +81,10 @@ var (
 	TensorAivShard, TensorAicGather                                      *OpDef
 	SystemSyncall                                                        *OpDef // ops_syncall.go
 	SystemSetFFTS, SystemSyncSet, SystemSyncWait                         *OpDef // ops_crosscore_sync.go
+	TileTpushToAiv, TileTpushToAic, TileTpopFromAic, TileTpopFromAiv     *OpDef // ops_pipes.go
+	SystemTfreeToAic, SystemTfreeToAiv                                   *OpDef
+	SystemAicInitializePipe, SystemAivInitializePipe                     *OpDef
+	SystemReserveBuffer, SystemImportPeerBuffer                          *OpDef
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

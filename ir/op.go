@@ -33,6 +33,10 @@ type ArgSpec struct {
 	// only, so it prints as name=value (gather_row's valid_shape, whose
 	// positional slot in Python is transpose).
 	Keyword bool
+	// Default is the value upstream's DSL function passes when a call
+	// leaves this argument out (an initialize_pipe's consumer buffers are
+	// 0), as the DSL stores it; nil when the argument is required.
+	Default any
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.
@@ -137,6 +141,10 @@ type OpDef struct {
 	// first argument stands for (sync_set(4, ...) is event_id=4; a
 	// runtime value stays the argument).
 	ConstArgKwarg string
+	// TypedByTarget marks an op whose result type the call cannot deduce
+	// and takes from its binding's declared type (a tpop's tile, as
+	// upstream's parser takes it from the annotation): see WithType.
+	TypedByTarget bool
 	// Class is what the op does to the machine (timeline, reports).
 	Class OpClass
 	// HostSafe marks an op a host orchestrator runs without first joining
@@ -335,6 +343,27 @@ func (d *OpDef) NewCall(args []Expr, kwargs Kwargs, pos Span) (*Call, error) {
 		t = &c
 	}
 	return &Call{Op: d, Args: args, Kwargs: kw, T: t, Pos: pos}, nil
+}
+
+// WithType gives a call of a TypedByTarget op the result type t its
+// binding declares (a tile without a memory space takes the op's output
+// memory). Other calls come back as they are: their type is deduced.
+func (c *Call) WithType(t Type) (*Call, error) {
+	if c.Op == nil || !c.Op.TypedByTarget {
+		return c, nil
+	}
+	tt, ok := t.(*TileType)
+	if !ok {
+		return nil, &TypeError{Op: c.Op.Name, Expected: "a tile type for its result (annotate the target: x: pl.Tile[[M, N], pl.FP32] = ...)", Given: Describe(t), Pos: c.Pos}
+	}
+	if tt.Memory == MemNone && c.Op.OutMemory != MemNone {
+		cp := *tt
+		cp.Memory = c.Op.OutMemory
+		tt = &cp
+	}
+	out := *c
+	out.T = tt
+	return &out, nil
 }
 
 // MustCall is NewCall for callers that built arguments known to be valid

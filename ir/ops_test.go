@@ -499,6 +499,34 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"system.sync_wait", nil, Kwargs{{"event_id", int64(4)}},
 			"cell[3]:7: system.sync_wait: kwarg 'pipe': expected a pl.PipeType (required), given nothing"},
 	)
+	i32 := &ConstInt{Value: 0, DType: INT32}
+	vec16 := tile(FP32, MemVec, 16, 16)
+	cases = append(cases,
+		dcase{"tile.tpush_to_aic", []Expr{vec16}, Kwargs{{"split", int64(3)}},
+			"cell[3]:7: tile.tpush_to_aic: kwarg 'split': expected 0 (none), 1 (up-down) or 2 (left-right); the vector-to-cube direction has no odd split, given int 3"},
+		dcase{"tile.tpush_to_aiv", []Expr{tens(FP32, 16, 16)}, Kwargs{{"split", int64(0)}},
+			"cell[3]:7: tile.tpush_to_aiv: argument 'tile': expected a pl.Tile, given pl.Tensor[[16, 16], pl.FP32]"},
+		dcase{"tile.tpush_to_aic", []Expr{vec16}, nil,
+			"cell[3]:7: tile.tpush_to_aic: kwarg 'split': expected a value (required), given nothing"},
+		dcase{"tile.tpop_from_aic", nil, Kwargs{{"split", int64(5)}},
+			"cell[3]:7: tile.tpop_from_aic: kwarg 'split': expected 0 (none), 1 (up-down), 2 (left-right), 3 or 4 (their odd-extent forms), given int 5"},
+		dcase{"tile.tpop_from_aiv", nil, Kwargs{{"id", int64(-1)}},
+			"cell[3]:7: tile.tpop_from_aiv: kwarg 'id': expected a non-negative pipe id, given int -1"},
+		dcase{"system.tfree_to_aic", []Expr{tens(FP32, 16, 16)}, nil,
+			"cell[3]:7: system.tfree_to_aic: argument 'tile': expected a pl.Tile, given pl.Tensor[[16, 16], pl.FP32]"},
+		dcase{"system.tfree_to_aiv", []Expr{vec16}, Kwargs{{"id", int64(-2)}},
+			"cell[3]:7: system.tfree_to_aiv: kwarg 'id': expected a non-negative pipe id, given int -2"},
+		dcase{"system.aic_initialize_pipe", []Expr{i32, i32}, Kwargs{{"dir_mask", int64(4)}, {"slot_size", int64(1024)}},
+			"cell[3]:7: system.aic_initialize_pipe: kwarg 'dir_mask': expected 1 (cube to vector), 2 (vector to cube) or 3 (both), given int 4"},
+		dcase{"system.aiv_initialize_pipe", []Expr{i32, i32}, Kwargs{{"dir_mask", int64(1)}, {"slot_size", int64(1024)}, {"slot_num", int64(2)}, {"local_slot_num", int64(4)}},
+			"cell[3]:7: system.aiv_initialize_pipe: kwarg 'local_slot_num': expected at most slot_num (2), given 4"},
+		dcase{"system.aiv_initialize_pipe", []Expr{i32, tens(FP32, 4)}, Kwargs{{"dir_mask", int64(1)}, {"slot_size", int64(1024)}},
+			"cell[3]:7: system.aiv_initialize_pipe: argument 'v2c_consumer_buf': expected an INT32 buffer base (a reserve_buffer or import_peer_buffer result, or 0), given pl.Tensor[[4], pl.FP32]"},
+		dcase{"system.reserve_buffer", nil, Kwargs{{"name", "ring"}, {"size", int64(0)}},
+			"cell[3]:7: system.reserve_buffer: kwarg 'size': expected a positive size in bytes, given int 0"},
+		dcase{"system.import_peer_buffer", nil, Kwargs{{"name", "ring"}, {"peer_func", ""}},
+			"cell[3]:7: system.import_peer_buffer: kwarg 'peer_func': expected a name, given ''"},
+	)
 	acc := tile(FP32, MemAcc, 16, 32)
 	cases = append(cases,
 		dcase{"tile.get_subblock_idx", nil, nil, ""},
@@ -697,6 +725,8 @@ func TestHandlesFilled(t *testing.T) {
 		TensorCreateL1, TileGatherRow, TensorGatherRow, TensorPagedGather,
 		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather, SystemSyncall,
 		SystemSetFFTS, SystemSyncSet, SystemSyncWait,
+		TileTpushToAiv, TileTpushToAic, TileTpopFromAic, TileTpopFromAiv, SystemTfreeToAic, SystemTfreeToAiv,
+		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

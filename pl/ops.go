@@ -744,3 +744,98 @@ func Cmp(a, b any, cmpType int) Expr {
 func Sel(mask, lhs, rhs, tmp any) Expr {
 	return dsl.Call(ir.TileSel, []ir.Expr{arg(mask, "pl.Sel", "mask"), arg(lhs, "pl.Sel", "lhs"), arg(rhs, "pl.Sel", "rhs"), arg(tmp, "pl.Sel", "tmp")}, nil)
 }
+
+// Explicit cross-core pipes between the cube (AIC) and vector (AIV)
+// functions of a Group (see docs/dsl.md). The split code says how the two
+// vector lanes divide a tile (0 whole, 1 rows, 2 columns); id picks one
+// of several pipes.
+
+// TpushToAic pushes a vector tile into the vector-to-cube pipe id. PyPTO:
+// pl.tpush_to_aic(tile, split=split, id=id).
+func TpushToAic(tile any, split, id int) Expr {
+	return dsl.Call(ir.TileTpushToAic, []ir.Expr{arg(tile, "pl.TpushToAic", "tile")}, kw("split", int64(split), "id", int64(id)))
+}
+
+// TpushToAiv pushes a cube tile into the cube-to-vector pipe id. PyPTO:
+// pl.tpush_to_aiv(tile, split=split, id=id).
+func TpushToAiv(tile any, split, id int) Expr {
+	return dsl.Call(ir.TileTpushToAiv, []ir.Expr{arg(tile, "pl.TpushToAiv", "tile")}, kw("split", int64(split), "id", int64(id)))
+}
+
+// TpopFromAiv takes the oldest tile of the vector-to-cube pipe id, of
+// type t (in Mat unless t says). PyPTO:
+// x: pl.Tile[...] = pl.tpop_from_aiv(split=split, id=id).
+func TpopFromAiv(t Type, split, id int) Expr {
+	return tpop(ir.TileTpopFromAiv, t, split, id)
+}
+
+// TpopFromAic takes the oldest tile of the cube-to-vector pipe id, of
+// type t (in Vec unless t says). PyPTO:
+// x: pl.Tile[...] = pl.tpop_from_aic(split=split, id=id).
+func TpopFromAic(t Type, split, id int) Expr {
+	return tpop(ir.TileTpopFromAic, t, split, id)
+}
+
+func tpop(op *ir.OpDef, t Type, split, id int) Expr {
+	c, err := dsl.Call(op, nil, kw("split", int64(split), "id", int64(id))).WithType(t)
+	if err != nil {
+		dsl.Raise(err)
+	}
+	return c
+}
+
+// TfreeToAiv gives the slot of a tile popped by the cube back to the
+// vector lanes. PyPTO: pl.tfree_to_aiv(tile).
+func TfreeToAiv(tile any) Expr {
+	return dsl.Call(ir.SystemTfreeToAiv, []ir.Expr{arg(tile, "pl.TfreeToAiv", "tile")}, nil)
+}
+
+// TfreeToAic gives the slot of a tile popped by a vector lane back to the
+// cube. PyPTO: pl.tfree_to_aic(tile).
+func TfreeToAic(tile any) Expr {
+	return dsl.Call(ir.SystemTfreeToAic, []ir.Expr{arg(tile, "pl.TfreeToAic", "tile")}, nil)
+}
+
+// ReserveBuffer reserves the named ring of a pipe this function consumes,
+// size bytes at base (-1: the compiler places it); the result is its base.
+// PyPTO: pl.reserve_buffer(name=name, size=size, base=base).
+func ReserveBuffer(name string, size, base int) Expr {
+	return dsl.Call(ir.SystemReserveBuffer, nil, kw("name", name, "size", int64(size), "base", int64(base)))
+}
+
+// ImportPeerBuffer is the base of the ring peerFunc reserved under name.
+// PyPTO: pl.import_peer_buffer(name=name, peer_func=peerFunc).
+func ImportPeerBuffer(name, peerFunc string) Expr {
+	return dsl.Call(ir.SystemImportPeerBuffer, nil, kw("name", name, "peer_func", peerFunc))
+}
+
+// AicInitializePipe sets up pipe id on the cube side: the consumer buffers
+// (0 for a direction this side does not consume), the direction (1 cube to
+// vector, 2 vector to cube, 3 both), the slot size in bytes and the slot
+// count (0: the default). PyPTO: pl.aic_initialize_pipe(c2v, v2c,
+// dir_mask=, slot_size=, slot_num=, id=).
+func AicInitializePipe(c2v, v2c any, dirMask, slotSize, slotNum, id int) Expr {
+	return initPipe(ir.SystemAicInitializePipe, "pl.AicInitializePipe", c2v, v2c, dirMask, slotSize, slotNum, id)
+}
+
+// AivInitializePipe is AicInitializePipe on the vector side. PyPTO:
+// pl.aiv_initialize_pipe(c2v, v2c, dir_mask=, slot_size=, slot_num=, id=).
+func AivInitializePipe(c2v, v2c any, dirMask, slotSize, slotNum, id int) Expr {
+	return initPipe(ir.SystemAivInitializePipe, "pl.AivInitializePipe", c2v, v2c, dirMask, slotSize, slotNum, id)
+}
+
+func initPipe(op *ir.OpDef, name string, c2v, v2c any, dirMask, slotSize, slotNum, id int) Expr {
+	bufs := make([]ir.Expr, 2)
+	for i, b := range []any{c2v, v2c} {
+		if n, ok := b.(int); ok {
+			bufs[i] = &ir.ConstInt{Value: int64(n), DType: ir.INT32, Pos: dsl.Caller()}
+			continue
+		}
+		bufs[i] = arg(b, name, []string{"c2v", "v2c"}[i])
+	}
+	k := kw("dir_mask", int64(dirMask), "slot_size", int64(slotSize))
+	if slotNum > 0 {
+		k = append(k, kw("slot_num", int64(slotNum))...)
+	}
+	return dsl.Call(op, bufs, append(k, kw("id", int64(id))...))
+}

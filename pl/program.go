@@ -100,6 +100,17 @@ func (p *Program) define(name string, kind ir.FunctionType, level ir.Level, role
 	return &Function{fn: fn}
 }
 
+// SetAttr sets a function attribute (PyPTO: @pl.function(attrs={key:
+// value})), such as "dual_aiv_dispatch" true for an AIV function whose
+// body runs on both vector lanes.
+func (f *Func) SetAttr(key string, value any) {
+	dsl.CheckName("f.SetAttr", "key", key)
+	if n, ok := value.(int); ok {
+		value = int64(n)
+	}
+	f.b.Fn.Attrs = f.b.Fn.Attrs.With(key, value)
+}
+
 // Func builds one function's signature and body.
 type Func struct {
 	b *dsl.Builder

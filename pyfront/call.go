@@ -530,6 +530,15 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 	}
 	kw = fc.regionKwargs(n, d, kw)
 	kw = withDefaults(d, kw)
+	// Arguments the DSL defaults (an initialize_pipe's consumer buffers).
+	for len(slots) < len(d.Args) && d.Args[len(slots)].Default != nil {
+		slots, filled = append(slots, nil), append(filled, false)
+	}
+	for i := range slots {
+		if !filled[i] && i < len(d.Args) && d.Args[i].Default != nil {
+			slots[i], filled[i] = d.Args[i].Default, true
+		}
+	}
 	// pl.read(t, i): one index is the list [i], as upstream's DSL takes it.
 	for i, v := range slots {
 		if filled[i] && i < len(d.Args) && d.Args[i].IndexList {

@@ -166,6 +166,10 @@ class P:
 	{"sync_set_bad_core_type", kernel("        pl.system.sync_set(4, pipe=pl.PipeType.MTE3, core_type=\"cube\")\n")},
 	{"submit_dumps_not_an_argument", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:\n        return pl.store(pl.load(x, [0, 0], [4, 16]), [0, 0], y)\n\n    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(self, x: pl.Tensor[[4, 16], pl.FP32], z: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:\n        y, t = pl.submit(self.k, x, y, dumps=[z])\n        return y\n"},
 	{"paged_gather_missing_size", kernel("        g = pl.paged_gather(x, x, x, block_size=4, max_indices=4)\n")},
+	{"tpop_unannotated", kernel("        r = pl.tpop_from_aiv(split=0)\n")},
+	{"tpop_tensor_annotation", kernel("        r: pl.Tensor[[4, 16], pl.FP32] = pl.tpop_from_aic(split=0)\n")},
+	{"tpush_to_aic_odd_split", kernel("        pl.tpush_to_aic(t, split=3)\n")},
+	{"initialize_pipe_no_slot_size", kernel("        pl.aiv_initialize_pipe(dir_mask=2)\n")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message (from

@@ -74,6 +74,20 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.gather_row":           ir.TensorGatherRow,
 	"pl.paged_gather":         ir.TensorPagedGather,
 	"pl.aiv_shard":            ir.TensorAivShard,
+	"pl.tpush_to_aiv":         ir.TileTpushToAiv,
+	"pl.tpush_to_aic":         ir.TileTpushToAic,
+	"pl.tpop_from_aic":        ir.TileTpopFromAic,
+	"pl.tpop_from_aiv":        ir.TileTpopFromAiv,
+	"pl.system.tpush_to_aiv":  ir.TileTpushToAiv,
+	"pl.system.tpush_to_aic":  ir.TileTpushToAic,
+	"pl.system.tpop_from_aic": ir.TileTpopFromAic,
+	"pl.system.tpop_from_aiv": ir.TileTpopFromAiv,
+	"pl.tfree_to_aic":         ir.SystemTfreeToAic,
+	"pl.tfree_to_aiv":         ir.SystemTfreeToAiv,
+	"pl.aic_initialize_pipe":  ir.SystemAicInitializePipe,
+	"pl.aiv_initialize_pipe":  ir.SystemAivInitializePipe,
+	"pl.reserve_buffer":       ir.SystemReserveBuffer,
+	"pl.import_peer_buffer":   ir.SystemImportPeerBuffer,
 	"pl.aic_gather":           ir.TensorAicGather,
 	"pl.scatter":              ir.TensorScatter,
 	"pl.transpose":            ir.TensorTranspose,
@@ -132,6 +146,7 @@ func init() {
 	builtins["pld.CommCtxType"] = ir.CommCtxT
 	builtins["pld.CommCtx"] = ir.CommCtxT
 	builtins["pl.UnknownType"] = ir.Unknown
+	builtins["pl.AUTO"] = int64(-1) // reserve_buffer's base: the compiler places the buffer
 	for _, d := range ir.Ops() {
 		opByCallee[d.Callee(nil)] = d
 	}

@@ -230,12 +230,36 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 		// Passes refine a binding's type (memory space, memref) on the
 		// variable and its call alike; the annotation is the refined one.
 		if c, ok := e.(*ir.Call); ok && c.Op != nil && c.T != nil && c.T.TypeName() == t.TypeName() {
+			// An annotation without a memory space keeps the one the op
+			// deduced (a matmul's Acc), as upstream merges the two.
+			if at, ok := t.(*ir.TileType); ok && at.Memory == ir.MemNone {
+				if ct := c.T.(*ir.TileType); ct.Memory != ir.MemNone {
+					m := *at
+					m.Memory = ct.Memory
+					t = &m
+				}
+			}
 			cp := *c
 			cp.T = t
 			e = &cp
 		}
+		if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.TypedByTarget {
+			typed, err := c.WithType(t)
+			if te, ok := err.(*ir.TypeError); ok {
+				cp := *te
+				cp.Op = c.Op.Callee(c) // as the source spells it
+				err = &cp
+			}
+			if err != nil {
+				r.failErr(tnode, err)
+			}
+			e, t = typed, typed.T
+		}
 	} else {
 		t = e.Type()
+		if c, ok := e.(*ir.Call); ok && c.Op != nil && c.Op.TypedByTarget {
+			r.fail(right, "%s needs the type of the tile it takes: annotate the target (%s: pl.Tile[[M, N], pl.FP32] = ...)", c.Op.Callee(c), name)
+		}
 		if _, unk := t.(*ir.UnknownType); unk {
 			r.fail(right, "%s has no value (it only has effects); call it as a statement", r.text(right))
 		}

@@ -112,7 +112,11 @@ func compileProgramWith(p *ir.Program, kernels bool) *cprog {
 				fc.planned = true
 			}
 		})
-		cf.body = fc.stmt(f.Body)
+		if f.Kind == ir.Group && usesPipes(p, f.Body, map[string]bool{}) {
+			cf.body = fc.mixedGroupBody(f.Body)
+		} else {
+			cf.body = fc.stmt(f.Body)
+		}
 		if fc.planned {
 			cf.ubSize = max(UBBytes, fc.ubSize)
 		}

@@ -52,6 +52,7 @@ type rankCtx struct {
 	// the halves its aic_gathers have joined so far (split_aiv.go).
 	split    *splitRegion
 	sched    *blockSched // the running launch's block scheduler (syncall.go)
+	group    *mixedGroup // the running Group launch whose members use pipes (pipes.go)
 	deferred []deferredWait
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never
