@@ -23,6 +23,21 @@ func matmulAt(x, y func(idx ...int) float64, k, i, j int) float64 {
 	return f32(s)
 }
 
+// checkSumTimesDiff fails unless a[2] is (a[0] + a[1]) @ (a[0] - a[1]).
+func checkSumTimesDiff(t *testing.T, name string, a []*tensor.Tensor, compiled bool) {
+	t.Helper()
+	sum := func(ij ...int) float64 { return f32(a[0].At(ij...) + a[1].At(ij...)) }
+	diff := func(ij ...int) float64 { return f32(a[0].At(ij...) - a[1].At(ij...)) }
+	d := a[0].Shape()[1]
+	for i := 0; i < a[2].Shape()[0]; i++ {
+		for j := 0; j < a[2].Shape()[1]; j++ {
+			if got, want := a[2].At(i, j), matmulAt(sum, diff, d, i, j); got != want {
+				t.Fatalf("%s compiled %v: out[%d, %d] = %v, want %v", name, compiled, i, j, got, want)
+			}
+		}
+	}
+}
+
 // Explicit cross-core pipes (pipes.py): a Group's cube and vector
 // functions run together, each pop waiting for its push, the ids keeping
 // two pipes apart, a two-slot ring making the two sides take turns.
@@ -38,17 +53,7 @@ func TestCrossCorePipes(t *testing.T) {
 		"pto.tfree_from_aiv {id = 1, split = 0}")
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(1, d, d), tensor.Randn(2, d, d), tensor.Zeros(ir.FP32, d, d)}
-	}, func(a []*tensor.Tensor, compiled bool) {
-		sum := func(ij ...int) float64 { return f32(a[0].At(ij...) + a[1].At(ij...)) }
-		diff := func(ij ...int) float64 { return f32(a[0].At(ij...) - a[1].At(ij...)) }
-		for i := 0; i < d; i++ {
-			for j := 0; j < d; j++ {
-				if got, want := a[2].At(i, j), matmulAt(sum, diff, d, i, j); got != want {
-					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
-				}
-			}
-		}
-	})
+	}, func(a []*tensor.Tensor, compiled bool) { checkSumTimesDiff(t, "TwoPipes", a, compiled) })
 
 	prog, comp, text = authored(t, "pipes.py", "Broadcast", 1)
 	wantPTO(t, text, "location = #pto.address_space<vec>, auto = false, base = 8192} -> i32", "pto.tpush_to_aiv(%prod", "pto.tpop_from_aic {split = 0} -> ", "pto.tfree_from_aic {split = 0}")
@@ -131,15 +136,45 @@ func TestUpstreamCrossCorePipes(t *testing.T) {
 		prog, comp, _ := compiledProgram(t, mod, name, 1)
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{tensor.Randn(1, d, d), tensor.Randn(2, d, d), tensor.Zeros(ir.FP32, d, d)}
-		}, func(a []*tensor.Tensor, compiled bool) {
-			sum := func(ij ...int) float64 { return f32(a[0].At(ij...) + a[1].At(ij...)) }
-			diff := func(ij ...int) float64 { return f32(a[0].At(ij...) - a[1].At(ij...)) }
-			for i := 0; i < d; i++ {
-				for j := 0; j < d; j++ {
-					if got, want := a[2].At(i, j), matmulAt(sum, diff, d, i, j); got != want {
-						t.Fatalf("%s compiled %v: output[%d, %d] = %v, want %v", name, compiled, i, j, got, want)
-					}
-				}
+		}, func(a []*tensor.Tensor, compiled bool) { checkSumTimesDiff(t, name, a, compiled) })
+	}
+}
+
+// Misused pipes stop the run with an error that says what is wrong: each
+// case edits TwoPipes (pipes.py) and names the message it must give.
+func TestPipeMisuse(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "authoring", "pipes.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, old, new, want string }{
+		{"no vector-side setup", "        pl.aiv_initialize_pipe(0, sum_peer, dir_mask=2, slot_size=SLOT, id=0)\n", "",
+			"pipe 0 (vector → cube) is not set up on this side: call pl.aiv_initialize_pipe(..., dir_mask=2, slot_size=..., id=0) first"},
+		{"slot too small", "SLOT = D * D * 4", "SLOT = D * 4", "a tile of 1024 bytes does not fit a slot of pipe 1 (vector → cube) (slot_size=64)"},
+		{"slot counts disagree", "pl.aiv_initialize_pipe(0, diff_peer, dir_mask=2, slot_size=SLOT, id=1)", "pl.aiv_initialize_pipe(0, diff_peer, dir_mask=2, slot_size=SLOT, id=1, slot_num=4)",
+			"pipe 1 (vector → cube) has 8 slots of 1024 bytes on one side and 4 of 1024 on the other"},
+		{"slot sizes disagree", "slot_size=SLOT, id=0)\n        pl.aiv_initialize_pipe", "slot_size=SLOT // 2, id=0)\n        pl.aiv_initialize_pipe",
+			"pipe 0 (vector → cube) has 8 slots of 1024 bytes on one side and 8 of 512 on the other"},
+		{"free of a tile no pop returned", "pl.tfree_to_aiv(d)", "pl.tfree_to_aiv(prod)",
+			"prod of type pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] was not popped from a pipe"},
+		{"free through the wrong id", "pl.tfree_to_aiv(d)", "pl.tfree_to_aiv(d, id=0)",
+			"id=0, but the tile came through pipe 1 (vector → cube)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(string(src), tc.old) {
+				t.Fatalf("pipes.py no longer holds %q", tc.old)
+			}
+			mod, err := pl.ParsePython(strings.Replace(string(src), tc.old, tc.new, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := mod.Program("TwoPipes")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = pl.Run(prog, pl.Ranks(1), tensor.Randn(1, 16, 16), tensor.Randn(2, 16, 16), tensor.Zeros(ir.FP32, 16, 16))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want %q, got %v", tc.want, err)
 			}
 		})
 	}

@@ -112,7 +112,7 @@ func compileProgramWith(p *ir.Program, kernels bool) *cprog {
 				fc.planned = true
 			}
 		})
-		if f.Kind == ir.Group && usesPipes(p, f.Body, map[string]bool{}) {
+		if f.Kind == ir.Group && usesPipes(p, f.Body) {
 			cf.body = fc.mixedGroupBody(f.Body)
 		} else {
 			cf.body = fc.stmt(f.Body)
@@ -294,7 +294,7 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		body := fc.stmt(s.Body)
 		if s.Kind == ir.ScopeSpmd {
 			n := fc.expr(s.CoreNum)
-			together := meetsAtBarrier(fc.prog, s.Body, map[string]bool{})
+			together := meetsAtBarrier(fc.prog, s.Body)
 			return func(fr *frame) ([]any, bool, error) {
 				cnt, err := n(fr)
 				if err != nil {

@@ -100,28 +100,16 @@ type groupMember struct {
 	slot   int // the slot the result goes to (-1: none)
 }
 
-// usesPipes reports whether fn, or a function it calls, pushes or pops
+// usesPipes reports whether s, or a function it calls, pushes or pops
 // through a cross-core pipe.
-func usesPipes(p *ir.Program, s ir.Stmt, seen map[string]bool) bool {
-	found := false
-	ir.WalkStmt(s, func(e ir.Expr) {
-		c, ok := e.(*ir.Call)
-		if !ok || found {
-			return
-		}
+func usesPipes(p *ir.Program, s ir.Stmt) bool {
+	return reaches(p, s, func(c *ir.Call) bool {
 		switch c.Op {
 		case ir.TileTpushToAic, ir.TileTpushToAiv, ir.TileTpopFromAic, ir.TileTpopFromAiv:
-			found = true
-			return
+			return true
 		}
-		if c.Fn != nil && p != nil && !seen[c.Fn.Name] {
-			seen[c.Fn.Name] = true
-			if f := p.Function(c.Fn.Name); f != nil && usesPipes(p, f.Body, seen) {
-				found = true
-			}
-		}
-	}, nil)
-	return found
+		return false
+	}, map[string]bool{})
 }
 
 // mixedGroupBody compiles a Group body whose members use pipes: member
@@ -300,8 +288,8 @@ func (g *mixedGroup) runTask(k int) {
 	}()
 	out, err := g.x.ccall(t.cf, t.args)
 	t.out = out
-	if err != nil {
-		err = fmt.Errorf("%s: %w", t.name, err)
+	if err != nil && t.lane >= 0 && g.lanes > 1 {
+		err = fmt.Errorf("vector lane %d: %w", t.lane, err) // the function is in the op's error
 	}
 	g.finish(k, err)
 }
@@ -436,7 +424,7 @@ func init() {
 					p = &pipe{slots: slots, slotSize: size}
 					g.pipes[k] = p
 				} else if p.slots != slots || p.slotSize != size {
-					return nil, fmt.Errorf("%s: %s has %d slots of %d bytes on one side and %d of %d on the other", c.Name(), k, p.slots, p.slotSize, slots, size)
+					return nil, fmt.Errorf("%s has %d slots of %d bytes on one side and %d of %d on the other", k, p.slots, p.slotSize, slots, size)
 				}
 				if cube {
 					p.cubeInit = true
@@ -460,7 +448,7 @@ func init() {
 // pipeGroup is the running mixed group, for an op of its members.
 func (x *Exec) pipeGroup(c *ir.Call) (*mixedGroup, error) {
 	if x.rc == nil || x.rc.group == nil {
-		return nil, fmt.Errorf("%s runs in the cube or vector function of a Group whose members talk through pipes (call them from a pl.FunctionType.Group function)", c.Name())
+		return nil, fmt.Errorf("runs only in the cube or vector function of a Group whose members talk through pipes (call them from a pl.FunctionType.Group function)")
 	}
 	return x.rc.group, nil
 }
@@ -483,7 +471,7 @@ func (x *Exec) pipeFor(c *ir.Call, toCube bool) (*mixedGroup, *pipe, pipeKey, er
 		if toCube {
 			mask = ir.PipeToCube
 		}
-		return nil, nil, k, fmt.Errorf("%s: %s is not set up on this side: call pl.%s_initialize_pipe(..., dir_mask=%d, slot_size=..., id=%d) first", c.Name(), k, side, mask, k.id)
+		return nil, nil, k, fmt.Errorf("%s is not set up on this side: call pl.%s_initialize_pipe(..., dir_mask=%d, slot_size=..., id=%d) first", k, side, mask, k.id)
 	}
 	return g, p, k, nil
 }
@@ -499,14 +487,14 @@ func (g *mixedGroup) laneList() []int {
 func (x *Exec) tpush(c *ir.Call, a []any, toCube bool) error {
 	t, ok := a[0].(*Tile)
 	if !ok {
-		return fmt.Errorf("%s: expected a tile, given %s", c.Name(), describe(a[0]))
+		return fmt.Errorf("expected a tile, given %s", describe(a[0]))
 	}
 	g, p, k, err := x.pipeFor(c, toCube)
 	if err != nil {
 		return err
 	}
 	if n := t.size() * t.DType.Bytes(); n > p.slotSize {
-		return fmt.Errorf("%s: a tile of %d bytes does not fit a slot of %s (slot_size=%d)", c.Name(), n, k, p.slotSize)
+		return fmt.Errorf("a tile of %d bytes does not fit a slot of %s (slot_size=%d)", n, k, p.slotSize)
 	}
 	split := c.Kwargs.Int("split", 0)
 	room := func(l int) func() bool {
@@ -600,13 +588,13 @@ func (x *Exec) tfree(c *ir.Call, a []any, toCube bool) error {
 	t, _ := a[0].(*Tile)
 	k, popped := g.popped[t]
 	if !popped {
-		return fmt.Errorf("%s: %s was not popped from a pipe (free the tile a tpop returned)", c.Name(), describe(a[0]))
+		return fmt.Errorf("%s was not popped from a pipe (free the tile a tpop returned)", ir.Describe(c.Args[0]))
 	}
 	if id, given := c.Kwargs.Get("id"); given && id.(int64) != k.id {
-		return fmt.Errorf("%s: id=%d, but the tile came through %s", c.Name(), id, k)
+		return fmt.Errorf("id=%d, but the tile came through %s", id, k)
 	}
 	if k.toCube != toCube {
-		return fmt.Errorf("%s: the tile came through %s, the other direction", c.Name(), k)
+		return fmt.Errorf("the tile came through %s, the other direction", k)
 	}
 	delete(g.popped, t)
 	p := g.pipes[k]

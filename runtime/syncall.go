@@ -50,27 +50,33 @@ func init() {
 	})
 }
 
-// meetsAtBarrier reports whether s, or a function it calls, reaches a
-// system.syncall; seen are the functions already looked at.
-func meetsAtBarrier(p *ir.Program, s ir.Stmt, seen map[string]bool) bool {
+// reaches reports whether s, or a function it calls, makes a call that
+// match accepts; seen are the functions already looked at.
+func reaches(p *ir.Program, s ir.Stmt, match func(*ir.Call) bool, seen map[string]bool) bool {
 	found := false
 	ir.WalkStmt(s, func(e ir.Expr) {
 		c, ok := e.(*ir.Call)
 		if !ok || found {
 			return
 		}
-		if c.Op == ir.SystemSyncall {
+		if match(c) {
 			found = true
 			return
 		}
 		if c.Fn != nil && p != nil && !seen[c.Fn.Name] {
 			seen[c.Fn.Name] = true
-			if f := p.Function(c.Fn.Name); f != nil && meetsAtBarrier(p, f.Body, seen) {
+			if f := p.Function(c.Fn.Name); f != nil && reaches(p, f.Body, match, seen) {
 				found = true
 			}
 		}
 	}, nil)
 	return found
+}
+
+// meetsAtBarrier reports whether s, or a function it calls, reaches a
+// system.syncall.
+func meetsAtBarrier(p *ir.Program, s ir.Stmt) bool {
+	return reaches(p, s, func(c *ir.Call) bool { return c.Op == ir.SystemSyncall }, map[string]bool{})
 }
 
 // spmdTogether runs the cnt blocks of launch s, whose kernels meet at
