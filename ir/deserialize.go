@@ -395,6 +395,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
+		if m, ok := o["predicate"]; ok {
+			if s.Predicate, err = r.expr(m); err != nil {
+				return nil, err
+			}
+		}
 		if _, ok := o["task_id"]; ok {
 			if s.TaskID, err = r.oneVar(o["task_id"], "task_id"); err != nil {
 				return nil, err

@@ -277,6 +277,12 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 				return false
 			}
 		}
+		if (a.Predicate == nil) != (b.Predicate == nil) {
+			return e.fail(path, "scope predicate set %v vs %v", a.Predicate != nil, b.Predicate != nil)
+		}
+		if a.Predicate != nil && !e.expr(a.Predicate, b.Predicate, path+".predicate") {
+			return false
+		}
 		if a.TaskID != nil && !e.def(a.TaskID, b.TaskID, path+".task_id") {
 			return false
 		}

@@ -377,8 +377,12 @@ func (f *Formatter) Call(c *Call) string {
 	}
 	var callee string
 	if c.Fn != nil && c.IsSubmit() {
-		// pl.submit(self.f, args..., deps=[...]) launches f as a task.
+		// pl.submit(self.f, args..., deps=[...]) launches f as a task,
+		// pl.spmd_submit(..., core_num=n) as an SPMD one.
 		callee = f.pl() + ".submit"
+		if c.CoreNum() != nil {
+			callee = f.pl() + ".spmd_submit"
+		}
 		parts = append([]string{"self." + c.Fn.Name}, parts...)
 	} else if c.Fn != nil {
 		callee = "self." + c.Fn.Name
@@ -411,12 +415,22 @@ func (f *Formatter) Call(c *Call) string {
 		}
 		parts = append(parts, "dumps=["+strings.Join(names, ", ")+"]")
 	}
+	if n := c.CoreNum(); n != nil {
+		parts = append(parts, "core_num="+f.Expr(n))
+		if c.SyncStart() {
+			parts = append(parts, "sync_start=True")
+		}
+	}
 	if c.AllowsEarlyResolve() {
 		parts = append(parts, "allow_early_resolve=True")
 	}
+	if p := c.Predicate(); p != nil {
+		parts = append(parts, "predicate=("+f.Expr(p)+")")
+	}
 	var attrs []string
 	for _, kv := range c.Attrs {
-		if kv.Key == "device" || kv.Key == attrDeps || kv.Key == attrSubmit || kv.Key == attrEarly || kv.Key == attrDumps {
+		switch kv.Key {
+		case "device", attrDeps, attrSubmit, attrEarly, attrDumps, attrCoreNum, attrSyncStart, attrPredicate:
 			continue
 		}
 		attrs = append(attrs, strconv.Quote(kv.Key)+": "+f.KwargValue(-1, kv.Value))

@@ -161,6 +161,10 @@ func (h *hasher) stmt(s Stmt) {
 			for _, d := range c.Deps {
 				h.expr(d)
 			}
+			if c.Predicate != nil {
+				h.mix(4)
+				h.expr(c.Predicate)
+			}
 			if c.TaskID != nil {
 				h.def(c.TaskID)
 			}

@@ -139,6 +139,9 @@ func NodeChildren(n Node) []Node {
 		for _, d := range s.Deps {
 			addE(d)
 		}
+		if s.Predicate != nil {
+			addE(s.Predicate)
+		}
 		if s.TaskID != nil {
 			addE(s.TaskID)
 		}

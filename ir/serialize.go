@@ -245,6 +245,10 @@ func (w *writer) stmt(s Stmt) (any, error) {
 			x, e := w.exprList(s.Deps)
 			set("deps", x, e)
 		}
+		if s.Predicate != nil {
+			x, e := w.expr(s.Predicate)
+			set("predicate", x, e)
+		}
 		if s.TaskID != nil {
 			x, e := w.expr(s.TaskID)
 			set("task_id", x, e)

@@ -128,7 +128,12 @@ type ScopeStmt struct {
 	// before it completes (allow_early_resolve=True): a scheduling hint
 	// the outlined pl.submit carries, with no effect on what runs.
 	AllowEarlyResolve bool
-	Body              Stmt
+	// Predicate is a launching scope's dispatch predicate
+	// (predicate=(t[i] > 0)): one comparison of a tensor element with an
+	// integer, evaluated when the launch is due; false retires it without
+	// running (CheckPredicate). Nil: none.
+	Predicate Expr
+	Body      Stmt
 }
 
 // SplitMode is how a mixed kernel is halved (upstream's SplitMode).

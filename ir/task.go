@@ -30,7 +30,96 @@ const (
 	attrDeps   = "deps"
 	attrEarly  = "allow_early_resolve"
 	attrDumps  = "dump_args"
+	// An SPMD launch's spec (pl.spmd_submit) and a dispatch predicate.
+	attrCoreNum   = "core_num"
+	attrSyncStart = "sync_start"
+	attrPredicate = "predicate"
 )
+
+// WithLaunch makes a submit an SPMD launch of coreNum blocks
+// (pl.spmd_submit(self.f, ..., core_num=n[, sync_start=True])).
+func WithLaunch(c *Call, coreNum Expr, syncStart bool) *Call {
+	d := *c
+	d.Attrs = append(append(Kwargs(nil), c.Attrs...), Kwarg{Key: attrCoreNum, Value: coreNum})
+	if syncStart {
+		d.Attrs = append(d.Attrs, Kwarg{Key: attrSyncStart, Value: true})
+	}
+	return &d
+}
+
+// CoreNum is an SPMD launch's block count (nil: a plain submit).
+func (c *Call) CoreNum() Expr {
+	v, _ := c.Attrs.Get(attrCoreNum)
+	e, _ := v.(Expr)
+	return e
+}
+
+// SyncStart reports an SPMD launch whose blocks start together.
+func (c *Call) SyncStart() bool {
+	v, _ := c.Attrs.Get(attrSyncStart)
+	b, _ := v.(bool)
+	return b
+}
+
+// WithPredicate gives a submit its dispatch predicate (predicate=(...)),
+// checked by CheckPredicate.
+func WithPredicate(c *Call, p Expr) (*Call, error) {
+	if err := CheckPredicate(p); err != nil {
+		return nil, err
+	}
+	d := *c
+	d.Attrs = append(append(Kwargs(nil), c.Attrs...), Kwarg{Key: attrPredicate, Value: p})
+	return &d, nil
+}
+
+// Predicate is a submit's dispatch predicate (nil: none).
+func (c *Call) Predicate() Expr {
+	v, _ := c.Attrs.Get(attrPredicate)
+	e, _ := v.(Expr)
+	return e
+}
+
+// CheckPredicate accepts what the runtime's dispatch predicate can
+// express, as upstream's parser does: one comparison (== != < <= > >=)
+// between a tensor element (t[i, j], tensor.read, through casts) and an
+// integer literal, in either order. The scheduler evaluates it when the
+// launch is due, never the orchestrator.
+func CheckPredicate(p Expr) error {
+	if b, ok := p.(*BinaryExpr); ok && b.Op.IsCompare() && PredicateRead(b) != nil {
+		return nil
+	}
+	return fmt.Errorf("predicate=(...): expected one comparison of a tensor element with an integer literal, such as (counts[e] > 0), given %s", Describe(p))
+}
+
+// PredicateRead is the tensor.read a well-formed predicate compares (nil
+// when it has none).
+func PredicateRead(b *BinaryExpr) *Call {
+	strip := func(e Expr) Expr {
+		for {
+			u, ok := e.(*UnaryExpr)
+			if !ok || u.Op != OpCast {
+				return e
+			}
+			e = u.X
+		}
+	}
+	l, r := strip(b.Left), strip(b.Right)
+	isRead := func(e Expr) (*Call, bool) {
+		c, ok := e.(*Call)
+		return c, ok && c.Op == TensorRead
+	}
+	if c, ok := isRead(l); ok {
+		if _, lit := r.(*ConstInt); lit {
+			return c
+		}
+	}
+	if c, ok := isRead(r); ok {
+		if _, lit := l.(*ConstInt); lit {
+			return c
+		}
+	}
+	return nil
+}
 
 // WithDumps is the pl.submit c marking the arguments at positions idx for
 // the runtime's selective tensor dump (dumps=[x, ...]). They are kept by

@@ -355,13 +355,16 @@ func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
 		return x
 	case *ir.ScopeStmt:
 		b := remapStmt(x.Body, m)
-		var n ir.Expr
+		var n, pred ir.Expr
 		if x.CoreNum != nil {
 			n = substVars(x.CoreNum, m)
 		}
-		if b != x.Body || n != x.CoreNum {
+		if x.Predicate != nil {
+			pred = substVars(x.Predicate, m)
+		}
+		if b != x.Body || n != x.CoreNum || pred != x.Predicate {
 			c := *x
-			c.Body, c.CoreNum = b, n
+			c.Body, c.CoreNum, c.Predicate = b, n, pred
 			return &c
 		}
 		return x

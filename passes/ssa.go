@@ -168,7 +168,8 @@ func retypedNames(stmts []ir.Stmt, env map[string]ir.Expr) map[string]bool {
 // sameCarrier reports whether one iter-arg can hold values of types a and
 // b: the same kind of value (a tensor, a tile, a scalar), tuples element by
 // element. Within a kind the loop carries as it always has (a refined
-// view or another integer width is still the one variable).
+// view or another integer width is still the one variable), but a tensor
+// or tile of another element type is another value.
 func sameCarrier(a, b ir.Type) bool {
 	if at, ok := a.(*ir.TupleType); ok {
 		bt, ok := b.(*ir.TupleType)
@@ -181,6 +182,16 @@ func sameCarrier(a, b ir.Type) bool {
 			}
 		}
 		return true
+	}
+	if at, ok := ir.AsTensorLike(a); ok {
+		if bt, ok := ir.AsTensorLike(b); ok && at.DType != bt.DType {
+			return false
+		}
+	}
+	if at, ok := a.(*ir.TileType); ok {
+		if bt, ok := b.(*ir.TileType); ok && at.DType != bt.DType {
+			return false
+		}
 	}
 	return a.TypeName() == b.TypeName()
 }
@@ -264,6 +275,9 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 			}
 			if len(x.Deps) > 0 {
 				c.Deps = s.uses(x.Deps, env)
+			}
+			if x.Predicate != nil {
+				c.Predicate = s.use(x.Predicate, env)
 			}
 			b, err := s.block(ir.Flatten(x.Body), env)
 			if err != nil {

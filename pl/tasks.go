@@ -85,6 +85,36 @@ func (f *Func) Submit(fn *Function, deps []Expr, args ...any) Expr {
 	return s
 }
 
+// SpmdSubmit launches fn as one task of coreNum blocks, each reading its
+// index with pl.BlockIdx(); like Submit, its value is fn's results and
+// then the task's id. PyPTO: out, tid = pl.spmd_submit(self.fn, args...,
+// core_num=n, deps=[...])
+func (f *Func) SpmdSubmit(fn *Function, coreNum any, deps []Expr, args ...any) Expr {
+	s := f.Submit(fn, deps, args...).(*ir.Call)
+	n := dsl.Expr(coreNum, "f.SpmdSubmit coreNum")
+	if v, ok := ir.ConstValue(n); ok && v <= 0 {
+		dsl.Failf("f.SpmdSubmit: coreNum must be positive, given %d", v)
+	}
+	return ir.WithLaunch(s, n, false)
+}
+
+// Predicated gives a Submit or SpmdSubmit launch a dispatch predicate: one
+// comparison of a tensor element with an integer, such as
+// pl.Gt(pl.Read(counts, pl.Dims(e, 0)), 0), read when the launch is due;
+// when false the task retires without running, its outputs as they were.
+// PyPTO: pl.submit(..., predicate=(counts[e, 0] > 0))
+func Predicated(launch, predicate Expr) Expr {
+	c, ok := launch.(*ir.Call)
+	if !ok || !c.IsSubmit() {
+		dsl.Failf("pl.Predicated: expected a launch (f.Submit or f.SpmdSubmit), given %s", ir.Describe(launch))
+	}
+	s, err := ir.WithPredicate(c, predicate)
+	if err != nil {
+		dsl.Failf("pl.Predicated: %v", err)
+	}
+	return s
+}
+
 // Item is element i of a tuple (a Submit's results, then its task id).
 // PyPTO: t[i]
 func Item(tuple Expr, i int) Expr {

@@ -74,3 +74,50 @@ func ExampleFunc_Submit() {
 	//                 out_1: pl.Tensor[[32, 16], pl.FP32] = second[0]
 	// true
 }
+
+// One SPMD launch per expert, each block scaling its row tile, predicated
+// on the expert having rows: expert 1 has none, so its launch retires and
+// its rows stay zero.
+func ExampleFunc_SpmdSubmit() {
+	prog := pl.NewProgram("Experts")
+	expert := prog.InCore("expert", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(16, 8), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(16, 8), pl.FP32))
+		e := f.Scalar("e", pl.INDEX)
+		f.Returns(pl.Tensor(pl.Dims(16, 8), pl.FP32))
+		row := f.Let("row", pl.Add(pl.Mul(e, 8), pl.Mul(pl.BlockIdx(), 4)))
+		f.Return(pl.Store(pl.Mul(pl.Load(x, pl.Dims(row, 0), pl.Dims(4, 8)), 2.0), pl.Dims(row, 0), y))
+	})
+	prog.Orchestration("main", func(f *pl.Func) {
+		counts := f.In("counts", pl.Tensor(pl.Dims(2, 1), pl.INT32))
+		x := f.In("x", pl.Tensor(pl.Dims(16, 8), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(16, 8), pl.FP32))
+		f.For("e", pl.Range(2), func(e pl.Expr) {
+			has := pl.Gt(pl.Read(counts, pl.Dims(e, 0)), 0)
+			r := f.Let("r", pl.Predicated(f.SpmdSubmit(expert, 2, nil, x, y, e), has))
+			f.Set(y, pl.Item(r, 0))
+		})
+	})
+	fmt.Println(prog)
+	x, y := tensor.Randn(1, 16, 8), tensor.Zeros(pl.FP32, 16, 8)
+	if _, err := pl.Run(prog, pl.Ranks(1), tensor.FromInt32([]int32{5, 0}, 2, 1), x, y); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(y.At(7, 3) == float64(float32(2*x.At(7, 3))), y.At(8, 3) == 0)
+	// Output:
+	// # pypto.program: Experts
+	// import pypto.language as pl
+	//
+	// @pl.program
+	// class Experts:
+	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+	//     def expert(x: pl.Tensor[[16, 8], pl.FP32], y: pl.Out[pl.Tensor[[16, 8], pl.FP32]], e: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 8], pl.FP32]:
+	//         row: pl.Scalar[pl.INDEX] = e * 8 + pl.tile.get_block_idx() * 4
+	//         return pl.tile.store(pl.tile.muls(pl.tile.load(x, [row, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec), 2.0), [row, 0], y)
+	//     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+	//     def main(self, counts: pl.Tensor[[2, 1], pl.INT32], x: pl.Tensor[[16, 8], pl.FP32], y: pl.Out[pl.Tensor[[16, 8], pl.FP32]]):
+	//         for e in pl.range(2):
+	//             r: pl.Tuple[pl.Tensor[[16, 8], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.spmd_submit(self.expert, x, y, e, core_num=2, predicate=(pl.tensor.read(counts, [e, 0]) > 0))
+	//             y_1: pl.Tensor[[16, 8], pl.FP32] = r[0]
+	// true true
+}

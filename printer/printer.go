@@ -413,10 +413,22 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	if s.NameHint != "" {
 		args = append(args, "name_hint="+strconv.Quote(s.NameHint))
 	}
-	if idx, inner, rest := ir.SpmdLoopForm(s); idx != nil {
+	// Its place in the task graph.
+	var task []string
+	if len(s.Deps) > 0 {
+		task = append(task, "deps="+p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}))
+	}
+	if s.AllowEarlyResolve {
+		task = append(task, "allow_early_resolve=True")
+	}
+	if s.Predicate != nil {
+		task = append(task, "predicate=("+p.fmt.Expr(s.Predicate)+")")
+	}
+	if idx, inner, rest := ir.SpmdLoopForm(s); idx != nil && s.TaskID == nil {
 		if opts := scopeOptimizations(inner, pre); opts != "" {
 			args = append(args, opts)
 		}
+		args = append(args, task...)
 		p.line(indent, "for "+idx.Name+" in "+pre+".spmd("+strings.Join(args, ", ")+"):")
 		if len(rest) == 0 {
 			p.line(indent+1, "pass")
@@ -425,7 +437,11 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 		p.block(&ir.SeqStmts{StmtBase: ir.StmtBase{Pos: inner.Body.Span()}, Stmts: rest}, indent+1, rv)
 		return
 	}
-	p.line(indent, "with "+pre+".spmd("+strings.Join(args, ", ")+"):")
+	h := "with " + pre + ".spmd(" + strings.Join(append(args, task...), ", ") + ")"
+	if s.TaskID != nil {
+		h += " as " + p.name(s.TaskID)
+	}
+	p.line(indent, h+":")
 	p.block(s.Body, indent+1, rv)
 }
 

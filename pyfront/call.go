@@ -79,11 +79,11 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		r.fail(n, "pl.yield_ is a statement (the last one of an if or for body), not a value")
 	case "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline":
 		r.fail(n, "%s is only valid as the iterable of a for loop", callee)
-	case "pl.submit":
+	case "pl.submit", "pl.spmd_submit":
 		if fc == nil {
-			r.fail(n, "pl.submit(...) launches a task from a PyPTO function")
+			r.fail(n, "%s(...) launches a task from a PyPTO function", callee)
 		}
-		return fc.submit(n)
+		return fc.submit(n, callee)
 	}
 	pos, nodes, kws := r.args(n, e, fc)
 	noKw := func() {
@@ -814,54 +814,78 @@ func (r *reader) positiveInt(n *node, v value, what string) int {
 	return int(i)
 }
 
-// submit reads pl.submit(self.f, args..., deps=[...]): a launch of program
-// function f as a task, giving f's results and then the task's id.
-func (fc *fnCtx) submit(n *node) ir.Expr {
+// submit reads pl.submit(self.f, args..., deps=[...]) and
+// pl.spmd_submit(..., core_num=n[, sync_start=True]): a launch of program
+// function f as a task, giving f's results and then the task's id. Both
+// take dumps=, allow_early_resolve= and a dispatch predicate=(t[i] > 0).
+func (fc *fnCtx) submit(n *node, callee string) ir.Expr {
 	r := fc.r
 	lead, pos, nodes, kws := r.argsAfter(n, fc.env, fc, 1)
 	if len(lead) != 1 {
-		r.fail(n, "pl.submit(self.f, args...): the first argument is the function to launch")
+		r.fail(n, "%s(self.f, args...): the first argument is the function to launch", callee)
 	}
 	name := strings.TrimPrefix(r.dotted(lead[0]), "self.")
 	if name == "" || strings.Contains(name, ".") {
-		r.fail(lead[0], "pl.submit: expected a program function (self.f), given %s", r.text(lead[0]))
+		r.fail(lead[0], "%s: expected a program function (self.f), given %s", callee, r.text(lead[0]))
 	}
 	var deps []ir.Expr
 	var rest []kwArg
-	var dumps *kwArg
-	early := false
+	var dumps, coreNum, predicate *kwArg
+	early, syncStart := false, false
+	flag := func(k kwArg) bool {
+		b, ok := k.val.(bool)
+		if !ok {
+			r.fail(k.node, "%s: %s must be True or False, given %s", callee, k.name, describe(k.val))
+		}
+		return b
+	}
 	for _, k := range kws {
-		if k.name == "deps" {
-			deps = fc.deps("pl.submit", k)
-			continue
-		}
-		if k.name == "dumps" {
+		k := k
+		switch {
+		case k.name == "deps":
+			deps = fc.deps(callee, k)
+		case k.name == "dumps":
 			dumps = &k
-			continue
+		case k.name == "allow_early_resolve":
+			early = flag(k)
+		case k.name == "predicate":
+			predicate = &k
+		case k.name == "core_num" && callee == "pl.spmd_submit":
+			coreNum = &k
+		case k.name == "sync_start" && callee == "pl.spmd_submit":
+			syncStart = flag(k)
+		default:
+			rest = append(rest, k)
 		}
-		if k.name == "allow_early_resolve" {
-			b, ok := k.val.(bool)
-			if !ok {
-				r.fail(k.node, "pl.submit: allow_early_resolve must be True or False, given %s", describe(k.val))
-			}
-			early = b
-			continue
-		}
-		rest = append(rest, k)
+	}
+	if callee == "pl.spmd_submit" && coreNum == nil {
+		r.fail(n, "pl.spmd_submit needs core_num= (the number of blocks)")
 	}
 	call, ok := fc.programCall(n, name, pos, nodes, rest).(*ir.Call)
 	if !ok {
-		r.fail(n, "pl.submit: %s is not a program function", name)
+		r.fail(n, "%s: %s is not a program function", callee, name)
 	}
 	s, err := ir.NewSubmit(call, deps)
 	if err != nil {
 		r.fail(n, "%v", err)
+	}
+	if coreNum != nil {
+		cn := r.toExpr(coreNum.node, coreNum.val)
+		if v, ok := ir.ConstValue(cn); ok && v <= 0 {
+			r.fail(coreNum.node, "pl.spmd_submit: core_num must be positive, given %d", v)
+		}
+		s = ir.WithLaunch(s, cn, syncStart)
 	}
 	if early {
 		s = ir.WithEarlyResolve(s)
 	}
 	if dumps != nil {
 		s = ir.WithDumps(s, fc.dumpArgs(*dumps, call))
+	}
+	if predicate != nil {
+		if s, err = ir.WithPredicate(s, r.toExpr(predicate.node, predicate.val)); err != nil {
+			r.fail(predicate.node, "%s: %v", callee, err)
+		}
 	}
 	return s
 }

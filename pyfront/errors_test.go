@@ -15,6 +15,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// submitCase is a program whose orchestrator launches kernel k with launch
+// (a pl.submit or pl.spmd_submit call, unpacked into y, tid).
+func submitCase(launch string) string {
+	return `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        return pl.store(pl.load(x, [0, 0], [4, 16]), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        y, tid = ` + launch + `
+        return y
+`
+}
+
 // kernel wraps statements in a one-function program with a tensor x, an
 // output y, a tile t and a signal window sig.
 func kernel(body string) string {
@@ -130,7 +148,7 @@ class P:
 	{"subscript_write_shape", kernel("        y[0:2, 0:16] = x\n")},
 	{"subscript_write_tile_source", kernel("        y[0:4, 0:16] = t\n")},
 	{"subscript_write_scalar_index", kernel("        y[1, 0:16] = x[1, 0:16]\n")},
-	{"with_task_id_of_spmd", kernel("        with pl.spmd(2) as tid:\n            pass\n")},
+	{"with_task_id_of_cluster", kernel("        with pl.cluster() as tid:\n            pass\n")},
 	{"submit_not_a_function", kernel("        u = pl.submit(pl.add, x)\n")},
 	{"array_of_floats", kernel("        a = pl.array.create(4, pl.FP32)\n")},
 	{"array_two_indices", kernel("        a = pl.array.create(4, pl.TASK_ID)\n        a[0, 1] = pl.system.task_invalid()\n")},
@@ -170,6 +188,10 @@ class P:
 	{"tpop_tensor_annotation", kernel("        r: pl.Tensor[[4, 16], pl.FP32] = pl.tpop_from_aic(split=0)\n")},
 	{"tpush_to_aic_odd_split", kernel("        pl.tpush_to_aic(t, split=3)\n")},
 	{"initialize_pipe_no_slot_size", kernel("        pl.aiv_initialize_pipe(dir_mask=2)\n")},
+	{"predicate_not_a_comparison", submitCase("pl.submit(self.k, x, y, predicate=(x[0, 0] + 1))")},
+	{"predicate_two_reads", submitCase("pl.submit(self.k, x, y, predicate=(x[0, 0] > x[1, 0]))")},
+	{"spmd_submit_no_core_num", submitCase("pl.spmd_submit(self.k, x, y)")},
+	{"spmd_predicate_float", submitCase("pl.submit(self.k, x, y, predicate=(x[0, 0] > 0.5))")},
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message (from

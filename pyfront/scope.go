@@ -39,12 +39,17 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 	if call.Kind() == "call" {
 		callee = r.dotted(call.ChildByFieldId(fldFunction))
 	}
-	if tidNode != nil && callee != "pl.at" {
-		r.fail(tidNode, "%s(...) as %s: only a pl.at(...) region launches a task with an id", callee, r.text(tidNode))
+	if tidNode != nil && callee != "pl.at" && callee != "pl.spmd" {
+		r.fail(tidNode, "%s(...) as %s: only a pl.at(...) or pl.spmd(...) region launches a task with an id", callee, r.text(tidNode))
 	}
 	switch callee {
 	case "pl.spmd":
-		return []ir.Stmt{fc.spmdWith(n, call)}
+		s := fc.spmdWith(n, call)
+		if tidNode != nil {
+			s.TaskID = ir.NewVar(r.text(tidNode), ir.TaskIDType, r.pos(tidNode))
+			fc.bind(s.TaskID.Name, s.TaskID)
+		}
+		return []ir.Stmt{s}
 	case "pl.manual_scope", "pl.auto_scope":
 		if pos, _, kws := r.args(call, fc.env, fc); len(pos)+len(kws) > 0 {
 			r.fail(call, "%s() takes no arguments", callee)
@@ -245,10 +250,22 @@ func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 			s.NameHint = h
 		case "optimizations":
 			r.optimizations("pl.spmd", k, opts)
-		case "deps", "allow_early_resolve", "predicate":
-			r.fail(k.node, "pl.spmd: %s= is not supported yet", k.name)
+		case "deps":
+			s.Deps = fc.deps("pl.spmd", k)
+		case "allow_early_resolve":
+			b, ok := k.val.(bool)
+			if !ok {
+				r.fail(k.node, "pl.spmd: allow_early_resolve must be True or False, given %s", describe(k.val))
+			}
+			s.AllowEarlyResolve = b
+		case "predicate":
+			p := r.toExpr(k.node, k.val)
+			if err := ir.CheckPredicate(p); err != nil {
+				r.fail(k.node, "pl.spmd: %v", err)
+			}
+			s.Predicate = p
 		default:
-			r.fail(k.node, "pl.spmd: unknown keyword %s (expected sync_start, name_hint or optimizations)", k.name)
+			r.fail(k.node, "pl.spmd: unknown keyword %s (expected sync_start, name_hint, optimizations, deps, allow_early_resolve or predicate)", k.name)
 		}
 	}
 	return s, opts
@@ -258,7 +275,7 @@ func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 // (pl.tile.get_block_idx()) is inline: it becomes the launch's InCore
 // kernel, unless it already is one `with pl.at(level=CORE_GROUP)`. Any
 // other body dispatches a kernel, which reads the index itself.
-func (fc *fnCtx) spmdWith(n, call *node) ir.Stmt {
+func (fc *fnCtx) spmdWith(n, call *node) *ir.ScopeStmt {
 	r := fc.r
 	s, opts := fc.spmdLaunch(call)
 	body := n.ChildByFieldId(fldBody)

@@ -295,7 +295,7 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		if s.Kind == ir.ScopeSpmd {
 			n := fc.expr(s.CoreNum)
 			together := meetsAtBarrier(fc.prog, s.Body)
-			return func(fr *frame) ([]any, bool, error) {
+			launch := func(fr *frame) ([]any, bool, error) {
 				cnt, err := n(fr)
 				if err != nil {
 					return nil, false, err
@@ -305,6 +305,10 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 				}
 				return fr.x.spmd(s, cnt, func() ([]any, bool, error) { return body(fr) })
 			}
+			if s.TaskID == nil && len(s.Deps) == 0 && s.Predicate == nil {
+				return launch
+			}
+			return fc.spmdTask(s, launch)
 		}
 		if s.Kind == ir.ScopeCluster {
 			return body
@@ -848,6 +852,13 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 	}
 	if c.IsSubmit() {
 		deps := fc.exprs(c.Deps())
+		var cores, pred cexpr
+		if n := c.CoreNum(); n != nil {
+			cores = fc.expr(n)
+		}
+		if p := c.Predicate(); p != nil {
+			pred = fc.expr(p)
+		}
 		return func(fr *frame) (any, error) {
 			dv, err := fr.x.compiledDeps(deps, fr)
 			if err != nil {
@@ -857,7 +868,18 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			if err != nil {
 				return nil, err
 			}
-			return fr.x.submit(c, dv, func() ([]any, error) { return fr.x.ccall(callee, a) })
+			run := func() ([]any, error) { return fr.x.ccall(callee, a) }
+			if cores != nil || pred != nil {
+				spec := launchSpec{fn: callee.fn}
+				if cores != nil {
+					spec.cores = func() (any, error) { return cores(fr) }
+				}
+				if pred != nil {
+					spec.pred = func() (any, error) { return pred(fr) }
+				}
+				run = fr.x.launch(c, spec, a, run)
+			}
+			return fr.x.submit(c, dv, run)
 		}
 	}
 	return func(fr *frame) (any, error) {
@@ -881,6 +903,131 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			return out[0], nil
 		}
 		return out, nil
+	}
+}
+
+// spmdTask runs an Spmd launch that has a place in the task graph (as
+// tid, deps=, predicate=) as one task: a false predicate retires it
+// without running its blocks, and its body's outputs stay as they were.
+func (fc *fcomp) spmdTask(s *ir.ScopeStmt, launch cstmt) cstmt {
+	deps := fc.exprs(s.Deps)
+	var pred cexpr
+	if s.Predicate != nil {
+		pred = fc.expr(s.Predicate)
+	}
+	tid := -1
+	if s.TaskID != nil {
+		tid = fc.slot(s.TaskID.Name)
+	}
+	name := "spmd"
+	if s.NameHint != "" {
+		name = s.NameHint
+	}
+	skip := fc.skipBindings(s.Body)
+	return func(fr *frame) ([]any, bool, error) {
+		dv, err := fr.x.compiledDeps(deps, fr)
+		if err != nil {
+			return nil, false, err
+		}
+		id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
+		run := true
+		if pred != nil {
+			v, err := pred(fr)
+			if err != nil {
+				end()
+				return nil, false, posErr(s.Pos, fmt.Errorf("predicate: %w", err))
+			}
+			run = truthy(v)
+		}
+		var vals []any
+		var ret bool
+		if run {
+			vals, ret, err = launch(fr)
+		} else {
+			err = skip(fr)
+		}
+		end()
+		if err != nil || ret {
+			return vals, ret, err
+		}
+		if tid >= 0 {
+			fr.slots[tid] = id
+		}
+		return nil, false, nil
+	}
+}
+
+// skipBindings binds what a retired launch's body would have defined to
+// what it leaves as it was: a kernel call's results to the arguments it
+// returns, a store's result to its target tensor, a tuple element to the
+// element. Other definitions (on-chip tiles) stay unbound: nothing after
+// the launch can see them.
+func (fc *fcomp) skipBindings(body ir.Stmt) func(fr *frame) error {
+	var steps []func(fr *frame) error
+	ir.WalkStmt(body, nil, func(st ir.Stmt) {
+		a, ok := st.(*ir.AssignStmt)
+		if !ok {
+			return
+		}
+		slot := fc.slot(a.Var.Name)
+		switch v := a.Value.(type) {
+		case *ir.Call:
+			if v.Fn != nil {
+				fn := fc.prog.Function(v.Fn.Name)
+				if fn == nil {
+					return
+				}
+				args := fc.exprs(v.Args)
+				steps = append(steps, func(fr *frame) error {
+					vals := make([]any, len(args))
+					for i, e := range args {
+						x, err := e(fr)
+						if err != nil {
+							return err
+						}
+						vals[i] = x
+					}
+					out, err := skippedResults(v, fn, vals)
+					if err != nil {
+						return err
+					}
+					switch len(out) {
+					case 0:
+					case 1:
+						fr.slots[slot] = out[0]
+					default:
+						fr.slots[slot] = out
+					}
+					return nil
+				})
+				return
+			}
+			if k := v.Op.AliasedArg(); k >= 0 && k < len(v.Args) {
+				if _, tensor := ir.AsTensorLike(a.Var.Type()); tensor {
+					e := fc.expr(v.Args[k])
+					steps = append(steps, func(fr *frame) error {
+						x, err := e(fr)
+						fr.slots[slot] = x
+						return err
+					})
+				}
+			}
+		case *ir.TupleGetItem:
+			e := fc.expr(v)
+			steps = append(steps, func(fr *frame) error {
+				x, err := e(fr)
+				fr.slots[slot] = x
+				return err
+			})
+		}
+	})
+	return func(fr *frame) error {
+		for _, st := range steps {
+			if err := st(fr); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 

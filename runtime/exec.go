@@ -889,7 +889,18 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.submit(c, deps, func() ([]any, error) { return x.call(fn, args) })
+		run := func() ([]any, error) { return x.call(fn, args) }
+		if n, p := c.CoreNum(), c.Predicate(); n != nil || p != nil {
+			spec := launchSpec{fn: fn}
+			if n != nil {
+				spec.cores = func() (any, error) { return x.expr(n) }
+			}
+			if p != nil {
+				spec.pred = func() (any, error) { return x.expr(p) }
+			}
+			run = x.launch(c, spec, args, run)
+		}
+		return x.submit(c, deps, run)
 	}
 	end := noTask
 	if x.rc.manual != nil {

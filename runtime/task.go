@@ -29,6 +29,100 @@ func (x *Exec) submit(c *ir.Call, deps []any, run func() ([]any, error)) (any, e
 	return append(out, id), nil
 }
 
+// launchSpec is what a submit adds to a call: an SPMD launch's block
+// count and a dispatch predicate (each nil: none).
+type launchSpec struct {
+	cores func() (any, error)
+	pred  func() (any, error)
+	fn    *ir.Function
+}
+
+// launch is a submit's run under its spec: nothing when the predicate is
+// false (the task retires with its output arguments as they are, so its
+// consumers still run), else run once per block of an SPMD launch, or
+// once. The predicate is read when the task is due, after its deps, as
+// the scheduler reads it.
+func (x *Exec) launch(c *ir.Call, spec launchSpec, args []any, run func() ([]any, error)) func() ([]any, error) {
+	return func() ([]any, error) {
+		if spec.pred != nil {
+			v, err := spec.pred()
+			if err != nil {
+				return nil, posErr(c.Pos, fmt.Errorf("predicate: %w", err))
+			}
+			if !truthy(v) {
+				return skippedResults(c, spec.fn, args)
+			}
+		}
+		if spec.cores == nil {
+			return run()
+		}
+		n, err := spec.cores()
+		if err != nil {
+			return nil, err
+		}
+		cnt, err := toInt(n)
+		if err != nil || cnt <= 0 {
+			return nil, posErr(c.Pos, fmt.Errorf("pl.spmd_submit: core_num must be a positive integer, given %v", n))
+		}
+		rc := x.rc
+		block, blocks := rc.block, rc.blocks
+		defer func() { rc.block, rc.blocks = block, blocks }()
+		var out []any
+		for b := 0; b < int(cnt); b++ {
+			rc.block, rc.blocks = b, int(cnt)
+			if out, err = run(); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+}
+
+// skippedResults are the results of a launch its predicate retired: each
+// is the argument the function would have returned (a kernel returns the
+// tensor it stores into), as it was passed.
+func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
+	var ret *ir.ReturnStmt
+	defs := map[*ir.Var]ir.Expr{}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.ReturnStmt:
+			ret = s
+		case *ir.AssignStmt:
+			defs[s.Var] = s.Value
+		}
+	})
+	if ret == nil {
+		return nil, nil
+	}
+	param := map[*ir.Var]int{}
+	for i, p := range fn.Params {
+		param[p] = i
+	}
+	out := make([]any, len(ret.Values))
+	for k, e := range ret.Values {
+		for seen := 0; seen < 64; seen++ {
+			if v, ok := ir.VarOf(e); ok {
+				if i, isParam := param[v]; isParam {
+					out[k] = args[i]
+					break
+				}
+				e = defs[v]
+				continue
+			}
+			if call, ok := e.(*ir.Call); ok && call.Op != nil && call.Op.AliasedArg() >= 0 {
+				e = call.Args[call.Op.AliasedArg()]
+				continue
+			}
+			break
+		}
+		if out[k] == nil {
+			return nil, posErr(c.Pos, fmt.Errorf("its predicate skips %s, whose result %d is not one of its arguments (a retired task leaves its outputs as they are)", fn.Name, k))
+		}
+	}
+	return out, nil
+}
+
 // depValues evaluates a launch's deps=[...]: each must be a task id or an
 // array of them.
 func (x *Exec) depValues(deps []ir.Expr) ([]any, error) {

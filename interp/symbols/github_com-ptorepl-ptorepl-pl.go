@@ -124,6 +124,7 @@ func init() {
 		"PartMax":               reflect.ValueOf(pl.PartMax),
 		"PartMin":               reflect.ValueOf(pl.PartMin),
 		"PartMul":               reflect.ValueOf(pl.PartMul),
+		"Predicated":            reflect.ValueOf(pl.Predicated),
 		"ProgramHTML":           reflect.ValueOf(pl.ProgramHTML),
 		"Range":                 reflect.ValueOf(pl.Range),
 		"Ranks":                 reflect.ValueOf(pl.Ranks),
