@@ -123,14 +123,8 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			s.NameHint = h
 		case "optimizations":
 			r.optimizations("pl.at", k, s)
-		case "deps":
-			s.Deps = fc.deps("pl.at", k)
-		case "allow_early_resolve":
-			b, ok := k.val.(bool)
-			if !ok {
-				r.fail(k.node, "pl.at: allow_early_resolve must be True or False, given %s", describe(k.val))
-			}
-			s.AllowEarlyResolve = b
+		case "deps", "allow_early_resolve":
+			fc.taskKwarg("pl.at", k, s)
 		case "no_dep_args", "dumps", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
@@ -164,6 +158,28 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		fc.bind(s.TaskID.Name, s.TaskID)
 	}
 	return []ir.Stmt{s}
+}
+
+// taskKwarg reads a launching scope's place in the task graph into s:
+// deps=[...], allow_early_resolve= or predicate=(t[i] > 0).
+func (fc *fnCtx) taskKwarg(what string, k kwArg, s *ir.ScopeStmt) {
+	r := fc.r
+	switch k.name {
+	case "deps":
+		s.Deps = fc.deps(what, k)
+	case "allow_early_resolve":
+		b, ok := k.val.(bool)
+		if !ok {
+			r.fail(k.node, "%s: allow_early_resolve must be True or False, given %s", what, describe(k.val))
+		}
+		s.AllowEarlyResolve = b
+	case "predicate":
+		p := r.toExpr(k.node, k.val)
+		if err := ir.CheckPredicate(p); err != nil {
+			r.fail(k.node, "%s: %v", what, err)
+		}
+		s.Predicate = p
+	}
 }
 
 // deps reads a deps=[t, ...] keyword: task ids and arrays of them.
@@ -250,20 +266,8 @@ func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 			s.NameHint = h
 		case "optimizations":
 			r.optimizations("pl.spmd", k, opts)
-		case "deps":
-			s.Deps = fc.deps("pl.spmd", k)
-		case "allow_early_resolve":
-			b, ok := k.val.(bool)
-			if !ok {
-				r.fail(k.node, "pl.spmd: allow_early_resolve must be True or False, given %s", describe(k.val))
-			}
-			s.AllowEarlyResolve = b
-		case "predicate":
-			p := r.toExpr(k.node, k.val)
-			if err := ir.CheckPredicate(p); err != nil {
-				r.fail(k.node, "pl.spmd: %v", err)
-			}
-			s.Predicate = p
+		case "deps", "allow_early_resolve", "predicate":
+			fc.taskKwarg("pl.spmd", k, s)
 		default:
 			r.fail(k.node, "pl.spmd: unknown keyword %s (expected sync_start, name_hint, optimizations, deps, allow_early_resolve or predicate)", k.name)
 		}

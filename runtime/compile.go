@@ -308,7 +308,11 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 			if s.TaskID == nil && len(s.Deps) == 0 && s.Predicate == nil {
 				return launch
 			}
-			return fc.spmdTask(s, launch)
+			name := "spmd"
+			if s.NameHint != "" {
+				name = s.NameHint
+			}
+			return fc.scopeTask(s, name, launch)
 		}
 		if s.Kind == ir.ScopeCluster {
 			return body
@@ -326,28 +330,7 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 				return vals, ret, err
 			}
 		}
-		deps := fc.exprs(s.Deps)
-		tid := -1
-		if s.TaskID != nil {
-			tid = fc.slot(s.TaskID.Name)
-		}
-		name := scopeTaskName(fc.fn.Name, s)
-		return func(fr *frame) ([]any, bool, error) {
-			dv, err := fr.x.compiledDeps(deps, fr)
-			if err != nil {
-				return nil, false, err
-			}
-			id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
-			vals, ret, err := body(fr)
-			end()
-			if err != nil || ret {
-				return vals, ret, err
-			}
-			if tid >= 0 {
-				fr.slots[tid] = id
-			}
-			return nil, false, nil
-		}
+		return fc.scopeTask(s, scopeTaskName(fc.fn.Name, s), body)
 	}
 	err := fmt.Errorf("the simulator cannot run statement %T", s)
 	return func(*frame) ([]any, bool, error) { return nil, false, err }
@@ -906,24 +889,22 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 	}
 }
 
-// spmdTask runs an Spmd launch that has a place in the task graph (as
-// tid, deps=, predicate=) as one task: a false predicate retires it
-// without running its blocks, and its body's outputs stay as they were.
-func (fc *fcomp) spmdTask(s *ir.ScopeStmt, launch cstmt) cstmt {
+// scopeTask runs a launching scope (pl.at, pl.spmd) as one task named
+// name that waits for its deps and binds its id (as tid): a false
+// predicate retires it without running launch, and its body's outputs
+// stay as they were.
+func (fc *fcomp) scopeTask(s *ir.ScopeStmt, name string, launch cstmt) cstmt {
 	deps := fc.exprs(s.Deps)
 	var pred cexpr
+	skip := func(*frame) error { return nil }
 	if s.Predicate != nil {
 		pred = fc.expr(s.Predicate)
+		skip = fc.skipBindings(s.Body)
 	}
 	tid := -1
 	if s.TaskID != nil {
 		tid = fc.slot(s.TaskID.Name)
 	}
-	name := "spmd"
-	if s.NameHint != "" {
-		name = s.NameHint
-	}
-	skip := fc.skipBindings(s.Body)
 	return func(fr *frame) ([]any, bool, error) {
 		dv, err := fr.x.compiledDeps(deps, fr)
 		if err != nil {
