@@ -123,7 +123,7 @@ func InitMemRef(p *ir.Program) (*ir.Program, error) {
 		if fn.Kind != ir.InCore {
 			return fn, nil
 		}
-		if hasMemRefs(fn) {
+		if !hasDeclared(fn) && hasMemRefs(fn) {
 			return fn, partialMemRefs(fn)
 		}
 		return initMemRef(fn)
@@ -142,10 +142,23 @@ func hasMemRefs(fn *ir.Function) bool {
 	return found
 }
 
+// hasDeclared reports a tile whose MemRef the program declares without an
+// address (pl.MemRef("ub", slots=2)[i % 2], or NAME = pl.MemRef()):
+// InitMemRef sizes it and plans the other tiles around it.
+func hasDeclared(fn *ir.Function) bool {
+	found := false
+	forEachDef(fn, func(v *ir.Var) {
+		if tt, ok := v.Type().(*ir.TileType); ok && tt.MemRef != nil && tt.MemRef.Pinned {
+			found = true
+		}
+	})
+	return found
+}
+
 // partialMemRefs rejects a kernel where some tiles carry MemRefs (the
 // program's own, such as upstream's pl.MemRef("ub", slots=2)[i % 2]) and
-// others none: InitMemRef either plans a whole kernel or keeps one
-// already planned, and cannot yet plan around declared buffers.
+// others none: InitMemRef either plans a whole kernel, around the
+// allocations it declares, or keeps one already planned.
 func partialMemRefs(fn *ir.Function) error {
 	var with, without *ir.Var
 	forEachDef(fn, func(v *ir.Var) {
@@ -209,6 +222,14 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 			}
 		}
 	}
+	declared, declAllocs, err := declaredAllocations(fn)
+	if err != nil {
+		return nil, err
+	}
+	for v, m := range declared {
+		memOf[v] = m
+	}
+	allocs = append(allocs, declAllocs...)
 	// Sources of in-place results, so they share storage.
 	alias := map[*ir.Var]*ir.Var{}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
@@ -285,6 +306,70 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 	return g, nil
 }
 
+// declaredAllocations sizes the allocations fn's tiles declare (a
+// pl.MemRef with a name and no address, of one or more slots): a slot is
+// as large as the largest tile placed in it, the allocation holds its
+// slots back to back, and each tile keeps its slot index. It returns each
+// such tile's MemRef and one tile.alloc per allocation, as upstream's
+// InitMemRef derives a declared allocation's size.
+func declaredAllocations(fn *ir.Function) (map[*ir.Var]*ir.MemRef, []ir.Stmt, error) {
+	type decl struct {
+		base  *ir.Var
+		space ir.MemorySpace
+		slots int
+		size  uint64
+		tiles []*ir.Var
+		first *ir.Var
+	}
+	byName := map[string]*decl{}
+	var order []*decl
+	var err error
+	forEachDef(fn, func(v *ir.Var) {
+		tt, ok := v.Type().(*ir.TileType)
+		if !ok || tt.MemRef == nil || !tt.MemRef.Pinned || err != nil {
+			return
+		}
+		m := tt.MemRef
+		size, ok := byteSize(tt.Shape, tt.DType)
+		if !ok {
+			err = fmt.Errorf("tile %s has shape %s: a tile in a declared allocation needs a static shape", v.Name, ir.ShapeString(tt.Shape))
+			return
+		}
+		d := byName[m.Name]
+		if d == nil {
+			d = &decl{base: m.Base, space: tt.Memory, slots: max(m.SlotCount, 1), first: v}
+			byName[m.Name] = d
+			order = append(order, d)
+		}
+		switch {
+		case tt.Memory != d.space:
+			err = fmt.Errorf("%s: tile %s is in %s, but %s, in the same declared allocation %s, is in %s: tiles sharing an allocation share its memory",
+				v.Pos, v.Name, tt.Memory.Name(), d.first.Name, m.Name, d.space.Name())
+		case max(m.SlotCount, 1) != d.slots:
+			err = fmt.Errorf("%s: tile %s declares %s with %d slots, %s with %d", v.Pos, v.Name, m.Name, m.SlotCount, d.first.Name, d.slots)
+		}
+		d.size = max(d.size, size)
+		d.tiles = append(d.tiles, v)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out := map[*ir.Var]*ir.MemRef{}
+	var allocs []ir.Stmt
+	for _, d := range order {
+		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.Int(int64(d.size) * int64(d.slots))},
+			ir.Kwargs{{Key: "memory_space", Value: d.space}}, d.base.Pos)
+		allocs = append(allocs, assign(d.base, alloc))
+		for _, v := range d.tiles {
+			m := ir.NewMemRef(d.base, ir.Int(unallocated), d.size, v.Pos)
+			m.SlotCount = d.slots
+			m.SlotIndex = v.Type().(*ir.TileType).MemRef.SlotIndex
+			out[v] = m
+		}
+	}
+	return out, allocs, nil
+}
+
 // withMemRef returns t carrying m.
 func withMemRef(t ir.Type, m *ir.MemRef) (ir.Type, bool) {
 	switch x := t.(type) {
@@ -355,12 +440,19 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 		}
 		placed := map[*ir.MemRef]*ir.MemRef{}
 		for _, ms := range bySpace {
-			sort.Slice(ms, func(i, j int) bool { return ms[i].Base.Name < ms[j].Base.Name })
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Base.Name < ms[j].Base.Name })
 			var cur uint64
+			at := map[*ir.Var]uint64{} // the offset of each base placed (a declared allocation's tiles share one)
 			for _, m := range ms {
-				n := ir.NewMemRef(m.Base, ir.Int(int64(cur)), m.Size, m.Pos)
+				off, done := at[m.Base]
+				if !done {
+					off = cur
+					at[m.Base] = off
+					cur = (cur + m.Size*uint64(max(m.SlotCount, 1)) + 31) / 32 * 32
+				}
+				n := ir.NewMemRef(m.Base, ir.Int(int64(off)), m.Size, m.Pos)
+				n.SlotCount, n.SlotIndex = m.SlotCount, m.SlotIndex
 				placed[m] = n
-				cur = (cur + m.Size + 31) / 32 * 32
 			}
 		}
 		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {

@@ -19,7 +19,29 @@ func tileAddr(t *ir.TileType) (int64, bool) {
 	if !ok || v < 0 {
 		return 0, false
 	}
+	if idx := t.MemRef.SlotIndex; idx != nil {
+		k, ok := ir.ConstValue(idx)
+		if !ok {
+			return 0, false // a runtime slot: slotAddr
+		}
+		v += k * int64(t.MemRef.Size)
+	}
 	return v, true
+}
+
+// slotAddr is the address of a tile in a runtime-indexed slot of a
+// planned allocation, base + slot * slot size (nil: not such a tile).
+func slotAddr(t *ir.TileType) ir.Expr {
+	m := t.MemRef
+	if m == nil || m.SlotIndex == nil || m.ByteOffset == nil {
+		return nil
+	}
+	base, ok := ir.ConstValue(m.ByteOffset)
+	if _, static := ir.ConstValue(m.SlotIndex); !ok || base < 0 || static {
+		return nil
+	}
+	slot := &ir.BinaryExpr{Op: ir.OpMul, Left: m.SlotIndex, Right: ir.Int(int64(m.Size)), DType: ir.INDEX, Pos: m.Pos}
+	return &ir.BinaryExpr{Op: ir.OpAdd, Left: ir.Int(base), Right: slot, DType: ir.INDEX, Pos: m.Pos}
 }
 
 // tileOf is the tile type of a variable.
@@ -52,6 +74,14 @@ func (c *Ctx) allocTile(v *ir.Var) (value, error) {
 	nAddr, nRow, nCol := 0, 0, 0
 	if a, ok := tileAddr(t); ok && !c.o.NoAddresses {
 		addr := c.consts.int(a, "i64")
+		operands = append(operands, addr)
+		parts = append(parts, "addr = "+addr.ssa)
+		nAddr = 1
+	} else if e := slotAddr(t); e != nil && !c.o.NoAddresses {
+		addr, err := c.as(e, ir.INT64, v.Name+"_addr")
+		if err != nil {
+			return value{}, fmt.Errorf("address of %s: %v", v.Name, err)
+		}
 		operands = append(operands, addr)
 		parts = append(parts, "addr = "+addr.ssa)
 		nAddr = 1

@@ -31,6 +31,9 @@ type (
 )
 
 type reader struct {
+	// binding is the module constant whose value is being read: a
+	// pl.MemRef() declared without a name takes it.
+	binding string
 	// source is the file being read; while a helper imported from another
 	// file is spliced, it is that file's (imports.go).
 	source

@@ -283,7 +283,11 @@ func (r *reader) moduleAssign(n *node) {
 	if left == nil || right == nil {
 		return
 	}
+	if left.Kind() == "identifier" {
+		r.binding = r.text(left)
+	}
 	v, err := r.tryEval(right, r.globalEnv())
+	r.binding = ""
 	r.bindConst(left, v, err)
 }
 

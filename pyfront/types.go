@@ -217,8 +217,13 @@ func (r *reader) shape(n *node, v value) []ir.Expr {
 }
 
 func (r *reader) memRef(n *node, pos []value, nodes []*node, kws []kwArg, fc *fnCtx) value {
+	if len(pos) == 0 && r.binding != "" && fc == nil {
+		// SCRATCH = pl.MemRef(slots=2): the allocation takes its
+		// variable's name, as upstream's DSL gives it.
+		pos, nodes = []value{r.binding}, []*node{n}
+	}
 	if len(pos) != 1 && len(pos) != 3 {
-		r.fail(n, "pl.MemRef takes (base, byte_offset, size[, slots=N]) or (\"name\"[, slots=N])")
+		r.fail(n, "pl.MemRef takes (base, byte_offset, size[, slots=N]) or (\"name\"[, slots=N]); at module level NAME = pl.MemRef([slots=N]) names it NAME")
 	}
 	var base *ir.Var
 	switch b := pos[0].(type) {

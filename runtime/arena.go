@@ -85,6 +85,10 @@ type placement struct {
 	lo, size int
 	def      TileDef
 	base     string // the MemRef's base: tiles sharing it share storage on purpose
+	// slot is the MemRef of a tile in a slot of a declared allocation
+	// (nil: none): tiles of one allocation share its base, but only an
+	// in-place result shares its source's slot on purpose.
+	slot *ir.MemRef
 }
 
 // ubTile is one tile placed on a rank's buffer.
@@ -121,7 +125,8 @@ func (u *ubState) place(p *placement) *ubTile {
 		if o.p == p {
 			continue // this site's previous tile: replaced
 		}
-		if o.p.base != p.base && o.clobber == nil && o.p.lo < hi && p.lo < o.p.lo+o.p.size {
+		apart := o.p.base != p.base || (o.p.slot != nil && p.slot != nil && o.p.slot != p.slot)
+		if apart && o.clobber == nil && o.p.lo < hi && p.lo < o.p.lo+o.p.size {
 			o.clobber, o.lo, o.hi = p, max(o.p.lo, p.lo), min(o.p.lo+o.p.size, hi)
 		}
 		u.live[k] = o

@@ -782,11 +782,24 @@ func (fc *fcomp) placementOf(s *ir.AssignStmt) *placement {
 	if !ok || off < 0 {
 		return nil // before AllocateMemoryAddr: tiles take memory from the allocator
 	}
+	if idx := tt.MemRef.SlotIndex; idx != nil {
+		// A slot of a declared allocation: at a constant slot the tile has
+		// its address; a runtime slot is the program's to rotate, and the
+		// tile takes memory from the allocator.
+		k, static := ir.ConstValue(idx)
+		if !static {
+			return nil
+		}
+		off += k * int64(tt.MemRef.Size)
+	}
 	base := tt.MemRef.Name
 	if tt.MemRef.Base != nil {
 		base = tt.MemRef.Base.Name
 	}
 	p := &placement{lo: int(off), size: int(tt.MemRef.Size), def: TileDef{Name: s.Var.Name, Pos: s.Pos}, base: base}
+	if tt.MemRef.SlotIndex != nil {
+		p.slot = tt.MemRef
+	}
 	if !s.Pos.Known() {
 		p.def.Pos = s.Var.Pos
 	}
