@@ -283,6 +283,13 @@ func TestRoundTripAuthored(t *testing.T) {
 	if progs["pipes.py/build_ring(True)"], err = piped.Call("build_ring", true); err != nil {
 		t.Fatal(err)
 	}
+	slotted, err := pyfront.Load(filepath.Join("testdata", "authoring", "memref_slots.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progs["memref_slots.py/build_two_slots(0, 1)"], err = slotted.Call("build_two_slots", 0, 1); err != nil {
+		t.Fatal(err)
+	}
 	for _, builtin := range []bool{true, false} {
 		p, err := fac.Call("build_shift", 4, builtin)
 		if err != nil {

@@ -7,9 +7,10 @@ each other, which the simulated buffer shows and the checker names.
 
 - PingPong: per row block, a's rows in slot i % 2 and b's in the other,
   summed: out = a + b.
-- ConstSlots: constant slots 0 and 1 hold a and b at once: out = a - b.
-- SameSlot: both in slot 0 while both are live: the compiled program
-  reads b where it expects a, and computes b - b."""
+- build_two_slots(0, 1): constant slots 0 and 1 hold a and b at once:
+  out = a - b.
+- build_two_slots(0, 0): both in slot 0 while both are live: the compiled
+  program reads b where it expects a, and computes b - b."""
 
 import pypto.language as pl
 
@@ -19,7 +20,6 @@ STEPS = 4
 
 PINGPONG = pl.MemRef(slots=2)
 PAIR = pl.MemRef(slots=2)
-CLASH = pl.MemRef(slots=2)
 
 
 @pl.program
@@ -48,49 +48,31 @@ class PingPong:
         return out
 
 
-@pl.program
-class ConstSlots:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(
-        self,
-        a: pl.Tensor[[TR, TC], pl.FP32],
-        b: pl.Tensor[[TR, TC], pl.FP32],
-        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
-    ) -> pl.Tensor[[TR, TC], pl.FP32]:
-        lo: pl.Tile[[TR, TC], pl.FP32, PAIR[0], pl.Mem.Vec] = pl.load(a, [0, 0], [TR, TC])
-        hi: pl.Tile[[TR, TC], pl.FP32, PAIR[1], pl.Mem.Vec] = pl.load(b, [0, 0], [TR, TC])
-        return pl.store(pl.sub(lo, hi), [0, 0], out)
+def build_two_slots(lo_slot, hi_slot):
+    """out = a - b with a in slot lo_slot and b in slot hi_slot of PAIR,
+    both live until the subtraction."""
 
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(
-        self,
-        a: pl.Tensor[[TR, TC], pl.FP32],
-        b: pl.Tensor[[TR, TC], pl.FP32],
-        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
-    ) -> pl.Tensor[[TR, TC], pl.FP32]:
-        out = self.kernel(a, b, out)
-        return out
+    @pl.program
+    class TwoSlots:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self,
+            a: pl.Tensor[[TR, TC], pl.FP32],
+            b: pl.Tensor[[TR, TC], pl.FP32],
+            out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
+        ) -> pl.Tensor[[TR, TC], pl.FP32]:
+            lo: pl.Tile[[TR, TC], pl.FP32, PAIR[lo_slot], pl.Mem.Vec] = pl.load(a, [0, 0], [TR, TC])
+            hi: pl.Tile[[TR, TC], pl.FP32, PAIR[hi_slot], pl.Mem.Vec] = pl.load(b, [0, 0], [TR, TC])
+            return pl.store(pl.sub(lo, hi), [0, 0], out)
 
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            a: pl.Tensor[[TR, TC], pl.FP32],
+            b: pl.Tensor[[TR, TC], pl.FP32],
+            out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
+        ) -> pl.Tensor[[TR, TC], pl.FP32]:
+            out = self.kernel(a, b, out)
+            return out
 
-@pl.program
-class SameSlot:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(
-        self,
-        a: pl.Tensor[[TR, TC], pl.FP32],
-        b: pl.Tensor[[TR, TC], pl.FP32],
-        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
-    ) -> pl.Tensor[[TR, TC], pl.FP32]:
-        lo: pl.Tile[[TR, TC], pl.FP32, CLASH[0], pl.Mem.Vec] = pl.load(a, [0, 0], [TR, TC])
-        hi: pl.Tile[[TR, TC], pl.FP32, CLASH[0], pl.Mem.Vec] = pl.load(b, [0, 0], [TR, TC])
-        return pl.store(pl.sub(lo, hi), [0, 0], out)
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(
-        self,
-        a: pl.Tensor[[TR, TC], pl.FP32],
-        b: pl.Tensor[[TR, TC], pl.FP32],
-        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
-    ) -> pl.Tensor[[TR, TC], pl.FP32]:
-        out = self.kernel(a, b, out)
-        return out
+    return TwoSlots
