@@ -110,6 +110,12 @@ func movedFor(from, want ir.MemorySpace) bool {
 	return false
 }
 
+// onCore reports a function whose tiles live in a core's on-chip memory:
+// an InCore kernel, or the cube (AIC) or vector (AIV) function of a Group.
+func onCore(fn *ir.Function) bool {
+	return fn.Kind == ir.InCore || fn.Kind == ir.AIC || fn.Kind == ir.AIV
+}
+
 // unallocated is the byte offset of a MemRef before AllocateMemoryAddr.
 const unallocated = -1
 
@@ -120,7 +126,7 @@ const unallocated = -1
 // rebinding) shares its source's MemRef. Addresses stay unallocated (-1).
 func InitMemRef(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		if fn.Kind != ir.InCore {
+		if !onCore(fn) {
 			return fn, nil
 		}
 		if !hasDeclared(fn) && hasMemRefs(fn) {
@@ -142,6 +148,20 @@ func hasMemRefs(fn *ir.Function) bool {
 	return found
 }
 
+// poppedTiles are the tiles a cross-core pipe hands fn (a tpop's result):
+// they live in the pipe's ring, not in storage the planner gives out.
+func poppedTiles(fn *ir.Function) map[*ir.Var]bool {
+	out := map[*ir.Var]bool{}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		if a, ok := s.(*ir.AssignStmt); ok {
+			if c, ok := a.Value.(*ir.Call); ok && (c.Op == ir.TileTpopFromAic || c.Op == ir.TileTpopFromAiv) {
+				out[a.Var] = true
+			}
+		}
+	})
+	return out
+}
+
 // hasDeclared reports a tile whose MemRef the program declares without an
 // address (pl.MemRef("ub", slots=2)[i % 2], or NAME = pl.MemRef()):
 // InitMemRef sizes it and plans the other tiles around it.
@@ -161,8 +181,9 @@ func hasDeclared(fn *ir.Function) bool {
 // allocations it declares, or keeps one already planned.
 func partialMemRefs(fn *ir.Function) error {
 	var with, without *ir.Var
+	popped := poppedTiles(fn)
 	forEachDef(fn, func(v *ir.Var) {
-		if tt, ok := v.Type().(*ir.TileType); ok {
+		if tt, ok := v.Type().(*ir.TileType); ok && !popped[v] {
 			if tt.MemRef != nil && with == nil {
 				with = v
 			}
@@ -251,8 +272,9 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 		}
 	})
 	var tileVars []*ir.Var
+	popped := poppedTiles(fn)
 	forEachDef(fn, func(v *ir.Var) {
-		if _, ok := v.Type().(*ir.TileType); ok {
+		if _, ok := v.Type().(*ir.TileType); ok && !popped[v] {
 			tileVars = append(tileVars, v)
 		}
 	})
@@ -407,7 +429,7 @@ func memRefOf(t ir.Type) *ir.MemRef {
 // address for codegen's `pto.alloc_tile addr = ...`.
 func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		if fn.Kind != ir.InCore {
+		if !onCore(fn) {
 			return fn, nil
 		}
 		refs := map[*ir.MemRef]bool{}
@@ -435,11 +457,9 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 				bySpace[sp] = append(bySpace[sp], m)
 			}
 		}
-		if len(bySpace) == 0 {
-			return fn, nil
-		}
 		placed := map[*ir.MemRef]*ir.MemRef{}
-		for _, ms := range bySpace {
+		end := map[ir.MemorySpace]uint64{} // where each space's plan ends
+		for sp, ms := range bySpace {
 			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Base.Name < ms[j].Base.Name })
 			var cur uint64
 			at := map[*ir.Var]uint64{} // the offset of each base placed (a declared allocation's tiles share one)
@@ -454,6 +474,11 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 				n.SlotCount, n.SlotIndex = m.SlotCount, m.SlotIndex
 				placed[m] = n
 			}
+			end[sp] = cur
+		}
+		fn, err := placeReservedBuffers(fn, end)
+		if err != nil || len(placed) == 0 {
+			return fn, err
 		}
 		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
 			if n, ok := placed[memRefOf(t)]; ok {
@@ -462,4 +487,38 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 			return nil, false
 		}), nil
 	})
+}
+
+// placeReservedBuffers gives each cross-core ring a function reserves with
+// base=pl.AUTO an address after the tiles of its memory (the cube's L1,
+// Mat, or the vector lanes' UB, Vec), as upstream's AllocateMemoryAddr
+// resolves it before PTO emission; end is where each space's plan ends.
+func placeReservedBuffers(fn *ir.Function, end map[ir.MemorySpace]uint64) (*ir.Function, error) {
+	space := ir.MemVec
+	if fn.Kind == ir.AIC {
+		space = ir.MemMat
+	}
+	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		a, ok := s.(*ir.AssignStmt)
+		c := ir.StmtCall(s)
+		if c == nil || c.Op != ir.SystemReserveBuffer || c.Kwargs.Int("base", -1) >= 0 {
+			return []ir.Stmt{s}, nil
+		}
+		off := end[space]
+		end[space] = (off + uint64(c.Kwargs.Int("size", 0)) + 31) / 32 * 32
+		placed, err := c.Op.NewCall(c.Args, c.Kwargs.With("base", int64(off)), c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: placed}}, nil
+		}
+		return []ir.Stmt{&ir.EvalStmt{StmtBase: s.(*ir.EvalStmt).StmtBase, Expr: placed}}, nil
+	})
+	if err != nil || body == fn.Body {
+		return fn, err
+	}
+	g := fn.Clone()
+	g.Body = body
+	return g, nil
 }

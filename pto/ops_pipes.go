@@ -16,9 +16,10 @@ import (
 //	%r = pto.tpop_from_aiv {id = 0, split = 0} -> !pto.tile_buf<...>
 //	pto.tfree_from_aiv {id = 0, split = 0}
 //
-// A reserve_buffer whose base is pl.AUTO leaves the placement to PTOAS
-// (auto = true), since this project's planner places InCore tiles only. A
-// tpop whose valid shape is dynamic passes its valid rows and columns.
+// A reserve_buffer's base is the one AllocateMemoryAddr gave a pl.AUTO
+// ring; without addresses (NoAddresses, or before that pass) PTOAS places
+// it (auto = true). A tpop whose valid shape is dynamic passes its valid
+// rows and columns.
 func init() {
 	for op, target := range map[*ir.OpDef]string{ir.TileTpushToAic: "aic", ir.TileTpushToAiv: "aiv"} {
 		target := target
@@ -113,7 +114,7 @@ func init() {
 		}
 		attrs := []attr{{"name", fmt.Sprintf("%q", call.Kwargs.String("name", ""))}, {"size", fmt.Sprint(call.Kwargs.Int("size", 0))},
 			{"location", "#pto.address_space<" + location + ">"}}
-		if base := call.Kwargs.Int("base", -1); base < 0 {
+		if base := call.Kwargs.Int("base", -1); base < 0 || c.o.NoAddresses {
 			attrs = append(attrs, attr{"auto", "true"})
 		} else {
 			attrs = append(attrs, attr{"auto", "false"}, attr{"base", fmt.Sprint(base)})

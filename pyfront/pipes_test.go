@@ -45,7 +45,8 @@ func TestCrossCorePipes(t *testing.T) {
 	const d = 16
 	prog, comp, text := authored(t, "pipes.py", "TwoPipes", 1)
 	wantPTO(t, text,
-		`pto.reserve_buffer {name = "sum_ring", size = 8192, location = #pto.address_space<mat>, auto = true} -> i32`,
+		`pto.reserve_buffer {name = "sum_ring", size = 8192, location = #pto.address_space<mat>, auto = false, base = 0} -> i32`,
+		`pto.reserve_buffer {name = "diff_ring", size = 8192, location = #pto.address_space<mat>, auto = false, base = 8192} -> i32`,
 		`pto.import_reserved_buffer {name = "diff_ring", peer_func = @cube_side} -> i32`,
 		"pto.aiv_initialize_pipe {id = 1, dir_mask = 2, slot_size = 1024} (c2v_consumer_buf = %c0_i32 : i32, v2c_consumer_buf = %diff_peer : i32)",
 		"pto.tpush_to_aic(%d : !pto.tile_buf<loc=vec", ") {id = 1, split = 0}",
