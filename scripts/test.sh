@@ -39,11 +39,12 @@ mkdir -p "$PTOREPL_TEST_ARTIFACTS"
 go test -count=1 ./...
 
 echo "== go test -race (the simulator's concurrency)"
-# Ranks, cores and the blocks of a syncall launch run on goroutines that
+# Ranks, cores, the blocks of a syncall launch and the members of a Group
+# with pipes run on goroutines that
 # share rank state; the race detector checks the executor and the
 # scheduler that hand it between them.
 go test -count=1 -race ./runtime
-go test -count=1 -race ./pyfront -run 'TestSyncall|TestSplitAiv|TestCrossCoreSync'
+go test -count=1 -race ./pyfront -run 'TestSyncall|TestSplitAiv|TestCrossCoreSync|TestCrossCorePipes|TestPipeMisuse|TestDispatchPredicate'
 
 echo "== go test -tags mpi (the MPI device)"
 # The MPI device and the front-ends that reach it are only built with the
