@@ -85,6 +85,7 @@ var (
 	SystemTfreeToAic, SystemTfreeToAiv                                   *OpDef
 	SystemAicInitializePipe, SystemAivInitializePipe                     *OpDef
 	SystemReserveBuffer, SystemImportPeerBuffer                          *OpDef
+	TensorGatherCompare                                                  *OpDef // ops_gather.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

@@ -78,7 +78,52 @@ func gatherMaskDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 	}
 }
 
+// CompareModes are gather_compare's comparisons, by cmp_mode.
+var CompareModes = map[string]int64{"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
+
+// gatherCompareDeduce types the compare form of a gather: for each row of
+// a 2-D input, the columns whose element compares true with kvalue (dst,
+// INT32 [rows, out_cols]) and how many do (cdst, [1, rows] of
+// count_dtype), as upstream's tensor.gather_compare.
+func gatherCompareDeduce(c *DeduceCtx) (Type, error) {
+	in, err := c.TensorLike(0)
+	if err != nil {
+		return nil, err
+	}
+	if !hasDType(gatherSources, in.DType) || len(in.Shape) != 2 {
+		return nil, c.Fail(0, "a 2-D input of "+dtypeList(gatherSources), c.Args[0])
+	}
+	if dt, err := c.Scalar(1); err != nil || dt != in.DType {
+		return nil, c.Fail(1, "a scalar of the input's type "+in.DType.String(), c.Args[1])
+	}
+	if _, err := c.IntIn("cmp_mode", 0, 5, `"eq", "ne", "lt", "le", "gt" or "ge"`); err != nil {
+		return nil, err
+	}
+	n, err := c.IntIn("out_cols", 1, 1<<31-1, "a positive column count")
+	if err != nil {
+		return nil, err
+	}
+	count := INT32
+	if dt, ok := c.Kwargs.DType("count_dtype"); ok {
+		if dt != INT32 && dt != UINT32 {
+			return nil, c.FailKwarg("count_dtype", "pl.INT32 or pl.UINT32", dt.String())
+		}
+		count = dt
+	}
+	rows := in.Shape[0]
+	return &TupleType{Types: []Type{&TensorType{Shape: []Expr{rows, Int(n)}, DType: INT32}, &TensorType{Shape: []Expr{Int(1), rows}, DType: count}}}, nil
+}
+
 func init() {
+	TensorGatherCompare = RegisterOp(&OpDef{
+		Name: "tensor.gather_compare", Class: ClassCompute, Category: "TensorOp",
+		Doc: "For each row of a 2-D input, the columns (plus offset) whose element compares true with kvalue under cmp_mode, " +
+			"the first out_cols of them (dst), and how many matched (cdst): pl.gather(input, kvalue=, cmp_mode=, out_cols=).",
+		Args: []ArgSpec{{Name: "input"}, {Name: "kvalue"}},
+		Kwargs: []KwargSpec{{Name: "cmp_mode", Kind: KwInt, Required: true, Names: CompareModes}, {Name: "offset", Kind: KwInt},
+			{Name: "out_cols", Kind: KwInt, Required: true}, {Name: "count_dtype", Kind: KwDType}},
+		Deduce: gatherCompareDeduce,
+	})
 	maskKwargs := []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}, {Name: "output_dtype", Kind: KwDType}}
 	TileGatherMask = RegisterOp(&OpDef{
 		Name: "tile.gather_mask", Class: ClassCompute, Category: "TileOp",

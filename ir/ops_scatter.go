@@ -146,6 +146,6 @@ func init() {
 
 // The mask forms share their index form's spelling (registered after both).
 func init() {
-	TensorGather.KwargForms = map[string]*OpDef{"mask_pattern": TensorGatherMask}
+	TensorGather.KwargForms = map[string]*OpDef{"mask_pattern": TensorGatherMask, "kvalue": TensorGatherCompare}
 	TensorScatter.KwargForms = map[string]*OpDef{"mask_pattern": TensorScatterMask}
 }

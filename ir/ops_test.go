@@ -499,6 +499,14 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"system.sync_wait", nil, Kwargs{{"event_id", int64(4)}},
 			"cell[3]:7: system.sync_wait: kwarg 'pipe': expected a pl.PipeType (required), given nothing"},
 	)
+	cases = append(cases,
+		dcase{"tensor.gather_compare", []Expr{tens(FP32, 8, 32), tvar("k", Scalar(FP16))}, Kwargs{{"cmp_mode", int64(0)}, {"out_cols", int64(4)}},
+			"cell[3]:7: tensor.gather_compare: argument 'kvalue': expected a scalar of the input's type pl.FP32, given pl.Scalar[pl.FP16]"},
+		dcase{"tensor.gather_compare", []Expr{tens(FP32, 8, 32), tvar("k", Scalar(FP32))}, Kwargs{{"cmp_mode", int64(6)}, {"out_cols", int64(4)}},
+			"cell[3]:7: tensor.gather_compare: kwarg 'cmp_mode': expected \"eq\", \"ne\", \"lt\", \"le\", \"gt\" or \"ge\", given int 6"},
+		dcase{"tensor.gather_compare", []Expr{tens(FP32, 8, 32), tvar("k", Scalar(FP32))}, Kwargs{{"cmp_mode", "ge"}, {"out_cols", int64(4)}, {"count_dtype", INT16}},
+			"cell[3]:7: tensor.gather_compare: kwarg 'count_dtype': expected pl.INT32 or pl.UINT32, given pl.INT16"},
+	)
 	i32 := &ConstInt{Value: 0, DType: INT32}
 	vec16 := tile(FP32, MemVec, 16, 16)
 	cases = append(cases,
@@ -679,7 +687,8 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 			reg, ok := LookupOp(f.Name)
 			require.True(t, ok && reg == f, "%s: kwarg form %s is not registered", d.Name, f.Name)
 			_, declared := f.Kwarg(k)
-			require.True(t, declared, "%s: its form for %s= (%s) takes no such kwarg", d.Name, k, f.Name)
+			declared = declared || f.ArgIndex(k) >= 0 // a keyword that fills an argument (kvalue=)
+			require.True(t, declared, "%s: its form for %s= (%s) takes no such kwarg or argument", d.Name, k, f.Name)
 		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
 	}
@@ -726,7 +735,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileGetSubblockIdx, TileAivShard, TileAicGather, TensorAivShard, TensorAicGather, SystemSyncall,
 		SystemSetFFTS, SystemSyncSet, SystemSyncWait,
 		TileTpushToAiv, TileTpushToAic, TileTpopFromAic, TileTpopFromAiv, SystemTfreeToAic, SystemTfreeToAiv,
-		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer,
+		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer, TensorGatherCompare,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -624,6 +625,20 @@ func withDefaults(d *ir.OpDef, kw ir.Kwargs) ir.Kwargs {
 }
 
 // kwargValue converts a kwarg to the Go value its kind stores.
+// namesList is an int kwarg's string spellings, in the order of their
+// numbers: "eq", "ne", ...
+func namesList(names map[string]int64) string {
+	out := make([]string, 0, len(names))
+	for k := range names {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return names[out[i]] < names[out[j]] })
+	for i, k := range out {
+		out[i] = strconv.Quote(k)
+	}
+	return strings.Join(out, ", ")
+}
+
 func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 	spec, _ := d.Kwarg(k.name)
 	v := k.val
@@ -646,6 +661,14 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 			return int64(x)
 		case bool:
 			return bad()
+		case string:
+			// A named value (a compare-form gather's cmp_mode="ge").
+			if n, ok := spec.Names[x]; ok {
+				return n
+			}
+			if spec.Names != nil {
+				r.fail(k.node, "%s: kwarg %s expects an int or one of %s, given %q", d.Callee(nil), k.name, namesList(spec.Names), x)
+			}
 		}
 	case ir.KwAtomic:
 		switch x := v.(type) {

@@ -96,6 +96,42 @@ func init() {
 		encode(dt, out, v.host)
 		return v, nil
 	})
+	// gather_compare: per row, the columns (plus offset) whose element
+	// compares true with kvalue, the first out_cols of them (the rest of
+	// dst zero), and the number that matched.
+	Register(ir.TensorGatherCompare, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		ov, s, _, err := x.operandValues(c, a, "input")
+		if err != nil {
+			return nil, err
+		}
+		in, shape := ov[0], s[0]
+		kv, err := toFloat(a[1])
+		if err != nil {
+			return nil, fmt.Errorf("kvalue: %w", err)
+		}
+		rows, cols := shape[0], shape[1]
+		outCols, offset := int(c.Kwargs.Int("out_cols", 1)), c.Kwargs.Int("offset", 0)
+		dst, cnt := make([]float64, rows*outCols), make([]float64, rows)
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				if !compareHolds(c.Kwargs.Int("cmp_mode", 0), in[i*cols+j], kv) {
+					continue
+				}
+				if k := int(cnt[i]); k < outCols {
+					dst[i*outCols+k] = float64(int64(j) + offset)
+				}
+				cnt[i]++
+			}
+		}
+		count := ir.INT32
+		if dt, ok := c.Kwargs.DType("count_dtype"); ok {
+			count = dt
+		}
+		dv, cv := localView(ir.INT32, []int{rows, outCols}), localView(count, []int{1, rows})
+		encode(ir.INT32, dst, dv.host)
+		encode(count, cnt, cv.host)
+		return []any{dv, cv}, nil
+	})
 	// gather_mask keeps the columns its pattern selects; an output_dtype
 	// of the same width sees the kept bits as that type.
 	Register(ir.TileGatherMask, func(x *Exec, c *ir.Call, a []any) (any, error) {
@@ -196,6 +232,23 @@ func init() {
 
 // operandValues reads the first len(names) arguments (tiles or tensors) as
 // values, shapes and element types, each named in its error.
+// compareHolds is cmp_mode (eq, ne, lt, le, gt, ge) of a against b.
+func compareHolds(mode int64, a, b float64) bool {
+	switch mode {
+	case 0:
+		return a == b
+	case 1:
+		return a != b
+	case 2:
+		return a < b
+	case 3:
+		return a <= b
+	case 4:
+		return a > b
+	}
+	return a >= b
+}
+
 func (x *Exec) operandValues(c *ir.Call, a []any, names ...string) ([][]float64, [][]int, []ir.DataType, error) {
 	vals := make([][]float64, len(names))
 	shapes := make([][]int, len(names))
