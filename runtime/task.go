@@ -80,7 +80,8 @@ func (x *Exec) launch(c *ir.Call, spec launchSpec, args []any, run func() ([]any
 
 // skippedResults are the results of a launch its predicate retired: each
 // is the argument the function would have returned (a kernel returns the
-// tensor it stores into), as it was passed.
+// tensor it stores into, directly or through a loop's or an if's
+// results), as it was passed.
 func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 	var ret *ir.ReturnStmt
 	defs := map[*ir.Var]ir.Expr{}
@@ -90,6 +91,22 @@ func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 			ret = s
 		case *ir.AssignStmt:
 			defs[s.Var] = s.Value
+		case *ir.ForStmt:
+			// A loop's result starts as its carried value's init.
+			for k, rv := range s.ReturnVars {
+				if k < len(s.IterArgs) {
+					defs[rv] = s.IterArgs[k].Init
+				}
+			}
+		case *ir.IfStmt:
+			// Both arms yield the same storage; the then arm says which.
+			if y, ok := lastYield(s.Then); ok {
+				for k, rv := range s.ReturnVars {
+					if k < len(y.Values) {
+						defs[rv] = y.Values[k]
+					}
+				}
+			}
 		}
 	})
 	if ret == nil {
@@ -121,6 +138,16 @@ func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// lastYield is the yield that ends block s.
+func lastYield(s ir.Stmt) (*ir.YieldStmt, bool) {
+	stmts := ir.Flatten(s)
+	if len(stmts) == 0 {
+		return nil, false
+	}
+	y, ok := stmts[len(stmts)-1].(*ir.YieldStmt)
+	return y, ok
 }
 
 // depValues evaluates a launch's deps=[...]: each must be a task id or an

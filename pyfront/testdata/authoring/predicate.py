@@ -38,9 +38,11 @@ class Experts:
         e: pl.Scalar[pl.INDEX],
     ) -> pl.Tensor[[E * ROWS, COLS], pl.FP32]:
         b = pl.tile.get_block_idx()
-        row = e * ROWS + b * TR
-        t = pl.load(x, [row, 0], [TR, COLS])
-        return pl.store(pl.mul(t, 3.0), [row, 0], y)
+        for h in pl.range(2):
+            row = e * ROWS + b * TR + h * (TR // 2)
+            t = pl.load(x, [row, 0], [TR // 2, COLS])
+            y = pl.store(pl.mul(t, 3.0), [row, 0], y)
+        return y
 
     @pl.function(type=pl.FunctionType.InCore)
     def finish(
