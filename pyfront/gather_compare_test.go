@@ -3,7 +3,6 @@
 package pyfront_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,14 +68,7 @@ func TestGatherCompare(t *testing.T) {
 // in a PyPTO checkout), read unmodified, on data built as its pytest builds
 // it: every row matches at exactly eight known columns.
 func TestUpstreamGatherCompare(t *testing.T) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops beside it")
-	}
-	mod, err := pl.LoadPython(filepath.Join(examples, "..", "..", "tests", "st", "runtime", "ops", "test_gather.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_gather.py")
 	const rows, cols = 16, 64
 	for _, tc := range []struct {
 		name  string

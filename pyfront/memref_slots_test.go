@@ -4,7 +4,6 @@ package pyfront_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,16 +89,8 @@ func TestDeclaredSlots(t *testing.T) {
 // Upstream's declared-slot programs (tests/st/runtime/ops in a PyPTO
 // checkout), read unmodified, compile and give what their pytests expect.
 func TestUpstreamDeclaredSlots(t *testing.T) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops beside it")
-	}
-	ops := filepath.Join(examples, "..", "..", "tests", "st", "runtime", "ops")
 	load := func(file, name string) (*pl.Program, *pl.Compiled) {
-		mod, err := pl.LoadPython(filepath.Join(ops, file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		mod := upstreamSystemTest(t, "runtime/ops/"+file)
 		prog, comp, _ := compiledProgram(t, mod, name, 1)
 		return prog, comp
 	}

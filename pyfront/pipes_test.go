@@ -13,6 +13,22 @@ import (
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
+// upstreamSystemTest reads upstream's system test tests/st/<rel> from
+// the PyPTO checkout beside PTOREPL_PYPTO_EXAMPLES, unmodified, and skips
+// saying so when the variable is unset.
+func upstreamSystemTest(t *testing.T, rel string) *pl.Module {
+	t.Helper()
+	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if examples == "" {
+		t.Skipf("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/%s beside it", rel)
+	}
+	mod, err := pl.LoadPython(filepath.Join(examples, "..", "..", "tests", "st", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
 // matmulAt is (x @ y)[i, j] for row-major tensors as the simulated cube
 // computes it: products of FP32 values summed, rounded to FP32 once.
 func matmulAt(x, y func(idx ...int) float64, k, i, j int) float64 {
@@ -124,14 +140,7 @@ func TestCrossCorePipes(t *testing.T) {
 // PyPTO checkout), read unmodified, give what their pytest's
 // compute_expected says: output = (a + b) @ (a - b).
 func TestUpstreamCrossCorePipes(t *testing.T) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/cross_core beside it")
-	}
-	mod, err := pl.LoadPython(filepath.Join(examples, "..", "..", "tests", "st", "runtime", "cross_core", "test_cross_core.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/cross_core/test_cross_core.py")
 	const d = 16
 	for _, name := range []string{"MultiPipeNoSplitProgram", "ExplicitSlotNumProgram"} {
 		prog, comp, _ := compiledProgram(t, mod, name, 1)

@@ -3,8 +3,6 @@
 package pyfront_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -59,14 +57,7 @@ func TestDispatchPredicate(t *testing.T) {
 // out is POISON when the gate is set and SENTINEL when not, as its
 // compute_expected says.
 func TestUpstreamPredicatedDispatch(t *testing.T) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/scheduling beside it")
-	}
-	mod, err := pl.LoadPython(filepath.Join(examples, "..", "..", "tests", "st", "runtime", "scheduling", "test_predicated_dispatch.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/scheduling/test_predicated_dispatch.py")
 	const r, c = 128, 128
 	for _, factory := range []string{"_build_program", "_build_scope_program"} {
 		prog, err := mod.Call(factory)
