@@ -180,7 +180,11 @@ func (f *Formatter) MemRef(m *MemRef) string {
 		slots = fmt.Sprintf(", slots=%d", m.SlotCount)
 	}
 	if m.Pinned {
-		return f.pl() + ".MemRef(" + quoted + slots + ")"
+		s := f.pl() + ".MemRef(" + quoted + slots + ")"
+		if m.SlotIndex != nil {
+			s += "[" + f.Expr(m.SlotIndex) + "]"
+		}
+		return s
 	}
 	off := "0"
 	if m.ByteOffset != nil {

@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,6 +23,9 @@ import (
 func TestDeclaredSlots(t *testing.T) {
 	const tr, tc, steps = 16, 16, 4
 	prog, comp, text := authored(t, "memref_slots.py", "PingPong", 1)
+	if src := prog.String(); !strings.Contains(src, `pl.MemRef("PINGPONG", slots=2)[(i + 1) % 2]`) {
+		t.Fatalf("the program as written does not print hi's slot:\n%s", src)
+	}
 	wantPTO(t, text, "arith.remsi %i, %c2_index : index", "%lo_addr = arith.index_cast", "pto.alloc_tile addr = %lo_addr", "pto.alloc_tile addr = %hi_addr")
 	final := printer.Program(comp.Final())
 	for _, frag := range []string{"PINGPONG: pl.Ptr = pl.tile.alloc(2048, memory_space=pl.Mem.Vec)",
@@ -66,6 +70,20 @@ func TestDeclaredSlots(t *testing.T) {
 	writtenAndCompiled(t, prog, comp, 1, args, func(a []*tensor.Tensor, compiled bool) {
 		if got := a[2].At(tr-1, 5); got != diff(a) {
 			t.Fatalf("compiled %v: out = %v, want %v", compiled, got, diff(a))
+		}
+	})
+
+	// A declaration inside the kernel: scratch's two slots.
+	prog, comp, _ = authored(t, "memref_slots.py", "LocalDeclaration", 1)
+	if final := printer.Program(comp.Final()); !strings.Contains(final, "scratch: pl.Ptr = pl.tile.alloc(2048") || !strings.Contains(final, ", 1024, slots=2)[1], pl.Mem.Vec] = pl.tile.exp(t0)") {
+		t.Fatalf("t1 is not in slot 1 of scratch:\n%s", final)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(6, tr, tc), tensor.Zeros(ir.FP32, tr, tc)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x := a[0].At(2, 9)
+		if got, want := a[1].At(2, 9), f32(x+f32(math.Exp(x))); math.Abs(got-want) > 1e-5*math.Abs(want) {
+			t.Fatalf("compiled %v: out = %v, want a + exp(a) = %v", compiled, got, want)
 		}
 	})
 

@@ -209,7 +209,15 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 		r.fail(left, "unsupported assignment target %s (expected a name)", r.text(left))
 	}
 	name := r.text(left)
+	r.binding = name
 	v := r.evalIn(right, fc.env, fc)
+	r.binding = ""
+	if m, ok := v.(*ir.MemRef); ok && m.Pinned && tnode == nil {
+		// scratch = pl.MemRef(): a declared allocation tiles name in their
+		// types; it builds no statement.
+		fc.bind(name, m)
+		return nil
+	}
 	if v == nil && right.Kind() == "none" {
 		// None is the id of no task (a task-id loop carry's seed), as
 		// upstream's parser reads it.

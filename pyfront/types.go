@@ -217,7 +217,7 @@ func (r *reader) shape(n *node, v value) []ir.Expr {
 }
 
 func (r *reader) memRef(n *node, pos []value, nodes []*node, kws []kwArg, fc *fnCtx) value {
-	if len(pos) == 0 && r.binding != "" && fc == nil {
+	if len(pos) == 0 && r.binding != "" {
 		// SCRATCH = pl.MemRef(slots=2): the allocation takes its
 		// variable's name, as upstream's DSL gives it.
 		pos, nodes = []value{r.binding}, []*node{n}

@@ -76,3 +76,29 @@ def build_two_slots(lo_slot, hi_slot):
             return out
 
     return TwoSlots
+
+
+@pl.program
+class LocalDeclaration:
+    """A kernel declares its own allocation (scratch = pl.MemRef(slots=2)):
+    out = a + exp(a), a and exp(a) in its two slots."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        a: pl.Tensor[[TR, TC], pl.FP32],
+        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
+    ) -> pl.Tensor[[TR, TC], pl.FP32]:
+        scratch = pl.MemRef(slots=2)
+        t0: pl.Tile[[TR, TC], pl.FP32, scratch[0], pl.Mem.Vec] = pl.load(a, [0, 0], [TR, TC])
+        t1: pl.Tile[[TR, TC], pl.FP32, scratch[1], pl.Mem.Vec] = pl.exp(t0)
+        return pl.store(pl.add(t0, t1), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[TR, TC], pl.FP32],
+        out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]],
+    ) -> pl.Tensor[[TR, TC], pl.FP32]:
+        out = self.kernel(a, out)
+        return out
