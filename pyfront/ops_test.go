@@ -1888,6 +1888,7 @@ func TestSyncall(t *testing.T) {
 	}{
 		{"SyncAllRotate", 2, func(b int) int { return (b + 1) % blocks }, false},
 		{"SyncAllSoft", 3, func(b int) int { return (b + blocks - 1) % blocks }, true},
+		{"SyncAllSubmit", 4, func(b int) int { return (b + 2) % blocks }, false},
 	} {
 		prog, comp, text := authored(t, "syncall.py", c.name, 1)
 		if c.ws {

@@ -849,8 +849,10 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 	if c.IsSubmit() {
 		deps := fc.exprs(c.Deps())
 		var cores, pred cexpr
+		together := false
 		if n := c.CoreNum(); n != nil {
 			cores = fc.expr(n)
+			together = meetsAtBarrier(fc.prog, callee.fn.Body)
 		}
 		if p := c.Predicate(); p != nil {
 			pred = fc.expr(p)
@@ -866,7 +868,7 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			}
 			run := func() ([]any, error) { return fr.x.ccall(callee, a) }
 			if cores != nil || pred != nil {
-				spec := launchSpec{fn: callee.fn}
+				spec := launchSpec{fn: callee.fn, together: together}
 				if cores != nil {
 					spec.cores = func() (any, error) { return cores(fr) }
 				}

@@ -894,6 +894,7 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			spec := launchSpec{fn: fn}
 			if n != nil {
 				spec.cores = func() (any, error) { return x.expr(n) }
+				spec.together = meetsAtBarrier(x.s.prog, fn.Body)
 			}
 			if p != nil {
 				spec.pred = func() (any, error) { return x.expr(p) }

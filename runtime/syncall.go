@@ -84,13 +84,29 @@ func meetsAtBarrier(p *ir.Program, s ir.Stmt) bool {
 // last block's frame is what the launch leaves behind, as with a
 // sequential launch.
 func (x *Exec) spmdTogether(s *ir.ScopeStmt, cnt int, fr *frame, body cstmt) ([]any, bool, error) {
+	frames := make([]*frame, cnt)
+	for k := range frames {
+		frames[k] = &frame{x: fr.x, slots: append([]any(nil), fr.slots...), args: make([][]any, len(fr.args)), ituples: make([]*intTuple, len(fr.ituples))}
+	}
+	err := x.blocksTogether(cnt, func(k int) error {
+		_, _, err := body(frames[k])
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	copy(fr.slots, frames[cnt-1].slots)
+	return nil, false, nil
+}
+
+// blocksTogether runs block k of a cnt-block launch as run(k), the blocks
+// as coroutines that hand over at syncall barriers (see blockSched).
+func (x *Exec) blocksTogether(cnt int, run func(k int) error) error {
 	rc := x.rc
 	block, blocks, ub, outer := rc.block, rc.blocks, rc.ub, rc.sched
 	defer func() { rc.block, rc.blocks, rc.ub, rc.sched = block, blocks, ub, outer }()
 	b := &blockSched{x: x, state: make([]blockState, cnt), ub: make([]ubState, cnt), wake: make([]chan bool, cnt), final: make(chan error, 1)}
-	frames := make([]*frame, cnt)
-	for k := range frames {
-		frames[k] = &frame{x: fr.x, slots: append([]any(nil), fr.slots...), args: make([][]any, len(fr.args)), ituples: make([]*intTuple, len(fr.ituples))}
+	for k := range b.wake {
 		b.wake[k] = make(chan bool, 1)
 	}
 	rc.sched, rc.blocks = b, cnt
@@ -105,17 +121,12 @@ func (x *Exec) spmdTogether(s *ir.ScopeStmt, cnt int, fr *frame, body cstmt) ([]
 					b.finish(k, fmt.Errorf("block %d: %v", k, p))
 				}
 			}()
-			_, _, err := body(frames[k])
-			b.finish(k, err)
+			b.finish(k, run(k))
 		}(k)
 	}
 	b.state[0] = blockRunning
 	b.wake[0] <- true
-	if err := <-b.final; err != nil {
-		return nil, false, err
-	}
-	copy(fr.slots, frames[cnt-1].slots)
-	return nil, false, nil
+	return <-b.final
 }
 
 // enter makes block k the one running on the rank.

@@ -35,6 +35,9 @@ type launchSpec struct {
 	cores func() (any, error)
 	pred  func() (any, error)
 	fn    *ir.Function
+	// together: the kernel meets at syncall barriers, so its blocks run
+	// as coroutines (syncall.go).
+	together bool
 }
 
 // launch is a submit's run under its spec: nothing when the predicate is
@@ -64,10 +67,20 @@ func (x *Exec) launch(c *ir.Call, spec launchSpec, args []any, run func() ([]any
 		if err != nil || cnt <= 0 {
 			return nil, posErr(c.Pos, fmt.Errorf("pl.spmd_submit: core_num must be a positive integer, given %v", n))
 		}
+		var out []any
+		if spec.together && cnt > 1 {
+			err := x.blocksTogether(int(cnt), func(k int) error {
+				o, err := run()
+				if k == int(cnt)-1 {
+					out = o // the last block's results, as a sequential launch leaves them
+				}
+				return err
+			})
+			return out, err
+		}
 		rc := x.rc
 		block, blocks := rc.block, rc.blocks
 		defer func() { rc.block, rc.blocks = block, blocks }()
-		var out []any
 		for b := 0; b < int(cnt); b++ {
 			rc.block, rc.blocks = b, int(cnt)
 			if out, err = run(); err != nil {

@@ -43,6 +43,36 @@ class SyncAllRotate:
 
 
 @pl.program
+class SyncAllSubmit:
+    """The launch as one SPMD task (pl.spmd_submit): the blocks still meet."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def rotate(
+        self,
+        x: pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32],
+        scratch: pl.InOut[pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]],
+        out: pl.Out[pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]:
+        b = pl.tile.get_block_idx()
+        t = pl.load(x, [b * ROWS, 0], [ROWS, COLS])
+        scratch = pl.store(pl.mul(t, 4.0), [b * ROWS, 0], scratch)
+        pl.system.syncall(core_type="aiv_only")
+        u = pl.load(scratch, [(b + 2) % BLOCKS * ROWS, 0], [ROWS, COLS])
+        out = pl.store(u, [b * ROWS, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orchestrator(
+        self,
+        x: pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32],
+        scratch: pl.InOut[pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]],
+        out: pl.Out[pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[BLOCKS * ROWS, COLS], pl.FP32]:
+        out, _ = pl.spmd_submit(self.rotate, x, scratch, out, core_num=BLOCKS)
+        return out
+
+
+@pl.program
 class SyncAllSoft:
     @pl.function(type=pl.FunctionType.InCore)
     def rotate(
