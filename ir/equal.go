@@ -27,10 +27,42 @@ func AssertStructuralEqual(a, b any, autoMap bool) error {
 	return e.err
 }
 
+// AssertStructuralEqualMemRefs is AssertStructuralEqual that also compares
+// the MemRefs in the tile types of variable definitions (their names,
+// offsets, sizes and slots), which upstream's comparison, and so the
+// default, skips: a printer that loses part of a tile's MemRef, or a
+// reader that rebuilds one differently, shows up here. (A tensor's GM
+// MemRef prints in signatures only, as upstream's printer does.)
+func AssertStructuralEqualMemRefs(a, b any, autoMap bool) error {
+	e := &equalizer{auto: autoMap, memRefs: true, l2r: map[*Var]*Var{}, r2l: map[*Var]*Var{}}
+	e.any(a, b, "")
+	return e.err
+}
+
 type equalizer struct {
 	auto     bool
+	memRefs  bool // compare the MemRefs in definitions' types too
+	inDef    bool // comparing a definition's type
 	l2r, r2l map[*Var]*Var
 	err      error
+}
+
+// typeMemRef compares the MemRefs of two types when asked to.
+func (e *equalizer) typeMemRef(a, b *MemRef, path string) bool {
+	if !e.memRefs || !e.inDef {
+		return true
+	}
+	if (a == nil) != (b == nil) {
+		return e.fail(path, "MemRef presence %v vs %v", a != nil, b != nil)
+	}
+	if a == nil {
+		return true
+	}
+	if a.Name != b.Name || a.Size != b.Size || a.Pinned != b.Pinned || a.SlotCount != b.SlotCount {
+		return e.fail(path, "MemRef %s (size %d, pinned %v, %d slots) vs %s (size %d, pinned %v, %d slots)",
+			a.Name, a.Size, a.Pinned, a.SlotCount, b.Name, b.Size, b.Pinned, b.SlotCount)
+	}
+	return e.optExpr(a.ByteOffset, b.ByteOffset, path+".byte_offset") && e.optExpr(a.SlotIndex, b.SlotIndex, path+".slot_index")
 }
 
 func (e *equalizer) fail(path, format string, args ...any) bool {
@@ -183,7 +215,12 @@ func (e *equalizer) def(a, b *Var, path string) bool {
 	if r, ok := e.r2l[b]; ok && r != a {
 		return e.fail(path, "variable %s already maps to another", b.Name)
 	}
-	if !e.typ(a.Type(), b.Type(), path+".type") {
+	// A definition's type carries its storage: compare MemRefs here when
+	// asked (an expression's type is deduced again on reading).
+	e.inDef = true
+	ok := e.typ(a.Type(), b.Type(), path+".type")
+	e.inDef = false
+	if !ok {
 		return false
 	}
 	e.l2r[a], e.r2l[b] = b, a
@@ -530,7 +567,8 @@ func (e *equalizer) typ(a, b Type, path string) bool {
 		if a.DType != b.DType || a.Memory != b.Memory {
 			return e.fail(path, "%s vs %s", a, b)
 		}
-		return e.dims(a.Shape, b.Shape, path+".shape") && e.tileView(a.View, b.View, path+".tile_view")
+		return e.dims(a.Shape, b.Shape, path+".shape") && e.tileView(a.View, b.View, path+".tile_view") &&
+			e.typeMemRef(a.MemRef, b.MemRef, path+".memref")
 	case *TupleType:
 		b := b.(*TupleType)
 		if len(a.Types) != len(b.Types) {

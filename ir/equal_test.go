@@ -108,3 +108,23 @@ func TestEqualityFreeVariables(t *testing.T) {
 	require.False(t, StructuralEqual(e1, e3, true), "the mapping is a bijection")
 	require.Equal(t, StructuralHash(e1, true), StructuralHash(e2, true))
 }
+
+// MemRefs in a definition's tile type: the default comparison skips them,
+// as upstream's does; the MemRef-aware one sees a different buffer or slot.
+func TestEqualityMemRefs(t *testing.T) {
+	base := NewVar("ping", PtrT, Span{})
+	def := func(slot int64) *AssignStmt {
+		m := NewMemRef(base, Int(0), 1024, Span{})
+		m.SlotCount, m.SlotIndex = 2, Int(slot)
+		tt := NewTileType([]Expr{Int(16), Int(16)}, FP32, MemVec, nil)
+		tt.MemRef = m
+		v := NewVar("t", tt, Span{})
+		return &AssignStmt{Var: v, Value: Int(0)}
+	}
+	a, b := def(0), def(1)
+	require.NoError(t, AssertStructuralEqual(a, b, true))
+	require.NoError(t, AssertStructuralEqualMemRefs(a, def(0), true))
+	err := AssertStructuralEqualMemRefs(a, b, true)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "memref.slot_index")
+}

@@ -253,7 +253,39 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 	allocs = append(allocs, declAllocs...)
 	// Sources of in-place results, so they share storage.
 	alias := map[*ir.Var]*ir.Var{}
+	// As upstream's InitMemRef: an iter-arg inherits its init's storage, a
+	// loop's or an if's result shares its yielded value's.
+	yields := func(rvs []*ir.Var, body ir.Stmt) {
+		stmts := ir.Flatten(body)
+		if len(stmts) == 0 {
+			return
+		}
+		y, ok := stmts[len(stmts)-1].(*ir.YieldStmt)
+		if !ok {
+			return
+		}
+		for k, rv := range rvs {
+			if k < len(y.Values) {
+				if src, ok := ir.VarOf(y.Values[k]); ok {
+					alias[rv] = src
+				}
+			}
+		}
+	}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		switch x := s.(type) {
+		case *ir.ForStmt:
+			for _, ia := range x.IterArgs {
+				if src, ok := ir.VarOf(ia.Init); ok {
+					alias[&ia.Var] = src
+				}
+			}
+			yields(x.ReturnVars, x.Body)
+			return
+		case *ir.IfStmt:
+			yields(x.ReturnVars, x.Then)
+			return
+		}
 		a, ok := s.(*ir.AssignStmt)
 		if !ok {
 			return

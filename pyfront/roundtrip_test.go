@@ -27,7 +27,8 @@ func roundTrip(t *testing.T, where string, p *ir.Program) {
 	if q == nil {
 		return
 	}
-	if err := ir.AssertStructuralEqual(p, q, true); err != nil {
+	// MemRefs too: every part of them must print and read back.
+	if err := ir.AssertStructuralEqualMemRefs(p, q, true); err != nil {
 		t.Fatalf("%s: read-back IR differs: %v\n%s", where, err, text)
 	}
 	if got := printer.Program(q); got != text {

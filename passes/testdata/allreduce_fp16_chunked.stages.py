@@ -204,10 +204,7 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, -1, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -226,26 +223,26 @@ class MeshAllReduce:
             acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, -1, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, -1, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
@@ -271,11 +268,8 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -289,30 +283,30 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 16384, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
@@ -340,11 +334,8 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -358,30 +349,30 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 16384, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
@@ -410,11 +401,8 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -428,30 +416,30 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 16384, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
@@ -480,11 +468,8 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 34400, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(18000, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 9000], [0, 0])
         pl.system.fence()
@@ -501,17 +486,17 @@ class MeshAllReduce:
                 pl.system.cacheinvalid()
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_9, 117952, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_8, 101568, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -519,7 +504,7 @@ class MeshAllReduce:
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
                     pl.system.cacheinvalid()
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 85184, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
             pl.system.cacheinvalid(data__ssa_v0, [1, 9000], [0, 0])
             pl.system.fence()
@@ -527,7 +512,7 @@ class MeshAllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 16384, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):

@@ -208,10 +208,7 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -230,13 +227,13 @@ class AllReduce:
                 acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -248,7 +245,7 @@ class AllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -276,11 +273,8 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -294,17 +288,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -316,7 +310,7 @@ class AllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -346,11 +340,8 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -364,17 +355,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -386,7 +377,7 @@ class AllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -417,11 +408,8 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -435,17 +423,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -457,7 +445,7 @@ class AllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -488,11 +476,8 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
@@ -509,17 +494,17 @@ class AllReduce:
                 pl.system.cacheinvalid()
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -534,7 +519,7 @@ class AllReduce:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):

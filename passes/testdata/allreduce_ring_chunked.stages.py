@@ -204,9 +204,7 @@ class RingAllReduce:
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, -1, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -230,12 +228,12 @@ class RingAllReduce:
             rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
             for rs_col in pl.range(0, 8192, 4096):
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
                     acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
                 else:
-                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
                     acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
@@ -255,16 +253,16 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                 if rs_col < rs_recv_segment_cols:
-                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
-                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
                 else:
-                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
                     pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
         for ag_step in pl.range(nr_minus_one):
             ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
@@ -298,7 +296,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, -1, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_11, -1, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -327,17 +325,15 @@ class RingAllReduce:
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 114688, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         ring_left: pl.Scalar[pl.INDEX] = (my_rank_idx - 1 + nranks_idx) % nranks_idx
         ring_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
         nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
@@ -353,13 +349,13 @@ class RingAllReduce:
             rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
             for rs_col in pl.range(0, 8192, 4096):
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
                 else:
-                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
                 if ring_left != ring_right:
@@ -368,7 +364,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_ready_epoch, cmp=1)
                 if rs_col < rs_send_segment_cols:
-                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
                 rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
@@ -378,16 +374,16 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                 if rs_col < rs_recv_segment_cols:
-                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
-                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
                 else:
-                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
                     pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
         for ag_step in pl.range(nr_minus_one):
             ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
@@ -405,7 +401,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [ag_round, ring_right], ag_ready_epoch, cmp=1)
                 if ag_col < ag_segment_cols:
-                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
                 ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
@@ -421,7 +417,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_11, 16384, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -452,17 +448,15 @@ class RingAllReduce:
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 114688, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         ring_left: pl.Scalar[pl.INDEX] = (my_rank_idx - 1 + nranks_idx) % nranks_idx
         ring_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
         nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
@@ -478,13 +472,13 @@ class RingAllReduce:
             rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
             for rs_col in pl.range(0, 8192, 4096):
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
                 else:
-                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
                 if ring_left != ring_right:
@@ -493,7 +487,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_ready_epoch, cmp=1)
                 if rs_col < rs_send_segment_cols:
-                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
                 rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
@@ -503,16 +497,16 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                 if rs_col < rs_recv_segment_cols:
-                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
-                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
                 else:
-                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
                     pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
         for ag_step in pl.range(nr_minus_one):
             ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
@@ -530,7 +524,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [ag_round, ring_right], ag_ready_epoch, cmp=1)
                 if ag_col < ag_segment_cols:
-                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
                 ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
@@ -546,7 +540,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_11, 16384, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -578,17 +572,15 @@ class RingAllReduce:
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 114688, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         ring_left: pl.Scalar[pl.INDEX] = (my_rank_idx - 1 + nranks_idx) % nranks_idx
         ring_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
         nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
@@ -604,13 +596,13 @@ class RingAllReduce:
             rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
             for rs_col in pl.range(0, 8192, 4096):
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
                 else:
-                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
                 if ring_left != ring_right:
@@ -619,7 +611,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_ready_epoch, cmp=1)
                 if rs_col < rs_send_segment_cols:
-                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
                 rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
@@ -629,16 +621,16 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                 if rs_col < rs_recv_segment_cols:
-                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
-                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
                 else:
-                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
                     pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
         for ag_step in pl.range(nr_minus_one):
             ag_step_val: pl.Scalar[pl.INDEX] = ag_step + 1
@@ -656,7 +648,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.wait(signal, [ag_round, ring_right], ag_ready_epoch, cmp=1)
                 if ag_col < ag_segment_cols:
-                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
                 ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
                 pld.system.notify(signal, ring_right, [ag_round, my_rank], pl.const(1, pl.INT32), op=0)
@@ -672,7 +664,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_11, 16384, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):
@@ -704,10 +696,8 @@ class RingAllReduce:
         mem_vec_8: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(16384, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 147456, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(98304, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_4, 114688, 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 24576], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 24576], [0, 0])
         pl.system.fence()
@@ -716,7 +706,7 @@ class RingAllReduce:
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         my_rank_idx: pl.Scalar[pl.INDEX] = pl.cast(my_rank, pl.INDEX)
-        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        ring_put_stage: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         ring_left: pl.Scalar[pl.INDEX] = (my_rank_idx - 1 + nranks_idx) % nranks_idx
         ring_right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % nranks_idx
         nr_minus_one: pl.Scalar[pl.INDEX] = nranks_idx - 1
@@ -732,13 +722,13 @@ class RingAllReduce:
             rs_send_segment_cols: pl.Scalar[pl.INDEX] = rs_send_segment_end - rs_send_segment_begin
             for rs_col in pl.range(0, 8192, 4096):
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
+                    acc_rs_own_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own)
                 else:
-                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 294912, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
+                    acc_rs_own_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_own_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_7, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_own_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_own: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_6, 229376, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_own_placeholder)
                 rs_ready_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 1, pl.INT32)
                 pld.system.notify(signal, ring_right, [rs_step, my_rank], pl.const(1, pl.INT32), op=0)
                 if ring_left != ring_right:
@@ -749,7 +739,7 @@ class RingAllReduce:
                     pld.system.wait(signal, [rs_step, ring_right], rs_ready_epoch, cmp=1)
                     pl.system.cacheinvalid()
                 if rs_col < rs_send_segment_cols:
-                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
+                    rs_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), rs_send_segment_cols - rs_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, rs_send_segment_cols - rs_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, rs_stage_valid, [0, rs_send_segment_begin + rs_col], [0, rs_send_segment_begin + rs_col], [1, pl.min(4096, rs_send_segment_cols - rs_col)], atomic=pl.AtomicType.None_)
                     pl.system.fence()
                 rs_read_epoch: pl.Scalar[pl.INT32] = pl.cast(rs_col // 4096 * 2 + 2, pl.INT32)
@@ -762,16 +752,16 @@ class RingAllReduce:
                     pld.system.wait(signal, [rs_step, ring_right], rs_read_epoch, cmp=1)
                     pl.system.cacheinvalid()
                 if rs_col < rs_recv_segment_cols:
-                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
-                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_11, 16384, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
+                    recv_rs_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, rs_recv_segment_begin + rs_col], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    recv_rs: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 278528, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(recv_rs_loaded, pad_value=pl.PadValue.zero)
+                    acc_rs_next: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.add(acc_own, recv_rs)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_next)
                 else:
-                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
-                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_12, 32768, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
-                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
+                    acc_rs_placeholder_loaded: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.load(data__ssa_v0, [0, 0], [1, 4096], [1, pl.max(1, pl.min(4096, rs_recv_segment_cols - rs_col))], target_memory=pl.Mem.Vec)
+                    acc_rs_placeholder: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_10, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.tile.fillpad_inplace(acc_rs_placeholder_loaded, pad_value=pl.PadValue.zero)
+                    acc_full: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.max(pl.const(1, pl.INDEX), pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))])] = pl.yield_(acc_rs_placeholder)
                 if rs_col < rs_recv_segment_cols:
-                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_9, 311296, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
+                    acc_rs_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_8, 262144, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)) + pl.min(pl.const(4096, pl.INDEX), rs_recv_segment_cols - rs_col))) - (pl.const(24576, pl.INDEX) - pl.max(pl.const(0, pl.INDEX), pl.const(24576, pl.INDEX) - (rs_recv_segment_begin + rs_col)))])] = pl.tile.set_validshape(acc_full, 1, 24576 - pl.max(0, 24576 - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col)) + pl.min(4096, rs_recv_segment_cols - rs_col))) - (24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))))
                     pl.tile.store(acc_rs_valid, [0, 24576 - pl.max(0, 24576 - (rs_recv_segment_begin + rs_col))], data__ssa_v0)
                     pl.system.cacheinvalid(data__ssa_v0, [1, 24576], [0, 0])
                     pl.system.fence()
@@ -793,7 +783,7 @@ class RingAllReduce:
                     pld.system.wait(signal, [ag_round, ring_right], ag_ready_epoch, cmp=1)
                     pl.system.cacheinvalid()
                 if ag_col < ag_segment_cols:
-                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 245760, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
+                    ag_stage_valid: pl.Tile[[1, 4096], pl.FP32, pl.MemRef(mem_vec_5, 212992, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, pl.min(pl.const(4096, pl.INDEX), ag_segment_cols - ag_col)])] = pl.tile.set_validshape(ring_put_stage, 1, pl.min(4096, ag_segment_cols - ag_col))
                     pld.tile.put(data__ssa_v0, ring_right, data__ssa_v0, ag_stage_valid, [0, ag_segment_begin + ag_col], [0, ag_segment_begin + ag_col], [1, pl.min(4096, ag_segment_cols - ag_col)], atomic=pl.AtomicType.None_)
                     pl.system.fence()
                 ag_read_epoch: pl.Scalar[pl.INT32] = pl.cast(ag_col // 4096 * 2 + 2, pl.INT32)
@@ -812,7 +802,7 @@ class RingAllReduce:
                 if ring_left != ring_right:
                     pld.system.notify(signal, my_rank, [reset_row, ring_right], -ring_reset_total, op=0)
         data__ssa_v1: pld.DistributedTensor[[1, 24576], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_13, 49152, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[1, 24576], pl.FP32, pl.MemRef(mem_vec_11, 16384, 98304), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 24576], [1, 24576], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 24576], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[3, 1, 24576], pl.FP32], y: pl.Out[pl.Tensor[[3, 1, 24576], pl.FP32]]):

@@ -282,13 +282,7 @@ class AllReduceTwice:
         mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_14: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_15: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_16: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -307,13 +301,13 @@ class AllReduceTwice:
                 acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -337,17 +331,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_16, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -359,7 +353,7 @@ class AllReduceTwice:
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -390,14 +384,8 @@ class AllReduceTwice:
         mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_14: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_15: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_16: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -411,17 +399,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 768, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -445,17 +433,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_16, 384, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -467,7 +455,7 @@ class AllReduceTwice:
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 448, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -500,14 +488,8 @@ class AllReduceTwice:
         mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_14: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_15: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_16: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -521,17 +503,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 768, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -555,17 +537,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_16, 384, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -577,7 +559,7 @@ class AllReduceTwice:
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 448, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -611,14 +593,8 @@ class AllReduceTwice:
         mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_14: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_15: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_16: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -632,17 +608,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 768, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -666,17 +642,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_16, 384, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -688,7 +664,7 @@ class AllReduceTwice:
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 448, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
@@ -722,14 +698,8 @@ class AllReduceTwice:
         mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_12: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_13: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_14: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_15: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_16: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_17: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 576, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
@@ -746,17 +716,17 @@ class AllReduceTwice:
                 pl.system.cacheinvalid()
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 640, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 896, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 832, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 768, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -784,17 +754,17 @@ class AllReduceTwice:
                 pl.system.cacheinvalid()
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_15, 320, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_16, 384, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_14, 256, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -809,7 +779,7 @@ class AllReduceTwice:
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
         data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 448, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):

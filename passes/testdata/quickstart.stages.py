@@ -205,9 +205,6 @@ class Quickstart:
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -222,12 +219,12 @@ class Quickstart:
         acc__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, -1, 1024), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
         for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):
             if peer_1 != my_rank:
-                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_8, -1, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
-                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_9, -1, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
+                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, -1, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
+                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, -1, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
             else:
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
-            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
+            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, -1, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         t__tmp_v0: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(acc__rv_v4, [0, 0], out)
         return t__tmp_v0
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
@@ -262,9 +259,6 @@ class Quickstart:
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -279,12 +273,12 @@ class Quickstart:
         acc__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, 1024, 1024), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
         for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):
             if peer_1 != my_rank:
-                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_8, 5120, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
-                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_9, 6144, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
+                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
+                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
             else:
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
-            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
+            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         t__tmp_v0: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(acc__rv_v4, [0, 0], out)
         return t__tmp_v0
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
@@ -321,9 +315,6 @@ class Quickstart:
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -338,12 +329,12 @@ class Quickstart:
         acc__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, 1024, 1024), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
         for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):
             if peer_1 != my_rank:
-                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_8, 5120, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
-                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_9, 6144, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
+                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
+                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
             else:
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
-            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
+            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         t__tmp_v0: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(acc__rv_v4, [0, 0], out)
         return t__tmp_v0
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
@@ -381,9 +372,6 @@ class Quickstart:
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -398,12 +386,12 @@ class Quickstart:
         acc__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, 1024, 1024), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
         for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):
             if peer_1 != my_rank:
-                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_8, 5120, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
-                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_9, 6144, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
+                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
+                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
             else:
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
-            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
+            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         t__tmp_v0: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(acc__rv_v4, [0, 0], out)
         return t__tmp_v0
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
@@ -441,9 +429,6 @@ class Quickstart:
         mem_vec_4: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_5: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_7: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(1024, memory_space=pl.Mem.Vec)
         ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -461,12 +446,12 @@ class Quickstart:
         acc__ssa_v0: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_4, 1024, 1024), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
         for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):
             if peer_1 != my_rank:
-                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_8, 5120, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
-                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_9, 6144, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
+                peer_tile: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, 0], [1, 256])
+                acc__ssa_v2: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.tile.add(acc__iter_v1, peer_tile)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__ssa_v2)
             else:
-                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_7, 4096, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
-            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_6, 3072, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
+                acc__phi_v3: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__iter_v1)
+            acc__rv_v4: pl.Tile[[1, 256], pl.FP32, pl.MemRef(mem_vec_5, 2048, 1024), pl.Mem.Vec] = pl.yield_(acc__phi_v3)
         t__tmp_v0: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(acc__rv_v4, [0, 0], out)
         return t__tmp_v0
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)

@@ -200,10 +200,7 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
         staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -219,12 +216,12 @@ class ReduceScatter:
         acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -236,7 +233,7 @@ class ReduceScatter:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
@@ -264,11 +261,8 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -280,15 +274,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 576, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 832, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 704, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -300,7 +294,7 @@ class ReduceScatter:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
@@ -330,11 +324,8 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -346,15 +337,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 576, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 832, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 704, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -366,7 +357,7 @@ class ReduceScatter:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
@@ -397,11 +388,8 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -413,15 +401,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 576, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 832, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 704, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -433,7 +421,7 @@ class ReduceScatter:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
@@ -464,11 +452,8 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_6: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         mem_vec_7: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        mem_vec_8: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [4, 16], [0, 0])
         pl.system.fence()
@@ -483,15 +468,15 @@ class ReduceScatter:
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
                 pl.system.cacheinvalid()
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 576, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 832, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 768, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 704, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -506,7 +491,7 @@ class ReduceScatter:
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
