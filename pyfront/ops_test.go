@@ -1139,6 +1139,10 @@ func TestJitPytestSamples(t *testing.T) {
 	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[16, 32], pl.FP16]") {
 		t.Fatalf("double_half is not sized by its decorated test method:\n%s", text)
 	}
+	prog, _, _ = authored(t, "jit_pytest.py", "negate", 1)
+	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[4, 64], pl.FP32]") {
+		t.Fatalf("negate is not sized by the method of its decorated test class:\n%s", text)
+	}
 }
 
 // sort32 and both forms of mrgsort sort a row descending, indices

@@ -83,23 +83,21 @@ func (r *reader) scanSamples(root *node) {
 			// their kernels from (each sees only its own samples).
 			blocks = append(blocks, n.ChildByFieldId(fldBody))
 		case "decorated_definition":
-			// A pytest function (@pytest.mark.parametrize def test_x):
-			// not a PyPTO definition.
-			if def := n.ChildByFieldId(fldDefinition); def != nil && def.Kind() == "function_definition" && !r.plDecorated(n) {
-				blocks = append(blocks, def.ChildByFieldId(fldBody))
-			}
-		case "class_definition":
-			// A pytest class's test methods (class TestX: def test_y(self)).
+			// A pytest function (@pytest.mark.parametrize def test_x) or
+			// class (@pytest.mark.platforms(...) class TestX): not a PyPTO
+			// definition.
 			if r.plDecorated(n) {
 				continue
 			}
-			for _, m := range r.kids(n.ChildByFieldId(fldBody)) {
-				if m.Kind() == "decorated_definition" && !r.plDecorated(m) {
-					m = m.ChildByFieldId(fldDefinition)
-				}
-				if m != nil && m.Kind() == "function_definition" {
-					blocks = append(blocks, m.ChildByFieldId(fldBody))
-				}
+			switch def := n.ChildByFieldId(fldDefinition); {
+			case def != nil && def.Kind() == "function_definition":
+				blocks = append(blocks, def.ChildByFieldId(fldBody))
+			case def != nil && def.Kind() == "class_definition":
+				blocks = append(blocks, r.testMethods(def)...)
+			}
+		case "class_definition":
+			if !r.plDecorated(n) {
+				blocks = append(blocks, r.testMethods(n)...)
 			}
 		}
 	}
@@ -110,6 +108,21 @@ func (r *reader) scanSamples(root *node) {
 		}
 		r.walkSamples(b, vars)
 	}
+}
+
+// testMethods are the bodies of a pytest class's methods (class TestX:
+// def test_y(self)), decorated or not.
+func (r *reader) testMethods(class *node) []*node {
+	var out []*node
+	for _, m := range r.kids(class.ChildByFieldId(fldBody)) {
+		if m.Kind() == "decorated_definition" && !r.plDecorated(m) {
+			m = m.ChildByFieldId(fldDefinition)
+		}
+		if m != nil && m.Kind() == "function_definition" {
+			out = append(out, m.ChildByFieldId(fldBody))
+		}
+	}
+	return out
 }
 
 // walkSamples visits statements in order: assignments bind what their

@@ -1,7 +1,8 @@
 """@pl.jit kernels sized by the pytest functions that call them, as
-upstream's own tests are written: a test class's methods, a decorated
-test function, torch.randint and dtype conversions of sample tensors,
-and a kernel that reads its tile size off its parameter's shape."""
+upstream's own tests are written: a test class's methods (the class
+decorated or not), a decorated test function, torch.randint and dtype
+conversions of sample tensors, and a kernel that reads its tile size off
+its parameter's shape."""
 
 import pypto.language as pl
 import pytest
@@ -36,3 +37,19 @@ class TestKernels:
         x = (torch.randn(16, 32) * scale).half()
         out = torch.zeros(16, 32).half()
         double_half(x, out)
+
+
+@pl.jit
+def negate(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [4, 64])
+        pl.store(pl.neg(t), [0, 0], out)
+    return out
+
+
+@pytest.mark.platforms("a2a3")
+class TestDecoratedClass:
+    def test_negate(self):
+        x = torch.randn(4, 64, dtype=torch.float32)
+        out = torch.zeros((4, 64), dtype=torch.float32)
+        negate(x, out)
