@@ -31,6 +31,11 @@ type (
 )
 
 type reader struct {
+	// sampleMakers are the file's plain functions, by name, whose return
+	// values may be @pl.jit samples (a, c = _make_inputs()); sampleDepth
+	// bounds their nesting.
+	sampleMakers map[string]*node
+	sampleDepth  int
 	// binding is the module constant whose value is being read: a
 	// pl.MemRef() declared without a name takes it.
 	binding string

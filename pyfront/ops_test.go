@@ -1143,6 +1143,10 @@ func TestJitPytestSamples(t *testing.T) {
 	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[4, 64], pl.FP32]") {
 		t.Fatalf("negate is not sized by the method of its decorated test class:\n%s", text)
 	}
+	prog, _, _ = authored(t, "jit_pytest.py", "scale_rows", 1)
+	if text := prog.String(); !strings.Contains(text, "x: pl.Tensor[[2, 32], pl.FP32]") {
+		t.Fatalf("scale_rows is not sized by the samples _make_inputs returns:\n%s", text)
+	}
 }
 
 // sort32 and both forms of mrgsort sort a row descending, indices

@@ -61,6 +61,7 @@ type oneOf seq
 // function for a literal key or each of them for another.
 func (r *reader) scanSamples(root *node) {
 	global := map[string]sval{}
+	r.sampleMakers = map[string]*node{}
 	var blocks []*node
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
@@ -82,6 +83,9 @@ func (r *reader) scanSamples(root *node) {
 			// main, and the other undecorated functions such files drive
 			// their kernels from (each sees only its own samples).
 			blocks = append(blocks, n.ChildByFieldId(fldBody))
+			if name := n.ChildByFieldId(fldName); name != nil {
+				r.sampleMakers[r.text(name)] = n.ChildByFieldId(fldBody)
+			}
 		case "decorated_definition":
 			// A pytest function (@pytest.mark.parametrize def test_x) or
 			// class (@pytest.mark.platforms(...) class TestX): not a PyPTO
@@ -397,6 +401,38 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 		if s := r.torchSample(n, vars); s != nil {
 			return s
 		}
+		// a, c, expected = _make_inputs(): what a plain function of the
+		// file that builds samples returns.
+		if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && r.sampleDepth < 4 {
+			if body := r.sampleMakers[r.text(f)]; body != nil {
+				return r.madeSamples(body)
+			}
+		}
+	}
+	return nil
+}
+
+// madeSamples is what a sample-building function returns: its body's
+// samples, read in order, then the value of its first top-level return.
+func (r *reader) madeSamples(body *node) sval {
+	r.sampleDepth++
+	defer func() { r.sampleDepth-- }()
+	vars := map[string]sval{}
+	for _, st := range r.kids(body) {
+		if st.Kind() == "return_statement" {
+			if kids := r.kids(st); len(kids) == 1 {
+				if kids[0].Kind() == "expression_list" {
+					var out seq
+					for _, k := range r.kids(kids[0]) {
+						out = append(out, r.svalue(k, vars))
+					}
+					return out
+				}
+				return r.svalue(kids[0], vars)
+			}
+			return nil
+		}
+		r.walkSamples(st, vars)
 	}
 	return nil
 }

@@ -116,6 +116,10 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 				fc.bindDynamic(x, f)
 				return nil
 			}
+			if r.dotted(x.ChildByFieldId(fldFunction)) == "pl.dump_tag" {
+				fc.dumpTag(x)
+				return nil
+			}
 			if r.dotted(x.ChildByFieldId(fldFunction)) == "pl.yield_" {
 				vals := fc.yieldValues(x)
 				if yc != nil && yc.defined && len(yc.rv) > 0 {
@@ -285,6 +289,24 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	nv := ir.NewVar(name, t, r.pos(left))
 	fc.bind(name, nv)
 	return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: nv, Value: e}}
+}
+
+// dumpTag reads pl.dump_tag(t, ...): it marks tensors for the runtime's
+// partial argument dump (a debug capture on the device that changes no
+// value). ptorepl checks its operands and keeps no record: nothing here
+// dumps arguments.
+func (fc *fnCtx) dumpTag(n *node) {
+	r := fc.r
+	pos, nodes, kws := r.args(n, fc.env, fc)
+	if len(kws) > 0 || len(pos) == 0 {
+		r.fail(n, "pl.dump_tag takes the tensors to dump, positionally")
+	}
+	for i, v := range pos {
+		e, ok := v.(ir.Expr)
+		if _, tensor := ir.AsTensorLike(typeOf(e, ok)); !tensor {
+			r.fail(nodes[i], "pl.dump_tag: expected a tensor, given %s", describe(v))
+		}
+	}
 }
 
 // unpack reads `a, b = f(...)` for a call that returns a tuple, as

@@ -41,6 +41,7 @@ class TestKernels:
 
 @pl.jit
 def negate(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    pl.dump_tag(x)  # a debug-dump hint: no effect on what runs
     with pl.at(level=pl.Level.CORE_GROUP):
         t = pl.load(x, [0, 0], [4, 64])
         pl.store(pl.neg(t), [0, 0], out)
@@ -53,3 +54,22 @@ class TestDecoratedClass:
         x = torch.randn(4, 64, dtype=torch.float32)
         out = torch.zeros((4, 64), dtype=torch.float32)
         negate(x, out)
+
+
+@pl.jit
+def scale_rows(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [2, 32])
+        pl.store(pl.mul(t, 3.0), [0, 0], out)
+    return out
+
+
+def _make_inputs():
+    x = torch.randn(2, 32, dtype=torch.float32)
+    out = torch.zeros((2, 32), dtype=torch.float32)
+    return x, out
+
+
+def test_scale_rows():
+    x, out = _make_inputs()
+    scale_rows(x, out)
