@@ -175,26 +175,21 @@ func (f *Formatter) MemRef(m *MemRef) string {
 	if !f.InSignature && m.Base != nil && f.BodyDefined != nil && f.BodyDefined(m.Base) {
 		quoted = base
 	}
-	slots := ""
+	slots, slot := "", ""
 	if m.SlotCount > 1 {
 		slots = fmt.Sprintf(", slots=%d", m.SlotCount)
 	}
+	if m.SlotIndex != nil {
+		slot = "[" + f.Expr(m.SlotIndex) + "]"
+	}
 	if m.Pinned {
-		s := f.pl() + ".MemRef(" + quoted + slots + ")"
-		if m.SlotIndex != nil {
-			s += "[" + f.Expr(m.SlotIndex) + "]"
-		}
-		return s
+		return f.pl() + ".MemRef(" + quoted + slots + ")" + slot
 	}
 	off := "0"
 	if m.ByteOffset != nil {
 		off = f.Expr(m.ByteOffset)
 	}
-	s := fmt.Sprintf("%s.MemRef(%s, %s, %d%s)", f.pl(), quoted, off, m.Size, slots)
-	if m.SlotIndex != nil {
-		s += "[" + f.Expr(m.SlotIndex) + "]"
-	}
-	return s
+	return fmt.Sprintf("%s.MemRef(%s, %s, %d%s)%s", f.pl(), quoted, off, m.Size, slots, slot)
 }
 
 // Dims prints a shape: constants bare, variables by name, other expressions

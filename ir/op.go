@@ -141,6 +141,10 @@ type OpDef struct {
 	// first argument stands for (sync_set(4, ...) is event_id=4; a
 	// runtime value stays the argument).
 	ConstArgKwarg string
+	// PipeRole is what the op does to a cross-core pipe (upstream's
+	// CrossCoreRole): a push, a pop, a free or a setup; PipeNone for
+	// every other op.
+	PipeRole PipeRole
 	// TypedByTarget marks an op whose result type the call cannot deduce
 	// and takes from its binding's declared type (a tpop's tile, as
 	// upstream's parser takes it from the annotation): see WithType.
@@ -413,7 +417,7 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 		if name, isStr := val.(string); isStr && spec.Names != nil {
 			n, known := spec.Names[name]
 			if !known {
-				return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: "an int or one of " + namesOf(spec.Names), Given: fmt.Sprintf("%q", name), Pos: pos}
+				return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: "an int or one of " + NamesList(spec.Names), Given: fmt.Sprintf("%q", name), Pos: pos}
 			}
 			val = n
 		}
@@ -431,8 +435,9 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 	return out, nil
 }
 
-// namesOf lists a kwarg's string spellings in the order of their numbers.
-func namesOf(names map[string]int64) string {
+// NamesList lists a kwarg's string spellings in the order of their
+// numbers, quoted: "eq", "ne", ...
+func NamesList(names map[string]int64) string {
 	out := make([]string, 0, len(names))
 	for k := range names {
 		out = append(out, k)

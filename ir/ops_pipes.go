@@ -22,6 +22,18 @@ const (
 	PipeToCube   = 2 // dir_mask bit: vector → cube (V2C)
 )
 
+// PipeRole is an op's part in a cross-core pipe (OpDef.PipeRole).
+type PipeRole int
+
+// Pipe roles.
+const (
+	PipeNone  PipeRole = iota
+	PipePush           // fills a slot (tile.tpush_to_*)
+	PipePop            // takes the oldest slot's tile (tile.tpop_from_*)
+	PipeFree           // gives a popped tile's slot back (system.tfree_to_*)
+	PipeSetup          // reserves, imports or initialises a ring
+)
+
 // pipeSplit checks a tpush/tpop split code: 0..2, or 0..4 where the odd
 // forms exist (the cube-to-vector direction).
 func pipeSplit(c *DeduceCtx, odd bool) error {
@@ -140,12 +152,12 @@ func init() {
 		return append(kw, KwargSpec{Name: "id", Kind: KwInt})
 	}
 	TileTpushToAiv = RegisterOp(&OpDef{
-		Name: "tile.tpush_to_aiv", Class: ClassSignal, Category: "CrossCoreOp",
+		Name: "tile.tpush_to_aiv", Class: ClassSignal, PipeRole: PipePush, Category: "CrossCoreOp",
 		Doc:  "Push a cube tile into a slot of the cube-to-vector pipe (split: how the two vector lanes divide it).",
 		Args: []ArgSpec{{Name: "tile"}}, Kwargs: pipeKw(true), Deduce: tpushDeduce(true),
 	})
 	TileTpushToAic = RegisterOp(&OpDef{
-		Name: "tile.tpush_to_aic", Class: ClassSignal, Category: "CrossCoreOp",
+		Name: "tile.tpush_to_aic", Class: ClassSignal, PipeRole: PipePush, Category: "CrossCoreOp",
 		Doc:  "Push a vector tile into a slot of the vector-to-cube pipe (split: how the two lanes' tiles join).",
 		Args: []ArgSpec{{Name: "tile"}}, Kwargs: pipeKw(false), Deduce: tpushDeduce(false),
 	})
@@ -155,23 +167,23 @@ func init() {
 		return kw
 	}
 	TileTpopFromAic = RegisterOp(&OpDef{
-		Name: "tile.tpop_from_aic", Class: ClassWait, Category: "CrossCoreOp", TypedByTarget: true, OutMemory: MemVec,
+		Name: "tile.tpop_from_aic", Class: ClassWait, PipeRole: PipePop, Category: "CrossCoreOp", TypedByTarget: true, OutMemory: MemVec,
 		Doc:    "Take the oldest tile of the cube-to-vector pipe (its type is the one its binding declares); it holds its slot until tfree_to_aic.",
 		Kwargs: popKw(true), Deduce: tpopDeduce(true),
 	})
 	TileTpopFromAiv = RegisterOp(&OpDef{
-		Name: "tile.tpop_from_aiv", Class: ClassWait, Category: "CrossCoreOp", TypedByTarget: true, OutMemory: MemMat,
+		Name: "tile.tpop_from_aiv", Class: ClassWait, PipeRole: PipePop, Category: "CrossCoreOp", TypedByTarget: true, OutMemory: MemMat,
 		Doc:    "Take the oldest tile of the vector-to-cube pipe (its type is the one its binding declares); it holds its slot until tfree_to_aiv.",
 		Kwargs: popKw(false), Deduce: tpopDeduce(false),
 	})
 	freeKw := []KwargSpec{{Name: "split", Kind: KwInt}, {Name: "id", Kind: KwInt}}
 	SystemTfreeToAic = RegisterOp(&OpDef{
-		Name: "system.tfree_to_aic", Class: ClassSignal, Category: "CrossCoreOp",
+		Name: "system.tfree_to_aic", Class: ClassSignal, PipeRole: PipeFree, Category: "CrossCoreOp",
 		Doc:  "Give the slot of a tile popped from the cube back to the cube, which may then push into it again.",
 		Args: []ArgSpec{{Name: "tile"}}, Kwargs: freeKw, Deduce: tfreeDeduce,
 	})
 	SystemTfreeToAiv = RegisterOp(&OpDef{
-		Name: "system.tfree_to_aiv", Class: ClassSignal, Category: "CrossCoreOp",
+		Name: "system.tfree_to_aiv", Class: ClassSignal, PipeRole: PipeFree, Category: "CrossCoreOp",
 		Doc:  "Give the slot of a tile popped from the vector lanes back to them.",
 		Args: []ArgSpec{{Name: "tile"}}, Kwargs: freeKw, Deduce: tfreeDeduce,
 	})
@@ -179,17 +191,17 @@ func init() {
 	initKw := []KwargSpec{{Name: "dir_mask", Kind: KwInt, Required: true}, {Name: "slot_size", Kind: KwInt, Required: true},
 		{Name: "slot_num", Kind: KwInt}, {Name: "local_slot_num", Kind: KwInt}, {Name: "id", Kind: KwInt}}
 	SystemAicInitializePipe = RegisterOp(&OpDef{
-		Name: "system.aic_initialize_pipe", Class: ClassSetup, Category: "CrossCoreOp",
+		Name: "system.aic_initialize_pipe", Class: ClassSetup, PipeRole: PipeSetup, Category: "CrossCoreOp",
 		Doc:  "Set up a pipe on the cube side: the consumer buffers (the vector-to-cube ring is the cube's own), its direction and slots.",
 		Args: initArgs, Kwargs: initKw, Deduce: initPipeDeduce,
 	})
 	SystemAivInitializePipe = RegisterOp(&OpDef{
-		Name: "system.aiv_initialize_pipe", Class: ClassSetup, Category: "CrossCoreOp",
+		Name: "system.aiv_initialize_pipe", Class: ClassSetup, PipeRole: PipeSetup, Category: "CrossCoreOp",
 		Doc:  "Set up a pipe on the vector side: the consumer buffers (the cube-to-vector ring is the lanes' own), its direction and slots.",
 		Args: initArgs, Kwargs: initKw, Deduce: initPipeDeduce,
 	})
 	SystemReserveBuffer = RegisterOp(&OpDef{
-		Name: "system.reserve_buffer", Class: ClassSetup, Category: "CrossCoreOp",
+		Name: "system.reserve_buffer", Class: ClassSetup, PipeRole: PipeSetup, Category: "CrossCoreOp",
 		Doc: "Reserve a named ring buffer in this core's memory for a pipe it consumes (base -1, pl.AUTO: the compiler places it); " +
 			"the result is its base address.",
 		Kwargs: []KwargSpec{{Name: "name", Kind: KwString, Required: true}, {Name: "size", Kind: KwInt, Required: true},
@@ -210,7 +222,7 @@ func init() {
 		},
 	})
 	SystemImportPeerBuffer = RegisterOp(&OpDef{
-		Name: "system.import_peer_buffer", Class: ClassSetup, Category: "CrossCoreOp",
+		Name: "system.import_peer_buffer", Class: ClassSetup, PipeRole: PipeSetup, Category: "CrossCoreOp",
 		Doc:    "The base of the ring buffer a peer function of the same group reserved under name (the pipe's producer side).",
 		Kwargs: []KwargSpec{{Name: "name", Kind: KwString, Required: true}, {Name: "peer_func", Kind: KwString, Required: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {

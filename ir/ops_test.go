@@ -691,6 +691,13 @@ func TestRegistryPropertiesConsistent(t *testing.T) {
 			require.True(t, declared, "%s: its form for %s= (%s) takes no such kwarg or argument", d.Name, k, f.Name)
 		}
 		require.Contains(t, []string{"", "dma", "scalar"}, d.StoreUnit, d.Name)
+		// A pop takes its tile's type from its binding; only pipe ops have a role.
+		require.Equal(t, d.PipeRole == PipePop, d.TypedByTarget, "%s: a pop, and only a pop, is typed by its target", d.Name)
+		pipeOp := false
+		for _, k := range []string{"tpush", "tpop", "tfree", "initialize_pipe", "reserve_buffer", "import_peer_buffer"} {
+			pipeOp = pipeOp || strings.Contains(d.Name, k)
+		}
+		require.Equal(t, pipeOp, d.PipeRole != PipeNone, "%s: pipe role %d", d.Name, d.PipeRole)
 	}
 	require.Equal(t, 2, MustOp("tile.store").AliasedArg())
 	require.True(t, MustOp("pld.tile.put").Args[0].Peer)

@@ -165,6 +165,17 @@ func (*SeqStmts) isStmt()   {}
 func (*ForStmt) isStmt()    {}
 func (*IfStmt) isStmt()     {}
 func (*YieldStmt) isStmt()  {}
+
+// LastYield is the yield that ends block s (a loop's or an if arm's
+// body), if it ends in one.
+func LastYield(s Stmt) (*YieldStmt, bool) {
+	stmts := Flatten(s)
+	if len(stmts) == 0 {
+		return nil, false
+	}
+	y, ok := stmts[len(stmts)-1].(*YieldStmt)
+	return y, ok
+}
 func (*ReturnStmt) isStmt() {}
 func (*ScopeStmt) isStmt()  {}
 

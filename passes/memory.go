@@ -154,7 +154,7 @@ func poppedTiles(fn *ir.Function) map[*ir.Var]bool {
 	out := map[*ir.Var]bool{}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 		if a, ok := s.(*ir.AssignStmt); ok {
-			if c, ok := a.Value.(*ir.Call); ok && (c.Op == ir.TileTpopFromAic || c.Op == ir.TileTpopFromAiv) {
+			if c, ok := a.Value.(*ir.Call); ok && c.Op != nil && c.Op.PipeRole == ir.PipePop {
 				out[a.Var] = true
 			}
 		}
@@ -256,11 +256,7 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 	// As upstream's InitMemRef: an iter-arg inherits its init's storage, a
 	// loop's or an if's result shares its yielded value's.
 	yields := func(rvs []*ir.Var, body ir.Stmt) {
-		stmts := ir.Flatten(body)
-		if len(stmts) == 0 {
-			return
-		}
-		y, ok := stmts[len(stmts)-1].(*ir.YieldStmt)
+		y, ok := ir.LastYield(body)
 		if !ok {
 			return
 		}

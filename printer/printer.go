@@ -413,17 +413,7 @@ func (p *printer) spmd(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 	if s.NameHint != "" {
 		args = append(args, "name_hint="+strconv.Quote(s.NameHint))
 	}
-	// Its place in the task graph.
-	var task []string
-	if len(s.Deps) > 0 {
-		task = append(task, "deps="+p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}))
-	}
-	if s.AllowEarlyResolve {
-		task = append(task, "allow_early_resolve=True")
-	}
-	if s.Predicate != nil {
-		task = append(task, "predicate=("+p.fmt.Expr(s.Predicate)+")")
-	}
+	task := p.taskArgs(s)
 	if idx, inner, rest := ir.SpmdLoopForm(s); idx != nil && s.TaskID == nil {
 		if opts := scopeOptimizations(inner, pre); opts != "" {
 			args = append(args, opts)
@@ -499,13 +489,27 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 	if s.NameHint != "" {
 		h += ", name_hint=" + strconv.Quote(s.NameHint)
 	}
-	if len(s.Deps) > 0 {
-		h += ", deps=" + p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps})
-	}
-	if s.AllowEarlyResolve {
-		h += ", allow_early_resolve=True"
+	for _, a := range p.taskArgs(s) {
+		h += ", " + a
 	}
 	return h + ")"
+}
+
+// taskArgs are a launching scope's place in the task graph, as its
+// header's keyword arguments: deps=[...], allow_early_resolve=True,
+// predicate=(...).
+func (p *printer) taskArgs(s *ir.ScopeStmt) []string {
+	var out []string
+	if len(s.Deps) > 0 {
+		out = append(out, "deps="+p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}))
+	}
+	if s.AllowEarlyResolve {
+		out = append(out, "allow_early_resolve=True")
+	}
+	if s.Predicate != nil {
+		out = append(out, "predicate=("+p.fmt.Expr(s.Predicate)+")")
+	}
+	return out
 }
 
 // scopeOptimizations is an InCore scope's optimizations=[...] argument

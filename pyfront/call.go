@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -625,20 +624,6 @@ func withDefaults(d *ir.OpDef, kw ir.Kwargs) ir.Kwargs {
 }
 
 // kwargValue converts a kwarg to the Go value its kind stores.
-// namesList is an int kwarg's string spellings, in the order of their
-// numbers: "eq", "ne", ...
-func namesList(names map[string]int64) string {
-	out := make([]string, 0, len(names))
-	for k := range names {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return names[out[i]] < names[out[j]] })
-	for i, k := range out {
-		out[i] = strconv.Quote(k)
-	}
-	return strings.Join(out, ", ")
-}
-
 func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 	spec, _ := d.Kwarg(k.name)
 	v := k.val
@@ -667,7 +652,7 @@ func (r *reader) kwargValue(k kwArg, d *ir.OpDef) any {
 				return n
 			}
 			if spec.Names != nil {
-				r.fail(k.node, "%s: kwarg %s expects an int or one of %s, given %q", d.Callee(nil), k.name, namesList(spec.Names), x)
+				r.fail(k.node, "%s: kwarg %s expects an int or one of %s, given %q", d.Callee(nil), k.name, ir.NamesList(spec.Names), x)
 			}
 		}
 	case ir.KwAtomic:

@@ -104,11 +104,7 @@ type groupMember struct {
 // through a cross-core pipe.
 func usesPipes(p *ir.Program, s ir.Stmt) bool {
 	return reaches(p, s, func(c *ir.Call) bool {
-		switch c.Op {
-		case ir.TileTpushToAic, ir.TileTpushToAiv, ir.TileTpopFromAic, ir.TileTpopFromAiv:
-			return true
-		}
-		return false
+		return c.Op != nil && (c.Op.PipeRole == ir.PipePush || c.Op.PipeRole == ir.PipePop)
 	}, map[string]bool{})
 }
 

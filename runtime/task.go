@@ -113,7 +113,7 @@ func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 			}
 		case *ir.IfStmt:
 			// Both arms yield the same storage; the then arm says which.
-			if y, ok := lastYield(s.Then); ok {
+			if y, ok := ir.LastYield(s.Then); ok {
 				for k, rv := range s.ReturnVars {
 					if k < len(y.Values) {
 						defs[rv] = y.Values[k]
@@ -151,16 +151,6 @@ func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 		}
 	}
 	return out, nil
-}
-
-// lastYield is the yield that ends block s.
-func lastYield(s ir.Stmt) (*ir.YieldStmt, bool) {
-	stmts := ir.Flatten(s)
-	if len(stmts) == 0 {
-		return nil, false
-	}
-	y, ok := stmts[len(stmts)-1].(*ir.YieldStmt)
-	return y, ok
 }
 
 // depValues evaluates a launch's deps=[...]: each must be a task id or an
