@@ -358,7 +358,7 @@ func (c *Call) WithType(t Type) (*Call, error) {
 	}
 	tt, ok := t.(*TileType)
 	if !ok {
-		return nil, &TypeError{Op: c.Op.Name, Expected: "a tile type for its result (annotate the target: x: pl.Tile[[M, N], pl.FP32] = ...)", Given: Describe(t), Pos: c.Pos}
+		return nil, &TypeError{Op: c.Op.Name, Expected: "a tile type for the tile it takes, such as pl.Tile[[M, N], pl.FP32]", Given: Describe(t), Pos: c.Pos}
 	}
 	if tt.Memory == MemNone && c.Op.OutMemory != MemNone {
 		cp := *tt
