@@ -120,6 +120,8 @@ func init() {
 		Doc:    "Create an uninitialised tile of shape and dtype in target_memory.",
 		Args:   []ArgSpec{{Name: "shape"}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},
+		// pl.tile.create([M, N], pl.FP32, ...): upstream's signature.
+		PositionalKwarg: "dtype",
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			shape, err := c.Tuple(0, -1)
 			if err != nil {
@@ -138,9 +140,10 @@ func init() {
 	})
 	TensorCreate = RegisterOp(&OpDef{
 		Name: "tensor.create", Class: ClassCompute, Category: "TensorOp",
-		Doc:    "Create a tensor of shape and dtype in global memory.",
-		Args:   []ArgSpec{{Name: "shape"}},
-		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout}, {Name: "manual_dep", Kind: KwBool}, {Name: "init_value", Kind: KwFloat}},
+		Doc:             "Create a tensor of shape and dtype in global memory.",
+		Args:            []ArgSpec{{Name: "shape"}},
+		Kwargs:          []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout}, {Name: "manual_dep", Kind: KwBool}, {Name: "init_value", Kind: KwFloat}},
+		PositionalKwarg: "dtype",
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			shape, err := c.Tuple(0, -1)
 			if err != nil {

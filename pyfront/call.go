@@ -243,6 +243,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			r.fail(n, "pl.TileView takes keyword arguments only")
 		}
 		return tileViewSpec(kws)
+	case "list", "tuple":
+		noKw()
+		return r.sequence(n, callee, pos)
 	case "len":
 		noKw()
 		nargs(1, 1)

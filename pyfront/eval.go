@@ -59,6 +59,11 @@ type reader struct {
 	// helpers are the module's plain defs, which a factory may call to
 	// compute compile-time values (factory.go).
 	helpers map[string]*factory
+	// cases are the module's top-level classes, for test cases that
+	// inherit from one another (cases.go).
+	cases map[string]*caseClass
+	// mod is the module being read, whose programs a test case may return.
+	mod *Module
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
 	// one variable, as pl.Dynamic gives.
 	dynamics map[string]*ir.Var
@@ -209,6 +214,8 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 			out = pyList{}
 		}
 		return out
+	case "dictionary":
+		return r.dict(n, e, fc)
 	case "tuple", "expression_list":
 		out := pyTuple{}
 		for _, c := range r.kids(n) {
@@ -222,6 +229,13 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		}
 		if v, ok := r.consts[name]; ok {
 			return r.resolved(n, name, v)
+		}
+		if fc == nil {
+			// A test case's `program = SomeProgram` names a module-level
+			// program class.
+			if p := r.moduleProgram(n); p != nil {
+				return p
+			}
 		}
 		if fc != nil {
 			if v := fc.freeVar(name); v != nil {
@@ -248,6 +262,12 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		if v, ok := r.shapeAttr(n, e, fc); ok {
 			return v
 		}
+		if v, ok := r.selfAttr(n, e); ok {
+			return v
+		}
+		if v, ok := r.foreignAttr(n, e); ok {
+			return v
+		}
 		r.fail(n, "unsupported attribute access %s (only pl.* and pld.* names, and a tensor's or tile's .shape and .dtype)", r.text(n))
 	case "subscript":
 		return r.subscript(n, e, fc)
@@ -260,6 +280,16 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 	case "boolean_operator":
 		op := r.text(n.ChildByFieldId(fldOperator))
 		l := r.evalIn(n.ChildByFieldId(fldLeft), e, fc)
+		if t, ok := pyTruth(l); ok {
+			if _, isBool := l.(bool); !isBool {
+				// Python's and/or on constants: the operand that decides
+				// (out_m or m).
+				if t == (op == "or") {
+					return l
+				}
+				return r.evalIn(n.ChildByFieldId(fldRight), e, fc)
+			}
+		}
 		rt := r.evalIn(n.ChildByFieldId(fldRight), e, fc)
 		if lb, ok := l.(bool); ok {
 			if rb, ok := rt.(bool); ok {
@@ -323,7 +353,7 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 	case "conditional_expression":
 		ks := r.kids(n)
 		c := r.evalIn(ks[1], e, fc)
-		b, ok := c.(bool)
+		b, ok := pyTruth(c)
 		if !ok {
 			r.fail(ks[1], "a conditional expression needs a compile-time condition, given %s", describe(c))
 		}
@@ -399,6 +429,8 @@ func describe(v value) string {
 		return "a list"
 	case pyTuple:
 		return "a tuple"
+	case *pyDict:
+		return "a dict"
 	case ir.Expr:
 		return ir.Describe(x)
 	case ir.Type:
@@ -475,6 +507,10 @@ func (r *reader) compare(n *node, e *env, fc *fnCtx) value {
 			opText = strings.Join(strings.Fields(r.text(c)), " ")
 		}
 	}
+	if opText == "is" || opText == "is not" || opText == "in" || opText == "not in" {
+		v, _ := r.identity(n, opText, r.evalIn(ks[0], e, fc), r.evalIn(ks[1], e, fc))
+		return v
+	}
 	op, ok := binOps[opText]
 	if !ok {
 		r.fail(n, "unsupported comparison %s", opText)
@@ -483,6 +519,12 @@ func (r *reader) compare(n *node, e *env, fc *fnCtx) value {
 	rt := r.evalIn(ks[1], e, fc)
 	if v, ok := foldPy(op, l, rt); ok {
 		return v
+	}
+	_, lIR := l.(ir.Expr)
+	_, rIR := rt.(ir.Expr)
+	if !lIR && !rIR && (op == ir.OpEq || op == ir.OpNe) {
+		// None, dtypes, tuples, a harness's enum members.
+		return pyEqual(l, rt) == (op == ir.OpEq)
 	}
 	return r.binExpr(n, op, l, rt)
 }

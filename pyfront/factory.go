@@ -24,6 +24,8 @@ type factory struct {
 	// that a factory calls to compute values: its return value may be any
 	// Python value the reader knows.
 	helper bool
+	// cls is set for a test-case class (cases.go).
+	cls *caseClass
 }
 
 type factoryParam struct {
@@ -110,10 +112,40 @@ func (r *reader) callFactory(f *factory, args []any) *ir.Program {
 // runFactory runs a factory's body on Python values (positional, then
 // keyword) and returns what it returns: a program or a function.
 func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) value {
+	if f.cls != nil {
+		return r.runCase(f, at, pos, kws)
+	}
+	e := r.globalEnv()
+	r.bindParams(f, at, pos, kws, e)
+	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
+		return v
+	}
+	if f.helper {
+		r.fail(at, "%s returns no value", f.name)
+	}
+	r.fail(f.def, "factory %s returns no program", f.name)
+	return nil
+}
+
+// moduleProgram is the module-level @pl.program class n names (nil: n
+// names none), as a test case's get_program returns it.
+func (r *reader) moduleProgram(n *node) *ir.Program {
+	name := r.text(n)
+	if r.mod == nil || !r.progNames[name] {
+		return nil
+	}
+	if err := r.mod.errs[name]; err != nil {
+		r.fail(n, "%s could not be built: %v", name, err)
+	}
+	return r.mod.progs[name]
+}
+
+// bindParams binds a factory's parameters in e: positional values, then
+// keyword ones, then Python defaults.
+func (r *reader) bindParams(f *factory, at *node, pos []value, kws []kwArg, e *env) {
 	if len(pos) > len(f.params) {
 		r.fail(at, "%s takes %d arguments, given %d", f.name, len(f.params), len(pos))
 	}
-	e := r.globalEnv()
 	for i, v := range pos {
 		e.vars[f.params[i].name] = v
 	}
@@ -141,14 +173,6 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 		}
 		e.vars[p.name] = r.eval(p.def, e)
 	}
-	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
-		return v
-	}
-	if f.helper {
-		r.fail(at, "%s returns no value", f.name)
-	}
-	r.fail(f.def, "factory %s returns no program", f.name)
-	return nil
 }
 
 // factoryBlock runs the statements of a factory body (or of the branch a
@@ -187,8 +211,14 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 				case "pattern_list", "tuple_pattern":
 					// M, N = _M, _N: Python unpacks the tuple.
 					names := r.kids(left)
-					vals, ok := r.eval(right, e).(pyTuple)
-					if !ok || len(vals) != len(names) {
+					var vals []value
+					switch v := r.eval(right, e).(type) {
+					case pyTuple:
+						vals = v
+					case pyList:
+						vals = v
+					}
+					if len(vals) != len(names) {
 						r.fail(x, "factory %s: %d names unpack %s", f.name, len(names), r.text(right))
 					}
 					for i, nn := range names {
@@ -222,6 +252,25 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 				case *ir.Program, *pyFunc:
 					return v
 				}
+				if p := r.moduleProgram(ks[0]); p != nil {
+					return p
+				}
+			}
+			if len(ks) == 1 && ks[0].Kind() != "identifier" {
+				// return build_x(...) / return self.program /
+				// return PROGRAMS[self.op]: what another factory, the
+				// case's attribute or a table holds.
+				v := r.eval(ks[0], e)
+				switch v.(type) {
+				case *ir.Program, *pyFunc:
+					return v
+				}
+				if f.cls != nil {
+					r.fail(c, "%s.get_program must return a @pl.program class, given %s", f.name, describe(v))
+				}
+			}
+			if f.cls != nil {
+				r.fail(c, "%s.get_program must return the @pl.program class it defines or a module-level one", f.name)
 			}
 			r.fail(c, "factory %s must return the @pl.program class or the @pl.function it defines", f.name)
 		case "raise_statement":
@@ -239,15 +288,8 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 // (nil: none), its conditions evaluated as Python would.
 func (r *reader) factoryBranch(f *factory, n *node, e *env) *node {
 	truth := func(cond *node) bool {
-		switch v := r.eval(cond, e).(type) {
-		case bool:
-			return v
-		case int64: // Python's truthiness of the factory's own values
-			return v != 0
-		case float64:
-			return v != 0
-		case string:
-			return v != ""
+		if t, ok := pyTruth(r.eval(cond, e)); ok {
+			return t
 		}
 		r.fail(cond, "factory %s: an if condition must be a value known when the factory runs (a bool, number or string), given %s", f.name, r.text(cond))
 		return false

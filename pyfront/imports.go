@@ -33,6 +33,9 @@ type source struct {
 	// whose functions call one by name holds it too, as upstream adds a
 	// module-level kernel to the program that calls it.
 	modFuncs map[string]*pyFunc
+	// foreign maps a name imported from a module ptorepl does not read
+	// to that module: its attributes are opaque symbols (pydata.go).
+	foreign map[string]string
 }
 
 func newSource(file string, src []byte) source {
@@ -42,6 +45,7 @@ func newSource(file string, src []byte) source {
 		alias:    map[string]string{"pl": "pl", "pld": "pld"},
 		inlines:  map[string]*inlineHelper{},
 		modFuncs: map[string]*pyFunc{},
+		foreign:  map[string]string{},
 	}
 }
 
@@ -130,6 +134,7 @@ func (r *reader) importFrom(n *node) {
 		}
 		if from == nil {
 			r.consts[as] = unevaluable{importError(fmt.Sprintf("%s comes from %s, which ptorepl does not read (it reads PyPTO files, and the files beside them that they import)", as, spelled))}
+			r.foreign[as] = spelled
 			continue
 		}
 		r.bindImported(from, spelled, name, as)

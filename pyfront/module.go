@@ -42,7 +42,7 @@ func (m *Module) NoPrograms() string {
 	if len(m.order) > 0 {
 		return ""
 	}
-	msg := m.File + " defines no program: ptorepl builds one from each @pl.program class, @pl.jit.host entry, top-level @pl.function and program factory"
+	msg := m.File + " defines no program: ptorepl builds one from each @pl.program class, @pl.jit.host entry, top-level @pl.function, program factory and test-case class with a get_program method"
 	if len(m.kernels) > 0 {
 		msg += fmt.Sprintf("; its @pl.jit functions (%s) join a program when a @pl.jit.host entry calls them", strings.Join(m.kernels, ", "))
 	}
@@ -152,8 +152,10 @@ func firstFrames(stack []byte) string {
 func (r *reader) module(root *node) *Module {
 	m := &Module{File: r.file, r: r, progs: map[string]*ir.Program{}, facs: map[string]*factory{}, errs: map[string]error{}}
 	r.facs = m.facs
+	r.mod = m
 	r.jitNames, r.progNames = map[string]bool{}, map[string]bool{}
 	r.helpers = map[string]*factory{}
+	r.cases = map[string]*caseClass{}
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {
@@ -209,6 +211,11 @@ func (r *reader) module(root *node) *Module {
 				if jf.kind != "host" {
 					m.kernels = append(m.kernels, jf.name)
 				}
+			}
+		case "class_definition":
+			if f := r.caseDecl(n); f != nil {
+				add(f.name, n)
+				m.facs[f.name] = f
 			}
 		case "function_definition":
 			switch f := r.factoryDecl(n); {

@@ -238,7 +238,7 @@ func TestRoundTripPrinterGoldens(t *testing.T) {
 func TestRoundTripAuthored(t *testing.T) {
 	progs := map[string]*ir.Program{}
 	for _, file := range []string{"rank_basics.py", "ring.py", "sum_all.py", "inline_helpers.py", "class_style.py", "slices.py", "scopes.py", "jit_samples.py", "jit_cases.py", "callbacks.py", "nested_if.py", "module_kernels.py", "reductions.py", "extras.py",
-		"vector_ops.py", "narrow_valid.py", "spmd.py", "mat_operands.py", "matmul_trans.py", "gather.py", "scatter.py", "argmax.py", "transpose.py", "valid_shapes.py", "tile_elements.py", "slice_windows.py", "task_graph.py", "part_ops.py", "mscatter.py", "task_races.py", "local_array.py", "jit_pytest.py", "sort.py", "compare.py", "scatter_update.py", "func_attrs.py", "dyn_spmd.py", "splitk/model.py", "random.py", "promote.py", "reinterpret.py", "convert_store.py", "unpack_loop.py", "init_cond.py", "vec_into_cube.py", "gather_row.py", "tile_subscript.py", "split_aiv.py", "syncall.py", "crosscore_sync.py", "pipes.py", "predicate.py", "memref_slots.py", "gather_compare.py"} {
+		"vector_ops.py", "narrow_valid.py", "spmd.py", "mat_operands.py", "matmul_trans.py", "gather.py", "scatter.py", "argmax.py", "transpose.py", "valid_shapes.py", "tile_elements.py", "slice_windows.py", "task_graph.py", "part_ops.py", "mscatter.py", "task_races.py", "local_array.py", "jit_pytest.py", "sort.py", "compare.py", "scatter_update.py", "func_attrs.py", "dyn_spmd.py", "splitk/model.py", "random.py", "promote.py", "reinterpret.py", "convert_store.py", "unpack_loop.py", "init_cond.py", "vec_into_cube.py", "gather_row.py", "tile_subscript.py", "split_aiv.py", "syncall.py", "crosscore_sync.py", "pipes.py", "predicate.py", "memref_slots.py", "gather_compare.py", "harness_cases.py"} {
 		mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)
@@ -290,6 +290,15 @@ func TestRoundTripAuthored(t *testing.T) {
 	}
 	if progs["memref_slots.py/build_two_slots(0, 1)"], err = slotted.Call("build_two_slots", 0, 1); err != nil {
 		t.Fatal(err)
+	}
+	cases, err := pyfront.Load(filepath.Join("testdata", "authoring", "harness_cases.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"ScaleCase", "NarrowScaleCase"} {
+		if progs["harness_cases.py/"+c+"()"], err = cases.Call(c); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, builtin := range []bool{true, false} {
 		p, err := fac.Call("build_shift", 4, builtin)

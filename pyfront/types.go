@@ -159,6 +159,12 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 		return r.pyIndex(subs[0], []value(o), idx)
 	case pyTuple:
 		return r.pyIndex(subs[0], []value(o), idx)
+	case *pyDict:
+		i := o.find(idx)
+		if i < 0 {
+			r.fail(subs[0], "key %s is not in the dict", describe(idx))
+		}
+		return o.vals[i]
 	case ir.Expr:
 		if _, ok := o.Type().(*ir.ArrayType); ok && fc != nil {
 			// tids[i] reads one element (array.get_element).
