@@ -36,6 +36,12 @@ var (
 	TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum *OpDef
 	TensorAdds, TensorSubs, TensorMuls, TensorDivs                           *OpDef
 
+	TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot             *OpDef
+	TileAnds, TileOrs, TileXors, TileShls, TileShrs                 *OpDef
+	TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot *OpDef
+	TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs       *OpDef
+	TileMaximums, TileMinimums, TileLrelu                           *OpDef
+
 	TileCast, TensorCast                                 *OpDef
 	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef
 	TileSlice, TensorSlice, TensorViewOp, TensorAssemble *OpDef

@@ -19,7 +19,10 @@ func tens(dt DataType, dims ...int64) *Var {
 func tile(dt DataType, mem MemorySpace, dims ...int64) *Var {
 	return tvar("x", NewTileType(Dims(dims...).Elems, dt, mem, nil))
 }
-func i32(v int64) *ConstInt { return IntOf(v, INT32) }
+func i32(v int64) *ConstInt    { return IntOf(v, INT32) }
+func itile(dims ...int64) *Var { return tile(INT32, MemVec, dims...) }
+
+var ftile = tile(FP32, MemVec, 16, 32)
 
 var cell = Span{File: "cell[3]", Line: 7}
 
@@ -411,6 +414,56 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.fmods: argument 'rhs': expected a scalar, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
 		dcase{"tensor.fmods", []Expr{rows, Int(2)}, nil,
 			"cell[3]:7: tensor.fmods: argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.and", []Expr{ftile, ftile}, nil,
+			"cell[3]:7: tile.and: argument 'lhs': expected integer elements, given pl.FP32"},
+		dcase{"tile.or", []Expr{itile(16, 32), itile(16, 16)}, nil,
+			"cell[3]:7: tile.or: argument 'rhs': expected a tile like lhs, [16, 32] of pl.INT32, given pl.Tile[[16, 16], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tile.xor", []Expr{itile(16, 32), itile(16, 32)}, nil,
+			"cell[3]:7: tile.xor: expected 3 positional arguments (lhs, rhs, tmp), given 2"},
+		dcase{"tile.shl", []Expr{itile(16, 32), tens(INT32, 16, 32)}, nil,
+			"cell[3]:7: tile.shl: argument 'rhs': expected a pl.Tile, given pl.Tensor[[16, 32], pl.INT32]"},
+		dcase{"tile.shr", []Expr{tile(FP16, MemVec, 16, 32), tile(FP16, MemVec, 16, 32)}, nil,
+			"cell[3]:7: tile.shr: argument 'lhs': expected integer elements, given pl.FP16"},
+		dcase{"tile.ands", []Expr{itile(16, 32), &ConstFloat{Value: 1.5, DType: FP32}}, nil,
+			"cell[3]:7: tile.ands: argument 'rhs': expected an integer scalar, given pl.Scalar[pl.FP32]"},
+		dcase{"tile.ors", []Expr{itile(16, 32), itile(16, 32)}, nil,
+			"cell[3]:7: tile.ors: argument 'rhs': expected an integer scalar, given pl.Tile[[16, 32], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tile.xors", []Expr{itile(16, 32), i32(3), ftile}, nil,
+			"cell[3]:7: tile.xors: argument 'tmp': expected a tile like lhs, [16, 32] of pl.INT32, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.shls", []Expr{ftile, i32(1)}, nil,
+			"cell[3]:7: tile.shls: argument 'lhs': expected integer elements, given pl.FP32"},
+		dcase{"tile.shrs", []Expr{tens(INT32, 16, 32), i32(1)}, nil,
+			"cell[3]:7: tile.shrs: argument 'lhs': expected a pl.Tile, given pl.Tensor[[16, 32], pl.INT32]"},
+		dcase{"tile.not", []Expr{ftile}, nil,
+			"cell[3]:7: tile.not: argument 'tile': expected integer elements, given pl.FP32"},
+		dcase{"tensor.and", []Expr{tens(FP32, 4, 4), tens(FP32, 4, 4)}, nil,
+			"cell[3]:7: tensor.and: argument 'lhs': expected integer elements, given pl.FP32"},
+		dcase{"tensor.or", []Expr{tens(INT32, 4, 4), tens(INT16, 4, 4)}, nil,
+			"cell[3]:7: tensor.or: argument 'rhs': expected a tensor like lhs, [4, 4] of pl.INT32, given pl.Tensor[[4, 4], pl.INT16]"},
+		dcase{"tensor.xor", []Expr{tens(INT32, 4, 4), i32(1)}, nil,
+			"cell[3]:7: tensor.xor: argument 'rhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Scalar[pl.INT32]"},
+		dcase{"tensor.shl", []Expr{tens(INT32, 4, 4), tens(INT32, 4, 8)}, nil,
+			"cell[3]:7: tensor.shl: argument 'rhs': expected a tensor like lhs, [4, 4] of pl.INT32, given pl.Tensor[[4, 8], pl.INT32]"},
+		dcase{"tensor.shr", []Expr{ftile, ftile}, nil,
+			"cell[3]:7: tensor.shr: argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tensor.ands", []Expr{tens(INT32, 4, 4), tens(INT32, 4, 4)}, nil,
+			"cell[3]:7: tensor.ands: argument 'rhs': expected an integer scalar, given pl.Tensor[[4, 4], pl.INT32]"},
+		dcase{"tensor.ors", []Expr{tens(FP32, 4, 4), i32(1)}, nil,
+			"cell[3]:7: tensor.ors: argument 'lhs': expected integer elements, given pl.FP32"},
+		dcase{"tensor.xors", []Expr{tens(INT32, 4, 4), &ConstFloat{Value: 2, DType: FP32}}, nil,
+			"cell[3]:7: tensor.xors: argument 'rhs': expected an integer scalar, given pl.Scalar[pl.FP32]"},
+		dcase{"tensor.shls", []Expr{itile(4, 4), i32(1)}, nil,
+			"cell[3]:7: tensor.shls: argument 'lhs': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[4, 4], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tensor.shrs", []Expr{tens(INT8, 4, 4)}, nil,
+			"cell[3]:7: tensor.shrs: expected 2 positional arguments (lhs, rhs), given 1"},
+		dcase{"tensor.not", []Expr{tens(BF16, 4, 4)}, nil,
+			"cell[3]:7: tensor.not: argument 'input': expected integer elements, given pl.BF16"},
+		dcase{"tile.maximums", []Expr{ftile, ftile}, nil,
+			"cell[3]:7: tile.maximums: argument 'rhs': expected a scalar, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.minimums", []Expr{tens(FP32, 4, 4), &ConstFloat{Value: 1, DType: FP32}}, nil,
+			"cell[3]:7: tile.minimums: argument 'tile': expected a pl.Tile, given pl.Tensor[[4, 4], pl.FP32]"},
+		dcase{"tile.lrelu", []Expr{itile(16, 32), &ConstFloat{Value: 0.1, DType: FP32}}, nil,
+			"cell[3]:7: tile.lrelu: argument 'tile': expected elements of a floating-point type, given pl.INT32"},
 		dcase{"tile.ci", []Expr{i32(0), Dims(2, 32)}, Kwargs{{"dtype", INT32}},
 			"cell[3]:7: tile.ci: argument 'shape': expected one row: every leading dimension 1 (TCI fills only the first row), given [2, 32]"},
 		dcase{"tensor.ci", []Expr{i32(0), Dims(1, 32)}, Kwargs{{"dtype", FP32}},
@@ -743,6 +796,9 @@ func TestHandlesFilled(t *testing.T) {
 		SystemSetFFTS, SystemSyncSet, SystemSyncWait,
 		TileTpushToAiv, TileTpushToAic, TileTpopFromAic, TileTpopFromAiv, SystemTfreeToAic, SystemTfreeToAiv,
 		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer, TensorGatherCompare,
+		TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot, TileAnds, TileOrs, TileXors, TileShls, TileShrs,
+		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
+		TileMaximums, TileMinimums, TileLrelu,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

@@ -486,7 +486,7 @@ var (
 	tileElementwise = map[ir.BinaryOp]elementwiseForms{
 		ir.OpAdd: {ir.TileAdd, ir.TileAdds}, ir.OpSub: {ir.TileSub, ir.TileSubs},
 		ir.OpMul: {ir.TileMul, ir.TileMuls}, ir.OpFloatDiv: {ir.TileDiv, ir.TileDivs},
-		ir.OpMax: {ir.TileMaximum, nil}, ir.OpMin: {ir.TileMinimum, nil},
+		ir.OpMax: {ir.TileMaximum, ir.TileMaximums}, ir.OpMin: {ir.TileMinimum, ir.TileMinimums},
 	}
 	tensorElementwise = map[ir.BinaryOp]elementwiseForms{
 		ir.OpAdd: {ir.TensorAdd, ir.TensorAdds}, ir.OpSub: {ir.TensorSub, ir.TensorSubs},
@@ -507,10 +507,11 @@ func Mul(a, b any) Expr { return elementwise("Mul", ir.OpMul, a, b) }
 // Div is a / b, like Add (true division on scalars).
 func Div(a, b any) Expr { return elementwise("Div", ir.OpFloatDiv, a, b) }
 
-// Maximum is the elementwise maximum of two tiles or tensors. PyPTO: pl.maximum(a, b).
+// Maximum is the elementwise maximum of two tiles or tensors, or of a tile
+// and a scalar (maximums). PyPTO: pl.maximum(a, b).
 func Maximum(a, b any) Expr { return elementwise("Maximum", ir.OpMax, a, b) }
 
-// Minimum is the elementwise minimum of two tiles or tensors. PyPTO: pl.minimum(a, b).
+// Minimum is the elementwise minimum, like Maximum. PyPTO: pl.minimum(a, b).
 func Minimum(a, b any) Expr { return elementwise("Minimum", ir.OpMin, a, b) }
 
 func binary(op ir.BinaryOp, l, r ir.Expr) Expr {
@@ -570,15 +571,32 @@ func Gt(a, b any) Expr { return scalarOp("Gt", ir.OpGt, a, b) }
 // Ge is a >= b.
 func Ge(a, b any) Expr { return scalarOp("Ge", ir.OpGe, a, b) }
 
-// And is a and b.
-func And(a, b any) Expr { return scalarOp("And", ir.OpAnd, a, b) }
+// And is a and b on BOOL scalars; on integer tiles or tensors it is the
+// elementwise bitwise AND, b a tile, tensor or integer scalar (ands).
+// PyPTO: a and b, pl.and_(a, b).
+func And(a, b any) Expr {
+	if l := arg(a, "pl.And", "lhs"); isTile(l) || isTensor(l) {
+		return bitwise("And", ir.TileAnd, ir.TileAnds, ir.TensorAnd, ir.TensorAnds, l, b, nil)
+	}
+	return scalarOp("And", ir.OpAnd, a, b)
+}
 
-// Or is a or b.
-func Or(a, b any) Expr { return scalarOp("Or", ir.OpOr, a, b) }
+// Or is a or b, or the elementwise bitwise OR, like And. PyPTO: a or b,
+// pl.or_(a, b).
+func Or(a, b any) Expr {
+	if l := arg(a, "pl.Or", "lhs"); isTile(l) || isTensor(l) {
+		return bitwise("Or", ir.TileOr, ir.TileOrs, ir.TensorOr, ir.TensorOrs, l, b, nil)
+	}
+	return scalarOp("Or", ir.OpOr, a, b)
+}
 
-// Not is not a.
+// Not is not a on a BOOL scalar, or the elementwise bitwise complement of
+// an integer tile or tensor. PyPTO: not a, pl.not_(x).
 func Not(a any) Expr {
 	e := arg(a, "pl.Not", "x")
+	if isTile(e) || isTensor(e) {
+		return unary("Not", ir.TileNot, ir.TensorNot, e)
+	}
 	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
 		dsl.Raise(&ir.TypeError{Op: "pl.Not", Arg: "x", Expected: "a BOOL scalar", Given: ir.Describe(e)})
 	}

@@ -50,6 +50,28 @@ func init() {
 	Register(ir.TileCmp, emitElementwiseAttrs("pto.tcmp", false, cmpMode))
 	Register(ir.TileCmps, emitElementwiseAttrs("pto.tcmps", true, cmpMode))
 	Register(ir.TileSel, emitTiles("pto.tsel", nil))
+	// TXOR and TXORS take their scratch tile last.
+	Register(ir.TileXor, emitTiles("pto.txor", nil))
+	Register(ir.TileXors, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		a, at, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		s, err := c.as(call.Args[1], at.DType, "")
+		if err != nil {
+			return err
+		}
+		tmp, _, err := c.tile(call.Args[2])
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts("pto.txors", []value{a, s, tmp}, []value{r}, nil)
+		return nil
+	})
 	for op, inst := range map[*ir.OpDef]string{ir.TileRowArgmax: "pto.trowargmax", ir.TileRowArgmin: "pto.trowargmin",
 		ir.TileColArgmax: "pto.tcolargmax", ir.TileColArgmin: "pto.tcolargmin"} {
 		Register(op, emitTiles(inst, nil))
@@ -61,7 +83,7 @@ func init() {
 	})
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
-		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip",
+		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip", ir.TileNot: "pto.tnot",
 	} {
 		Register(op, emitUnary(inst))
 	}
@@ -121,12 +143,15 @@ var elementwise = map[*ir.OpDef]string{
 	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul", ir.TileDiv: "pto.tdiv",
 	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin", ir.TileFmod: "pto.tfmod",
 	ir.TilePartAdd: "pto.tpartadd", ir.TilePartMul: "pto.tpartmul", ir.TilePartMax: "pto.tpartmax", ir.TilePartMin: "pto.tpartmin",
+	ir.TileAnd: "pto.tand", ir.TileOr: "pto.tor", ir.TileShl: "pto.tshl", ir.TileShr: "pto.tshr",
 }
 
 // elementwiseScalar maps the tile-scalar forms (TADDS, ...).
 var elementwiseScalar = map[*ir.OpDef]string{
 	ir.TileAdds: "pto.tadds", ir.TileSubs: "pto.tsubs", ir.TileMuls: "pto.tmuls", ir.TileDivs: "pto.tdivs",
 	ir.TileFmods: "pto.tfmods",
+	ir.TileAnds:  "pto.tands", ir.TileOrs: "pto.tors", ir.TileShls: "pto.tshls", ir.TileShrs: "pto.tshrs",
+	ir.TileMaximums: "pto.tmaxs", ir.TileMinimums: "pto.tmins", ir.TileLrelu: "pto.tlrelu",
 }
 
 // tile.load(tensor, offsets, shapes[, valid_shape]) → pto.tload from a local

@@ -238,15 +238,28 @@ type elementwiseSpelling struct {
 	tile, tensor, tileScalar, tensorScalar *ir.OpDef
 	scalar                                 ir.BinaryOp
 	hasScalar                              bool
+	// tmp: the tile form takes a scratch tile third (pl.xor(a, b, tmp));
+	// the tensor form's lowering allocates it.
+	tmp bool
 }
 
 var elementwiseOps = map[string]elementwiseSpelling{
-	"pl.add":     {ir.TileAdd, ir.TensorAdd, ir.TileAdds, ir.TensorAdds, ir.OpAdd, true},
-	"pl.sub":     {ir.TileSub, ir.TensorSub, ir.TileSubs, ir.TensorSubs, ir.OpSub, true},
-	"pl.mul":     {ir.TileMul, ir.TensorMul, ir.TileMuls, ir.TensorMuls, ir.OpMul, true},
-	"pl.div":     {ir.TileDiv, ir.TensorDiv, ir.TileDivs, ir.TensorDivs, ir.OpFloatDiv, true},
-	"pl.maximum": {tile: ir.TileMaximum, tensor: ir.TensorMaximum},
-	"pl.minimum": {tile: ir.TileMinimum, tensor: ir.TensorMinimum},
+	"pl.add":     {ir.TileAdd, ir.TensorAdd, ir.TileAdds, ir.TensorAdds, ir.OpAdd, true, false},
+	"pl.sub":     {ir.TileSub, ir.TensorSub, ir.TileSubs, ir.TensorSubs, ir.OpSub, true, false},
+	"pl.mul":     {ir.TileMul, ir.TensorMul, ir.TileMuls, ir.TensorMuls, ir.OpMul, true, false},
+	"pl.div":     {ir.TileDiv, ir.TensorDiv, ir.TileDivs, ir.TensorDivs, ir.OpFloatDiv, true, false},
+	"pl.maximum": {tile: ir.TileMaximum, tensor: ir.TensorMaximum, tileScalar: ir.TileMaximums},
+	"pl.minimum": {tile: ir.TileMinimum, tensor: ir.TensorMinimum, tileScalar: ir.TileMinimums},
+	"pl.and_":    {tile: ir.TileAnd, tensor: ir.TensorAnd, tileScalar: ir.TileAnds, tensorScalar: ir.TensorAnds},
+	"pl.or_":     {tile: ir.TileOr, tensor: ir.TensorOr, tileScalar: ir.TileOrs, tensorScalar: ir.TensorOrs},
+	"pl.xor":     {tile: ir.TileXor, tensor: ir.TensorXor, tileScalar: ir.TileXors, tensorScalar: ir.TensorXors, tmp: true},
+	"pl.shl":     {tile: ir.TileShl, tensor: ir.TensorShl, tileScalar: ir.TileShls, tensorScalar: ir.TensorShls},
+	"pl.shr":     {tile: ir.TileShr, tensor: ir.TensorShr, tileScalar: ir.TileShrs, tensorScalar: ir.TensorShrs},
+	"pl.ands":    {tile: ir.TileAnds, tensor: ir.TensorAnds, tileScalar: ir.TileAnds, tensorScalar: ir.TensorAnds},
+	"pl.ors":     {tile: ir.TileOrs, tensor: ir.TensorOrs, tileScalar: ir.TileOrs, tensorScalar: ir.TensorOrs},
+	"pl.xors":    {tile: ir.TileXors, tensor: ir.TensorXors, tileScalar: ir.TileXors, tensorScalar: ir.TensorXors, tmp: true},
+	"pl.shls":    {tile: ir.TileShls, tensor: ir.TensorShls, tileScalar: ir.TileShls, tensorScalar: ir.TensorShls},
+	"pl.shrs":    {tile: ir.TileShrs, tensor: ir.TensorShrs, tileScalar: ir.TileShrs, tensorScalar: ir.TensorShrs},
 	"pl.fmod":    {tile: ir.TileFmod, tensor: ir.TensorFmod, tileScalar: ir.TileFmods, tensorScalar: ir.TensorFmods},
 	"pl.fmods":   {tile: ir.TileFmods, tensor: ir.TensorFmods, tileScalar: ir.TileFmods, tensorScalar: ir.TensorFmods},
 }
@@ -335,10 +348,14 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 		if len(kws) > 0 {
 			r.fail(kws[0].node, "%s takes no keyword arguments", callee)
 		}
-		if len(pos) != 2 {
+		l := r.toExpr(nodes[0], pos[0])
+		_, onTile := l.Type().(*ir.TileType)
+		switch {
+		case sp.tmp && onTile && len(pos) != 3:
+			r.fail(n, "%s of tiles: expected 3 positional arguments (lhs, rhs, tmp), given %d", callee, len(pos))
+		case (!sp.tmp || !onTile) && len(pos) != 2:
 			r.fail(n, "%s: expected 2 positional arguments (lhs, rhs), given %d", callee, len(pos))
 		}
-		l := r.toExpr(nodes[0], pos[0])
 		rt := r.toExpr(nodes[1], pos[1])
 		var kind string
 		var op, scalarOp *ir.OpDef
@@ -361,7 +378,11 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 			}
 			op = scalarOp
 		}
-		c, err := op.NewCall([]ir.Expr{l, rt}, nil, r.pos(n))
+		args := []ir.Expr{l, rt}
+		if len(pos) == 3 {
+			args = append(args, r.toExpr(nodes[2], pos[2]))
+		}
+		c, err := op.NewCall(args, nil, r.pos(n))
 		if err != nil {
 			r.failErr(n, err)
 		}

@@ -207,7 +207,7 @@ func TestUpstreamHarnessCases(t *testing.T) {
 		name  string
 		args  []interface{}
 		slope float64 // 0: relu
-	}{{"TileReluTestCase", nil, 0}} {
+	}{{"TileReluTestCase", nil, 0}, {"TileLreluTestCase", nil, 0.1}, {"TileLreluTestCase", []interface{}{0.25}, 0.25}} {
 		prog, err := act.Call(c.name, c.args...)
 		if err != nil {
 			t.Fatal(err)
@@ -231,5 +231,68 @@ func TestUpstreamHarnessCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Upstream's bitwise NOT case (INT16 by default) and its maximums /
+// minimums factories at each scalar its tests pass, read unmodified: ~a,
+// and max(a, s) / min(a, s), as their compute_expected say.
+func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
+	bits := upstreamSystemTest(t, "runtime/ops/test_bitwise.py")
+	prog, err := bits.Call("BitwiseNotTestCase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]int16, 256)
+	vals := make([]float64, 256)
+	for i := range in {
+		in[i] = int16(i*517 - 30000)
+		vals[i] = float64(in[i])
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.FromFloat64(ir.INT16, vals, 16, 16), tensor.Zeros(ir.INT16, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		out := a[1].Reshape(256)
+		for i, x := range in {
+			if got := int16(out.At(i)); got != ^x {
+				t.Fatalf("compiled %v: out[%d] = %d, want ~%d = %d", compiled, i, got, x, ^x)
+			}
+		}
+	})
+
+	mm := upstreamSystemTest(t, "runtime/ops/test_max_min.py")
+	for _, f := range []string{"_make_tile_maximums_program", "_make_tile_minimums_program"} {
+		for _, s := range []float64{-2.5, 0, 2.5} {
+			prog, err := mm.Call(f, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := pl.TryCompile(prog, pl.Ranks(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+				x := make([]float32, 256)
+				for i := range x {
+					x[i] = float32(i%13) - 6.25 // either side of each scalar
+				}
+				return []*tensor.Tensor{tensor.FromFloat32(x, 16, 16), tensor.Zeros(ir.FP32, 16, 16)}
+			}, func(a []*tensor.Tensor, compiled bool) {
+				in, out := a[0].Reshape(256), a[1].Reshape(256)
+				for i := 0; i < 256; i++ {
+					want := max(in.At(i), s)
+					if f == "_make_tile_minimums_program" {
+						want = min(in.At(i), s)
+					}
+					if got := out.At(i); got != want {
+						t.Fatalf("%s(%v), compiled %v: out[%d] = %v, want %v", f, s, compiled, i, got, want)
+					}
+				}
+			})
+		}
 	}
 }

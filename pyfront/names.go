@@ -19,6 +19,10 @@ var opByCallee = map[string]*ir.OpDef{}
 // name a registered op by another path ("pl.load", "pld.rank").
 var shortOps = map[string]*ir.OpDef{
 	"pl.load":                 ir.TileLoad,
+	"pl.not_":                 ir.TensorNot,
+	"pl.maximums":             ir.TileMaximums,
+	"pl.minimums":             ir.TileMinimums,
+	"pl.lrelu":                ir.TileLrelu,
 	"pl.store":                ir.TileStore,
 	"pl.read":                 ir.TensorRead,
 	"pl.write":                ir.TensorWrite,

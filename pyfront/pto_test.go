@@ -95,7 +95,8 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		"vec_into_cube.py": {"VecIntoCube", "CubeRoundTrip"}, "gather.py": {"GatherRows", "GatherLocal"},
 		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"},
 		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"},
-		"syncall.py":   {"SyncAllRotate", "SyncAllSoft"}, "crosscore_sync.py": {"lanes_then_cube"}, "pipes.py": {"TwoPipes", "Broadcast"}, "memref_slots.py": {"PingPong"}} {
+		"syncall.py":   {"SyncAllRotate", "SyncAllSoft"}, "crosscore_sync.py": {"lanes_then_cube"}, "pipes.py": {"TwoPipes", "Broadcast"}, "memref_slots.py": {"PingPong"},
+		"bitwise.py": {"BitwiseTiles", "BitwiseTensors", "ScalarTiles"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)

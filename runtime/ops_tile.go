@@ -341,6 +341,7 @@ var unaryKernels = func() map[*ir.OpDef]func(float64) float64 {
 		{ir.TileSqrt, ir.TensorSqrt, math.Sqrt},
 		{ir.TileRecip, ir.TensorRecip, func(v float64) float64 { return 1 / v }},
 		{ir.TileRsqrt, ir.TensorRsqrt, func(v float64) float64 { return 1 / math.Sqrt(v) }},
+		{ir.TileNot, ir.TensorNot, func(v float64) float64 { return float64(^int64(v)) }},
 	} {
 		m[k.tile], m[k.tensor] = k.fn, k.fn
 	}
@@ -381,6 +382,11 @@ var elementwiseKernels = map[*ir.OpDef]string{
 	ir.TensorMaximum: "maximum", ir.TensorMinimum: "minimum",
 	ir.TensorAdds: "adds", ir.TensorSubs: "subs", ir.TensorMuls: "muls", ir.TensorDivs: "divs",
 	ir.TileFmod: "fmod", ir.TileFmods: "fmods", ir.TensorFmod: "fmod", ir.TensorFmods: "fmods",
+	ir.TileAnd: "and", ir.TileOr: "or", ir.TileXor: "xor", ir.TileShl: "shl", ir.TileShr: "shr",
+	ir.TensorAnd: "and", ir.TensorOr: "or", ir.TensorXor: "xor", ir.TensorShl: "shl", ir.TensorShr: "shr",
+	ir.TileAnds: "and", ir.TileOrs: "or", ir.TileXors: "xor", ir.TileShls: "shl", ir.TileShrs: "shr",
+	ir.TensorAnds: "and", ir.TensorOrs: "or", ir.TensorXors: "xor", ir.TensorShls: "shl", ir.TensorShrs: "shr",
+	ir.TileMaximums: "maximums", ir.TileMinimums: "minimums", ir.TileLrelu: "lrelu",
 }
 
 var elementwise = map[string]func(a, b float64) float64{
@@ -392,6 +398,28 @@ var elementwise = map[string]func(a, b float64) float64{
 	// The remainder with the dividend's sign, as torch.fmod: exact in
 	// float64 for float32 operands, so rounding back loses nothing.
 	"fmod": math.Mod, "fmods": math.Mod,
+	"maximums": math.Max, "minimums": math.Min,
+	// TLRELU: x where x > 0, else slope * x.
+	"lrelu": func(a, slope float64) float64 {
+		if a > 0 {
+			return a
+		}
+		return slope * a
+	},
+	// Bitwise ops on the integers the elements hold; the result wraps to
+	// the element type when rounded. A shift right of a signed element is
+	// arithmetic.
+	"and": intOp(func(a, b int64) int64 { return a & b }),
+	"or":  intOp(func(a, b int64) int64 { return a | b }),
+	"xor": intOp(func(a, b int64) int64 { return a ^ b }),
+	"shl": intOp(func(a, b int64) int64 { return a << uint64(b) }),
+	"shr": intOp(func(a, b int64) int64 { return a >> uint64(b) }),
+}
+
+// intOp lifts an operation on integers to the float64 values elements
+// are computed in.
+func intOp(f func(a, b int64) int64) func(a, b float64) float64 {
+	return func(a, b float64) float64 { return float64(f(int64(a), int64(b))) }
 }
 
 // elementwiseOp computes lhs <op> rhs (a tile/tensor, or a scalar for the
@@ -441,6 +469,10 @@ func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 			if err != nil {
 				return nil, fmt.Errorf("rhs: %w", err)
 			}
+			// The NPU takes the scalar operand in the element type (the
+			// PTO emitter converts it so), as torch converts a Python
+			// float to the tensor's dtype.
+			s = round(s, dt)
 			for i := range l {
 				out[i] = round(fn(l[i], s), dt)
 			}
@@ -451,9 +483,9 @@ func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 
 // elementwiseF32OK reports whether elementwiseF32 computes the op exactly
 // as the generic path would: lhs FP32, rhs an FP32 tile or tensor of the
-// same size or a single element, or a scalar FP32 represents exactly (a
-// float64 scalar that FP32 cannot hold must take part unrounded). It reads
-// nothing, so the generic path can still run without a second read.
+// same size or a single element, or a scalar (both paths round it to
+// FP32). It reads nothing, so the generic path can still run without a
+// second read.
 func (x *Exec) elementwiseF32OK(name string, a []any) bool {
 	if _, ok := elementwiseF32Names[name]; !ok || len(a) < 2 {
 		return false
@@ -469,8 +501,8 @@ func (x *Exec) elementwiseF32OK(name string, a []any) bool {
 	case *Tile, *view:
 		return false
 	}
-	s, err := toFloat(a[1])
-	return err == nil && float64(float32(s)) == s
+	_, err := toFloat(a[1])
+	return err == nil
 }
 
 // elementwiseF32Names maps the ops elementwiseF32 knows to binaryF32's names.

@@ -90,6 +90,7 @@ func init() {
 		"LoadPython":            reflect.ValueOf(pl.LoadPython),
 		"LoadTo":                reflect.ValueOf(pl.LoadTo),
 		"Log":                   reflect.ValueOf(pl.Log),
+		"Lrelu":                 reflect.ValueOf(pl.Lrelu),
 		"Lt":                    reflect.ValueOf(pl.Lt),
 		"MPI":                   reflect.ValueOf(pl.MPI),
 		"Mat":                   reflect.ValueOf(pl.Mat),
@@ -148,6 +149,8 @@ func init() {
 		"Run":                   reflect.ValueOf(pl.Run),
 		"Scalar":                reflect.ValueOf(pl.Scalar),
 		"Sel":                   reflect.ValueOf(pl.Sel),
+		"Shl":                   reflect.ValueOf(pl.Shl),
+		"Shr":                   reflect.ValueOf(pl.Shr),
 		"Simulator":             reflect.ValueOf(pl.Simulator),
 		"Slice":                 reflect.ValueOf(pl.Slice),
 		"Sort32":                reflect.ValueOf(pl.Sort32),
@@ -178,6 +181,7 @@ func init() {
 		"Verify":                reflect.ValueOf(pl.Verify),
 		"View":                  reflect.ValueOf(pl.View),
 		"Write":                 reflect.ValueOf(pl.Write),
+		"Xor":                   reflect.ValueOf(pl.Xor),
 
 		// type definitions
 		"CompileOption": reflect.ValueOf((*pl.CompileOption)(nil)),
