@@ -41,6 +41,8 @@ var (
 	TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot *OpDef
 	TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs       *OpDef
 	TileMaximums, TileMinimums, TileLrelu                           *OpDef
+	TileRowExpand, TensorRowExpand                                  *OpDef
+	TileSels, TilePrelu, TileTri                                    *OpDef
 
 	TileCast, TensorCast                                 *OpDef
 	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef

@@ -41,12 +41,14 @@ var colReductions = []struct {
 }
 
 // rowExpands combine a tile [rows, cols] with a column [rows, 1]
-// broadcast along each row.
+// broadcast along each row; row_expand itself copies the column into
+// every column of the target's shape.
 var rowExpands = []struct {
 	name, doc    string
 	float        bool // defined on floating-point elements only
 	tile, tensor **OpDef
 }{
+	{"row_expand", "The column row_vec [rows, 1] repeated into every column of target's shape (TROWEXPAND).", false, &TileRowExpand, &TensorRowExpand},
 	{"row_expand_add", "tile + row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandAdd, &TensorRowExpandAdd},
 	{"row_expand_sub", "tile - row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandSub, &TensorRowExpandSub},
 	{"row_expand_mul", "tile * row_vec, row_vec [rows, 1] broadcast along each row.", false, &TileRowExpandMul, &TensorRowExpandMul},
@@ -184,9 +186,13 @@ func init() {
 		})
 	}
 	for _, op := range rowExpands {
+		first := "tile"
+		if op.name == "row_expand" {
+			first = "target"
+		}
 		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
-			Args:      []ArgSpec{{Name: "tile"}, {Name: "row_vec"}},
+			Args:      []ArgSpec{{Name: first}, {Name: "row_vec"}},
 			OutMemory: MemVec,
 			Deduce:    broadcastDeduce("column", columnOf, op.float),
 		})
@@ -447,10 +453,14 @@ func init() {
 		}
 	}
 	for _, op := range rowExpands {
+		first := "tensor"
+		if op.name == "row_expand" {
+			first = "target"
+		}
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
 			Doc:    op.doc + " Tensors (lowered to the tile form).",
-			Args:   []ArgSpec{{Name: "tensor"}, {Name: "row_vec"}},
+			Args:   []ArgSpec{{Name: first}, {Name: "row_vec"}},
 			Deduce: expand("column", "row_vec", columnOf, op.float),
 		})
 	}

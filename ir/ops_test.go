@@ -280,9 +280,9 @@ func TestDeducerErrors(t *testing.T) {
 	}
 	cases = append(cases, dcase{"tile.row_min", []Expr{tile(INT8, MemVec, 8, 32), tile(INT8, MemVec, 8, 32)}, nil,
 		"cell[3]:7: tile.row_min: argument 'tile': expected elements of pl.INT16, pl.INT32, pl.FP16, pl.FP32, given pl.INT8"})
-	for _, name := range []string{"add", "sub", "mul", "div"} {
-		cases = append(cases, dcase{"tile.row_expand_" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
-			"cell[3]:7: tile.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"})
+	for _, name := range []string{"", "_add", "_sub", "_mul", "_div"} {
+		cases = append(cases, dcase{"tile.row_expand" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
+			"cell[3]:7: tile.row_expand" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"})
 	}
 	for _, name := range []string{"col_expand", "col_expand_add", "col_expand_sub", "col_expand_mul", "col_expand_div"} {
 		cases = append(cases, dcase{"tile." + name, []Expr{rows, tile(FP32, MemVec, 64, 1)}, nil,
@@ -390,9 +390,9 @@ func TestDeducerErrors(t *testing.T) {
 			dcase{"tile.col_expand_" + name, []Expr{rows, tile(FP32, MemVec, 64, 1)}, nil,
 				"cell[3]:7: tile.col_expand_" + name + ": argument 'col_vec': expected a row [1, 32] of pl.FP32, given pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec]"})
 	}
-	for _, name := range []string{"add", "sub", "mul", "div", "max", "min", "expdif"} {
-		cases = append(cases, dcase{"tensor.row_expand_" + name, []Expr{mat, tens(FP32, 1, 32)}, nil,
-			"cell[3]:7: tensor.row_expand_" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tensor[[1, 32], pl.FP32]"})
+	for _, name := range []string{"", "_add", "_sub", "_mul", "_div", "_max", "_min", "_expdif"} {
+		cases = append(cases, dcase{"tensor.row_expand" + name, []Expr{mat, tens(FP32, 1, 32)}, nil,
+			"cell[3]:7: tensor.row_expand" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tensor[[1, 32], pl.FP32]"})
 	}
 	for _, name := range []string{"col_expand", "col_expand_add", "col_expand_sub", "col_expand_mul", "col_expand_div", "col_expand_max", "col_expand_min", "col_expand_expdif"} {
 		cases = append(cases, dcase{"tensor." + name, []Expr{mat, tens(FP16, 1, 32)}, nil,
@@ -458,6 +458,20 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tensor.shrs: expected 2 positional arguments (lhs, rhs), given 1"},
 		dcase{"tensor.not", []Expr{tens(BF16, 4, 4)}, nil,
 			"cell[3]:7: tensor.not: argument 'input': expected integer elements, given pl.BF16"},
+		dcase{"tile.sels", []Expr{ftile, ftile, ftile, &ConstFloat{Value: 1, DType: FP32}}, nil,
+			"cell[3]:7: tile.sels: argument 'mask': expected a packed predicate mask (UINT8, from tile.cmp), given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.sels", []Expr{tile(UINT8, MemVec, 16, 32), tile(INT64, MemVec, 16, 32), ftile, i32(0)}, nil,
+			"cell[3]:7: tile.sels: argument 'src': expected a 2-D tile of INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16 or FP32, given pl.Tile[[16, 32], pl.INT64, pl.Mem.Vec]"},
+		dcase{"tile.prelu", []Expr{itile(16, 32), itile(16, 32), tile(UINT8, MemVec, 16, 32)}, nil,
+			"cell[3]:7: tile.prelu: argument 'tile': expected a 2-D tile of FP16 or FP32, given pl.Tile[[16, 32], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tile.prelu", []Expr{ftile, tile(FP32, MemVec, 16, 16), tile(UINT8, MemVec, 16, 32)}, nil,
+			"cell[3]:7: tile.prelu: argument 'slope': expected a tile like tile, [16, 32] of pl.FP32, given pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.tri", []Expr{Int(0), Dims(16, 16)}, nil,
+			"cell[3]:7: tile.tri: argument 'diagonal': expected an INT32 scalar, given pl.Scalar[pl.INDEX]"},
+		dcase{"tile.tri", []Expr{i32(0), Dims(16, 16), Dims(8, 32)}, nil,
+			"cell[3]:7: tile.tri: argument 'valid_shape': expected a valid shape inside [16, 16], given [8, 32]"},
+		dcase{"tile.tri", []Expr{i32(0), Dims(16, 16)}, Kwargs{{"dtype", INT64}},
+			"cell[3]:7: tile.tri: kwarg 'dtype': expected one of INT8, UINT8, INT16, INT32, UINT16, UINT32, FP16, BF16, FP32, given pl.INT64"},
 		dcase{"tile.maximums", []Expr{ftile, ftile}, nil,
 			"cell[3]:7: tile.maximums: argument 'rhs': expected a scalar, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
 		dcase{"tile.minimums", []Expr{tens(FP32, 4, 4), &ConstFloat{Value: 1, DType: FP32}}, nil,
@@ -798,7 +812,7 @@ func TestHandlesFilled(t *testing.T) {
 		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer, TensorGatherCompare,
 		TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot, TileAnds, TileOrs, TileXors, TileShls, TileShrs,
 		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
-		TileMaximums, TileMinimums, TileLrelu,
+		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

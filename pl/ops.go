@@ -277,6 +277,12 @@ func ColExpand(target, v any) Expr {
 	return byOperand("ColExpand", ir.TileColExpand, ir.TensorColExpand, target, v)
 }
 
+// RowExpand is column v [rows, 1] repeated into every column of target's
+// shape (a tile or tensor). PyPTO: pl.row_expand(target, v).
+func RowExpand(target, v any) Expr {
+	return byOperand("RowExpand", ir.TileRowExpand, ir.TensorRowExpand, target, v)
+}
+
 // ColExpandAdd adds row v [1, cols] to every row of t. PyPTO: pl.col_expand_add(t, v).
 func ColExpandAdd(t, v any) Expr {
 	return byOperand("ColExpandAdd", ir.TileColExpandAdd, ir.TensorColExpandAdd, t, v)

@@ -132,9 +132,12 @@ func init() {
 	// A transpose view too: upstream declares the transposed type at the
 	// same address (the result shares the input's MemRef) and moves nothing.
 	Register(ir.TileTransposeView, emitSetValidShape)
-	// col_expand reads only the row it repeats.
+	// col_expand and row_expand read only the row or column they repeat.
 	Register(ir.TileColExpand, func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		return emitUnary("pto.tcolexpand")(c, withArgs(call, call.Args[1:]...), res)
+	})
+	Register(ir.TileRowExpand, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		return emitUnary("pto.trowexpand")(c, withArgs(call, call.Args[1:]...), res)
 	})
 }
 

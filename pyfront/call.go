@@ -529,6 +529,11 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		if filled[idx] {
 			r.fail(k.node, "%s: argument %s given twice", d.Callee(nil), k.name)
 		}
+		if k.val == nil && idx == len(slots)-1 && d.MinArgs > 0 && idx >= d.MinArgs {
+			// valid_shape=None: an optional trailing argument left out.
+			slots, filled = slots[:idx], filled[:idx]
+			continue
+		}
 		slots[idx], filled[idx] = k.val, true
 	}
 	kw = fc.regionKwargs(n, d, kw)

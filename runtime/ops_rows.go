@@ -58,6 +58,8 @@ func init() {
 	}
 	// col_expand repeats the row into the target's shape.
 	Register(ir.TileColExpand, broadcastOp(func(_, b float64) float64 { return b }, false))
+	// row_expand repeats the column into the target's shape.
+	Register(ir.TileRowExpand, broadcastOp(func(_, b float64) float64 { return b }, true))
 }
 
 func init() {

@@ -1,0 +1,161 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// tile.sels, tile.prelu and tile.row_expand (select_ops.py), each block of
+// rows of out computed here from the same inputs.
+func TestSelectOps(t *testing.T) {
+	const R, C = 16, 32
+	prog, comp, text := authored(t, "select_ops.py", "SelectOps", 1)
+	wantPTO(t, text, "pto.tsels", "pto.tprelu", "pto.trowexpand")
+	a, slope, col := tensor.Randn(21, R, C), tensor.Randn(22, R, C), tensor.Randn(23, R, 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{a.Clone(), slope.Clone(), col.Clone(), tensor.Zeros(ir.FP32, 3*R, C)}
+	}, func(got []*tensor.Tensor, compiled bool) {
+		for i := 0; i < R; i++ {
+			for j := 0; j < C; j++ {
+				x := a.At(i, j)
+				sels, prelu := x, x
+				if x < 0 {
+					sels, prelu = -1, f32(slope.At(i, j)*x)
+				}
+				for k, want := range []float64{sels, prelu, col.At(i, 0)} {
+					if g := got[3].At(k*R+i, j); g != want {
+						t.Fatalf("compiled %v: op %d at [%d, %d]: got %v, want %v (x = %v)", compiled, k, i, j, g, want, x)
+					}
+				}
+			}
+		}
+	})
+}
+
+// tile.tri: the lower triangle with the diagonal, and the upper one from
+// two columns right of it over the first 8 rows only (the rest of the
+// tile is not written, so those rows of out keep their zeros).
+func TestTriangles(t *testing.T) {
+	const R = 16
+	prog, comp, text := authored(t, "select_ops.py", "Triangles", 1)
+	wantPTO(t, text, `"pto.ttri"`, "upperOrLower = 0 : i32", "upperOrLower = 1 : i32")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Zeros(ir.FP32, 2*R, R)}
+	}, func(got []*tensor.Tensor, compiled bool) {
+		for i := 0; i < R; i++ {
+			for j := 0; j < R; j++ {
+				lower, upper := 0.0, 0.0
+				if j <= i {
+					lower = 1
+				}
+				if i < 8 && j >= i+2 {
+					upper = 1
+				}
+				if g := got[0].At(i, j); g != lower {
+					t.Fatalf("compiled %v: lower[%d, %d] = %v, want %v", compiled, i, j, g, lower)
+				}
+				if g := got[0].At(R+i, j); g != upper {
+					t.Fatalf("compiled %v: upper[%d, %d] = %v, want %v", compiled, i, j, g, upper)
+				}
+			}
+		}
+	})
+}
+
+// Upstream's system tests of these ops (tests/st/runtime/ops), read
+// unmodified, at their cases' defaults: each runs as written and compiled
+// to what its compute_expected says.
+func TestUpstreamSelectOps(t *testing.T) {
+	type check func(t *testing.T, a []*tensor.Tensor, compiled bool)
+	run := func(t *testing.T, file, name string, args func() []*tensor.Tensor, c check) {
+		mod := upstreamSystemTest(t, "runtime/ops/"+file)
+		prog, err := mod.Call(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writtenAndCompiled(t, prog, comp, 1, args, func(a []*tensor.Tensor, compiled bool) { c(t, a, compiled) })
+	}
+	tril := func(diag int) check {
+		return func(t *testing.T, a []*tensor.Tensor, compiled bool) {
+			out := a[len(a)-1]
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 32; j++ {
+					want := 0.0
+					if j <= i+diag {
+						want = 1
+					}
+					if g := out.At(i, j); g != want {
+						t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, g, want)
+					}
+				}
+			}
+		}
+	}
+	t.Run("TriTestCase", func(t *testing.T) {
+		run(t, "test_tri.py", "TriTestCase", func() []*tensor.Tensor { return []*tensor.Tensor{tensor.Zeros(ir.FP32, 16, 32)} }, tril(0))
+	})
+	t.Run("TriScalarDiagonalTestCase", func(t *testing.T) {
+		run(t, "test_tri.py", "TriScalarDiagonalTestCase", func() []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.FromInt32([]int32{2}, 1), tensor.Zeros(ir.FP32, 16, 32)}
+		}, tril(2))
+	})
+	src := tensor.Randn(31, 16, 64)
+	t.Run("TileSelsTestCase", func(t *testing.T) {
+		run(t, "test_sels.py", "TileSelsTestCase", func() []*tensor.Tensor {
+			return []*tensor.Tensor{src.Clone(), tensor.Zeros(ir.FP32, 16, 64)}
+		}, func(t *testing.T, a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 64; j++ {
+					want := src.At(i, j)
+					if want <= 0 {
+						want = -3
+					}
+					if g := a[1].At(i, j); g != want {
+						t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, g, want)
+					}
+				}
+			}
+		})
+	})
+	slope := tensor.Randn(32, 16, 64)
+	t.Run("TilePreluTestCase", func(t *testing.T) {
+		run(t, "test_prelu.py", "TilePreluTestCase", func() []*tensor.Tensor {
+			return []*tensor.Tensor{src.Clone(), slope.Clone(), tensor.Zeros(ir.UINT8, 17, 32), tensor.Zeros(ir.FP32, 16, 64)}
+		}, func(t *testing.T, a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 64; j++ {
+					want := src.At(i, j)
+					if want <= 0 {
+						want = f32(slope.At(i, j) * want)
+					}
+					if g := a[3].At(i, j); g != want {
+						t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, g, want)
+					}
+				}
+			}
+		})
+	})
+	col := tensor.Randn(33, 16, 1)
+	t.Run("TestTileRowExpand", func(t *testing.T) {
+		run(t, "test_broadcast.py", "TestTileRowExpand", func() []*tensor.Tensor {
+			return []*tensor.Tensor{col.Clone(), tensor.Zeros(ir.FP32, 16, 16)}
+		}, func(t *testing.T, a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 16; j++ {
+					if g, want := a[1].At(i, j), col.At(i, 0); g != want {
+						t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, g, want)
+					}
+				}
+			}
+		})
+	})
+}
