@@ -133,6 +133,10 @@ type OpDef struct {
 	// the given keyword, as upstream's one DSL function dispatches on its
 	// kwargs (pl.gather(x, mask_pattern=...) is tensor.gather_mask).
 	KwargForms map[string]*OpDef
+	// ScalarTileForm, with TileForm, is the tile op a call whose rhs is a
+	// scalar lowers to (tensor.maximum(t, 2.0) is tile.maximums, as
+	// upstream's conversion dispatches it).
+	ScalarTileForm *OpDef
 	// PositionalKwarg names a kwarg the DSL spelling takes as its next
 	// positional argument after the op's first one, as upstream's Python
 	// signature does (pl.reinterpret_view(x, pl.INT32) is dtype=pl.INT32).

@@ -132,7 +132,8 @@ func init() {
 
 // Tile-by-scalar ops with no tensor form of their own (upstream's
 // pl.tile.maximums, pl.tile.minimums, pl.tile.lrelu; pl.maximum of a tile
-// and a scalar is tile.maximums).
+// and a scalar is tile.maximums, and tensor.maximum of a tensor and a
+// scalar lowers to it). registerElementwise registers them first.
 var scalarTileOps = []struct {
 	name, doc string
 	float     bool
@@ -143,7 +144,7 @@ var scalarTileOps = []struct {
 	{"lrelu", "Leaky ReLU: x where x > 0, else slope * x (TLRELU).", true, &TileLrelu},
 }
 
-func init() {
+func registerScalarTileOps() {
 	for _, op := range scalarTileOps {
 		op := op
 		second := "rhs"

@@ -232,22 +232,27 @@ var elementwiseOps = []struct {
 	scalar       bool
 	doc          string
 	tile, tensor **OpDef
+	// scalarTile is the tile op the tensor form lowers to when its rhs is
+	// a scalar (tensor.maximum(t, 2.0) is tile.maximums); nil: the tensor
+	// form takes tensors only.
+	scalarTile **OpDef
 }{
-	{"add", false, "Elementwise lhs + rhs.", &TileAdd, &TensorAdd},
-	{"sub", false, "Elementwise lhs - rhs.", &TileSub, &TensorSub},
-	{"mul", false, "Elementwise lhs * rhs.", &TileMul, &TensorMul},
-	{"div", false, "Elementwise lhs / rhs.", &TileDiv, &TensorDiv},
-	{"maximum", false, "Elementwise max(lhs, rhs).", &TileMaximum, &TensorMaximum},
-	{"minimum", false, "Elementwise min(lhs, rhs).", &TileMinimum, &TensorMinimum},
-	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds},
-	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs},
-	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls},
-	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs},
-	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD).", &TileFmod, &TensorFmod},
-	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods},
+	{"add", false, "Elementwise lhs + rhs.", &TileAdd, &TensorAdd, nil},
+	{"sub", false, "Elementwise lhs - rhs.", &TileSub, &TensorSub, nil},
+	{"mul", false, "Elementwise lhs * rhs.", &TileMul, &TensorMul, nil},
+	{"div", false, "Elementwise lhs / rhs.", &TileDiv, &TensorDiv, nil},
+	{"maximum", false, "Elementwise max(lhs, rhs); the tensor form's rhs may be a scalar.", &TileMaximum, &TensorMaximum, &TileMaximums},
+	{"minimum", false, "Elementwise min(lhs, rhs); the tensor form's rhs may be a scalar.", &TileMinimum, &TensorMinimum, &TileMinimums},
+	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds, nil},
+	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs, nil},
+	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls, nil},
+	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs, nil},
+	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD).", &TileFmod, &TensorFmod, nil},
+	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods, nil},
 }
 
 func registerElementwise() {
+	registerScalarTileOps()
 	for _, op := range elementwiseOps {
 		op := op
 		*op.tile = RegisterOp(&OpDef{
@@ -274,15 +279,21 @@ func registerElementwise() {
 				return vecLike(l), nil
 			},
 		})
+		var scalarTile *OpDef
+		if op.scalarTile != nil {
+			scalarTile = *op.scalarTile
+		}
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar,
-			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			ScalarTileForm: scalarTile,
+			Args:           []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
 				if err != nil {
 					return nil, err
 				}
-				if op.scalar {
+				_, scalarRHS := c.Args[1].Type().(*ScalarType)
+				if op.scalar || (scalarTile != nil && scalarRHS) {
 					if _, err := c.Scalar(1); err != nil {
 						return nil, err
 					}

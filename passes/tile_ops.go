@@ -474,7 +474,13 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	if rule, ok := transferRules[c.Op]; ok {
 		return rule.rewrite(t, s, c)
 	}
-	return t.elementwise(s.(*ir.AssignStmt), c, c.Op.TileForm)
+	form := c.Op.TileForm
+	if c.Op.ScalarTileForm != nil && len(c.Args) > 1 {
+		if _, scalar := c.Args[1].Type().(*ir.ScalarType); scalar {
+			form = c.Op.ScalarTileForm
+		}
+	}
+	return t.elementwise(s.(*ir.AssignStmt), c, form)
 }
 
 // scratchOf maps a tile op to the scratch tile its tensor form's lowering

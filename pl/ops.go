@@ -497,7 +497,7 @@ var (
 	tensorElementwise = map[ir.BinaryOp]elementwiseForms{
 		ir.OpAdd: {ir.TensorAdd, ir.TensorAdds}, ir.OpSub: {ir.TensorSub, ir.TensorSubs},
 		ir.OpMul: {ir.TensorMul, ir.TensorMuls}, ir.OpFloatDiv: {ir.TensorDiv, ir.TensorDivs},
-		ir.OpMax: {ir.TensorMaximum, nil}, ir.OpMin: {ir.TensorMinimum, nil},
+		ir.OpMax: {ir.TensorMaximum, ir.TensorMaximum}, ir.OpMin: {ir.TensorMinimum, ir.TensorMinimum},
 	}
 )
 

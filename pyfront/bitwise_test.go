@@ -109,3 +109,26 @@ func TestScalarTileOps(t *testing.T) {
 		}
 	})
 }
+
+// tensor.maximum and tensor.minimum of a tensor and a scalar lower to
+// tile.maximums and tile.minimums, as upstream's conversion dispatches them.
+func TestTensorScalarMax(t *testing.T) {
+	const R, C = 16, 32
+	prog, comp, text := authored(t, "bitwise.py", "TensorScalarMax", 1)
+	wantPTO(t, text, "pto.tmaxs", "pto.tmins")
+	a := tensor.Randn(12, R, C)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{a.Clone(), tensor.Zeros(ir.FP32, 2*R, C)}
+	}, func(got []*tensor.Tensor, compiled bool) {
+		for i := 0; i < R; i++ {
+			for j := 0; j < C; j++ {
+				x := a.At(i, j)
+				for k, want := range []float64{max(x, f32(0.3)), min(x, -0.5)} {
+					if g := got[1].At(k*R+i, j); g != want {
+						t.Fatalf("compiled %v: op %d at [%d, %d]: got %v, want %v", compiled, k, i, j, g, want)
+					}
+				}
+			}
+		}
+	})
+}

@@ -235,8 +235,9 @@ func TestUpstreamHarnessCases(t *testing.T) {
 }
 
 // Upstream's bitwise NOT case (INT16 by default) and its maximums /
-// minimums factories at each scalar its tests pass, read unmodified: ~a,
-// and max(a, s) / min(a, s), as their compute_expected say.
+// minimums factories (tile forms, and tensor forms with a scalar rhs) at
+// each scalar its tests pass, read unmodified: ~a, and max(a, s) /
+// min(a, s), as their compute_expected say.
 func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
 	bits := upstreamSystemTest(t, "runtime/ops/test_bitwise.py")
 	prog, err := bits.Call("BitwiseNotTestCase")
@@ -265,7 +266,7 @@ func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
 	})
 
 	mm := upstreamSystemTest(t, "runtime/ops/test_max_min.py")
-	for _, f := range []string{"_make_tile_maximums_program", "_make_tile_minimums_program"} {
+	for _, f := range []string{"_make_tile_maximums_program", "_make_tile_minimums_program", "_make_tensor_maximum_scalar_program", "_make_tensor_minimum_scalar_program"} {
 		for _, s := range []float64{-2.5, 0, 2.5} {
 			prog, err := mm.Call(f, s)
 			if err != nil {
@@ -285,7 +286,7 @@ func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
 				in, out := a[0].Reshape(256), a[1].Reshape(256)
 				for i := 0; i < 256; i++ {
 					want := max(in.At(i), s)
-					if f == "_make_tile_minimums_program" {
+					if strings.Contains(f, "minimum") {
 						want = min(in.At(i), s)
 					}
 					if got := out.At(i); got != want {

@@ -86,3 +86,17 @@ class ScalarTiles:
     ) -> pl.Tensor[[3 * R, C], pl.FP32]:
         out = self.kernel(a, out)
         return out
+
+
+@pl.program
+class TensorScalarMax:
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(
+        self,
+        a: pl.Tensor[[R, C], pl.FP32],
+        out: pl.Out[pl.Tensor[[2 * R, C], pl.FP32]],
+    ):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out = pl.assemble(out, pl.maximum(a, 0.3), [0, 0])
+            out = pl.assemble(out, pl.tensor.minimum(a, -0.5), [R, 0])
+        return out
