@@ -451,6 +451,33 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 			return nil, err
 		}
 		return s, nil
+	case "While":
+		s := &WhileStmt{StmtBase: base}
+		ias, err := r.exprs(o["iter_args"], "iter_args")
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ias {
+			ia, ok := e.(*IterArg)
+			if !ok {
+				return nil, fmt.Errorf("iter_args: %T, want IterArg", e)
+			}
+			s.IterArgs = append(s.IterArgs, ia)
+		}
+		if s.Cond, err = r.mustExpr(o["condition"], "while condition"); err != nil {
+			return nil, err
+		}
+		if s.Body, err = r.stmt(o["body"]); err != nil {
+			return nil, err
+		}
+		if s.ReturnVars, err = r.vars(o["return_vars"], "return_vars"); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "Break":
+		return &BreakStmt{StmtBase: base}, nil
+	case "Continue":
+		return &ContinueStmt{StmtBase: base}, nil
 	}
 	return nil, fmt.Errorf("unknown statement kind %q", kind)
 }

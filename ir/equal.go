@@ -346,6 +346,21 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		}
 		return e.kwargs(a.Attrs, b.Attrs, path+".attrs") && e.optStmt(a.Body, b.Body, path+".body") &&
 			e.defs(a.ReturnVars, b.ReturnVars, path+".return_vars")
+	case *WhileStmt:
+		b := b.(*WhileStmt)
+		if len(a.IterArgs) != len(b.IterArgs) {
+			return e.fail(path+".iter_args", "%d vs %d", len(a.IterArgs), len(b.IterArgs))
+		}
+		for i := range a.IterArgs {
+			p := fmt.Sprintf("%s.iter_args[%d]", path, i)
+			if !e.expr(a.IterArgs[i].Init, b.IterArgs[i].Init, p+".init_value") || !e.def(&a.IterArgs[i].Var, &b.IterArgs[i].Var, p) {
+				return false
+			}
+		}
+		return e.expr(a.Cond, b.Cond, path+".condition") && e.optStmt(a.Body, b.Body, path+".body") &&
+			e.defs(a.ReturnVars, b.ReturnVars, path+".return_vars")
+	case *BreakStmt, *ContinueStmt:
+		return true
 	}
 	return e.fail(path, "unknown statement %T", a)
 }

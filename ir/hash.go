@@ -184,6 +184,16 @@ func (h *hasher) stmt(s Stmt) {
 			for _, v := range c.ReturnVars {
 				h.def(v)
 			}
+		case *WhileStmt:
+			for _, ia := range c.IterArgs {
+				h.expr(ia.Init)
+				h.def(&ia.Var)
+			}
+			h.expr(c.Cond)
+			h.stmt(c.Body)
+			for _, v := range c.ReturnVars {
+				h.def(v)
+			}
 		}
 	}
 }

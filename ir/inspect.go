@@ -44,7 +44,7 @@ func kindOf(n Node) nodeKind {
 		return kindAssign
 	case *EvalStmt:
 		return kindEval
-	case *ForStmt:
+	case *ForStmt, *WhileStmt:
 		return kindFor
 	case *IfStmt:
 		return kindIf
@@ -153,6 +153,12 @@ func NodeChildren(n Node) []Node {
 		for _, ia := range s.IterArgs {
 			addE(ia.Init)
 		}
+		addS(s.Body)
+	case *WhileStmt:
+		for _, ia := range s.IterArgs {
+			addE(ia.Init)
+		}
+		addE(s.Cond)
 		addS(s.Body)
 	case Expr:
 		for _, c := range Children(s) {

@@ -278,6 +278,24 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		set("return_vars", x, e)
 		a, e := w.kwargs(s.Attrs)
 		set("attrs", a, e)
+	case *WhileStmt:
+		o["stmt"] = "While"
+		ias := make([]Expr, len(s.IterArgs))
+		for i, ia := range s.IterArgs {
+			ias[i] = ia
+		}
+		x, e := w.exprList(ias)
+		set("iter_args", x, e)
+		c, e := w.expr(s.Cond)
+		set("condition", c, e)
+		y, e := w.stmt(s.Body)
+		set("body", y, e)
+		x, e = w.exprList(varsAsExprs(s.ReturnVars))
+		set("return_vars", x, e)
+	case *BreakStmt:
+		o["stmt"] = "Break"
+	case *ContinueStmt:
+		o["stmt"] = "Continue"
 	default:
 		return nil, fmt.Errorf("cannot serialize statement %T", s)
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // sharedProgram has a window buffer shared by two distributed types, a loop
-// with iter-args and return vars, an if with return vars, kwargs of every
-// kind and a MemRef.
+// with iter-args and return vars, an if with return vars, a while loop
+// that breaks and continues, kwargs of every kind and a MemRef.
 func sharedProgram(t *testing.T) *Program {
 	p := NewProgram("Shared")
 	host, err := NewFunction("host", Opaque, LevelHost, Orchestrator, Span{File: "cell[1]", Line: 3})
@@ -31,10 +31,17 @@ func sharedProgram(t *testing.T) *Program {
 	ifs := &IfStmt{Cond: &BinaryExpr{Op: OpGt, Left: rv, Right: IntOf(2, INT32), DType: BOOL},
 		Then: Seq(&YieldStmt{Values: []Expr{&ConstFloat{Value: 0.5, DType: FP32}}}),
 		Else: Seq(&YieldStmt{Values: []Expr{&UnaryExpr{Op: OpCast, X: rv, DType: FP32}}}), ReturnVars: []*Var{phi}}
+	// A while loop carrying n, with a break and a continue in its body.
+	n := NewIterArg("n", Scalar(INDEX), Int(0), Span{})
+	nrv := NewVar("n_rv", Scalar(INDEX), Span{})
+	step := &BinaryExpr{Op: OpAdd, Left: n, Right: Int(1), DType: INDEX}
+	wl := &WhileStmt{Cond: &BinaryExpr{Op: OpLt, Left: n, Right: Int(8), DType: BOOL}, IterArgs: []*IterArg{n},
+		Body: Seq(&IfStmt{Cond: &BinaryExpr{Op: OpEq, Left: n, Right: Int(3), DType: BOOL}, Then: Seq(&ContinueStmt{}), Else: Seq(&BreakStmt{})},
+			&YieldStmt{Values: []Expr{step}}), ReturnVars: []*Var{nrv}}
 	mem := NewMemRef(NewVar("mem_vec_0", PtrT, Span{}), Int(0), 2048, Span{})
 	tile := NewVar("t", &TileType{Shape: Dims(16, 64).Elems, DType: FP16, Memory: MemVec, MemRef: mem}, Span{})
 	create := MustCall("tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, Span{})
-	host.Body = Seq(&AssignStmt{Var: buf, Value: alloc, StmtBase: StmtBase{Leading: []string{"a comment"}}}, view("a"), view("b"), loop, ifs,
+	host.Body = Seq(&AssignStmt{Var: buf, Value: alloc, StmtBase: StmtBase{Leading: []string{"a comment"}}}, view("a"), view("b"), loop, ifs, wl,
 		&AssignStmt{Var: tile, Value: create})
 	require.NoError(t, p.AddFunction(host))
 	p.CommGroups = []*CommGroup{{Slots: []*WindowBuffer{wb}}, {Devices: []int64{0, 2}}}

@@ -58,6 +58,26 @@ type ForStmt struct {
 	PipelineArg int // stage= of a pipeline loop
 }
 
+// WhileStmt is `while Cond:`. In SSA form IterArgs carry values across
+// iterations (printed `for (x,) in pl.while_(init_values=(x0,)):` with
+// `pl.cond(Cond)` as the body's first line; Cond reads the iter-args) and
+// ReturnVars bind their values when Cond fails.
+type WhileStmt struct {
+	StmtBase
+	Cond       Expr
+	IterArgs   []*IterArg
+	Body       Stmt
+	ReturnVars []*Var
+}
+
+// BreakStmt leaves the innermost loop; ContinueStmt starts its next
+// iteration. CtrlFlowTransform lowers both to structured control flow
+// before ConvertToSSA.
+type BreakStmt struct{ StmtBase }
+
+// ContinueStmt: see BreakStmt.
+type ContinueStmt struct{ StmtBase }
+
 // IfStmt is a conditional. With ReturnVars (SSA form) each branch ends in a
 // YieldStmt whose values bind them.
 type IfStmt struct {
@@ -159,12 +179,38 @@ func (m SplitMode) String() string {
 	return fmt.Sprintf("SplitMode(%d)", int(m))
 }
 
-func (*AssignStmt) isStmt() {}
-func (*EvalStmt) isStmt()   {}
-func (*SeqStmts) isStmt()   {}
-func (*ForStmt) isStmt()    {}
-func (*IfStmt) isStmt()     {}
-func (*YieldStmt) isStmt()  {}
+func (*AssignStmt) isStmt()   {}
+func (*EvalStmt) isStmt()     {}
+func (*SeqStmts) isStmt()     {}
+func (*ForStmt) isStmt()      {}
+func (*WhileStmt) isStmt()    {}
+func (*BreakStmt) isStmt()    {}
+func (*ContinueStmt) isStmt() {}
+func (*IfStmt) isStmt()       {}
+func (*YieldStmt) isStmt()    {}
+
+// LoopCarried is a for or while loop's iter-args and return vars (nil for
+// any other statement).
+func LoopCarried(s Stmt) ([]*IterArg, []*Var) {
+	switch x := s.(type) {
+	case *ForStmt:
+		return x.IterArgs, x.ReturnVars
+	case *WhileStmt:
+		return x.IterArgs, x.ReturnVars
+	}
+	return nil, nil
+}
+
+// LoopBody is a for or while loop's body (nil for any other statement).
+func LoopBody(s Stmt) Stmt {
+	switch x := s.(type) {
+	case *ForStmt:
+		return x.Body
+	case *WhileStmt:
+		return x.Body
+	}
+	return nil
+}
 
 // LastYield is the yield that ends block s (a loop's or an if arm's
 // body), if it ends in one.

@@ -53,6 +53,12 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 			ex(ia.Init)
 		}
 		WalkStmt(s.Body, onExpr, onStmt)
+	case *WhileStmt:
+		for _, ia := range s.IterArgs {
+			ex(ia.Init)
+		}
+		ex(s.Cond)
+		WalkStmt(s.Body, onExpr, onStmt)
 	}
 }
 

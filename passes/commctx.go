@@ -158,11 +158,12 @@ func propagateCtx(fn *ir.Function, ctxOf map[*ir.Var]*ir.Var) {
 				} else {
 					link(x.Var, x.Value)
 				}
-			case *ir.ForStmt:
-				for i, ia := range x.IterArgs {
+			case *ir.ForStmt, *ir.WhileStmt:
+				ias, rvs := ir.LoopCarried(x)
+				for i, ia := range ias {
 					link(&ia.Var, ia.Init)
-					if i < len(x.ReturnVars) {
-						link(x.ReturnVars[i], &ia.Var)
+					if i < len(rvs) {
+						link(rvs[i], &ia.Var)
 					}
 				}
 			}

@@ -25,6 +25,7 @@ type propertyInfo struct {
 // check. A property missing here (or with a nil check) is known only from the
 // passes that established it.
 var properties = map[Property]propertyInfo{
+	StructuredCtrlFlow:        {desc: "no break or continue", check: structuredCtrlFlow},
 	SSAForm:                   {desc: "SSA form", check: inSSAForm},
 	CallsFlattened:            {desc: "no nested calls", check: callsFlat},
 	TileOps:                   {desc: "tile form", check: inTileForm},
@@ -102,6 +103,16 @@ func checkEstablishes(ps Pass, out *ir.Program) error {
 		}
 	}
 	return nil
+}
+
+// structuredCtrlFlow: no function breaks or continues.
+func structuredCtrlFlow(p *ir.Program) bool {
+	for _, fn := range p.Functions {
+		if hasLoopEscape(fn.Body) {
+			return false
+		}
+	}
+	return true
 }
 
 // inSSAForm: no name is bound twice in a function (ConvertToSSA's own test).

@@ -174,7 +174,7 @@ func TestVerifierRunsAfterEveryPass(t *testing.T) {
 		}
 		return nil, fmt.Errorf("no InCore function")
 	}
-	table := append(passes.Table()[:1:1], passes.Pass{Name: "Duplicate", Run: dup})
+	table := append(passes.Table()[:2:2], passes.Pass{Name: "Duplicate", Run: dup})
 	_, err := passes.NewPipelineWith(programNamed(t, "allreduce_sum"), table, verifyHook()).Run()
 	require.ErrorContains(t, err, "verify (after Duplicate)")
 	require.ErrorContains(t, err, "assigned more than once")

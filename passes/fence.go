@@ -93,6 +93,12 @@ func fenceBlock(s ir.Stmt) (ir.Stmt, bool) {
 				c.Body = b
 				st, changed = &c, true
 			}
+		case *ir.WhileStmt:
+			if b, ch := fenceBlock(x.Body); ch {
+				c := *x
+				c.Body = b
+				st, changed = &c, true
+			}
 		case *ir.IfStmt:
 			t, ch1 := fenceBlock(x.Then)
 			e, ch2 := fenceBlock(x.Else)

@@ -156,6 +156,14 @@ func (f *flattener) stmt(s ir.Stmt) ir.Stmt {
 		if c.Start != x.Start || c.Stop != x.Stop || c.Step != x.Step || c.Body != x.Body {
 			return &c
 		}
+	case *ir.WhileStmt:
+		// The condition is read each iteration, so a call in it stays
+		// there (NestedCallVerify reports one).
+		c := *x
+		c.Body = f.body(x.Body)
+		if c.Body != x.Body {
+			return &c
+		}
 	}
 	return s
 }

@@ -23,13 +23,14 @@ type lineage struct {
 
 func newLineage(fn *ir.Function) *lineage {
 	l := &lineage{def: map[*ir.Var]ir.Expr{}}
-	ir.Preorder(fn.Body, []ir.Node{(*ir.ForStmt)(nil), (*ir.AssignStmt)(nil)}, func(n ir.Node) {
+	ir.Preorder(fn.Body, []ir.Node{(*ir.ForStmt)(nil), (*ir.WhileStmt)(nil), (*ir.AssignStmt)(nil)}, func(n ir.Node) {
 		switch x := n.(type) {
-		case *ir.ForStmt:
-			for i, ia := range x.IterArgs {
+		case *ir.ForStmt, *ir.WhileStmt:
+			ias, rvs := ir.LoopCarried(x.(ir.Stmt))
+			for i, ia := range ias {
 				l.def[&ia.Var] = ia.Init
-				if i < len(x.ReturnVars) {
-					l.def[x.ReturnVars[i]] = ia
+				if i < len(rvs) {
+					l.def[rvs[i]] = ia
 				}
 			}
 		case *ir.AssignStmt:

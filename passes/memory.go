@@ -270,13 +270,14 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 	}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 		switch x := s.(type) {
-		case *ir.ForStmt:
-			for _, ia := range x.IterArgs {
+		case *ir.ForStmt, *ir.WhileStmt:
+			ias, rvs := ir.LoopCarried(x)
+			for _, ia := range ias {
 				if src, ok := ir.VarOf(ia.Init); ok {
 					alias[&ia.Var] = src
 				}
 			}
-			yields(x.ReturnVars, x.Body)
+			yields(rvs, ir.LoopBody(x))
 			return
 		case *ir.IfStmt:
 			yields(x.ReturnVars, x.Then)

@@ -147,6 +147,10 @@ func (o *outliner) nested(s ir.Stmt) ir.Stmt {
 		c := *x
 		c.Body = o.block(x.Body)
 		return &c
+	case *ir.WhileStmt:
+		c := *x
+		c.Body = o.block(x.Body)
+		return &c
 	case *ir.IfStmt:
 		c := *x
 		c.Then = o.block(x.Then)
@@ -267,6 +271,11 @@ func factsOf(body ir.Stmt) *scopeFacts {
 			for _, ia := range x.IterArgs {
 				es = append(es, ia.Init)
 			}
+		case *ir.WhileStmt:
+			es = []ir.Expr{x.Cond}
+			for _, ia := range x.IterArgs {
+				es = append(es, ia.Init)
+			}
 		case *ir.AssignStmt:
 			es = []ir.Expr{x.Value}
 		}
@@ -287,8 +296,9 @@ func visibleDefs(body ir.Stmt, seen map[*ir.Var]bool) map[*ir.Var]bool {
 		switch x := s.(type) {
 		case *ir.AssignStmt:
 			seen[x.Var] = true
-		case *ir.ForStmt:
-			for _, v := range x.ReturnVars {
+		case *ir.ForStmt, *ir.WhileStmt:
+			_, rvs := ir.LoopCarried(x)
+			for _, v := range rvs {
 				seen[v] = true
 			}
 		case *ir.IfStmt:

@@ -34,6 +34,7 @@ type Property string
 
 // Properties the pipeline tracks.
 const (
+	StructuredCtrlFlow        Property = "StructuredCtrlFlow"
 	SSAForm                   Property = "SSAForm"
 	CallsFlattened            Property = "NoNestedCall"
 	HierarchyOutlined         Property = "HierarchyOutlined"
@@ -68,10 +69,13 @@ type Pass struct {
 }
 
 // Table is the pipeline, in upstream order (passes.md "Minimal pipeline", with
-// FlattenCallExpr, upstream's pass 7, after ConvertToSSA).
+// CtrlFlowTransform, upstream's pass 3, before ConvertToSSA and
+// FlattenCallExpr, upstream's pass 7, after it).
 func Table() []Pass {
 	return []Pass{
-		{Name: "ConvertToSSA", Run: ConvertToSSA, Establishes: []Property{SSAForm},
+		{Name: "CtrlFlowTransform", Run: CtrlFlowTransform, Establishes: []Property{StructuredCtrlFlow},
+			Doc: "Lower break and continue: a continue ends its branch, a break sets a flag the loop tests (a for loop with one becomes a while over a counter)."},
+		{Name: "ConvertToSSA", Run: ConvertToSSA, Requires: []Property{StructuredCtrlFlow}, Establishes: []Property{SSAForm},
 			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
 		{Name: "FlattenCallExpr", Run: FlattenCallExpr, Requires: []Property{SSAForm}, Establishes: []Property{CallsFlattened},
 			Doc: "Hoist calls nested in call arguments, operators, if conditions, for bounds, returns and yields into t__tmp_vN temporaries."},

@@ -31,13 +31,22 @@ func verifyHook() passes.Hook { return verifyHookFor(passes.Table()) }
 // no call is nested (from FlattenCallExpr until a pass invalidates it), a
 // nested call is a finding too.
 func verifyHookFor(table []passes.Pass) passes.Hook {
-	flatAfter := map[string]bool{}
-	holds := false
+	flatAfter, ssaAfter := map[string]bool{}, map[string]bool{}
+	holds, ssa := false, false
 	for _, p := range table {
 		holds = (holds || slices.Contains(p.Establishes, passes.CallsFlattened)) && !slices.Contains(p.Invalidates, passes.CallsFlattened)
 		flatAfter[p.Name] = holds
+		// Before ConvertToSSA (after CtrlFlowTransform) the program reads
+		// names as written: a loop uses what its body assigns later.
+		ssa = ssa || slices.Contains(p.Establishes, passes.SSAForm)
+		ssaAfter[p.Name] = ssa
 	}
+	inSSA := false // from ConvertToSSA on, whatever runs after it
 	return passes.AfterEach("verify", func(s passes.Stage) error {
+		inSSA = inSSA || ssaAfter[s.Name]
+		if !inSSA {
+			return nil
+		}
 		if ds := verify.Program(s.Program, verify.Options{SSA: true, Flat: flatAfter[s.Name]}); len(ds) > 0 {
 			var msgs []string
 			for _, d := range ds {

@@ -228,6 +228,8 @@ func mapNested(s ir.Stmt, f func(ir.Stmt) ([]ir.Stmt, error)) (ir.Stmt, error) {
 	switch x := s.(type) {
 	case *ir.ForStmt:
 		return mapBody(s, x.Body, f, func(b ir.Stmt) ir.Stmt { c := *x; c.Body = b; return &c })
+	case *ir.WhileStmt:
+		return mapBody(s, x.Body, f, func(b ir.Stmt) ir.Stmt { c := *x; c.Body = b; return &c })
 	case *ir.IfStmt:
 		t, err := mapBlock(x.Then, f)
 		if err != nil {
@@ -379,31 +381,45 @@ func remapStmt(s ir.Stmt, m map[*ir.Var]ir.Expr) ir.Stmt {
 		c := *x
 		c.LoopVar = defVar(x.LoopVar, m)
 		c.Start, c.Stop, c.Step = substVars(x.Start, m), substVars(x.Stop, m), substVars(x.Step, m)
-		c.IterArgs = make([]*ir.IterArg, len(x.IterArgs))
-		for i, ia := range x.IterArgs {
-			init := substVars(ia.Init, m)
-			if r, ok := m[&ia.Var]; ok {
-				if nia, ok := r.(*ir.IterArg); ok {
-					// The mapped iter-arg is a fresh node made for this
-					// rewrite (retypeFunction), so giving it the rewritten
-					// init does not touch the input program.
-					nia.Init = init
-					c.IterArgs[i] = nia
-					continue
-				}
-			}
-			if init != ia.Init {
-				c.IterArgs[i] = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
-				m[&ia.Var] = c.IterArgs[i]
-				continue
-			}
-			c.IterArgs[i] = ia
-		}
+		c.IterArgs = remapIterArgs(x.IterArgs, m)
+		c.Body = remapStmt(x.Body, m)
+		c.ReturnVars = remapDefs(x.ReturnVars, m)
+		return &c
+	case *ir.WhileStmt:
+		c := *x
+		c.IterArgs = remapIterArgs(x.IterArgs, m)
+		c.Cond = substVars(x.Cond, m)
 		c.Body = remapStmt(x.Body, m)
 		c.ReturnVars = remapDefs(x.ReturnVars, m)
 		return &c
 	}
 	return s
+}
+
+// remapIterArgs is a loop's iter-args with m applied to their inits, each
+// a new node (recorded in m) when its init changed.
+func remapIterArgs(ias []*ir.IterArg, m map[*ir.Var]ir.Expr) []*ir.IterArg {
+	out := make([]*ir.IterArg, len(ias))
+	for i, ia := range ias {
+		init := substVars(ia.Init, m)
+		if r, ok := m[&ia.Var]; ok {
+			if nia, ok := r.(*ir.IterArg); ok {
+				// The mapped iter-arg is a fresh node made for this
+				// rewrite (retypeFunction), so giving it the rewritten
+				// init does not touch the input program.
+				nia.Init = init
+				out[i] = nia
+				continue
+			}
+		}
+		if init != ia.Init {
+			out[i] = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
+			m[&ia.Var] = out[i]
+			continue
+		}
+		out[i] = ia
+	}
+	return out
 }
 
 func subster(m map[*ir.Var]ir.Expr) func(ir.Expr) (ir.Expr, bool) {
@@ -449,8 +465,9 @@ func retypeFunction(fn *ir.Function, f func(v *ir.Var, t ir.Type) (ir.Type, bool
 			for _, v := range x.ReturnVars {
 				consider(v)
 			}
-		case *ir.ForStmt:
-			for _, ia := range x.IterArgs {
+		case *ir.ForStmt, *ir.WhileStmt:
+			ias, rvs := ir.LoopCarried(x)
+			for _, ia := range ias {
 				if _, done := m[&ia.Var]; done {
 					continue
 				}
@@ -458,7 +475,7 @@ func retypeFunction(fn *ir.Function, f func(v *ir.Var, t ir.Type) (ir.Type, bool
 					m[&ia.Var] = ir.NewIterArg(ia.Name, nt, ia.Init, ia.Pos)
 				}
 			}
-			for _, v := range x.ReturnVars {
+			for _, v := range rvs {
 				consider(v)
 			}
 		}
@@ -524,6 +541,12 @@ func stmtDefs(s ir.Stmt) []*ir.Var {
 		return []*ir.Var{x.Var}
 	case *ir.ForStmt:
 		out := []*ir.Var{x.LoopVar}
+		for _, ia := range x.IterArgs {
+			out = append(out, &ia.Var)
+		}
+		return append(out, x.ReturnVars...)
+	case *ir.WhileStmt:
+		var out []*ir.Var
 		for _, ia := range x.IterArgs {
 			out = append(out, &ia.Var)
 		}

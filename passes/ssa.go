@@ -58,11 +58,12 @@ func bindCounts(fn *ir.Function) map[string]int {
 		switch x := st.(type) {
 		case *ir.AssignStmt:
 			count[x.Var.Name]++
-		case *ir.ForStmt:
-			for _, ia := range x.IterArgs {
+		case *ir.ForStmt, *ir.WhileStmt:
+			ias, rvs := ir.LoopCarried(x)
+			for _, ia := range ias {
 				count[ia.Name]++
 			}
-			for _, v := range x.ReturnVars {
+			for _, v := range rvs {
 				count[v.Name]++
 			}
 		case *ir.IfStmt:
@@ -210,8 +211,9 @@ func assignedNames(stmts []ir.Stmt) []string {
 			switch y := x.(type) {
 			case *ir.AssignStmt:
 				add(y.Var.Name)
-			case *ir.ForStmt:
-				for _, v := range y.ReturnVars {
+			case *ir.ForStmt, *ir.WhileStmt:
+				_, rvs := ir.LoopCarried(y)
+				for _, v := range rvs {
 					add(v.Name)
 				}
 			case *ir.IfStmt:
@@ -258,6 +260,12 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 				return nil, err
 			}
 			out = append(out, f)
+		case *ir.WhileStmt:
+			w, err := s.whileStmt(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, w)
 		case *ir.IfStmt:
 			f, err := s.ifStmt(x, env)
 			if err != nil {
@@ -297,6 +305,8 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 				return nil, err
 			}
 			out = append(out, b...)
+		case *ir.BreakStmt, *ir.ContinueStmt:
+			return nil, fmt.Errorf("ConvertToSSA: a break or continue remains (line %d): CtrlFlowTransform lowers them first", st.Span().Line)
 		default:
 			return nil, fmt.Errorf("ConvertToSSA: unsupported statement %T", st)
 		}
@@ -317,11 +327,35 @@ func splitYield(stmts []ir.Stmt) ([]ir.Stmt, *ir.YieldStmt) {
 func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error) {
 	c := *x
 	c.Start, c.Stop, c.Step = s.use(x.Start, env), s.use(x.Stop, env), s.use(x.Step, env)
-	bodyStmts, oldYield := splitYield(ir.Flatten(x.Body))
 	benv := copyEnv(env)
 	benv[x.LoopVar.Name] = x.LoopVar
-	c.IterArgs = nil
-	for _, ia := range x.IterArgs {
+	var err error
+	c.IterArgs, c.Body, c.ReturnVars, err = s.loop(x.IterArgs, x.Body, x.ReturnVars, x.LoopVar.Name, x.Pos, env, benv, nil)
+	return &c, err
+}
+
+// whileStmt is a while loop in SSA form: what its body assigns and code
+// after it reads is carried in iter-args, and the condition reads them.
+func (s *ssaConv) whileStmt(x *ir.WhileStmt, env map[string]ir.Expr) (ir.Stmt, error) {
+	c := *x
+	var err error
+	c.IterArgs, c.Body, c.ReturnVars, err = s.loop(x.IterArgs, x.Body, x.ReturnVars, "", x.Pos, env, copyEnv(env), func(benv map[string]ir.Expr) {
+		c.Cond = s.use(x.Cond, benv)
+	})
+	return &c, err
+}
+
+// loop converts a loop's carried state: its own iter-args (inits read in
+// env), one more for each name its body assigns that is live before it
+// (skip, the loop variable, excepted), the body in benv, a yield of the
+// carried values, and the return vars that bind them after the loop.
+// head, when set, reads the loop header in the body's environment (a while
+// condition) once the iter-args are bound.
+func (s *ssaConv) loop(ias []*ir.IterArg, body ir.Stmt, rvs []*ir.Var, skip string, pos ir.Span, env, benv map[string]ir.Expr, head func(map[string]ir.Expr)) ([]*ir.IterArg, ir.Stmt, []*ir.Var, error) {
+	bodyStmts, oldYield := splitYield(ir.Flatten(body))
+	var out []*ir.IterArg
+	existing := map[string]bool{}
+	for _, ia := range ias {
 		init := s.use(ia.Init, env)
 		nia := ia
 		if s.multi[ia.Name] {
@@ -330,31 +364,31 @@ func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error
 		} else if init != ia.Init {
 			nia = ir.NewIterArg(ia.Name, ia.T, init, ia.Pos)
 		}
-		c.IterArgs = append(c.IterArgs, nia)
+		out = append(out, nia)
 		benv[ia.Name] = nia
-	}
-	existing := map[string]bool{}
-	for _, ia := range x.IterArgs {
 		existing[ia.Name] = true
 	}
 	var carried []string
 	retyped := retypedNames(bodyStmts, env)
 	for _, n := range assignedNames(bodyStmts) {
-		if _, live := env[n]; live && !existing[n] && n != x.LoopVar.Name && !retyped[n] {
+		if _, live := env[n]; live && !existing[n] && n != skip && !retyped[n] {
 			carried = append(carried, n)
 		}
 	}
 	var newIAs []*ir.IterArg
 	for _, n := range carried {
 		init := env[n]
-		ia := ir.NewIterArg(s.fresh(n, "iter"), init.Type(), init, x.Pos)
+		ia := ir.NewIterArg(s.fresh(n, "iter"), init.Type(), init, pos)
 		newIAs = append(newIAs, ia)
 		benv[n] = ia
 	}
-	c.IterArgs = append(c.IterArgs, newIAs...)
-	body, err := s.block(bodyStmts, benv)
+	out = append(out, newIAs...)
+	if head != nil {
+		head(benv)
+	}
+	stmts, err := s.block(bodyStmts, benv)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	var yv []ir.Expr
 	if oldYield != nil {
@@ -364,16 +398,15 @@ func (s *ssaConv) forStmt(x *ir.ForStmt, env map[string]ir.Expr) (ir.Stmt, error
 		yv = append(yv, benv[n])
 	}
 	if len(yv) > 0 {
-		body = append(body, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: yv})
+		stmts = append(stmts, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: pos}, Values: yv})
 	}
-	c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: body}
-	c.ReturnVars = s.versioned(x.ReturnVars, "rv", env)
+	outRVs := s.versioned(rvs, "rv", env)
 	for i, n := range carried {
-		rv := ir.NewVar(s.fresh(n, "rv"), newIAs[i].Type(), x.Pos)
-		c.ReturnVars = append(c.ReturnVars, rv)
+		rv := ir.NewVar(s.fresh(n, "rv"), newIAs[i].Type(), pos)
+		outRVs = append(outRVs, rv)
 		env[n] = rv
 	}
-	return &c, nil
+	return out, &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: body.Span()}, Stmts: stmts}, outRVs, nil
 }
 
 // versioned is a loop's or if's own return vars (the names its source

@@ -31,12 +31,13 @@ func (t *tileConv) findCarried() {
 	t.carried = map[*ir.Var]ir.MemorySpace{}
 	t.seeds = map[*ir.Var][]*ir.IterArg{}
 	t.phis = map[*ir.Var]phiDef{}
-	var loops []*ir.ForStmt
+	var loops []ir.Stmt
 	ir.WalkStmt(t.fn.Body, nil, func(s ir.Stmt) {
 		switch x := s.(type) {
-		case *ir.ForStmt:
+		case *ir.ForStmt, *ir.WhileStmt:
 			loops = append(loops, x)
-			for i, rv := range x.ReturnVars {
+			_, rvs := ir.LoopCarried(x)
+			for i, rv := range rvs {
 				t.phis[rv] = phiDef{x, i}
 			}
 		case *ir.IfStmt:
@@ -50,8 +51,9 @@ func (t *tileConv) findCarried() {
 	carriedIA := map[*ir.Var]bool{}
 	t.carriedIA = carriedIA
 	for _, f := range loops {
-		y := lastYield(f.Body)
-		for i, ia := range f.IterArgs {
+		y := lastYield(ir.LoopBody(f))
+		ias, _ := ir.LoopCarried(f)
+		for i, ia := range ias {
 			v, ok := ir.VarOf(ia.Init)
 			if !ok || y == nil || i >= len(y.Values) {
 				continue
@@ -84,10 +86,11 @@ func (t *tileConv) findCarried() {
 // Vec tiles: upstream's conversion makes every tensor.create in a kernel a
 // tile.create, and an assemble into a tile a tile.assemble. A created
 // tensor that seeds a loop is left to the loop rule above.
-func (t *tileConv) findAssembledCreates(loops []*ir.ForStmt) {
+func (t *tileConv) findAssembledCreates(loops []ir.Stmt) {
 	seeds := map[*ir.Var]bool{}
 	for _, f := range loops {
-		for _, ia := range f.IterArgs {
+		ias, _ := ir.LoopCarried(f)
+		for _, ia := range ias {
 			if v, ok := ir.VarOf(ia.Init); ok {
 				seeds[v] = true
 			}
@@ -118,8 +121,8 @@ func (t *tileConv) phiTile(v *ir.Var) bool {
 	if !ok {
 		return false
 	}
-	if f, ok := p.s.(*ir.ForStmt); ok {
-		return p.i < len(f.IterArgs) && t.carriedIA[&f.IterArgs[p.i].Var]
+	if ias, _ := ir.LoopCarried(p.s); ir.LoopBody(p.s) != nil {
+		return p.i < len(ias) && t.carriedIA[&ias[p.i].Var]
 	}
 	_, tile := t.yieldsTile(v, map[*ir.Var]bool{})
 	return tile
@@ -139,10 +142,10 @@ func (t *tileConv) yieldsTile(e ir.Expr, seen map[*ir.Var]bool) (ir.MemorySpace,
 		switch x := p.s.(type) {
 		case *ir.IfStmt:
 			branches = []ir.Stmt{x.Then, x.Else}
-		case *ir.ForStmt:
-			branches = []ir.Stmt{x.Body}
-			if p.i < len(x.IterArgs) {
-				seen[&x.IterArgs[p.i].Var] = true
+		case *ir.ForStmt, *ir.WhileStmt:
+			branches = []ir.Stmt{ir.LoopBody(x)}
+			if ias, _ := ir.LoopCarried(x); p.i < len(ias) {
+				seen[&ias[p.i].Var] = true
 			}
 		}
 		for _, b := range branches {
@@ -223,11 +226,12 @@ func (t *tileConv) seedFrom(v *ir.Var, tile ir.Expr) {
 	}
 }
 
-// carriedFor gives a converted loop its tile iter-args, yields the tiles
-// its body made, and makes its return variables tiles.
-func (t *tileConv) carriedFor(f *ir.ForStmt) ([]ir.Stmt, error) {
+// carriedLoop gives a converted for or while loop its tile iter-args,
+// yields the tiles its body made, and makes its return variables tiles.
+func (t *tileConv) carriedLoop(f ir.Stmt) ([]ir.Stmt, error) {
+	ias, rvs := ir.LoopCarried(f)
 	var tiled []int
-	for i, ia := range f.IterArgs {
+	for i, ia := range ias {
 		if t.converted[&ia.Var] {
 			tiled = append(tiled, i)
 		}
@@ -235,23 +239,31 @@ func (t *tileConv) carriedFor(f *ir.ForStmt) ([]ir.Stmt, error) {
 	if len(tiled) == 0 {
 		return t.fixUses(f)
 	}
-	c := *f
-	c.IterArgs = append([]*ir.IterArg(nil), f.IterArgs...)
-	c.ReturnVars = append([]*ir.Var(nil), f.ReturnVars...)
+	newIAs := append([]*ir.IterArg(nil), ias...)
+	newRVs := append([]*ir.Var(nil), rvs...)
 	for _, i := range tiled {
-		c.IterArgs[i] = t.tiles[&f.IterArgs[i].Var].(*ir.IterArg)
+		newIAs[i] = t.tiles[&ias[i].Var].(*ir.IterArg)
 	}
-	body, err := t.yieldTiles(f.Body, tiled, func(i int) ir.Type { return c.IterArgs[i].Type() }, "loop")
+	body, err := t.yieldTiles(ir.LoopBody(f), tiled, func(i int) ir.Type { return newIAs[i].Type() }, "loop")
 	if err != nil {
 		return nil, err
 	}
-	c.Body = body
 	for _, i := range tiled {
-		if i < len(f.ReturnVars) {
-			c.ReturnVars[i] = t.retile(f.ReturnVars[i], c.IterArgs[i].Type())
+		if i < len(rvs) {
+			newRVs[i] = t.retile(rvs[i], newIAs[i].Type())
 		}
 	}
-	return []ir.Stmt{&c}, nil
+	switch x := f.(type) {
+	case *ir.ForStmt:
+		c := *x
+		c.IterArgs, c.Body, c.ReturnVars = newIAs, body, newRVs
+		return []ir.Stmt{&c}, nil
+	case *ir.WhileStmt:
+		c := *x
+		c.IterArgs, c.Body, c.ReturnVars = newIAs, body, newRVs
+		return []ir.Stmt{&c}, nil
+	}
+	return nil, fmt.Errorf("carriedLoop: %T is not a loop", f)
 }
 
 // carriedIf makes a converted if's return variables tiles where a branch

@@ -442,8 +442,8 @@ func (t *tileConv) isLoadable(v *ir.Var) bool {
 func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	t.bridged = map[*ir.Var]ir.Expr{}
 	switch x := s.(type) {
-	case *ir.ForStmt:
-		return t.carriedFor(x)
+	case *ir.ForStmt, *ir.WhileStmt:
+		return t.carriedLoop(x)
 	case *ir.IfStmt:
 		return t.carriedIf(x)
 	case *ir.AssignStmt:
@@ -1090,16 +1090,17 @@ func upgradeDirections(fn *ir.Function) (*ir.Function, error) {
 						grew = true
 					}
 				}
-			case *ir.ForStmt:
-				for i, ia := range x.IterArgs {
+			case *ir.ForStmt, *ir.WhileStmt:
+				ias, rvs := ir.LoopCarried(x)
+				for i, ia := range ias {
 					if join(&ia.Var, of(ia.Init)) {
 						grew = true
 					}
-					if i < len(x.ReturnVars) && join(x.ReturnVars[i], origin[&ia.Var]) {
+					if i < len(rvs) && join(rvs[i], origin[&ia.Var]) {
 						grew = true
 					}
 				}
-				yieldTo(x.Body, x.ReturnVars, x.IterArgs)
+				yieldTo(ir.LoopBody(x), rvs, ias)
 			case *ir.IfStmt:
 				yieldTo(x.Then, x.ReturnVars, nil)
 				yieldTo(x.Else, x.ReturnVars, nil)

@@ -23,7 +23,7 @@ func TestCompileQuickstart(t *testing.T) {
 	for _, s := range c.Stages() {
 		names = append(names, s.Name)
 	}
-	require.Equal(t, []string{"Input", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "InferTileMemorySpace",
+	require.Equal(t, []string{"Input", "CtrlFlowTransform", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "InferTileMemorySpace",
 		"InitMemRef", "AllocateMemoryAddr", "SynthesizeAllReduceSignals", "MaterializeCommDomainScopes",
 		"LowerHostTensorCollectives", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
 	ssa, ok := c.Stage("ConvertToSSA")
@@ -82,8 +82,8 @@ func pldAlloc(n int) pl.Expr { return pld.AllocWindowBuffer(n) }
 // diff, unchanged passes folded, PTO and manifest at the end.
 func TestCompiledHTML(t *testing.T) {
 	h := pl.Compile(quickstart(), pl.Ranks(2)).HTML()
-	require.Contains(t, h, "<details><summary> 1 ConvertToSSA (+")
-	require.Contains(t, h, `5 ConvertTensorToTileOps: unchanged</div>`)
+	require.Contains(t, h, "<details><summary> 2 ConvertToSSA (+")
+	require.Contains(t, h, `6 ConvertTensorToTileOps: unchanged</div>`)
 	require.Contains(t, h, `<span class="add">+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):</span>`)
 	require.Contains(t, h, "<summary>PTO-MLIR</summary>")
 	require.Contains(t, h, "<summary>comm manifest</summary>")

@@ -102,6 +102,7 @@ func ExampleCompile() {
 	}
 	fmt.Println(strings.Contains(c.PTO(), "pto.comm.tnotify"))
 	// Output:
+	// CtrlFlowTransform false
 	// ConvertToSSA true
 	// FlattenCallExpr false
 	// OutlineHierarchyScopes false

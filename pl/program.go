@@ -119,6 +119,9 @@ type Func struct {
 	// being built (f.InCoreScope, f.SpmdFor).
 	splits []ir.SplitMode
 	cores  int
+	// loops counts the f.For and f.While bodies being built (f.Break and
+	// f.Continue need one).
+	loops int
 }
 
 // Name is the function's name.
@@ -317,9 +320,47 @@ func (f *Func) For(name string, r *LoopRange, body func(i Expr)) {
 	f.b.Declare(lv)
 	blk := func() ir.Stmt {
 		defer f.b.Undeclare(lv)
+		f.loops++
+		defer func() { f.loops-- }()
 		return f.b.Block(func() { body(lv) })
 	}()
 	f.b.Emit(&ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: r.start, Stop: r.stop, Step: r.step, Body: blk, Kind: r.kind})
+}
+
+// While adds `while cond:`. The condition reads the variables the body
+// moves on with f.Set (ConvertToSSA carries them). PyPTO: while cond:
+func (f *Func) While(cond any, body func()) {
+	pos := dsl.Caller()
+	if body == nil {
+		dsl.Failf("f.While: the body callback is nil")
+	}
+	e := dsl.Expr(cond, "while condition")
+	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+		dsl.Failf("a while condition must be a BOOL scalar (e.g. pl.Lt(i, n)), got %s", ir.Describe(e))
+	}
+	f.loops++
+	blk := func() ir.Stmt {
+		defer func() { f.loops-- }()
+		return f.b.Block(body)
+	}()
+	f.b.Emit(&ir.WhileStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: e, Body: blk})
+}
+
+// Break leaves the innermost f.For or f.While. PyPTO: break
+func (f *Func) Break() {
+	if f.loops == 0 {
+		dsl.Failf("f.Break outside a loop")
+	}
+	f.b.Emit(&ir.BreakStmt{StmtBase: ir.StmtBase{Pos: dsl.Caller()}})
+}
+
+// Continue starts the next iteration of the innermost f.For or f.While.
+// PyPTO: continue
+func (f *Func) Continue() {
+	if f.loops == 0 {
+		dsl.Failf("f.Continue outside a loop")
+	}
+	f.b.Emit(&ir.ContinueStmt{StmtBase: ir.StmtBase{Pos: dsl.Caller()}})
 }
 
 func (f *Func) cond(c any) ir.Expr {

@@ -18,6 +18,12 @@ func defs(s ir.Stmt) []*ir.Var {
 			out = append(out, &ia.Var)
 		}
 		return append(out, s.ReturnVars...)
+	case *ir.WhileStmt:
+		var out []*ir.Var
+		for _, ia := range s.IterArgs {
+			out = append(out, &ia.Var)
+		}
+		return append(out, s.ReturnVars...)
 	case *ir.IfStmt:
 		return s.ReturnVars
 	case *ir.ScopeStmt:

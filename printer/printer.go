@@ -379,6 +379,12 @@ func (p *printer) stmt(s ir.Stmt, indent int, rv []*ir.Var) {
 		}
 	case *ir.ForStmt:
 		p.forStmt(s, indent)
+	case *ir.WhileStmt:
+		p.whileStmt(s, indent)
+	case *ir.BreakStmt:
+		p.line(indent, "break")
+	case *ir.ContinueStmt:
+		p.line(indent, "continue")
 	case *ir.ScopeStmt:
 		if s.Kind == ir.ScopeSpmd {
 			p.spmd(s, indent, rv)
@@ -601,6 +607,27 @@ func (p *printer) forStmt(s *ir.ForStmt, indent int) {
 		head += ", " + tuple(names)
 	}
 	p.line(indent, fmt.Sprintf("for %s in %s.%s(%s):", head, pre, s.Kind.DSLName(), strings.Join(args, ", ")))
+	p.block(s.Body, indent+1, s.ReturnVars)
+}
+
+// whileStmt prints `while cond:`, or in SSA form, as upstream does,
+// `for (x,) in pl.while_(init_values=(x0,)):` with `pl.cond(cond)` as the
+// body's first line.
+func (p *printer) whileStmt(s *ir.WhileStmt, indent int) {
+	if len(s.IterArgs) == 0 {
+		p.line(indent, "while "+p.fmt.Expr(s.Cond)+":")
+		p.block(s.Body, indent+1, s.ReturnVars)
+		return
+	}
+	pre := p.o.prefix()
+	names := make([]string, len(s.IterArgs))
+	inits := make([]string, len(s.IterArgs))
+	for i, ia := range s.IterArgs {
+		names[i] = p.name(&ia.Var)
+		inits[i] = p.fmt.Expr(ia.Init)
+	}
+	p.line(indent, fmt.Sprintf("for %s in %s.while_(init_values=%s):", tuple(names), pre, tuple(inits)))
+	p.line(indent+1, pre+".cond("+p.fmt.Expr(s.Cond)+")")
 	p.block(s.Body, indent+1, s.ReturnVars)
 }
 

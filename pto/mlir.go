@@ -23,6 +23,9 @@ type region struct {
 	ops  []*operation
 	// elide leaves the region out of the custom form (an absent else).
 	elide bool
+	// label prints the region's arguments as a block label in the custom
+	// form too (scf.while's after region: `^bb0(%x: i32):`).
+	label bool
 }
 
 // operation is one MLIR operation.
@@ -98,6 +101,9 @@ func (p *mlirPrinter) op(o *operation, depth int) {
 		if i > 0 {
 			p.b.WriteString(ind + "} " + o.sep + " {\n")
 		}
+		if r.label && len(r.args) > 0 {
+			p.b.WriteString(ind + "^bb0(" + argList(r.args) + "):\n")
+		}
 		p.ops(r.ops, depth+1)
 	}
 	p.b.WriteString(ind + "}" + o.tail + "\n")
@@ -121,14 +127,7 @@ func (p *mlirPrinter) genericOp(o *operation, depth int) {
 			}
 			p.b.WriteString("{\n")
 			if len(r.args) > 0 {
-				p.b.WriteString(ind + "^bb0(")
-				for j, a := range r.args {
-					if j > 0 {
-						p.b.WriteString(", ")
-					}
-					p.b.WriteString(a.ssa + ": " + a.typ)
-				}
-				p.b.WriteString("):\n")
+				p.b.WriteString(ind + "^bb0(" + argList(r.args) + "):\n")
 			}
 			p.ops(r.ops, depth+1)
 			p.b.WriteString(ind + "}")
@@ -149,6 +148,15 @@ func (p *mlirPrinter) genericOp(o *operation, depth int) {
 		p.b.WriteString("}")
 	}
 	p.b.WriteString(" : " + functionType(o.operands, o.res) + "\n")
+}
+
+// argList is a block label's "%a: T, %b: U".
+func argList(args []value) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.ssa + ": " + a.typ
+	}
+	return strings.Join(parts, ", ")
 }
 
 // functionType is "(T1, T2) -> R" for operand and result values.

@@ -44,6 +44,10 @@ func (c *Ctx) stmt(s ir.Stmt) error {
 		return err
 	case *ir.ForStmt:
 		return c.forStmt(s)
+	case *ir.WhileStmt:
+		return c.whileStmt(s)
+	case *ir.BreakStmt, *ir.ContinueStmt:
+		return c.errorf("a %s is still in the kernel: CtrlFlowTransform lowers break and continue before codegen", strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", s), "*ir."), "Stmt")))
 	case *ir.IfStmt:
 		return c.ifStmt(s)
 	case *ir.ScopeStmt:
@@ -300,50 +304,12 @@ func (c *Ctx) forStmt(s *ir.ForStmt) error {
 		return err
 	}
 	yt := &yieldTarget{what: "for"}
-	var inits, blockArgs []value
 	iv := c.fresh(s.LoopVar.Name, "index")
-	blockArgs = append(blockArgs, iv)
-	yt.arrays = make([]value, len(s.IterArgs))
-	for k, ia := range s.IterArgs {
-		v := &ia.Var
-		yt.targets = append(yt.targets, v)
-		if _, isArray := v.Type().(*ir.ArrayType); isArray {
-			// An array is carried in place: the iter-arg is the array.
-			a, err := c.value(ia.Init)
-			if err != nil {
-				return c.errorf("iter_arg %s: %v", v.Name, err)
-			}
-			c.vals[v] = a
-			yt.arrays[k] = a
-			yt.tensors = append(yt.tensors, nil)
-			yt.types = append(yt.types, "")
-			continue
-		}
-		if isTensorType(v.Type()) {
-			t, err := c.tensorExpr(ia.Init)
-			if err != nil {
-				return c.errorf("iter_arg %s: %v", v.Name, err)
-			}
-			c.tensors[v] = t
-			yt.tensors = append(yt.tensors, t)
-			yt.types = append(yt.types, "")
-			continue
-		}
-		typ, err := mlirType(v.Type())
-		if err != nil {
-			return c.errorf("iter_arg %s: %v", v.Name, err)
-		}
-		init, err := c.convert(ia.Init, v.Type(), "")
-		if err != nil {
-			return c.errorf("iter_arg %s: %v", v.Name, err)
-		}
-		arg := c.fresh(v.Name, typ)
-		c.vals[v] = arg
-		inits = append(inits, init)
-		blockArgs = append(blockArgs, arg)
-		yt.tensors = append(yt.tensors, nil)
-		yt.types = append(yt.types, typ)
+	inits, carriedArgs, err := c.carry(s.IterArgs, yt)
+	if err != nil {
+		return err
 	}
+	blockArgs := append([]value{iv}, carriedArgs...)
 	c.yields = append(c.yields, yt)
 	body, err := c.region(func() error {
 		if st, ok := s.LoopVar.Type().(*ir.ScalarType); ok && st.DType != ir.INDEX {
@@ -383,6 +349,129 @@ func (c *Ctx) forStmt(s *ir.ForStmt) error {
 		operands: append([]value{lb, ub, step}, inits...),
 		custom:   head + " {",
 		regions:  []*region{{args: blockArgs, ops: body}}})
+	return nil
+}
+
+// carry sorts a loop's iter-args as the NPU carries them: an array and a
+// tensor are the same storage every iteration (bound to their init), other
+// values are scf iter_args, each with a block argument (bound to the
+// iter-arg) and an init.
+func (c *Ctx) carry(ias []*ir.IterArg, yt *yieldTarget) (inits, args []value, err error) {
+	yt.arrays = make([]value, len(ias))
+	for k, ia := range ias {
+		v := &ia.Var
+		yt.targets = append(yt.targets, v)
+		if _, isArray := v.Type().(*ir.ArrayType); isArray {
+			// An array is carried in place: the iter-arg is the array.
+			a, err := c.value(ia.Init)
+			if err != nil {
+				return nil, nil, c.errorf("iter_arg %s: %v", v.Name, err)
+			}
+			c.vals[v] = a
+			yt.arrays[k] = a
+			yt.tensors = append(yt.tensors, nil)
+			yt.types = append(yt.types, "")
+			continue
+		}
+		if isTensorType(v.Type()) {
+			t, err := c.tensorExpr(ia.Init)
+			if err != nil {
+				return nil, nil, c.errorf("iter_arg %s: %v", v.Name, err)
+			}
+			c.tensors[v] = t
+			yt.tensors = append(yt.tensors, t)
+			yt.types = append(yt.types, "")
+			continue
+		}
+		typ, err := mlirType(v.Type())
+		if err != nil {
+			return nil, nil, c.errorf("iter_arg %s: %v", v.Name, err)
+		}
+		init, err := c.convert(ia.Init, v.Type(), "")
+		if err != nil {
+			return nil, nil, c.errorf("iter_arg %s: %v", v.Name, err)
+		}
+		arg := c.fresh(v.Name, typ)
+		c.vals[v] = arg
+		inits = append(inits, init)
+		args = append(args, arg)
+		yt.tensors = append(yt.tensors, nil)
+		yt.types = append(yt.types, typ)
+	}
+	return inits, args, nil
+}
+
+// whileStmt emits scf.while, as upstream's codegen does: the before
+// region tests the condition on its block arguments and passes them on
+// (scf.condition), the after region runs the body and yields the next
+// values. Tensors and arrays are not carried (see carry).
+func (c *Ctx) whileStmt(s *ir.WhileStmt) error {
+	yt := &yieldTarget{what: "while"}
+	inits, before, err := c.carry(s.IterArgs, yt)
+	if err != nil {
+		return err
+	}
+	// The before region reads the carried values as its own arguments;
+	// the after region as fresh ones.
+	after := make([]value, len(before))
+	for i, b := range before {
+		after[i] = c.fresh(b.ssa[1:]+"_next", b.typ)
+	}
+	carriedVars := func(vals []value) {
+		j := 0
+		for k, ia := range s.IterArgs {
+			if yt.types[k] != "" {
+				c.vals[&ia.Var] = vals[j]
+				j++
+			}
+		}
+	}
+	beforeOps, err := c.region(func() error {
+		carriedVars(before)
+		cond, err := c.as(s.Cond, ir.BOOL, "")
+		if err != nil {
+			return err
+		}
+		custom := "scf.condition(" + cond.ssa + ")"
+		if len(before) > 0 {
+			custom += " " + ssaList(before) + " : " + typeList(before)
+		}
+		c.emit(&operation{name: "scf.condition", operands: append([]value{cond}, before...), custom: custom})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.yields = append(c.yields, yt)
+	body, err := c.region(func() error {
+		carriedVars(after)
+		return c.stmt(s.Body)
+	})
+	c.yields = c.yields[:len(c.yields)-1]
+	if err != nil {
+		return err
+	}
+	if !yt.done {
+		if len(inits) > 0 {
+			return c.errorf("a while loop carries %d values but its body does not end in a yield", len(inits))
+		}
+		body = append(body, &operation{name: "scf.yield", custom: "scf.yield"})
+	}
+	if len(s.ReturnVars) != len(s.IterArgs) {
+		return c.errorf("a while loop has %d iter_args but %d return variables", len(s.IterArgs), len(s.ReturnVars))
+	}
+	res := c.results4(s.ReturnVars, yt)
+	head := "scf.while : () -> () {"
+	if len(inits) > 0 {
+		pairs := make([]string, len(inits))
+		for i, a := range before {
+			pairs[i] = a.ssa + " = " + inits[i].ssa
+		}
+		types := "(" + typeList(inits) + ")"
+		head = "scf.while (" + strings.Join(pairs, ", ") + ") : " + types + " -> " + types + " {"
+	}
+	c.emit(&operation{name: "scf.while", res: res, operands: inits, custom: head, sep: "do",
+		regions: []*region{{args: before, ops: beforeOps}, {args: after, ops: body, label: true}}})
 	return nil
 }
 

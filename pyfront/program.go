@@ -49,6 +49,12 @@ type fnCtx struct {
 	// the loop form of pl.spmd) around the statement being read.
 	splitModes []ir.SplitMode
 	coreDepth  int
+	// loops counts the loops around the statement being read (a break or
+	// continue needs one).
+	loops int
+	// skip is a statement the block being read leaves out (a pl.while_
+	// body's pl.cond line, read as the loop's condition).
+	skip *node
 }
 
 type domainLine struct {

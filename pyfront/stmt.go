@@ -49,6 +49,9 @@ func (fc *fnCtx) block(blk *node, yc *yieldCtx, lead []comment, top bool) []ir.S
 			fc.funcAttr(r.kids(c)[0])
 			continue
 		}
+		if fc.skip != nil && c.index() == fc.skip.index() {
+			continue
+		}
 		stmts := fc.stmt(c, yc)
 		if len(fc.spliced) > 0 {
 			stmts = append(fc.spliced, stmts...)
@@ -79,6 +82,12 @@ func setLeading(s ir.Stmt, c []string) {
 	case *ir.EvalStmt:
 		s.Leading = c
 	case *ir.ForStmt:
+		s.Leading = c
+	case *ir.WhileStmt:
+		s.Leading = c
+	case *ir.BreakStmt:
+		s.Leading = c
+	case *ir.ContinueStmt:
 		s.Leading = c
 	case *ir.IfStmt:
 		s.Leading = c
@@ -150,7 +159,15 @@ func (fc *fnCtx) stmt(n *node, yc *yieldCtx) []ir.Stmt {
 	case "with_statement":
 		return fc.withStmt(n)
 	case "while_statement":
-		r.fail(n, "while loops are not supported; use for ... in pl.range(...)")
+		return []ir.Stmt{fc.whileStmt(n)}
+	case "break_statement", "continue_statement":
+		if fc.loops == 0 {
+			r.fail(n, "%s outside a loop", strings.TrimSuffix(n.Kind(), "_statement"))
+		}
+		if n.Kind() == "break_statement" {
+			return []ir.Stmt{&ir.BreakStmt{StmtBase: base}}
+		}
+		return []ir.Stmt{&ir.ContinueStmt{StmtBase: base}}
 	case "function_definition", "decorated_definition", "class_definition":
 		r.fail(n, "nested definitions are not supported inside a PyPTO function")
 	}
@@ -501,6 +518,9 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	if callee == "pl.split_aiv" {
 		return fc.splitAivLoop(n, left, right)
 	}
+	if callee == "pl.while_" {
+		return fc.whileForm(n, left, right)
+	}
 	kind, ok := loopKinds[callee]
 	if !ok {
 		r.fail(right, "a loop iterates pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(...), given %s(...)", r.text(right.ChildByFieldId(fldFunction)))
@@ -605,7 +625,112 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	}
 	yc := &yieldCtx{}
 	body := n.ChildByFieldId(fldBody)
+	fc.loops++
 	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
+	fc.loops--
+	s.ReturnVars = yc.rv
+	for i, v := range yc.rv {
+		fc.bind(yc.names[i], v)
+	}
+	return s
+}
+
+// whileStmt reads `while cond:` (upstream's natural form; ConvertToSSA
+// carries what the body assigns). A constant condition is allowed
+// (`while True:` left by a break).
+func (fc *fnCtx) whileStmt(n *node) ir.Stmt {
+	r := fc.r
+	if n.ChildByFieldId(fldAlternative) != nil {
+		r.fail(n, "while ... else is not supported")
+	}
+	s := &ir.WhileStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Cond: fc.whileCond(n.ChildByFieldId(fldCondition))}
+	yc := &yieldCtx{}
+	body := n.ChildByFieldId(fldBody)
+	fc.loops++
+	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
+	fc.loops--
+	s.ReturnVars = yc.rv
+	for i, v := range yc.rv {
+		fc.bind(yc.names[i], v)
+	}
+	return s
+}
+
+// whileCond is a while loop's condition: a BOOL scalar, or a constant.
+func (fc *fnCtx) whileCond(n *node) ir.Expr {
+	r := fc.r
+	v := r.evalIn(n, fc.env, fc)
+	if b, ok := v.(bool); ok {
+		return &ir.ConstBool{Value: b, Pos: r.pos(n)}
+	}
+	e := r.toExpr(n, v)
+	if st, ok := e.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+		r.fail(n, "a while condition must be a BOOL scalar, given %s", ir.Describe(e))
+	}
+	return e
+}
+
+// whileForm reads the SSA form upstream prints, `for (x,) in
+// pl.while_(init_values=(x0,)):` whose body starts with `pl.cond(c)`.
+func (fc *fnCtx) whileForm(n, left, right *node) ir.Stmt {
+	r := fc.r
+	var inits []ir.Expr
+	for _, a := range r.kids(right.ChildByFieldId(fldArguments)) {
+		if a.Kind() != "keyword_argument" || r.text(a.ChildByFieldId(fldName)) != "init_values" {
+			r.fail(a, "pl.while_ takes init_values=(...) only")
+		}
+		vn := a.ChildByFieldId(fldValue)
+		xs, ok := pySeq(r.evalIn(vn, fc.env, fc))
+		if !ok {
+			r.fail(vn, "init_values takes a tuple")
+		}
+		for _, x := range xs {
+			inits = append(inits, r.toExpr(vn, x))
+		}
+	}
+	var names []*node
+	switch left.Kind() {
+	case "tuple_pattern", "parenthesized_expression", "pattern_list":
+		names = r.kids(left)
+	default:
+		r.fail(left, "expected `for (a, b) in pl.while_(init_values=(...))`")
+	}
+	if len(names) != len(inits) {
+		r.fail(n, "%d loop-carried names but %d init_values", len(names), len(inits))
+	}
+	s := &ir.WhileStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}}
+	for i, nn := range names {
+		if nn.Kind() != "identifier" {
+			r.fail(nn, "a loop-carried value must be a name")
+		}
+		ia := ir.NewIterArg(r.text(nn), inits[i].Type(), inits[i], r.pos(nn))
+		s.IterArgs = append(s.IterArgs, ia)
+		fc.bind(r.text(nn), ia)
+	}
+	body := n.ChildByFieldId(fldBody)
+	stmts := r.kids(body)
+	var first *node
+	for _, st := range stmts {
+		if st.Kind() != "comment" {
+			first = st
+			break
+		}
+	}
+	if first == nil || first.Kind() != "expression_statement" || len(r.kids(first)) != 1 || r.kids(first)[0].Kind() != "call" ||
+		r.dotted(r.kids(first)[0].ChildByFieldId(fldFunction)) != "pl.cond" {
+		r.fail(body, "a pl.while_ loop's body starts with pl.cond(condition)")
+	}
+	condArgs := r.kids(r.kids(first)[0].ChildByFieldId(fldArguments))
+	if len(condArgs) != 1 {
+		r.fail(first, "pl.cond takes one condition")
+	}
+	s.Cond = fc.whileCond(condArgs[0])
+	yc := &yieldCtx{}
+	fc.loops++
+	fc.skip = first
+	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
+	fc.skip = nil
+	fc.loops--
 	s.ReturnVars = yc.rv
 	for i, v := range yc.rv {
 		fc.bind(yc.names[i], v)

@@ -289,6 +289,12 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 		return fc.ifStmt(s)
 	case *ir.ForStmt:
 		return fc.forStmt(s)
+	case *ir.WhileStmt:
+		return fc.whileStmt(s)
+	case *ir.BreakStmt:
+		return func(*frame) ([]any, bool, error) { return nil, false, errBreak }
+	case *ir.ContinueStmt:
+		return func(*frame) ([]any, bool, error) { return nil, false, errContinue }
 	case *ir.ScopeStmt:
 		// A scope runs its body where it stands (see Exec.stmt).
 		body := fc.stmt(s.Body)
@@ -438,6 +444,66 @@ func (fc *fcomp) forStmt(s *ir.ForStmt) cstmt {
 			}
 			fr.slots[loopVar] = boxInt(i)
 			vals, ret, err := body(fr)
+			if brk, next := loopControl(err); brk {
+				break
+			} else if next {
+				continue
+			}
+			if err != nil || ret {
+				return vals, ret, err
+			}
+			for k, slot := range iter {
+				if k < len(vals) {
+					fr.slots[slot] = vals[k]
+				}
+			}
+		}
+		for k, slot := range rv {
+			if k < len(iter) {
+				fr.slots[slot] = fr.slots[iter[k]]
+			}
+		}
+		return nil, false, nil
+	}
+}
+
+// whileStmt is Exec.whileStmt compiled.
+func (fc *fcomp) whileStmt(s *ir.WhileStmt) cstmt {
+	inits := make([]cexpr, len(s.IterArgs))
+	iter := make([]int, len(s.IterArgs))
+	for i, ia := range s.IterArgs {
+		inits[i] = fc.expr(ia.Init)
+		iter[i] = fc.slot(ia.Name)
+	}
+	cond := fc.expr(s.Cond)
+	rv := fc.slotsOf(s.ReturnVars)
+	body := fc.stmt(s.Body)
+	return func(fr *frame) ([]any, bool, error) {
+		for i, e := range inits {
+			v, err := e(fr)
+			if err != nil {
+				return nil, false, err
+			}
+			fr.slots[iter[i]] = v
+		}
+		stopped := &fr.x.s.sched.stopped
+		for {
+			if stopped.Load() {
+				return nil, false, errAborted
+			}
+			c, err := cond(fr)
+			if err != nil {
+				return nil, false, err
+			}
+			if !truthy(c) {
+				break
+			}
+			vals, ret, err := body(fr)
+			if brk, next := loopControl(err); brk {
+				break
+			} else if next {
+				continue
+			}
 			if err != nil || ret {
 				return vals, ret, err
 			}

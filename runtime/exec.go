@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -464,6 +465,12 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		return nil, false, nil
 	case *ir.ForStmt:
 		return x.forStmt(s)
+	case *ir.WhileStmt:
+		return x.whileStmt(s)
+	case *ir.BreakStmt:
+		return nil, false, errBreak
+	case *ir.ContinueStmt:
+		return nil, false, errContinue
 	case *ir.ScopeStmt:
 		if s.Kind == ir.ScopeSpmd {
 			n, err := x.expr(s.CoreNum)
@@ -550,6 +557,11 @@ func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
 		}
 		x.env[s.LoopVar.Name] = i
 		vals, ret, err := x.stmt(s.Body)
+		if brk, next := loopControl(err); brk {
+			break
+		} else if next {
+			continue
+		}
 		if err != nil || ret {
 			return vals, ret, err
 		}
@@ -565,6 +577,63 @@ func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
 		}
 	}
 	return nil, false, nil
+}
+
+// whileStmt runs a while loop: the condition reads the iter-args (SSA
+// form) or the names the body updates (as written).
+func (x *Exec) whileStmt(s *ir.WhileStmt) ([]any, bool, error) {
+	for _, ia := range s.IterArgs {
+		v, err := x.expr(ia.Init)
+		if err != nil {
+			return nil, false, err
+		}
+		x.env[ia.Name] = v
+	}
+	for {
+		if x.s.sched.stopped.Load() {
+			return nil, false, errAborted
+		}
+		c, err := x.expr(s.Cond)
+		if err != nil {
+			return nil, false, err
+		}
+		if !truthy(c) {
+			break
+		}
+		vals, ret, err := x.stmt(s.Body)
+		if brk, next := loopControl(err); brk {
+			break
+		} else if next {
+			continue
+		}
+		if err != nil || ret {
+			return vals, ret, err
+		}
+		for k, ia := range s.IterArgs {
+			if k < len(vals) {
+				x.env[ia.Name] = vals[k]
+			}
+		}
+	}
+	for k, rv := range s.ReturnVars {
+		if k < len(s.IterArgs) {
+			x.env[rv.Name] = x.env[s.IterArgs[k].Name]
+		}
+	}
+	return nil, false, nil
+}
+
+// A break or continue statement (in the program as written, before
+// CtrlFlowTransform lowers them) unwinds to its loop as one of these.
+var (
+	errBreak    = errors.New("break outside a loop")
+	errContinue = errors.New("continue outside a loop")
+)
+
+// loopControl reports whether err is a break or a continue reaching its
+// loop.
+func loopControl(err error) (brk, next bool) {
+	return err == errBreak, err == errContinue
 }
 
 func truthy(v any) bool {

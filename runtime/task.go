@@ -104,11 +104,12 @@ func skippedResults(c *ir.Call, fn *ir.Function, args []any) ([]any, error) {
 			ret = s
 		case *ir.AssignStmt:
 			defs[s.Var] = s.Value
-		case *ir.ForStmt:
+		case *ir.ForStmt, *ir.WhileStmt:
 			// A loop's result starts as its carried value's init.
-			for k, rv := range s.ReturnVars {
-				if k < len(s.IterArgs) {
-					defs[rv] = s.IterArgs[k].Init
+			ias, rvs := ir.LoopCarried(s)
+			for k, rv := range rvs {
+				if k < len(ias) {
+					defs[rv] = ias[k].Init
 				}
 			}
 		case *ir.IfStmt:

@@ -158,16 +158,17 @@ func bufferRoots(f *ir.Function) map[*ir.Var]map[*ir.Var]bool {
 			default:
 				link(s.Var, val)
 			}
-		case *ir.ForStmt:
-			ias := make([]*ir.Var, len(s.IterArgs))
-			for i, ia := range s.IterArgs {
+		case *ir.ForStmt, *ir.WhileStmt:
+			carried, rvs := ir.LoopCarried(s)
+			ias := make([]*ir.Var, len(carried))
+			for i, ia := range carried {
 				ias[i] = &ia.Var
 				link(ias[i], ia.Init)
-				if i < len(s.ReturnVars) {
-					link(s.ReturnVars[i], ia)
+				if i < len(rvs) {
+					link(rvs[i], ia)
 				}
 			}
-			yields(s.Body, ias, s.ReturnVars)
+			yields(ir.LoopBody(s), ias, rvs)
 		case *ir.IfStmt:
 			yields(s.Then, s.ReturnVars)
 			yields(s.Else, s.ReturnVars)

@@ -34,6 +34,9 @@ func (v *verifier) noNestedCalls(s ir.Stmt) {
 		v.flatOperand("For loop stop expression cannot be a call expression", s.Stop, s.Pos)
 		v.flatOperand("For loop step expression cannot be a call expression", s.Step, s.Pos)
 		v.noNestedCalls(s.Body)
+	case *ir.WhileStmt:
+		v.flatOperand("While loop condition cannot be a call expression", s.Cond, s.Pos)
+		v.noNestedCalls(s.Body)
 	case *ir.ScopeStmt:
 		v.noNestedCalls(s.Body)
 	}

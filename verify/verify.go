@@ -252,6 +252,9 @@ func (v *verifier) stmt(sc *scope, s ir.Stmt, last bool) {
 		v.ifStmt(sc, s)
 	case *ir.ForStmt:
 		v.forStmt(sc, s)
+	case *ir.WhileStmt:
+		v.whileStmt(sc, s)
+	case *ir.BreakStmt, *ir.ContinueStmt:
 	case *ir.ScopeStmt:
 		// A scope is transparent: its definitions are visible after it.
 		v.stmt(sc, s.Body, false)
@@ -304,31 +307,51 @@ func (v *verifier) forStmt(sc *scope, s *ir.ForStmt) {
 			}
 		}
 	}
-	for _, ia := range s.IterArgs {
-		v.uses(sc, ia.Init, s.Pos)
-		if ia.Init != nil {
-			v.sameType("iter_arg "+ia.Name+" init", ia.Type(), ia.Init.Type(), s.Pos)
-		}
-	}
-	v.branch(sc, s.Body, func(in *scope) {
+	v.loop(sc, "for", s.IterArgs, s.Body, s.ReturnVars, s.Pos, func(in *scope) {
 		v.define(in, s.LoopVar, s.Pos)
-		for _, ia := range s.IterArgs {
-			v.define(in, &ia.Var, s.Pos)
+	})
+}
+
+// whileStmt checks a while loop: its condition is a BOOL scalar read where
+// the body's iter-args are bound.
+func (v *verifier) whileStmt(sc *scope, s *ir.WhileStmt) {
+	v.loop(sc, "while", s.IterArgs, s.Body, s.ReturnVars, s.Pos, func(in *scope) {
+		v.uses(in, s.Cond, s.Pos)
+		if st, ok := s.Cond.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {
+			v.report("TypeCheck", 107, s.Pos, "a while condition must be a BOOL scalar, given %s", s.Cond.Type())
 		}
 	})
-	if len(s.IterArgs) != len(s.ReturnVars) {
-		v.report("SSAVerify", IterArgsReturnVarsMismatch, s.Pos, "for has %d iter_args but %d return_vars", len(s.IterArgs), len(s.ReturnVars))
+}
+
+// loop checks what for and while share: iter-arg inits read outside, the
+// body with the iter-args (and what head binds or reads) in scope, and
+// one return var per iter-arg, bound by the body's yield.
+func (v *verifier) loop(sc *scope, what string, ias []*ir.IterArg, body ir.Stmt, rvs []*ir.Var, pos ir.Span, head func(in *scope)) {
+	for _, ia := range ias {
+		v.uses(sc, ia.Init, pos)
+		if ia.Init != nil {
+			v.sameType("iter_arg "+ia.Name+" init", ia.Type(), ia.Init.Type(), pos)
+		}
 	}
-	if len(s.IterArgs) > 0 {
-		v.yields("for body", s.Body, s.ReturnVars, s.Pos)
-		for i, ia := range s.IterArgs {
-			if i < len(s.ReturnVars) {
-				v.sameType("iter_arg "+ia.Name+" vs return var", ia.Type(), s.ReturnVars[i].Type(), s.Pos)
+	v.branch(sc, body, func(in *scope) {
+		for _, ia := range ias {
+			v.define(in, &ia.Var, pos)
+		}
+		head(in)
+	})
+	if len(ias) != len(rvs) {
+		v.report("SSAVerify", IterArgsReturnVarsMismatch, pos, "%s has %d iter_args but %d return_vars", what, len(ias), len(rvs))
+	}
+	if len(ias) > 0 {
+		v.yields(what+" body", body, rvs, pos)
+		for i, ia := range ias {
+			if i < len(rvs) {
+				v.sameType("iter_arg "+ia.Name+" vs return var", ia.Type(), rvs[i].Type(), pos)
 			}
 		}
 	}
-	for _, rv := range s.ReturnVars {
-		v.define(sc, rv, s.Pos)
+	for _, rv := range rvs {
+		v.define(sc, rv, pos)
 	}
 }
 

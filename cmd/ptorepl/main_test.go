@@ -87,7 +87,7 @@ func TestQuickstartCellByCell(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	text := out.String()
 	require.Contains(t, text, "def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32]")
-	require.Contains(t, text, "compiled Quickstart: 14 passes")
+	require.Contains(t, text, "compiled Quickstart: 15 passes")
 	require.Contains(t, text, "stage LowerCompositeOps false")
 	require.Contains(t, text, "stage InsertCommFence true")
 	require.Contains(t, text, "11 22 33 11 22 33\n")
@@ -107,15 +107,16 @@ func TestPassCommands(t *testing.T) {
 			break
 		}
 	}
-	script.WriteString(":passes\n:step\n:passes\n:step\n:diff 1\n:stage 0\n:stage InsertCommFence\n:pto\n:manifest\n:manifest -ranks 4\n:run -ranks 2\n:step\n:passes\n")
+	script.WriteString(":passes\n:step\n:step\n:passes\n:step\n:diff 2\n:stage 0\n:stage InsertCommFence\n:pto\n:manifest\n:manifest -ranks 4\n:run -ranks 2\n:step\n:passes\n")
 	var out, errOut bytes.Buffer
 	code := run(nil, strings.NewReader(script.String()), &out, &errOut)
 	text := out.String()
 	require.Equal(t, 1, code, "the :manifest without ranks fails, so the session reports failure")
-	require.Contains(t, text, "   1 ConvertToSSA")
-	require.Contains(t, text, "[1] ConvertToSSA\n--- Input\n+++ ConvertToSSA\n")
-	require.Contains(t, text, ">  2 FlattenCallExpr", ":passes marks the next pass")
-	require.Contains(t, text, "[2] FlattenCallExpr\n--- ConvertToSSA\n+++ FlattenCallExpr\n")
+	require.Contains(t, text, "   2 ConvertToSSA")
+	require.Contains(t, text, "[1] CtrlFlowTransform: unchanged\n", "no loop of the quickstart breaks or continues")
+	require.Contains(t, text, "[2] ConvertToSSA\n--- CtrlFlowTransform\n+++ ConvertToSSA\n")
+	require.Contains(t, text, ">  3 FlattenCallExpr", ":passes marks the next pass")
+	require.Contains(t, text, "[3] FlattenCallExpr\n--- ConvertToSSA\n+++ FlattenCallExpr\n")
 	require.Contains(t, text, "+        return t__tmp_v0\n", "the returned store is hoisted")
 	require.Contains(t, text, "+        for peer_1, (acc__iter_v1,) in pl.range(nranks, init_values=(acc__ssa_v0,)):")
 	require.Contains(t, text, "# after Input\n")
@@ -124,9 +125,9 @@ func TestPassCommands(t *testing.T) {
 	require.Contains(t, errOut.String(), "give the rank count")
 	require.Contains(t, text, `"nbytes": 16,`, "signal_buf is world_size * 4 bytes at 4 ranks")
 	require.Contains(t, text, "ran Quickstart on 2 ranks")
-	// :stage and :diff only look: after two :steps, the next :step is the
-	// third pass even though :stage InsertCommFence ran the pipeline to the end.
-	require.Contains(t, text, "[3] OutlineHierarchyScopes: unchanged\n")
+	// :stage and :diff only look: after three :steps, the next :step is the
+	// fourth pass even though :stage InsertCommFence ran the pipeline to the end.
+	require.Contains(t, text, "[4] OutlineHierarchyScopes: unchanged\n")
 	require.NotContains(t, text, "every pass has run")
 }
 
@@ -135,7 +136,7 @@ func TestPassCommands(t *testing.T) {
 func TestStageAndDiffDoNotStep(t *testing.T) {
 	script := `prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })
 :step
-:stage 8
+:stage 9
 :diff LowerCompositeOps
 :stage insertcommfence
 :step
@@ -148,15 +149,15 @@ func TestStageAndDiffDoNotStep(t *testing.T) {
 	code := run(nil, strings.NewReader(script), &out, &errOut)
 	require.Equal(t, 1, code, "the bad :stage and :diff fail the session")
 	text := out.String()
-	require.Contains(t, text, "[1] ConvertToSSA")
+	require.Contains(t, text, "[1] CtrlFlowTransform")
 	require.Contains(t, text, "# after InitMemRef\n")
 	require.Contains(t, text, "# after InsertCommFence\n")
-	require.Contains(t, text, "[2] FlattenCallExpr", ":step goes on from where it was")
-	require.Contains(t, text, ">  3 OutlineHierarchyScopes", ":passes marks the pass after the last :step")
+	require.Contains(t, text, "[2] ConvertToSSA", ":step goes on from where it was")
+	require.Contains(t, text, ">  3 FlattenCallExpr", ":passes marks the pass after the last :step")
 	e := errOut.String()
 	require.Contains(t, e, `error: :stage: no stage named "InsertComFence"; did you mean InsertCommFence? (:passes lists them)`)
 	last := len(passes.Table())
-	require.Contains(t, e, fmt.Sprintf(`error: :diff: no stage named "Foo"; give 0..%d or one of Input, ConvertToSSA,`, last))
+	require.Contains(t, e, fmt.Sprintf(`error: :diff: no stage named "Foo"; give 0..%d or one of Input, CtrlFlowTransform, ConvertToSSA,`, last))
 	require.Contains(t, e, fmt.Sprintf("error: :stage 42: there are stages 0 (the input) to %d", last))
 }
 

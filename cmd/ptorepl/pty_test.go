@@ -146,10 +146,10 @@ func TestREPLThroughPseudoTerminal(t *testing.T) {
 	tm.send(`prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })` + "\r")
 	tm.expect(">>> ")
 	tm.send(":step\r")
-	tm.expect("[1] ConvertToSSA")
+	tm.expect("[1] CtrlFlowTransform")
 	tm.expect(">>> ")
-	tm.send(":step\r:step\r:step\r:step\r:step\r")
-	tm.expect("[6] LowerCompositeOps")
+	tm.send(":step\r:step\r:step\r:step\r:step\r:step\r")
+	tm.expect("[7] LowerCompositeOps")
 	tm.expect("pld.system.notify")
 
 	// Ctrl-C stops a cell that would run forever; the session goes on.
@@ -229,7 +229,7 @@ func TestREPLCellsThroughPseudoTerminal(t *testing.T) {
 	tm.expect("# after InsertCommFence")
 	tm.expect(">>> ")
 	tm.send(":step\r")
-	tm.expect("[1] ConvertToSSA")
+	tm.expect("[1] CtrlFlowTransform")
 	tm.expect(">>> ")
 	tm.send(":stage InsertComFence\r")
 	tm.expect("did you mean InsertCommFence?")

@@ -130,6 +130,8 @@ func (b *Builder) checkFree(s ir.Stmt) {
 		exprs, op, arg = []ir.Expr{s.Cond}, "f.If", "cond"
 	case *ir.ForStmt:
 		exprs, op, arg = []ir.Expr{s.Start, s.Stop, s.Step}, "f.For", "range"
+	case *ir.WhileStmt:
+		exprs, op, arg = []ir.Expr{s.Cond}, "f.While", "cond"
 	}
 	for _, x := range exprs {
 		ir.WalkExpr(x, func(e ir.Expr) {

@@ -18,6 +18,8 @@ class AllToAll:
             data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: AllToAll
 import pypto.language as pl

@@ -20,6 +20,8 @@ class MeshAllReduce:
             data: pld.DistributedTensor[[1, 10000], pl.FP32] = pld.tensor.window(data_buf, [1, 10000], dtype=pl.FP32)
             signal: pld.DistributedTensor[[3, 1], pl.INT32] = pld.tensor.window(signal_buf, [3, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 10000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 10000], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: MeshAllReduce
 import pypto.language as pl

@@ -20,6 +20,8 @@ class MeshAllReduce:
             data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: MeshAllReduce
 import pypto.language as pl

@@ -20,6 +20,8 @@ class RingAllReduce:
             data: pld.DistributedTensor[[1, 24576], pl.FP32] = pld.tensor.window(data_buf, [1, 24576], dtype=pl.FP32)
             signal: pld.DistributedTensor[[4, 3], pl.INT32] = pld.tensor.window(signal_buf, [4, 3], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: RingAllReduce
 import pypto.language as pl

@@ -20,6 +20,8 @@ class Broadcast:
             data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: Broadcast
 import pypto.language as pl

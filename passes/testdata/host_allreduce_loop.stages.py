@@ -25,6 +25,8 @@ class HostAllReduceLoop:
             data_1: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data, op=0, mode='mesh', core_num=1)
         for r_1 in pl.range(pld.system.world_size()):
             self.read_back(data_1, pl.tensor.slice(y, [1, 1, 16], [r_1, 0, 0], [], [0]), device=r_1)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: HostAllReduceLoop
 import pypto.language as pl

@@ -27,6 +27,8 @@ class PutGet:
             data: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.window(data_buf, [1, 16], dtype=pl.FP32)
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
             self.kernel(pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0]), pl.tensor.slice(y, [1, NR, 16], [r, 0, 0], [], [0]), data, signal, device=r)
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA: unchanged
 
 # ==== FlattenCallExpr

@@ -38,6 +38,8 @@ class Quickstart:
             signal: pld.DistributedTensor[[pld.system.world_size(), 1], pl.INT32] = pld.tensor.window(signal_buf, [pld.system.world_size(), 1], dtype=pl.INT32)
             self.chip_orch(pl.tensor.slice(inputs, [1, 1, 256], [r, 0, 0], [], [0]), pl.tensor.slice(outputs, [1, 1, 256], [r, 0, 0], [], [0]), data, signal, device=r)
         return outputs
+# ==== CtrlFlowTransform: unchanged
+
 # ==== ConvertToSSA
 # pypto.program: Quickstart
 import pypto.language as pl

@@ -1,0 +1,289 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// CtrlFlowTransform lowers break and continue to structured control flow
+// (upstream's pass 3, which runs before ConvertToSSA), since scf loops have
+// no early exit. Upstream transforms InCore functions only; ptorepl
+// transforms every function, so a break in a pl.at region of an
+// orchestrator (outlined into a kernel later) is lowered too:
+//   - the statements after an if whose branch continues move into the
+//     branch that does not, so a continue simply ends its branch;
+//   - a break sets a flag, break__tmp_vN, that the loop's condition tests;
+//     a for loop with a break becomes a while loop over a counter,
+//     <i>__idx_vN, advanced at the end of the body unless the flag is set.
+//
+// It reads the loops as written (names, not iter-args): a loop that carries
+// values in init_values and breaks or continues is an error.
+func CtrlFlowTransform(p *ir.Program) (*ir.Program, error) {
+	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
+		if !hasLoopEscape(fn.Body) {
+			return fn, nil
+		}
+		t := &ctrlFlow{}
+		body, err := t.block(ir.Flatten(fn.Body))
+		if err != nil {
+			return nil, err
+		}
+		g := fn.Clone()
+		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: body}
+		return g, nil
+	})
+}
+
+type ctrlFlow struct {
+	n int // the function's auto-name counter (upstream's name_counter_)
+}
+
+func (t *ctrlFlow) fresh(base, role string) string {
+	name := fmt.Sprintf("%s__%s_v%d", base, role, t.n)
+	t.n++
+	return name
+}
+
+// hasLoopEscape reports whether s holds a break or continue anywhere.
+func hasLoopEscape(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmt(s, nil, func(x ir.Stmt) {
+		switch x.(type) {
+		case *ir.BreakStmt, *ir.ContinueStmt:
+			found = true
+		}
+	})
+	return found
+}
+
+// escapes reports the breaks and continues of s that leave the loop
+// around it (not those of loops nested in s).
+func escapes(s ir.Stmt) (brk, cont bool) {
+	switch x := s.(type) {
+	case *ir.BreakStmt:
+		return true, false
+	case *ir.ContinueStmt:
+		return false, true
+	case *ir.SeqStmts:
+		for _, c := range x.Stmts {
+			b, k := escapes(c)
+			brk, cont = brk || b, cont || k
+		}
+	case *ir.IfStmt:
+		b1, k1 := escapes(x.Then)
+		b2, k2 := escapes(x.Else)
+		return b1 || b2, k1 || k2
+	case *ir.ScopeStmt:
+		return escapes(x.Body)
+	}
+	return brk, cont
+}
+
+// block rewrites the loops in stmts, innermost first.
+func (t *ctrlFlow) block(stmts []ir.Stmt) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	for _, s := range stmts {
+		switch x := s.(type) {
+		case *ir.ForStmt:
+			body, err := t.block(ir.Flatten(x.Body))
+			if err != nil {
+				return nil, err
+			}
+			c := *x
+			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: body}
+			lowered, err := t.forLoop(&c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, lowered...)
+		case *ir.WhileStmt:
+			body, err := t.block(ir.Flatten(x.Body))
+			if err != nil {
+				return nil, err
+			}
+			c := *x
+			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: body}
+			lowered, err := t.whileLoop(&c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, lowered...)
+		case *ir.IfStmt:
+			c := *x
+			th, err := t.block(ir.Flatten(x.Then))
+			if err != nil {
+				return nil, err
+			}
+			c.Then = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Then.Span()}, Stmts: th}
+			if x.Else != nil {
+				el, err := t.block(ir.Flatten(x.Else))
+				if err != nil {
+					return nil, err
+				}
+				c.Else = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Else.Span()}, Stmts: el}
+			}
+			out = append(out, &c)
+		case *ir.ScopeStmt:
+			b, err := t.block(ir.Flatten(x.Body))
+			if err != nil {
+				return nil, err
+			}
+			c := *x
+			c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Body.Span()}, Stmts: b}
+			out = append(out, &c)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
+	brk, cont := escapes(s.Body)
+	if !brk && !cont {
+		return []ir.Stmt{s}, nil
+	}
+	if len(s.IterArgs) > 0 || s.Kind != ir.Sequential {
+		return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in a %s loop that carries init_values (line %d): write the loop without them and let ConvertToSSA carry its values", s.Kind.DSLName(), s.Pos.Line)
+	}
+	if !brk {
+		body, err := escapeFree(ir.Flatten(s.Body), nil)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
+		return []ir.Stmt{&c}, nil
+	}
+	pos := s.Pos
+	flag := ir.NewVar(t.fresh("break", "tmp"), ir.Scalar(ir.BOOL), pos)
+	idx := ir.NewVar(t.fresh(s.LoopVar.Name, "idx"), s.LoopVar.Type(), pos)
+	body := remapStmt(s.Body, map[*ir.Var]ir.Expr{s.LoopVar: idx})
+	stmts, err := escapeFree(ir.Flatten(body), flag)
+	if err != nil {
+		return nil, err
+	}
+	// The counter advances unless the iteration broke out.
+	advance := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: ir.NewVar(idx.Name, idx.Type(), pos),
+		Value: &ir.BinaryExpr{Op: ir.OpAdd, Left: idx, Right: s.Step, DType: scalarDType(idx), Pos: pos}}
+	stmts = append(stmts, &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(flag, pos), Then: ir.Seq(advance)})
+	cmp := ir.OpLt
+	if c, ok := s.Step.(*ir.ConstInt); ok && c.Value < 0 {
+		cmp = ir.OpGt
+	}
+	bound := &ir.BinaryExpr{Op: cmp, Left: idx, Right: s.Stop, DType: ir.BOOL, Pos: pos}
+	return []ir.Stmt{
+		&ir.AssignStmt{StmtBase: s.StmtBase, Var: idx, Value: s.Start},
+		&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: flag, Value: &ir.ConstBool{Value: false, Pos: pos}},
+		&ir.WhileStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: and(bound, not(flag, pos), pos),
+			Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: stmts}},
+	}, nil
+}
+
+func (t *ctrlFlow) whileLoop(s *ir.WhileStmt) ([]ir.Stmt, error) {
+	brk, cont := escapes(s.Body)
+	if !brk && !cont {
+		return []ir.Stmt{s}, nil
+	}
+	if len(s.IterArgs) > 0 {
+		return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in a pl.while_ loop that carries init_values (line %d): write it as `while cond:` and let ConvertToSSA carry its values", s.Pos.Line)
+	}
+	var flag *ir.Var
+	var pre []ir.Stmt
+	c := *s
+	if brk {
+		flag = ir.NewVar(t.fresh("break", "tmp"), ir.Scalar(ir.BOOL), s.Pos)
+		pre = append(pre, &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: s.Pos}, Var: flag, Value: &ir.ConstBool{Value: false, Pos: s.Pos}})
+		c.Cond = and(s.Cond, not(flag, s.Pos), s.Pos)
+	}
+	body, err := escapeFree(ir.Flatten(s.Body), flag)
+	if err != nil {
+		return nil, err
+	}
+	c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
+	return append(pre, &c), nil
+}
+
+// escapeFree rewrites a loop body so that no break or continue remains:
+// a continue ends its branch, a break sets flag and ends its branch, and
+// the statements after an if that may escape move into each of its
+// branches that goes on.
+func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	for i, s := range stmts {
+		switch x := s.(type) {
+		case *ir.BreakStmt:
+			// Each assignment binds a Var of its own under the flag's name,
+			// as reading the printed form gives (the name is the variable).
+			set := ir.NewVar(flag.Name, flag.Type(), x.Pos)
+			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}), nil
+		case *ir.ContinueStmt:
+			return out, nil
+		case *ir.IfStmt:
+			b, k := escapes(x)
+			if !b && !k {
+				out = append(out, s)
+				continue
+			}
+			if len(x.ReturnVars) > 0 {
+				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in an if that yields values (line %d)", x.Pos.Line)
+			}
+			rest := stmts[i+1:]
+			th, err := escapeFree(append(append([]ir.Stmt(nil), ir.Flatten(x.Then)...), rest...), flag)
+			if err != nil {
+				return nil, err
+			}
+			el, err := escapeFree(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), flag)
+			if err != nil {
+				return nil, err
+			}
+			c := *x
+			c.Then = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Then.Span()}, Stmts: th}
+			c.Else = nil
+			if len(el) > 0 {
+				c.Else = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Pos}, Stmts: el}
+			}
+			return append(out, &c), nil
+		case *ir.ScopeStmt:
+			if b, k := escapes(x); b || k {
+				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+			}
+			out = append(out, s)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func not(x ir.Expr, pos ir.Span) ir.Expr {
+	return &ir.UnaryExpr{Op: ir.OpNot, X: x, DType: ir.BOOL, Pos: pos}
+}
+
+func and(l, r ir.Expr, pos ir.Span) ir.Expr {
+	return &ir.BinaryExpr{Op: ir.OpAnd, Left: l, Right: r, DType: ir.BOOL, Pos: pos}
+}
+
+// scalarDType is v's scalar element type (INDEX for a non-scalar).
+func scalarDType(v *ir.Var) ir.DataType {
+	if st, ok := v.Type().(*ir.ScalarType); ok {
+		return st.DType
+	}
+	return ir.INDEX
+}
+
+// scopeWord names a scope for messages ("pl.at", "pl.spmd", ...).
+func scopeWord(s *ir.ScopeStmt) string {
+	switch s.Kind {
+	case ir.ScopeSpmd:
+		return "pl.spmd"
+	case ir.ScopeSplitAiv:
+		return "pl.split_aiv"
+	case ir.ScopeRuntime:
+		return "runtime"
+	case ir.ScopeCluster:
+		return "pl.cluster"
+	}
+	return "pl.at"
+}
