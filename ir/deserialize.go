@@ -430,16 +430,8 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		if s.LoopVar, err = r.oneVar(o["loop_var"], "loop_var"); err != nil {
 			return nil, err
 		}
-		ias, err := r.exprs(o["iter_args"], "iter_args")
-		if err != nil {
+		if s.IterArgs, err = r.iterArgs(o["iter_args"]); err != nil {
 			return nil, err
-		}
-		for _, e := range ias {
-			ia, ok := e.(*IterArg)
-			if !ok {
-				return nil, fmt.Errorf("iter_args: %T, want IterArg", e)
-			}
-			s.IterArgs = append(s.IterArgs, ia)
 		}
 		if s.Body, err = r.stmt(o["body"]); err != nil {
 			return nil, err
@@ -453,16 +445,8 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		return s, nil
 	case "While":
 		s := &WhileStmt{StmtBase: base}
-		ias, err := r.exprs(o["iter_args"], "iter_args")
-		if err != nil {
+		if s.IterArgs, err = r.iterArgs(o["iter_args"]); err != nil {
 			return nil, err
-		}
-		for _, e := range ias {
-			ia, ok := e.(*IterArg)
-			if !ok {
-				return nil, fmt.Errorf("iter_args: %T, want IterArg", e)
-			}
-			s.IterArgs = append(s.IterArgs, ia)
 		}
 		if s.Cond, err = r.mustExpr(o["condition"], "while condition"); err != nil {
 			return nil, err
@@ -480,6 +464,23 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 		return &ContinueStmt{StmtBase: base}, nil
 	}
 	return nil, fmt.Errorf("unknown statement kind %q", kind)
+}
+
+// iterArgs reads a loop's iter_args list.
+func (r *reader) iterArgs(m json.RawMessage) ([]*IterArg, error) {
+	es, err := r.exprs(m, "iter_args")
+	if err != nil {
+		return nil, err
+	}
+	var out []*IterArg
+	for _, e := range es {
+		ia, ok := e.(*IterArg)
+		if !ok {
+			return nil, fmt.Errorf("iter_args: %T, want IterArg", e)
+		}
+		out = append(out, ia)
+	}
+	return out, nil
 }
 
 func parseInt(m json.RawMessage, what string) (int64, error) {

@@ -335,27 +335,15 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		if !e.def(a.LoopVar, b.LoopVar, path+".loop_var") {
 			return false
 		}
-		if len(a.IterArgs) != len(b.IterArgs) {
-			return e.fail(path+".iter_args", "%d vs %d", len(a.IterArgs), len(b.IterArgs))
-		}
-		for i := range a.IterArgs {
-			p := fmt.Sprintf("%s.iter_args[%d]", path, i)
-			if !e.expr(a.IterArgs[i].Init, b.IterArgs[i].Init, p+".init_value") || !e.def(&a.IterArgs[i].Var, &b.IterArgs[i].Var, p) {
-				return false
-			}
+		if !e.iterArgs(a.IterArgs, b.IterArgs, path) {
+			return false
 		}
 		return e.kwargs(a.Attrs, b.Attrs, path+".attrs") && e.optStmt(a.Body, b.Body, path+".body") &&
 			e.defs(a.ReturnVars, b.ReturnVars, path+".return_vars")
 	case *WhileStmt:
 		b := b.(*WhileStmt)
-		if len(a.IterArgs) != len(b.IterArgs) {
-			return e.fail(path+".iter_args", "%d vs %d", len(a.IterArgs), len(b.IterArgs))
-		}
-		for i := range a.IterArgs {
-			p := fmt.Sprintf("%s.iter_args[%d]", path, i)
-			if !e.expr(a.IterArgs[i].Init, b.IterArgs[i].Init, p+".init_value") || !e.def(&a.IterArgs[i].Var, &b.IterArgs[i].Var, p) {
-				return false
-			}
+		if !e.iterArgs(a.IterArgs, b.IterArgs, path) {
+			return false
 		}
 		return e.expr(a.Cond, b.Cond, path+".condition") && e.optStmt(a.Body, b.Body, path+".body") &&
 			e.defs(a.ReturnVars, b.ReturnVars, path+".return_vars")
@@ -363,6 +351,20 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		return true
 	}
 	return e.fail(path, "unknown statement %T", a)
+}
+
+// iterArgs compares a loop's iter-args: inits, then the definitions.
+func (e *equalizer) iterArgs(a, b []*IterArg, path string) bool {
+	if len(a) != len(b) {
+		return e.fail(path+".iter_args", "%d vs %d", len(a), len(b))
+	}
+	for i := range a {
+		p := fmt.Sprintf("%s.iter_args[%d]", path, i)
+		if !e.expr(a[i].Init, b[i].Init, p+".init_value") || !e.def(&a[i].Var, &b[i].Var, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // block compares statement lists, flattening nested SeqStmts.

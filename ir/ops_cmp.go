@@ -78,12 +78,8 @@ func init() {
 		Doc:  "lhs where the packed predicate mask's bit is set, rhs elsewhere (tmp: TSEL's scratch, UINT8 [1, 32]).",
 		Args: []ArgSpec{{Name: "mask"}, {Name: "lhs"}, {Name: "rhs"}, {Name: "tmp"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
-			m, err := vecTile(c, 0)
-			if err != nil {
+			if err := maskArg(c, 0); err != nil {
 				return nil, err
-			}
-			if m.DType != UINT8 {
-				return nil, c.Fail(0, "a packed predicate mask (UINT8, from tile.cmp)", m)
 			}
 			l, err := vecTile(c, 1)
 			if err != nil {
@@ -120,4 +116,17 @@ func init() {
 			return &TensorType{Shape: l.Shape, DType: l.DType}, checkCmp(c)
 		},
 	})
+}
+
+// maskArg requires argument i to be a packed predicate mask: a UINT8
+// Vec tile, one bit per element, as tile.cmp writes it.
+func maskArg(c *DeduceCtx, i int) error {
+	m, err := vecTile(c, i)
+	if err != nil {
+		return err
+	}
+	if m.DType != UINT8 {
+		return c.Fail(i, "a packed predicate mask (UINT8, from tile.cmp)", m)
+	}
+	return nil
 }

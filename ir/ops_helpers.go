@@ -132,6 +132,27 @@ func vecLike(t *TileType) *TileType {
 
 // staticShape reads argument i as a shape of positive dimensions (rank
 // rank, or any when rank < 0).
+// validInside reads argument i as a static valid shape inside the 2-D
+// shape; nil when it is the whole shape (a generated tile writes only its
+// valid region: pto.trandom, pto.ttri).
+func validInside(c *DeduceCtx, i int, shape []Expr) ([]Expr, error) {
+	valid, err := staticShape(c, i, 2)
+	if err != nil {
+		return nil, err
+	}
+	for d := range valid {
+		v, _ := ConstValue(valid[d])
+		s, _ := ConstValue(shape[d])
+		if v > s {
+			return nil, c.Fail(i, fmt.Sprintf("a valid shape inside %s", DefaultFormat.Dims(shape)), c.Args[i])
+		}
+	}
+	if SameDims(valid, shape) {
+		return nil, nil
+	}
+	return valid, nil
+}
+
 func staticShape(c *DeduceCtx, i, rank int) ([]Expr, error) {
 	shape, err := c.Tuple(i, rank)
 	if err != nil {

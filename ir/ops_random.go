@@ -1,7 +1,5 @@
 package ir
 
-import "fmt"
-
 // Counter-based random tiles (upstream's tile.random, pto.trandom, A5
 // only): six INT32 seed words (a 64-bit key, a 128-bit counter), a static
 // 2-D shape and an optional narrower valid shape that alone is written;
@@ -24,18 +22,8 @@ func randomDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 		}
 		var valid []Expr
 		if c.N() == 8 {
-			if valid, err = staticShape(c, 7, 2); err != nil {
+			if valid, err = validInside(c, 7, shape); err != nil {
 				return nil, err
-			}
-			for d := range valid {
-				v, _ := ConstValue(valid[d])
-				s, _ := ConstValue(shape[d])
-				if v > s {
-					return nil, c.Fail(7, fmt.Sprintf("a valid shape inside %s", DefaultFormat.Dims(shape)), c.Args[7])
-				}
-			}
-			if SameDims(valid, shape) {
-				valid = nil
 			}
 		}
 		dt := UINT32

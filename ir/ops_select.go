@@ -1,7 +1,5 @@
 package ir
 
-import "fmt"
-
 // Selection and mask-generating tile ops (upstream's
 // tile_ops/elementwise.cpp tile.sels and tile.prelu, tile_ops/memory.cpp
 // tile.tri): TSELS picks a tile's element where the packed predicate mask
@@ -20,12 +18,8 @@ func init() {
 		Doc:  "src where the packed predicate mask's bit is set, scalar elsewhere (tmp: TSELS's scratch).",
 		Args: []ArgSpec{{Name: "mask", Memory: MemVec}, {Name: "src", Memory: MemVec}, {Name: "tmp", Memory: MemVec}, {Name: "scalar"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
-			m, err := vecTile(c, 0)
-			if err != nil {
+			if err := maskArg(c, 0); err != nil {
 				return nil, err
-			}
-			if m.DType != UINT8 {
-				return nil, c.Fail(0, "a packed predicate mask (UINT8, from tile.cmp)", m)
 			}
 			s, err := vecTile(c, 1)
 			if err != nil {
@@ -81,18 +75,8 @@ func init() {
 			}
 			var valid []Expr
 			if c.N() == 3 {
-				if valid, err = staticShape(c, 2, 2); err != nil {
+				if valid, err = validInside(c, 2, shape); err != nil {
 					return nil, err
-				}
-				for d := range valid {
-					v, _ := ConstValue(valid[d])
-					s, _ := ConstValue(shape[d])
-					if v > s {
-						return nil, c.Fail(2, fmt.Sprintf("a valid shape inside %s", DefaultFormat.Dims(shape)), c.Args[2])
-					}
-				}
-				if SameDims(valid, shape) {
-					valid = nil
 				}
 			}
 			dt := INT32

@@ -38,14 +38,7 @@ func TestHarnessCases(t *testing.T) {
 		args   []interface{}
 		factor float64
 	}{{nil, 2}, {[]interface{}{"triple"}, 3}} {
-		prog, err := mod.Call("ScaleCase", c.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp, err := pl.TryCompile(prog, pl.Ranks(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog, comp := calledCompiled(t, mod, 1, "ScaleCase", c.args...)
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{tensor.Randn(1, 16, 32), tensor.Zeros(ir.FP32, 16, 32)}
 		}, func(a []*tensor.Tensor, compiled bool) {
@@ -179,14 +172,7 @@ func TestUpstreamHarnessCases(t *testing.T) {
 		{"TestOrchRangeCarryRebind", func() []*tensor.Tensor { return []*tensor.Tensor{full(10, 16, 64), full(0, 16, 64)} }, 14},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			prog, err := ctrl.Call(c.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := pl.TryCompile(prog, pl.Ranks(1))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog, comp := calledCompiled(t, ctrl, 1, c.name)
 			writtenAndCompiled(t, prog, comp, 1, c.args, func(a []*tensor.Tensor, compiled bool) {
 				out := a[len(a)-1]
 				flat := out.Reshape(out.Numel())
@@ -208,14 +194,7 @@ func TestUpstreamHarnessCases(t *testing.T) {
 		args  []interface{}
 		slope float64 // 0: relu
 	}{{"TileReluTestCase", nil, 0}, {"TileLreluTestCase", nil, 0.1}, {"TileLreluTestCase", []interface{}{0.25}, 0.25}} {
-		prog, err := act.Call(c.name, c.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp, err := pl.TryCompile(prog, pl.Ranks(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog, comp := calledCompiled(t, act, 1, c.name, c.args...)
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{tensor.Randn(5, 16, 16), tensor.Zeros(ir.FP32, 16, 16)}
 		}, func(a []*tensor.Tensor, compiled bool) {
@@ -240,14 +219,7 @@ func TestUpstreamHarnessCases(t *testing.T) {
 // min(a, s), as their compute_expected say.
 func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
 	bits := upstreamSystemTest(t, "runtime/ops/test_bitwise.py")
-	prog, err := bits.Call("BitwiseNotTestCase")
-	if err != nil {
-		t.Fatal(err)
-	}
-	comp, err := pl.TryCompile(prog, pl.Ranks(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog, comp := calledCompiled(t, bits, 1, "BitwiseNotTestCase")
 	in := make([]int16, 256)
 	vals := make([]float64, 256)
 	for i := range in {
@@ -268,14 +240,7 @@ func TestUpstreamBitwiseAndScalarOps(t *testing.T) {
 	mm := upstreamSystemTest(t, "runtime/ops/test_max_min.py")
 	for _, f := range []string{"_make_tile_maximums_program", "_make_tile_minimums_program", "_make_tensor_maximum_scalar_program", "_make_tensor_minimum_scalar_program"} {
 		for _, s := range []float64{-2.5, 0, 2.5} {
-			prog, err := mm.Call(f, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := pl.TryCompile(prog, pl.Ranks(1))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog, comp := calledCompiled(t, mm, 1, f, s)
 			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 				x := make([]float32, 256)
 				for i := range x {

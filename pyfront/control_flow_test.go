@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -95,14 +94,7 @@ func TestUpstreamWhileBreakContinue(t *testing.T) {
 		{"TestForLoopBreakContinue", func(b int) bool { return b == 0 || b == 2 }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			prog, err := ctrl.Call(c.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := pl.TryCompile(prog, pl.Ranks(1))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog, comp := calledCompiled(t, ctrl, 1, c.name)
 			if _, err := comp.PTOText(); err != nil {
 				t.Fatal(err)
 			}

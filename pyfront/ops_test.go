@@ -45,6 +45,21 @@ func compiledProgram(t *testing.T, mod *pl.Module, name string, ranks int) (*pl.
 	return prog, comp, text
 }
 
+// calledCompiled is what mod's factory name builds from args, compiled at
+// ranks.
+func calledCompiled(t *testing.T, mod *pl.Module, ranks int, name string, args ...interface{}) (*pl.Program, *pl.Compiled) {
+	t.Helper()
+	prog, err := mod.Call(name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(ranks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog, comp
+}
+
 // writtenAndCompiled runs prog as written and then compiled, each time on
 // fresh arguments, and hands check each run's tensors.
 func writtenAndCompiled(t *testing.T, prog *pl.Program, comp *pl.Compiled, ranks int, args func() []*tensor.Tensor, check func(a []*tensor.Tensor, compiled bool)) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -74,14 +73,7 @@ func TestUpstreamSelectOps(t *testing.T) {
 	type check func(t *testing.T, a []*tensor.Tensor, compiled bool)
 	run := func(t *testing.T, file, name string, args func() []*tensor.Tensor, c check) {
 		mod := upstreamSystemTest(t, "runtime/ops/"+file)
-		prog, err := mod.Call(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp, err := pl.TryCompile(prog, pl.Ranks(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog, comp := calledCompiled(t, mod, 1, name)
 		writtenAndCompiled(t, prog, comp, 1, args, func(a []*tensor.Tensor, compiled bool) { c(t, a, compiled) })
 	}
 	tril := func(diag int) check {

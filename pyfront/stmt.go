@@ -615,24 +615,41 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	}
 	s.LoopVar = ir.NewVar(r.text(loopName), ir.Scalar(ir.INDEX), r.pos(loopName))
 	fc.bind(r.text(loopName), s.LoopVar)
-	for i, nn := range iterNames {
+	s.IterArgs = fc.iterArgs(iterNames, inits)
+	s.Body, s.ReturnVars = fc.loopBody(n, nil)
+	return s
+}
+
+// iterArgs binds a loop's carried names to iter-args of their inits.
+func (fc *fnCtx) iterArgs(names []*node, inits []ir.Expr) []*ir.IterArg {
+	r := fc.r
+	var out []*ir.IterArg
+	for i, nn := range names {
 		if nn.Kind() != "identifier" {
 			r.fail(nn, "a loop-carried value must be a name")
 		}
 		ia := ir.NewIterArg(r.text(nn), inits[i].Type(), inits[i], r.pos(nn))
-		s.IterArgs = append(s.IterArgs, ia)
+		out = append(out, ia)
 		fc.bind(r.text(nn), ia)
 	}
+	return out
+}
+
+// loopBody reads the body of loop n (leaving out skip, a pl.while_'s
+// pl.cond line) and binds the return variables its yields name.
+func (fc *fnCtx) loopBody(n, skip *node) (ir.Stmt, []*ir.Var) {
+	r := fc.r
 	yc := &yieldCtx{}
 	body := n.ChildByFieldId(fldBody)
 	fc.loops++
-	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
+	fc.skip = skip
+	stmts := fc.block(body, yc, r.commentsBefore(n, body), false)
+	fc.skip = nil
 	fc.loops--
-	s.ReturnVars = yc.rv
 	for i, v := range yc.rv {
 		fc.bind(yc.names[i], v)
 	}
-	return s
+	return &ir.SeqStmts{Stmts: stmts}, yc.rv
 }
 
 // whileStmt reads `while cond:` (upstream's natural form; ConvertToSSA
@@ -644,15 +661,7 @@ func (fc *fnCtx) whileStmt(n *node) ir.Stmt {
 		r.fail(n, "while ... else is not supported")
 	}
 	s := &ir.WhileStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Cond: fc.whileCond(n.ChildByFieldId(fldCondition))}
-	yc := &yieldCtx{}
-	body := n.ChildByFieldId(fldBody)
-	fc.loops++
-	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
-	fc.loops--
-	s.ReturnVars = yc.rv
-	for i, v := range yc.rv {
-		fc.bind(yc.names[i], v)
-	}
+	s.Body, s.ReturnVars = fc.loopBody(n, nil)
 	return s
 }
 
@@ -699,18 +708,10 @@ func (fc *fnCtx) whileForm(n, left, right *node) ir.Stmt {
 		r.fail(n, "%d loop-carried names but %d init_values", len(names), len(inits))
 	}
 	s := &ir.WhileStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}}
-	for i, nn := range names {
-		if nn.Kind() != "identifier" {
-			r.fail(nn, "a loop-carried value must be a name")
-		}
-		ia := ir.NewIterArg(r.text(nn), inits[i].Type(), inits[i], r.pos(nn))
-		s.IterArgs = append(s.IterArgs, ia)
-		fc.bind(r.text(nn), ia)
-	}
+	s.IterArgs = fc.iterArgs(names, inits)
 	body := n.ChildByFieldId(fldBody)
-	stmts := r.kids(body)
 	var first *node
-	for _, st := range stmts {
+	for _, st := range r.kids(body) {
 		if st.Kind() != "comment" {
 			first = st
 			break
@@ -725,16 +726,7 @@ func (fc *fnCtx) whileForm(n, left, right *node) ir.Stmt {
 		r.fail(first, "pl.cond takes one condition")
 	}
 	s.Cond = fc.whileCond(condArgs[0])
-	yc := &yieldCtx{}
-	fc.loops++
-	fc.skip = first
-	s.Body = &ir.SeqStmts{Stmts: fc.block(body, yc, r.commentsBefore(n, body), false)}
-	fc.skip = nil
-	fc.loops--
-	s.ReturnVars = yc.rv
-	for i, v := range yc.rv {
-		fc.bind(yc.names[i], v)
-	}
+	s.Body, s.ReturnVars = fc.loopBody(n, first)
 	return s
 }
 

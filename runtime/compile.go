@@ -403,14 +403,7 @@ func (fc *fcomp) forStmt(s *ir.ForStmt) cstmt {
 	}
 	name := s.LoopVar.Name
 	loopVar := fc.slot(name)
-	inits := make([]cexpr, len(s.IterArgs))
-	iter := make([]int, len(s.IterArgs))
-	for i, ia := range s.IterArgs {
-		inits[i] = fc.expr(ia.Init)
-		iter[i] = fc.slot(ia.Name)
-	}
-	rv := fc.slotsOf(s.ReturnVars)
-	body := fc.stmt(s.Body)
+	c := fc.carried(s.IterArgs, s.ReturnVars, s.Body)
 	return func(fr *frame) ([]any, bool, error) {
 		b := [3]int64{0, 0, 1}
 		for i, e := range bounds {
@@ -430,12 +423,8 @@ func (fc *fcomp) forStmt(s *ir.ForStmt) cstmt {
 		if b[2] == 0 {
 			return nil, false, fmt.Errorf("for %s: step is zero", name)
 		}
-		for i, e := range inits {
-			v, err := e(fr)
-			if err != nil {
-				return nil, false, err
-			}
-			fr.slots[iter[i]] = v
+		if err := c.init(fr); err != nil {
+			return nil, false, err
 		}
 		stopped := &fr.x.s.sched.stopped
 		for i := b[0]; (b[2] > 0 && i < b[1]) || (b[2] < 0 && i > b[1]); i += b[2] {
@@ -443,81 +432,106 @@ func (fc *fcomp) forStmt(s *ir.ForStmt) cstmt {
 				return nil, false, errAborted
 			}
 			fr.slots[loopVar] = boxInt(i)
-			vals, ret, err := body(fr)
-			if brk, next := loopControl(err); brk {
-				break
-			} else if next {
-				continue
-			}
-			if err != nil || ret {
-				return vals, ret, err
-			}
-			for k, slot := range iter {
-				if k < len(vals) {
-					fr.slots[slot] = vals[k]
+			if exit, vals, ret, err := c.step(fr); exit {
+				if err != nil || ret {
+					return vals, ret, err
 				}
+				break
 			}
 		}
-		for k, slot := range rv {
-			if k < len(iter) {
-				fr.slots[slot] = fr.slots[iter[k]]
-			}
-		}
+		c.finish(fr)
 		return nil, false, nil
+	}
+}
+
+// carriedLoop is what the compiled for and while loops share: the
+// iter-arg inits and slots, the return variables' slots, the body.
+type carriedLoop struct {
+	inits []cexpr
+	iter  []int
+	rv    []int
+	body  cstmt
+}
+
+func (fc *fcomp) carried(ias []*ir.IterArg, rvs []*ir.Var, body ir.Stmt) *carriedLoop {
+	c := &carriedLoop{inits: make([]cexpr, len(ias)), iter: make([]int, len(ias))}
+	for i, ia := range ias {
+		c.inits[i] = fc.expr(ia.Init)
+		c.iter[i] = fc.slot(ia.Name)
+	}
+	c.rv = fc.slotsOf(rvs)
+	c.body = fc.stmt(body)
+	return c
+}
+
+// init binds the iter-args to their inits.
+func (c *carriedLoop) init(fr *frame) error {
+	for i, e := range c.inits {
+		v, err := e(fr)
+		if err != nil {
+			return err
+		}
+		fr.slots[c.iter[i]] = v
+	}
+	return nil
+}
+
+// step is Exec.loopStep compiled.
+func (c *carriedLoop) step(fr *frame) (exit bool, vals []any, ret bool, err error) {
+	vals, ret, err = c.body(fr)
+	switch brk, next := loopControl(err); {
+	case brk:
+		return true, nil, false, nil
+	case next:
+		return false, nil, false, nil
+	case err != nil || ret:
+		return true, vals, ret, err
+	}
+	for k, slot := range c.iter {
+		if k < len(vals) {
+			fr.slots[slot] = vals[k]
+		}
+	}
+	return false, nil, false, nil
+}
+
+// finish binds the return variables to the iter-args' last values.
+func (c *carriedLoop) finish(fr *frame) {
+	for k, slot := range c.rv {
+		if k < len(c.iter) {
+			fr.slots[slot] = fr.slots[c.iter[k]]
+		}
 	}
 }
 
 // whileStmt is Exec.whileStmt compiled.
 func (fc *fcomp) whileStmt(s *ir.WhileStmt) cstmt {
-	inits := make([]cexpr, len(s.IterArgs))
-	iter := make([]int, len(s.IterArgs))
-	for i, ia := range s.IterArgs {
-		inits[i] = fc.expr(ia.Init)
-		iter[i] = fc.slot(ia.Name)
-	}
+	c := fc.carried(s.IterArgs, s.ReturnVars, s.Body)
 	cond := fc.expr(s.Cond)
-	rv := fc.slotsOf(s.ReturnVars)
-	body := fc.stmt(s.Body)
 	return func(fr *frame) ([]any, bool, error) {
-		for i, e := range inits {
-			v, err := e(fr)
-			if err != nil {
-				return nil, false, err
-			}
-			fr.slots[iter[i]] = v
+		if err := c.init(fr); err != nil {
+			return nil, false, err
 		}
 		stopped := &fr.x.s.sched.stopped
 		for {
 			if stopped.Load() {
 				return nil, false, errAborted
 			}
-			c, err := cond(fr)
+			v, err := cond(fr)
 			if err != nil {
 				return nil, false, err
 			}
-			if !truthy(c) {
+			if !truthy(v) {
 				break
 			}
-			vals, ret, err := body(fr)
-			if brk, next := loopControl(err); brk {
-				break
-			} else if next {
-				continue
-			}
-			if err != nil || ret {
-				return vals, ret, err
-			}
-			for k, slot := range iter {
-				if k < len(vals) {
-					fr.slots[slot] = vals[k]
+			if exit, vals, ret, err := c.step(fr); exit {
+				if err != nil || ret {
+					return vals, ret, err
 				}
+				break
 			}
 		}
-		for k, slot := range rv {
-			if k < len(iter) {
-				fr.slots[slot] = fr.slots[iter[k]]
-			}
-		}
+		c.finish(fr)
 		return nil, false, nil
 	}
 }

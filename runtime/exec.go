@@ -544,50 +544,73 @@ func (x *Exec) forStmt(s *ir.ForStmt) ([]any, bool, error) {
 	if b[2] == 0 {
 		return nil, false, fmt.Errorf("for %s: step is zero", s.LoopVar.Name)
 	}
-	for _, ia := range s.IterArgs {
-		v, err := x.expr(ia.Init)
-		if err != nil {
-			return nil, false, err
-		}
-		x.env[ia.Name] = v
+	if err := x.initIterArgs(s.IterArgs); err != nil {
+		return nil, false, err
 	}
 	for i := b[0]; (b[2] > 0 && i < b[1]) || (b[2] < 0 && i > b[1]); i += b[2] {
 		if x.s.sched.stopped.Load() {
 			return nil, false, errAborted
 		}
 		x.env[s.LoopVar.Name] = i
-		vals, ret, err := x.stmt(s.Body)
-		if brk, next := loopControl(err); brk {
-			break
-		} else if next {
-			continue
-		}
-		if err != nil || ret {
-			return vals, ret, err
-		}
-		for k, ia := range s.IterArgs {
-			if k < len(vals) {
-				x.env[ia.Name] = vals[k]
+		if exit, vals, ret, err := x.loopStep(s.Body, s.IterArgs); exit {
+			if err != nil || ret {
+				return vals, ret, err
 			}
+			break
 		}
 	}
-	for k, rv := range s.ReturnVars {
-		if k < len(s.IterArgs) {
-			x.env[rv.Name] = x.env[s.IterArgs[k].Name]
-		}
-	}
+	x.bindReturnVars(s.IterArgs, s.ReturnVars)
 	return nil, false, nil
+}
+
+// initIterArgs binds a loop's iter-args to their inits.
+func (x *Exec) initIterArgs(ias []*ir.IterArg) error {
+	for _, ia := range ias {
+		v, err := x.expr(ia.Init)
+		if err != nil {
+			return err
+		}
+		x.env[ia.Name] = v
+	}
+	return nil
+}
+
+// loopStep runs one iteration of a loop body and binds the iter-args to
+// what it yields. exit reports that the loop ends here: a break (vals,
+// ret and err unset), a return or an error.
+func (x *Exec) loopStep(body ir.Stmt, ias []*ir.IterArg) (exit bool, vals []any, ret bool, err error) {
+	vals, ret, err = x.stmt(body)
+	switch brk, next := loopControl(err); {
+	case brk:
+		return true, nil, false, nil
+	case next:
+		return false, nil, false, nil
+	case err != nil || ret:
+		return true, vals, ret, err
+	}
+	for k, ia := range ias {
+		if k < len(vals) {
+			x.env[ia.Name] = vals[k]
+		}
+	}
+	return false, nil, false, nil
+}
+
+// bindReturnVars binds a finished loop's return variables to its
+// iter-args' last values.
+func (x *Exec) bindReturnVars(ias []*ir.IterArg, rvs []*ir.Var) {
+	for k, rv := range rvs {
+		if k < len(ias) {
+			x.env[rv.Name] = x.env[ias[k].Name]
+		}
+	}
 }
 
 // whileStmt runs a while loop: the condition reads the iter-args (SSA
 // form) or the names the body updates (as written).
 func (x *Exec) whileStmt(s *ir.WhileStmt) ([]any, bool, error) {
-	for _, ia := range s.IterArgs {
-		v, err := x.expr(ia.Init)
-		if err != nil {
-			return nil, false, err
-		}
-		x.env[ia.Name] = v
+	if err := x.initIterArgs(s.IterArgs); err != nil {
+		return nil, false, err
 	}
 	for {
 		if x.s.sched.stopped.Load() {
@@ -600,26 +623,14 @@ func (x *Exec) whileStmt(s *ir.WhileStmt) ([]any, bool, error) {
 		if !truthy(c) {
 			break
 		}
-		vals, ret, err := x.stmt(s.Body)
-		if brk, next := loopControl(err); brk {
-			break
-		} else if next {
-			continue
-		}
-		if err != nil || ret {
-			return vals, ret, err
-		}
-		for k, ia := range s.IterArgs {
-			if k < len(vals) {
-				x.env[ia.Name] = vals[k]
+		if exit, vals, ret, err := x.loopStep(s.Body, s.IterArgs); exit {
+			if err != nil || ret {
+				return vals, ret, err
 			}
+			break
 		}
 	}
-	for k, rv := range s.ReturnVars {
-		if k < len(s.IterArgs) {
-			x.env[rv.Name] = x.env[s.IterArgs[k].Name]
-		}
-	}
+	x.bindReturnVars(s.IterArgs, s.ReturnVars)
 	return nil, false, nil
 }
 
