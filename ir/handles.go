@@ -43,6 +43,7 @@ var (
 	TileMaximums, TileMinimums, TileLrelu                           *OpDef
 	TileRowExpand, TensorRowExpand                                  *OpDef
 	TileSels, TilePrelu, TileTri                                    *OpDef
+	TileGemv, TileGemvAcc, TileGemvBias                             *OpDef
 
 	TileCast, TensorCast                                 *OpDef
 	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef

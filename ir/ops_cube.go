@@ -269,3 +269,79 @@ func init() {
 		},
 	})
 }
+
+// The GEMV family (upstream's tile.gemv, gemv_acc, gemv_bias): a matmul
+// whose lhs is one row, [1, K] in Left, by Right [K, N] into Acc [1, N];
+// acc_phase ("unspecified", "partial", "final") tells the cube which step
+// of a split-K sum this is and changes nothing computed.
+var gemvPhase = KwargSpec{Name: "acc_phase", Kind: KwString, Default: "unspecified"}
+
+// gemvResult is matmulResult for a one-row lhs, with acc_phase checked.
+func gemvResult(c *DeduceCtx, li, ri int) (*TileType, error) {
+	acc, err := matmulResult(c, li, ri)
+	if err != nil {
+		return nil, err
+	}
+	l := c.Args[li].Type().(*TileType)
+	if rows, ok := ConstValue(l.Shape[0]); !ok || rows != 1 {
+		return nil, c.Fail(li, "a row vector [1, K]", l)
+	}
+	switch p, _ := c.Kwargs.Get("acc_phase"); p {
+	case nil, "unspecified", "partial", "final":
+	default:
+		return nil, c.FailKwarg("acc_phase", "'unspecified', 'partial' or 'final'", fmt.Sprint(p))
+	}
+	return acc, nil
+}
+
+func init() {
+	TileGemv = RegisterOp(&OpDef{
+		Name: "tile.gemv", Class: ClassCompute, Category: "TileOp",
+		Doc:    "lhs @ rhs: a row vector Left [1, K] by Right [K, N] into a new Acc row [1, N] (TGEMV).",
+		Args:   []ArgSpec{{Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
+		Kwargs: []KwargSpec{gemvPhase},
+		Deduce: func(c *DeduceCtx) (Type, error) { return gemvResult(c, 0, 1) },
+	})
+	TileGemvAcc = RegisterOp(&OpDef{
+		Name: "tile.gemv_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Doc:    "acc += lhs @ rhs for a row vector lhs, in place on the Acc row (TGEMV.ACC).",
+		Args:   []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
+		Kwargs: []KwargSpec{gemvPhase},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			want, err := gemvResult(c, 1, 2)
+			if err != nil {
+				return nil, err
+			}
+			acc, err := cubeTile(c, 0, MemAcc)
+			if err != nil {
+				return nil, err
+			}
+			if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
+				return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
+			}
+			return c.Args[0].Type(), nil
+		},
+	})
+	TileGemvBias = RegisterOp(&OpDef{
+		Name: "tile.gemv_bias", Class: ClassCompute, Category: "TileOp",
+		Doc:    "lhs @ rhs + bias for a row vector lhs, bias a Bias row [1, N] of the accumulator type (TGEMV.BIAS).",
+		Args:   []ArgSpec{{Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}, {Name: "bias", Memory: MemBias}},
+		Kwargs: []KwargSpec{gemvPhase},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			acc, err := gemvResult(c, 0, 1)
+			if err != nil {
+				return nil, err
+			}
+			b, err := cubeTile(c, 2, MemBias)
+			if err != nil {
+				return nil, err
+			}
+			n, ok2 := ConstValue(b.Shape[1])
+			an, ok3 := ConstValue(acc.Shape[1])
+			if (ok2 && ok3 && n != an) || b.DType != acc.DType {
+				return nil, c.Fail(2, "a bias row [1, "+DefaultFormat.Dim(acc.Shape[1])+"] of "+acc.DType.String(), b)
+			}
+			return acc, nil
+		},
+	})
+}

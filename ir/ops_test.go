@@ -314,6 +314,12 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.col_sum: argument 'tmp_tile': expected a scratch tile of pl.FP32, given pl.Tile[[32, 16], pl.FP16, pl.Mem.Vec]"},
 		dcase{"tile.matmul_bias", []Expr{tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16), tile(FP32, MemBias, 2, 16)}, nil,
 			"cell[3]:7: tile.matmul_bias: argument 'bias': expected a bias row [1, 16] of pl.FP32, given pl.Tile[[2, 16], pl.FP32, pl.Mem.Bias]"},
+		dcase{"tile.gemv", []Expr{left, right}, nil,
+			"cell[3]:7: tile.gemv: argument 'lhs': expected a row vector [1, K], given pl.Tile[[64, 32], pl.FP16, pl.Mem.Left]"},
+		dcase{"tile.gemv_acc", []Expr{tile(FP32, MemAcc, 1, 8), tile(FP16, MemLeft, 1, 32), right}, nil,
+			"cell[3]:7: tile.gemv_acc: argument 'acc': expected an accumulator [1, 16] of pl.FP32, given pl.Tile[[1, 8], pl.FP32, pl.Mem.Acc]"},
+		dcase{"tile.gemv_bias", []Expr{tile(FP16, MemLeft, 1, 32), right, tile(FP32, MemBias, 1, 16)}, Kwargs{{"acc_phase", "first"}},
+			"cell[3]:7: tile.gemv_bias: kwarg 'acc_phase': expected 'unspecified', 'partial' or 'final', given first"},
 		dcase{"tile.fillpad_expand", []Expr{tile(FP32, MemVec, 32, 16), Dims(16, 16)}, nil,
 			"cell[3]:7: tile.fillpad_expand: argument 'shape': expected a shape no smaller than the tile's [32, 16], given [16, 16]"},
 		dcase{"tensor.set_validshape", []Expr{tens(FP32, 4, 4, 4), Int(2), Int(2)}, nil,
@@ -812,7 +818,7 @@ func TestHandlesFilled(t *testing.T) {
 		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer, TensorGatherCompare,
 		TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot, TileAnds, TileOrs, TileXors, TileShls, TileShrs,
 		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
-		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri,
+		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri, TileGemv, TileGemvAcc, TileGemvBias,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

@@ -122,6 +122,17 @@ func init() {
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
 	Register(ir.TileMatmulAcc, emitMatmulAcc)
 	Register(ir.TileMatmulBias, emitTiles("pto.tmatmul.bias", nil))
+	// The GEMV family, with the split-K phase as upstream's accPhase
+	// attribute when it is set.
+	gemvPhase := func(call *ir.Call) []attr {
+		if p, ok := call.Kwargs.Get("acc_phase"); ok && p != "unspecified" {
+			return []attr{{"accPhase", fmt.Sprintf("#pto<acc_phase %v>", p)}}
+		}
+		return nil
+	}
+	Register(ir.TileGemv, emitTiles("pto.tgemv", gemvPhase))
+	Register(ir.TileGemvAcc, emitTiles("pto.tgemv.acc", gemvPhase))
+	Register(ir.TileGemvBias, emitTiles("pto.tgemv.bias", gemvPhase))
 	// A reshape, like a valid-shape change, is a second declaration of the
 	// same on-chip address (the memory passes give both one MemRef).
 	Register(ir.TileReshape, emitSetValidShape)

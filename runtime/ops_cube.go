@@ -54,14 +54,18 @@ func init() {
 		}
 		return tileOf(dt, []int{m, n}, matmulValues(l.values(), r.values(), accVals, m, k, n, dt)), nil
 	}
-	Register(ir.TileMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
+	// A GEMV is a matmul whose lhs is one row; acc_phase changes nothing
+	// computed.
+	matmul := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArgs(a, "lhs", "rhs")
 		if err != nil {
 			return nil, err
 		}
 		return product(c, t[0], t[1], nil)
-	})
-	Register(ir.TileMatmulBias, func(x *Exec, c *ir.Call, a []any) (any, error) {
+	}
+	Register(ir.TileMatmul, matmul)
+	Register(ir.TileGemv, matmul)
+	matmulBias := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArgs(a, "lhs", "rhs", "bias")
 		if err != nil {
 			return nil, err
@@ -78,8 +82,10 @@ func init() {
 			acc = append(acc, bias...)
 		}
 		return product(c, l, r, tileOf(b.DType, []int{m, len(bias)}, acc))
-	})
-	Register(ir.TileMatmulAcc, func(x *Exec, c *ir.Call, a []any) (any, error) {
+	}
+	Register(ir.TileMatmulBias, matmulBias)
+	Register(ir.TileGemvBias, matmulBias)
+	matmulAcc := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArgs(a, "acc", "lhs", "rhs")
 		if err != nil {
 			return nil, err
@@ -93,7 +99,9 @@ func init() {
 			return product(c, l, r, nil)
 		}
 		return product(c, l, r, acc)
-	})
+	}
+	Register(ir.TileMatmulAcc, matmulAcc)
+	Register(ir.TileGemvAcc, matmulAcc)
 }
 
 // matmulDType is the accumulator type of a matmul of operand type dt:

@@ -1,0 +1,33 @@
+package pl
+
+import (
+	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Gemv is a row vector lhs [1, K] by rhs [K, N] on the cube (Mat operands
+// move to Left and Right), an Acc row [1, N]; accPhase is "" or
+// "unspecified", "partial" or "final" (the split-K step, an attribute of
+// the NPU's TGEMV). PyPTO: pl.tile.gemv(lhs, rhs, acc_phase=...).
+func Gemv(lhs, rhs any, accPhase string) Expr {
+	return dsl.Call(ir.TileGemv, []ir.Expr{arg(lhs, "pl.Gemv", "lhs"), arg(rhs, "pl.Gemv", "rhs")}, phaseKw(accPhase))
+}
+
+// GemvAcc is acc += lhs @ rhs for a row vector lhs, like Gemv.
+// PyPTO: pl.tile.gemv_acc(acc, lhs, rhs, acc_phase=...).
+func GemvAcc(acc, lhs, rhs any, accPhase string) Expr {
+	return dsl.Call(ir.TileGemvAcc, []ir.Expr{arg(acc, "pl.GemvAcc", "acc"), arg(lhs, "pl.GemvAcc", "lhs"), arg(rhs, "pl.GemvAcc", "rhs")}, phaseKw(accPhase))
+}
+
+// GemvBias is lhs @ rhs + bias for a row vector lhs, bias a row [1, N] of
+// the accumulator type, like Gemv. PyPTO: pl.tile.gemv_bias(lhs, rhs, bias).
+func GemvBias(lhs, rhs, bias any, accPhase string) Expr {
+	return dsl.Call(ir.TileGemvBias, []ir.Expr{arg(lhs, "pl.GemvBias", "lhs"), arg(rhs, "pl.GemvBias", "rhs"), arg(bias, "pl.GemvBias", "bias")}, phaseKw(accPhase))
+}
+
+func phaseKw(p string) ir.Kwargs {
+	if p == "" {
+		return nil
+	}
+	return ir.Kwargs{{Key: "acc_phase", Value: p}}
+}
