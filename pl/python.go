@@ -72,8 +72,9 @@ func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
 // when the module has one.
 func (m *Module) NoPrograms() string { return m.m.NoPrograms() }
 
-// String prints every program of the module (factories are listed), or
-// says why there is none.
+// String prints every program of the module (factories are listed; a
+// test case whose parameters all have defaults prints as they build it),
+// or says why there is none.
 func (m *Module) String() string {
 	if why := m.NoPrograms(); why != "" {
 		return "# " + why
@@ -82,6 +83,12 @@ func (m *Module) String() string {
 	for i, n := range m.m.Names() {
 		if i > 0 {
 			out += "\n\n"
+		}
+		if m.m.IsDefaultCase(n) {
+			if p, err := m.m.Call(n); err == nil {
+				out += "# test case " + n + " with its defaults (mod.Call(\"" + n + "\", ...) for others)\n" + printer.Program(p)
+				continue
+			}
 		}
 		if m.m.IsFactory(n) {
 			out += "# factory " + n + ": call it with mod.Call(\"" + n + "\", ...)"

@@ -31,6 +31,15 @@ func TestHarnessCases(t *testing.T) {
 			t.Fatalf("%s is not a factory", n)
 		}
 	}
+	// Printed, a case whose parameters all have defaults shows what they
+	// build; one with a required parameter is listed.
+	printed := mod.String()
+	for _, want := range []string{"# test case ScaleCase with its defaults (mod.Call(\"ScaleCase\", ...) for others)\n# pypto.program: ScaleProgram",
+		"# factory RowsCase: call it with mod.Call(\"RowsCase\", ...)"} {
+		if !strings.Contains(printed, want) {
+			t.Fatalf("the module prints no %q:\n%s", want, printed)
+		}
+	}
 
 	// factor_name binds positionally; the shapes come from the base's
 	// defaults, the factor from the module's merged dict.

@@ -52,6 +52,22 @@ func (m *Module) NoPrograms() string {
 // IsFactory reports whether name is a factory (a def returning a program).
 func (m *Module) IsFactory(name string) bool { _, ok := m.facs[name]; return ok }
 
+// IsDefaultCase reports whether name is a test-case class (cases.go) whose
+// parameters all have defaults, so Call(name) builds what its tests build
+// by default.
+func (m *Module) IsDefaultCase(name string) bool {
+	f, ok := m.facs[name]
+	if !ok || f.cls == nil {
+		return false
+	}
+	for _, p := range f.params {
+		if p.def == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Program returns the program called name.
 func (m *Module) Program(name string) (*ir.Program, error) {
 	if p, ok := m.progs[name]; ok {

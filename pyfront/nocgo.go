@@ -26,6 +26,9 @@ func (m *Module) NoPrograms() string { return errNoCgo.Error() }
 // IsFactory reports false.
 func (m *Module) IsFactory(string) bool { return false }
 
+// IsDefaultCase reports false.
+func (m *Module) IsDefaultCase(string) bool { return false }
+
 // Program fails: there is no reader.
 func (m *Module) Program(string) (*ir.Program, error) { return nil, errNoCgo }
 
