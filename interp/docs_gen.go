@@ -97,6 +97,7 @@ var docIndex = map[string]docEntry{
 	"pl.Eq":                             {Signature: "func Eq(a, b any) Expr", Doc: "Eq is a == b."},
 	"pl.Exp":                            {Signature: "func Exp(x any) Expr", Doc: "Exp is elementwise e^x of a floating-point tile or tensor. PyPTO: pl.exp(t)."},
 	"pl.Expr":                           {Signature: "type Expr = ir.Expr", Doc: "Expr is an IR expression: a variable, constant, or op call."},
+	"pl.Extract":                        {Signature: "func Extract(src, row, col, shape any, mem MemorySpace) Expr", Doc: "Extract is the [rows, cols] window of a 2-D tile at (row, col), placed\nin mem (typically a Mat source into Left or Right, a cube operand). PyPTO: pl.tile.extract(src, row, col, shape, target_memory=mem)."},
 	"pl.FP16":                           {Signature: "const pl.FP16", Doc: "Element types."},
 	"pl.FP32":                           {Signature: "const pl.FP32", Doc: "Element types."},
 	"pl.Fence":                          {Signature: "func Fence() Expr", Doc: "Fence waits until every earlier global-memory write of this rank (stores\ninto windows, remote_store, put) is visible before the rank goes on.\npl.Compile's InsertCommFence adds the fences a kernel needs; write one by\nhand only in code the pipeline does not see. Under the default\nsequentially consistent simulator it changes nothing; in the relaxed\nmemory mode (pl.Ranks(n).Relaxed()) it drains the rank's write buffer.\nPyPTO: pl.system.fence()."},

@@ -44,6 +44,7 @@ var (
 	TileRowExpand, TensorRowExpand                                  *OpDef
 	TileSels, TilePrelu, TileTri                                    *OpDef
 	TileGemv, TileGemvAcc, TileGemvBias                             *OpDef
+	TileExtract                                                     *OpDef
 
 	TileCast, TensorCast                                 *OpDef
 	TileFillpad, TileFillpadInplace, TileSetValidshape   *OpDef

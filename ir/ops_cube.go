@@ -345,3 +345,41 @@ func init() {
 		},
 	})
 }
+
+// tile.extract (upstream's TEXTRACT, variant 1): the sub-tile of a 2-D
+// tile at (index_row, index_col) of a static shape, placed in
+// target_memory; typically a Mat source cut into Left or Right (a cube
+// operand) or an Acc one into Mat, but upstream's deducer restricts no
+// pair (its tests extract a Vec row into Vec).
+func init() {
+	TileExtract = RegisterOp(&OpDef{
+		Name: "tile.extract", Class: ClassCompute, Category: "TileOp",
+		Doc:    "The [rows, cols] window of src at (index_row, index_col), in target_memory (TEXTRACT).",
+		Args:   []ArgSpec{{Name: "src"}, {Name: "index_row"}, {Name: "index_col"}, {Name: "shape"}},
+		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory, Required: true}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			src, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			if len(src.Shape) != 2 {
+				return nil, c.Fail(0, "a 2-D tile", src)
+			}
+			for i := 1; i <= 2; i++ {
+				if _, err := c.IntScalar(i); err != nil {
+					return nil, err
+				}
+			}
+			shape, err := staticShape(c, 3, 2)
+			if err != nil {
+				return nil, err
+			}
+			if err := regionFits(c, 1, []Expr{c.Args[1], c.Args[2]}, shape, src.Shape, "the source"); err != nil {
+				return nil, err
+			}
+			mem, _ := c.Kwargs.Get("target_memory")
+			m, _ := mem.(MemorySpace)
+			return NewTileType(shape, src.DType, m, nil), nil
+		},
+	})
+}

@@ -314,6 +314,12 @@ func TestDeducerErrors(t *testing.T) {
 			"cell[3]:7: tile.col_sum: argument 'tmp_tile': expected a scratch tile of pl.FP32, given pl.Tile[[32, 16], pl.FP16, pl.Mem.Vec]"},
 		dcase{"tile.matmul_bias", []Expr{tile(FP16, MemLeft, 64, 32), tile(FP16, MemRight, 32, 16), tile(FP32, MemBias, 2, 16)}, nil,
 			"cell[3]:7: tile.matmul_bias: argument 'bias': expected a bias row [1, 16] of pl.FP32, given pl.Tile[[2, 16], pl.FP32, pl.Mem.Bias]"},
+		dcase{"tile.extract", []Expr{tile(FP16, MemMat, 2, 32, 64), Int(0), Int(0), Dims(16, 64)}, Kwargs{{"target_memory", MemLeft}},
+			"cell[3]:7: tile.extract: argument 'src': expected a 2-D tile, given pl.Tile[[2, 32, 64], pl.FP16, pl.Mem.Mat]"},
+		dcase{"tile.extract", []Expr{tile(FP16, MemMat, 32, 64), Int(24), Int(0), Dims(16, 64)}, Kwargs{{"target_memory", MemLeft}},
+			"cell[3]:7: tile.extract: argument 'index_row': expected a region inside the source (offset+extent <= 32 in dimension 0), given offset 24 + extent 16 = 40"},
+		dcase{"tile.extract", []Expr{tile(FP16, MemMat, 32, 64), Int(0), &ConstFloat{Value: 1, DType: FP32}, Dims(16, 64)}, Kwargs{{"target_memory", MemLeft}},
+			"cell[3]:7: tile.extract: argument 'index_col': expected an integer scalar, given pl.Scalar[pl.FP32]"},
 		dcase{"tile.gemv", []Expr{left, right}, nil,
 			"cell[3]:7: tile.gemv: argument 'lhs': expected a row vector [1, K], given pl.Tile[[64, 32], pl.FP16, pl.Mem.Left]"},
 		dcase{"tile.gemv_acc", []Expr{tile(FP32, MemAcc, 1, 8), tile(FP16, MemLeft, 1, 32), right}, nil,
@@ -818,7 +824,7 @@ func TestHandlesFilled(t *testing.T) {
 		SystemAicInitializePipe, SystemAivInitializePipe, SystemReserveBuffer, SystemImportPeerBuffer, TensorGatherCompare,
 		TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot, TileAnds, TileOrs, TileXors, TileShls, TileShrs,
 		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
-		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri, TileGemv, TileGemvAcc, TileGemvBias,
+		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri, TileGemv, TileGemvAcc, TileGemvBias, TileExtract,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

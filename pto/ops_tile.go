@@ -122,6 +122,28 @@ func init() {
 	Register(ir.TileMatmul, emitElementwise("pto.tmatmul", false))
 	Register(ir.TileMatmulAcc, emitMatmulAcc)
 	Register(ir.TileMatmulBias, emitTiles("pto.tmatmul.bias", nil))
+	// TEXTRACT: the source and the window's offsets in; the shape is the
+	// result's type.
+	Register(ir.TileExtract, func(c *Ctx, call *ir.Call, res *ir.Var) error {
+		src, _, err := c.tile(call.Args[0])
+		if err != nil {
+			return err
+		}
+		row, err := c.as(call.Args[1], ir.INDEX, "")
+		if err != nil {
+			return err
+		}
+		col, err := c.as(call.Args[2], ir.INDEX, "")
+		if err != nil {
+			return err
+		}
+		r, err := c.allocTile(res)
+		if err != nil {
+			return err
+		}
+		c.insOuts("pto.textract", []value{src, row, col}, []value{r}, nil)
+		return nil
+	})
 	// The GEMV family, with the split-K phase as upstream's accPhase
 	// attribute when it is set.
 	gemvPhase := func(call *ir.Call) []attr {

@@ -71,3 +71,42 @@ func TestUpstreamGemv(t *testing.T) {
 		})
 	}
 }
+
+// tile.extract (extract.py): rows 16..31 of a, cut into Left, times b
+// cut into Right.
+func TestExtract(t *testing.T) {
+	prog, comp, text := authored(t, "extract.py", "Extract", 1)
+	wantPTO(t, text, "pto.textract ins(")
+	a, b := tensor.Randn(71, 32, 64).To(ir.FP16), tensor.Randn(72, 64, 16).To(ir.FP16)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{a.Clone(), b.Clone(), tensor.Zeros(ir.FP32, 16, 16)}
+	}, func(got []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				if g, want := got[2].At(i, j), matmulAt(func(idx ...int) float64 { return a.At(16+idx[0], idx[1]) }, b.At, 64, i, j); g != want {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, g, want)
+				}
+			}
+		}
+	})
+}
+
+// Upstream's column-load case (tests/st/runtime/ops/test_trans.py), read
+// unmodified: a Vec row extracted from a transposed strip scales each row
+// of x, y = x * scale[:, 0], as its compute_expected says.
+func TestUpstreamExtract(t *testing.T) {
+	mod := upstreamSystemTest(t, "runtime/ops/test_trans.py")
+	prog, comp := calledCompiled(t, mod, 1, "ColumnLoadRowExpandMulCase")
+	x, scale := tensor.Randn(81, 16, 64), tensor.Randn(82, 16, 8)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{x.Clone(), scale.Clone(), tensor.Zeros(ir.FP32, 16, 64)}
+	}, func(got []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 64; j++ {
+				if g, want := got[2].At(i, j), f32(x.At(i, j)*scale.At(i, 0)); g != want {
+					t.Fatalf("compiled %v: y[%d, %d] = %v, want %v", compiled, i, j, g, want)
+				}
+			}
+		}
+	})
+}

@@ -83,6 +83,7 @@ func init() {
 	})
 	Register(ir.TensorSlice, sliceOp)
 	Register(ir.TileSlice, sliceOp)
+	Register(ir.TileExtract, extractOp)
 	Register(ir.TensorViewOp, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		v, err := viewArg(a[0], "input")
 		if err != nil {
@@ -145,6 +146,40 @@ func (s *sim) domainOf(name string) []int {
 	return nil
 }
 
+// tileWindow copies the window of t at offs of shape into a new tile (the
+// dimensions drop lists left out): tiles are values.
+func (x *Exec) tileWindow(c *ir.Call, t *Tile, offs, shape, drop []int) (any, error) {
+	tv := &view{dt: t.DType, shape: t.Shape, strides: rowMajor(t.Shape), host: t.bytes()}
+	sub, err := tv.sub(offs, shape)
+	if err != nil {
+		return nil, err
+	}
+	out := newTile(t.DType, dropDims(sub.shape, drop))
+	return out, x.readTile(sub, x.local(), out, c)
+}
+
+// extractOp is tile.extract: the window at (index_row, index_col), in the
+// memory the call names (the tile's value is the same wherever it lives).
+func extractOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	t, err := tileArg(a[0], "src")
+	if err != nil {
+		return nil, err
+	}
+	var offs [2]int
+	for i := range offs {
+		v, err := toInt(a[1+i])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", []string{"index_row", "index_col"}[i], err)
+		}
+		offs[i] = int(v)
+	}
+	shape, err := intsArg(a[3], "shape")
+	if err != nil {
+		return nil, err
+	}
+	return x.tileWindow(c, t, offs[:], shape, nil)
+}
+
 func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	shape, err := intsArg(a[1], "shape")
 	if err != nil {
@@ -161,14 +196,7 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		}
 	}
 	if t, ok := a[0].(*Tile); ok {
-		// A tile slice is a copy: tiles are values.
-		tv := &view{dt: t.DType, shape: t.Shape, strides: rowMajor(t.Shape), host: t.bytes()}
-		sub, err := tv.sub(offs, shape)
-		if err != nil {
-			return nil, err
-		}
-		out := newTile(t.DType, dropDims(sub.shape, drop))
-		return out, x.readTile(sub, x.local(), out, c)
+		return x.tileWindow(c, t, offs, shape, drop)
 	}
 	v, err := viewArg(a[0], "input")
 	if err != nil {

@@ -62,6 +62,7 @@ func init() {
 		"Dynamic":               reflect.ValueOf(pl.Dynamic),
 		"Eq":                    reflect.ValueOf(pl.Eq),
 		"Exp":                   reflect.ValueOf(pl.Exp),
+		"Extract":               reflect.ValueOf(pl.Extract),
 		"FP16":                  reflect.ValueOf(pl.FP16),
 		"FP32":                  reflect.ValueOf(pl.FP32),
 		"Fence":                 reflect.ValueOf(pl.Fence),

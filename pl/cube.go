@@ -31,3 +31,10 @@ func phaseKw(p string) ir.Kwargs {
 	}
 	return ir.Kwargs{{Key: "acc_phase", Value: p}}
 }
+
+// Extract is the [rows, cols] window of a 2-D tile at (row, col), placed
+// in mem (typically a Mat source into Left or Right, a cube operand). PyPTO: pl.tile.extract(src, row, col, shape, target_memory=mem).
+func Extract(src, row, col, shape any, mem MemorySpace) Expr {
+	return dsl.Call(ir.TileExtract, []ir.Expr{arg(src, "pl.Extract", "src"), arg(row, "pl.Extract", "index_row"),
+		arg(col, "pl.Extract", "index_col"), dsl.TupleArg(shape, "pl.Extract shape")}, ir.Kwargs{{Key: "target_memory", Value: mem}})
+}
