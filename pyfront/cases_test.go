@@ -118,7 +118,7 @@ func TestHarnessCases(t *testing.T) {
 	// What __init__ sets under a condition the reader cannot evaluate is
 	// an error only where get_program reads it.
 	_, err = mod.Call("DeviceCase")
-	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:140:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
+	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:141:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
 		t.Fatalf("DeviceCase: %v", err)
 	}
 }

@@ -105,6 +105,21 @@ func (r *reader) importFrom(n *node) {
 		}
 	}
 	if dots == 0 && (dotted == "pypto" || strings.HasPrefix(dotted, "pypto.")) {
+		if !strings.HasPrefix(dotted, "pypto.language") {
+			// PyPTO's own non-DSL modules (pypto.pypto_core.passes'
+			// MemoryPlanner, a test's default argument): their names are
+			// opaque symbols, as a foreign module's.
+			for _, c := range kids[1:] {
+				if c.Kind() == "dotted_name" || c.Kind() == "aliased_import" {
+					as := r.text(c)
+					if c.Kind() == "aliased_import" {
+						as = r.text(c.ChildByFieldId(fldAlias))
+					}
+					r.consts[as] = unevaluable{importError(fmt.Sprintf("%s comes from %s, which ptorepl does not read", as, dotted))}
+					r.foreign[as] = dotted
+				}
+			}
+		}
 		return
 	}
 	spelled := strings.Repeat(".", dots) + dotted

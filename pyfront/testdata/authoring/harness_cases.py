@@ -9,6 +9,7 @@ import pypto.language as pl
 import pytest
 import torch
 from harness.core.harness import DataType, PTOTestCase, TensorSpec
+from pypto.pypto_core.passes import MemoryPlanner
 
 _PL_DT = {DataType.FP32: pl.FP32, DataType.FP16: pl.FP16}
 _BASE_FACTORS = {"double": 2.0}
@@ -52,8 +53,8 @@ class _ScaleBase(PTOTestCase):
     __test__ = False
     op_name = ""
 
-    def __init__(self, *, m=16, n=32, valid_shape=None, dtype=DataType.FP32, out_m=None, config=None):
-        super().__init__(config)
+    def __init__(self, *, m=16, n=32, valid_shape=None, dtype=DataType.FP32, out_m=None, config=None, planner=MemoryPlanner.PTOAS):
+        super().__init__(config, memory_planner=planner)
         self._m, self._n, self._valid, self._dtype = m, n, valid_shape, dtype
         self._out_m = out_m or m
         if config is not None:
