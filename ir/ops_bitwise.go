@@ -27,15 +27,12 @@ var bitwiseOps = []struct {
 	{"not", "Elementwise ~x.", false, false, true, &TileNot, &TensorNot},
 }
 
-// pyKeywords are the op names that are Python keywords: their DSL
-// spelling ends in an underscore.
-var pyKeywords = map[string]bool{"and": true, "or": true, "not": true}
-
 func init() {
 	for _, op := range bitwiseOps {
 		op := op
 		spelled := op.name
-		if pyKeywords[spelled] {
+		if IsPythonKeyword(spelled) {
+			// and, or, not: the DSL spelling ends in an underscore.
 			spelled += "_"
 		}
 		intElems := func(c *DeduceCtx, i int, dt DataType) error {

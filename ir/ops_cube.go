@@ -231,15 +231,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			b, err := cubeTile(c, 2, MemBias)
-			if err != nil {
+			if err := biasRow(c, 2, acc); err != nil {
 				return nil, err
-			}
-			one, ok1 := ConstValue(b.Shape[0])
-			n, ok2 := ConstValue(b.Shape[1])
-			an, ok3 := ConstValue(acc.Shape[1])
-			if !ok1 || one != 1 || (ok2 && ok3 && n != an) || b.DType != acc.DType {
-				return nil, c.Fail(2, "a bias row [1, "+DefaultFormat.Dim(acc.Shape[1])+"] of "+acc.DType.String(), b)
 			}
 			return acc, nil
 		},
@@ -255,12 +248,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			acc, err := cubeTile(c, 0, MemAcc)
-			if err != nil {
+			if err := accumulatorLike(c, 0, want); err != nil {
 				return nil, err
-			}
-			if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
-				return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
 			}
 			if err := initCond(c, 3); err != nil {
 				return nil, err
@@ -268,6 +257,35 @@ func init() {
 			return c.Args[0].Type(), nil
 		},
 	})
+}
+
+// accumulatorLike requires argument i to be an Acc tile of want's shape
+// and element type (a matmul_acc's or gemv_acc's accumulator).
+func accumulatorLike(c *DeduceCtx, i int, want *TileType) error {
+	acc, err := cubeTile(c, i, MemAcc)
+	if err != nil {
+		return err
+	}
+	if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
+		return c.Fail(i, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
+	}
+	return nil
+}
+
+// biasRow requires argument i to be a Bias row [1, N] of acc's element
+// type and columns (a matmul_bias's or gemv_bias's bias).
+func biasRow(c *DeduceCtx, i int, acc *TileType) error {
+	b, err := cubeTile(c, i, MemBias)
+	if err != nil {
+		return err
+	}
+	one, ok1 := ConstValue(b.Shape[0])
+	n, ok2 := ConstValue(b.Shape[1])
+	an, ok3 := ConstValue(acc.Shape[1])
+	if !ok1 || one != 1 || (ok2 && ok3 && n != an) || b.DType != acc.DType {
+		return c.Fail(i, "a bias row [1, "+DefaultFormat.Dim(acc.Shape[1])+"] of "+acc.DType.String(), b)
+	}
+	return nil
 }
 
 // The GEMV family (upstream's tile.gemv, gemv_acc, gemv_bias): a matmul
@@ -312,12 +330,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			acc, err := cubeTile(c, 0, MemAcc)
-			if err != nil {
+			if err := accumulatorLike(c, 0, want); err != nil {
 				return nil, err
-			}
-			if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
-				return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
 			}
 			return c.Args[0].Type(), nil
 		},
@@ -332,14 +346,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			b, err := cubeTile(c, 2, MemBias)
-			if err != nil {
+			if err := biasRow(c, 2, acc); err != nil {
 				return nil, err
-			}
-			n, ok2 := ConstValue(b.Shape[1])
-			an, ok3 := ConstValue(acc.Shape[1])
-			if (ok2 && ok3 && n != an) || b.DType != acc.DType {
-				return nil, c.Fail(2, "a bias row [1, "+DefaultFormat.Dim(acc.Shape[1])+"] of "+acc.DType.String(), b)
 			}
 			return acc, nil
 		},

@@ -153,6 +153,18 @@ func validInside(c *DeduceCtx, i int, shape []Expr) ([]Expr, error) {
 	return valid, nil
 }
 
+// generatedTile is the Vec tile a generating op (tile.random, tile.tri)
+// writes: shape, and valid when it writes less (nil: all of it).
+func generatedTile(shape []Expr, dt DataType, valid []Expr) *TileType {
+	var view *TileView
+	if valid != nil {
+		v := ImplicitTileView(MemVec)
+		v.ValidShape = valid
+		view = &v
+	}
+	return NewTileType(shape, dt, MemVec, view)
+}
+
 func staticShape(c *DeduceCtx, i, rank int) ([]Expr, error) {
 	shape, err := c.Tuple(i, rank)
 	if err != nil {

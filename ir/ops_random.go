@@ -43,13 +43,7 @@ func randomDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 			}
 			return t, nil
 		}
-		var view *TileView
-		if valid != nil {
-			v := ImplicitTileView(MemVec)
-			v.ValidShape = valid
-			view = &v
-		}
-		return NewTileType(shape, dt, MemVec, view), nil
+		return generatedTile(shape, dt, valid), nil
 	}
 }
 

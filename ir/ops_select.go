@@ -86,13 +86,7 @@ func init() {
 			if !triDTypes[dt] {
 				return nil, c.FailKwarg("dtype", "one of INT8, UINT8, INT16, INT32, UINT16, UINT32, FP16, BF16, FP32", dt.String())
 			}
-			var view *TileView
-			if valid != nil {
-				v := ImplicitTileView(MemVec)
-				v.ValidShape = valid
-				view = &v
-			}
-			return NewTileType(shape, dt, MemVec, view), nil
+			return generatedTile(shape, dt, valid), nil
 		},
 	})
 }
