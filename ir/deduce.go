@@ -158,6 +158,45 @@ func SameDims(a, b []Expr) bool {
 	return true
 }
 
+// BroadcastDims is the shape NumPy's broadcasting gives operands of
+// shapes a and b: aligned at their last dimensions, each pair equal or
+// one of them 1. ok is false when they do not broadcast.
+func BroadcastDims(a, b []Expr) (out []Expr, ok bool) {
+	n := max(len(a), len(b))
+	out = make([]Expr, n)
+	for i := 1; i <= n; i++ {
+		var da, db Expr
+		if i <= len(a) {
+			da = a[len(a)-i]
+		}
+		if i <= len(b) {
+			db = b[len(b)-i]
+		}
+		switch {
+		case da == nil || isOne(db):
+			out[n-i] = da
+			if da == nil {
+				out[n-i] = db
+			}
+		case db == nil || isOne(da):
+			out[n-i] = db
+			if db == nil {
+				out[n-i] = da
+			}
+		case dimEqual(da, db):
+			out[n-i] = da
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func isOne(e Expr) bool {
+	c, ok := e.(*ConstInt)
+	return ok && c.Value == 1
+}
+
 func dimEqual(a, b Expr) bool {
 	ca, okA := a.(*ConstInt)
 	cb, okB := b.(*ConstInt)

@@ -137,6 +137,13 @@ type OpDef struct {
 	// scalar lowers to (tensor.maximum(t, 2.0) is tile.maximums, as
 	// upstream's conversion dispatches it).
 	ScalarTileForm *OpDef
+	// RowExpandForm, with TileForm, is the tile op a call broadcasting an
+	// [M, 1] column against an [M, N] operand lowers to (tensor.sub(x, m)
+	// is tile.row_expand_sub(x, m), as upstream's conversion detects it).
+	// The tile op takes the wide operand first; RowExpandCommutes lets the
+	// column be the lhs too (add and mul swap their operands).
+	RowExpandForm     *OpDef
+	RowExpandCommutes bool
 	// PositionalKwarg names a kwarg the DSL spelling takes as its next
 	// positional argument after the op's first one, as upstream's Python
 	// signature does (pl.reinterpret_view(x, pl.INT32) is dtype=pl.INT32).

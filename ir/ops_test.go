@@ -235,7 +235,7 @@ func TestDeducerErrors(t *testing.T) {
 				kw   Kwargs
 				want string
 			}{"tensor." + name, []Expr{plain, tens(FP16, 1, 128)}, nil,
-				"cell[3]:7: tensor." + name + ": argument 'rhs': expected a tensor of lhs's shape [1, 256], given pl.Tensor[[1, 128], pl.FP16]"})
+				"cell[3]:7: tensor." + name + ": argument 'rhs': expected a tensor whose shape broadcasts against lhs's [1, 256], given pl.Tensor[[1, 128], pl.FP16]"})
 	}
 	for _, name := range []string{"adds", "subs", "muls", "divs"} {
 		cases = append(cases, struct {
@@ -421,7 +421,7 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tile.fmod", []Expr{rows, ints}, nil,
 			"cell[3]:7: tile.fmod: argument 'rhs': expected a tile like lhs, [64, 32] of pl.FP32, given pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec]"},
 		dcase{"tensor.fmod", []Expr{mat, tens(FP32, 64, 16)}, nil,
-			"cell[3]:7: tensor.fmod: argument 'rhs': expected a tensor of lhs's shape [64, 32], given pl.Tensor[[64, 16], pl.FP32]"},
+			"cell[3]:7: tensor.fmod: argument 'rhs': expected a tensor whose shape broadcasts against lhs's [64, 32], given pl.Tensor[[64, 16], pl.FP32]"},
 		dcase{"tile.fmods", []Expr{rows, rows}, nil,
 			"cell[3]:7: tile.fmods: argument 'rhs': expected a scalar, given pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec]"},
 		dcase{"tensor.fmods", []Expr{rows, Int(2)}, nil,

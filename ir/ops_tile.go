@@ -236,19 +236,24 @@ var elementwiseOps = []struct {
 	// a scalar (tensor.maximum(t, 2.0) is tile.maximums); nil: the tensor
 	// form takes tensors only.
 	scalarTile **OpDef
+	// rowExpand is the tile op the tensor form lowers to when it
+	// broadcasts an [M, 1] column against an [M, N] operand (nil: none);
+	// commutes lets the column be the lhs.
+	rowExpand **OpDef
+	commutes  bool
 }{
-	{"add", false, "Elementwise lhs + rhs.", &TileAdd, &TensorAdd, nil},
-	{"sub", false, "Elementwise lhs - rhs.", &TileSub, &TensorSub, nil},
-	{"mul", false, "Elementwise lhs * rhs.", &TileMul, &TensorMul, nil},
-	{"div", false, "Elementwise lhs / rhs.", &TileDiv, &TensorDiv, nil},
-	{"maximum", false, "Elementwise max(lhs, rhs); the tensor form's rhs may be a scalar.", &TileMaximum, &TensorMaximum, &TileMaximums},
-	{"minimum", false, "Elementwise min(lhs, rhs); the tensor form's rhs may be a scalar.", &TileMinimum, &TensorMinimum, &TileMinimums},
-	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds, nil},
-	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs, nil},
-	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls, nil},
-	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs, nil},
-	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD).", &TileFmod, &TensorFmod, nil},
-	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods, nil},
+	{"add", false, "Elementwise lhs + rhs; the tensor form broadcasts its operands as NumPy does.", &TileAdd, &TensorAdd, nil, &TileRowExpandAdd, true},
+	{"sub", false, "Elementwise lhs - rhs; the tensor form broadcasts its operands as NumPy does.", &TileSub, &TensorSub, nil, &TileRowExpandSub, false},
+	{"mul", false, "Elementwise lhs * rhs; the tensor form broadcasts its operands as NumPy does.", &TileMul, &TensorMul, nil, &TileRowExpandMul, true},
+	{"div", false, "Elementwise lhs / rhs; the tensor form broadcasts its operands as NumPy does.", &TileDiv, &TensorDiv, nil, &TileRowExpandDiv, false},
+	{"maximum", false, "Elementwise max(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMaximum, &TensorMaximum, &TileMaximums, nil, false},
+	{"minimum", false, "Elementwise min(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMinimum, &TensorMinimum, &TileMinimums, nil, false},
+	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds, nil, nil, false},
+	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs, nil, nil, false},
+	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls, nil, nil, false},
+	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs, nil, nil, false},
+	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD); the tensor form broadcasts its operands as NumPy does.", &TileFmod, &TensorFmod, nil, nil, false},
+	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods, nil, nil, false},
 }
 
 func registerElementwise() {
@@ -279,14 +284,19 @@ func registerElementwise() {
 				return vecLike(l), nil
 			},
 		})
-		var scalarTile *OpDef
+		var scalarTile, rowExpand *OpDef
 		if op.scalarTile != nil {
 			scalarTile = *op.scalarTile
 		}
+		if op.rowExpand != nil {
+			if rowExpand = *op.rowExpand; rowExpand == nil {
+				panic("ir: the row_expand tile ops must register before the elementwise ones")
+			}
+		}
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar,
-			ScalarTileForm: scalarTile,
-			Args:           []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			ScalarTileForm: scalarTile, RowExpandForm: rowExpand, RowExpandCommutes: op.commutes,
+			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
 				if err != nil {
@@ -302,12 +312,18 @@ func registerElementwise() {
 					if err != nil {
 						return nil, err
 					}
-					if !SameDims(r.Shape, l.Shape) {
-						return nil, c.Fail(1, "a tensor of lhs's shape "+DefaultFormat.Dims(l.Shape), c.Args[1])
-					}
 					// Operands of two element types give the promoted one,
 					// as upstream's tensor ops do (FP32 + BF16 is FP32).
 					dt := PromoteDTypes(l.DType, r.DType)
+					if !SameDims(r.Shape, l.Shape) {
+						// NumPy broadcasting, as upstream's tensor ops deduce
+						// it; a broadcast result has no valid shape.
+						shape, ok := BroadcastDims(l.Shape, r.Shape)
+						if !ok {
+							return nil, c.Fail(1, "a tensor whose shape broadcasts against lhs's "+DefaultFormat.Dims(l.Shape), c.Args[1])
+						}
+						return &TensorType{Shape: shape, DType: dt}, nil
+					}
 					if !SameDims(tensorValid(r), tensorValid(l)) {
 						return &TensorType{Shape: l.Shape, DType: dt}, nil
 					}

@@ -480,7 +480,48 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 			form = c.Op.ScalarTileForm
 		}
 	}
+	if c.Op.Promotes && len(c.Args) == 2 {
+		ls, _, ok1 := ir.ShapeOf(c.Args[0].Type())
+		rs, _, ok2 := ir.ShapeOf(c.Args[1].Type())
+		if ok1 && ok2 && !ir.SameDims(ls, rs) {
+			return t.broadcastBinary(s.(*ir.AssignStmt), c, ls, rs)
+		}
+	}
 	return t.elementwise(s.(*ir.AssignStmt), c, form)
+}
+
+// broadcastBinary lowers a tensor op whose operands broadcast: an
+// [M, N] and [M, 1] pair is the op's row-expand tile form, the wide
+// operand first, as upstream's conversion detects it. The column may be
+// the lhs only when the op commutes: tile.row_expand_sub computes
+// wide - column, and upstream lowering [M, 1] - [M, N] onto it would
+// flip the sign. No other broadcast has a tile form.
+func (t *tileConv) broadcastBinary(a *ir.AssignStmt, c *ir.Call, ls, rs []ir.Expr) ([]ir.Stmt, error) {
+	column := func(s []ir.Expr) bool {
+		n, ok := ir.ConstValue(s[1])
+		return ok && n == 1
+	}
+	pair := len(ls) == 2 && len(rs) == 2 && ir.SameDims(ls[:1], rs[:1])
+	what := c.Op.Name + " of " + ir.ShapeString(ls) + " and " + ir.ShapeString(rs)
+	if c.Pos.Known() {
+		what = c.Pos.String() + ": " + what
+	}
+	switch {
+	case c.Op.RowExpandForm == nil:
+		return nil, fmt.Errorf("%s: ptorepl lowers %s only for operands of one shape (it has no row-expand tile form); a broadcasting one runs in the simulator as written but does not compile", what, c.Op.Name)
+	case pair && column(rs) && !column(ls):
+		return t.elementwise(a, c, c.Op.RowExpandForm)
+	case pair && column(ls) && !column(rs):
+		if !c.Op.RowExpandCommutes {
+			return nil, fmt.Errorf("%s: the [M, 1] column is the lhs, and %s takes the column as its rhs only (the op does not commute); write the column as the rhs", what, c.Op.RowExpandForm.Name)
+		}
+		swapped, err := c.Op.NewCall([]ir.Expr{c.Args[1], c.Args[0]}, c.Kwargs, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		return t.elementwise(a, swapped, c.Op.RowExpandForm)
+	}
+	return nil, fmt.Errorf("%s: ptorepl lowers a broadcasting %s only for an [M, N] and [M, 1] pair (%s); others run in the simulator as written but do not compile", what, c.Op.Name, c.Op.RowExpandForm.Name)
 }
 
 // scratchOf maps a tile op to the scratch tile its tensor form's lowering

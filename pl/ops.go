@@ -502,6 +502,9 @@ var (
 )
 
 // Add is a + b: elementwise on tiles/tensors (adds for a scalar b), or scalar addition.
+// Tensor operands broadcast as NumPy's do ([M, N] + [M, 1] adds the column
+// to every column; compiled, that pair is tile.row_expand_add); tiles take
+// one shape.
 func Add(a, b any) Expr { return elementwise("Add", ir.OpAdd, a, b) }
 
 // Sub is a - b, like Add.

@@ -5,6 +5,7 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/pyfront"
+	"github.com/ptorepl/ptorepl/tensor"
 )
 
 // Module is a PyPTO Python file read into programs: its @pl.program classes,
@@ -61,6 +62,33 @@ func (m *Module) Program(name string) (*Program, error) {
 // missing ones take their Python defaults. PyPTO: build_x(4, True).
 func (m *Module) Call(name string, args ...interface{}) (*Program, error) {
 	p, err := m.m.Call(name, args...)
+	if err != nil {
+		return nil, err
+	}
+	return wrapIR(p), nil
+}
+
+// Specialize builds the program of a @pl.jit entry as calling it with
+// args would: a tensor (*pl.Tensor data, or a type such as
+// pl.Tensor(pl.Dims(128, 128), pl.FP32)) for each tensor parameter, whose
+// shape and dtype a bare pl.Tensor parameter takes, and a Go int, float
+// or bool for each scalar parameter, in order. The file's own calls size
+// an entry when it is read; Specialize sizes one the file never calls, or
+// at other sizes. PyPTO: example_orch(a, b, f) with torch tensors.
+func (m *Module) Specialize(name string, args ...interface{}) (*Program, error) {
+	conv := make([]any, len(args))
+	for i, a := range args {
+		if t, ok := a.(*tensor.Tensor); ok && t != nil {
+			shape := t.Shape()
+			dims := make([]ir.Expr, len(shape))
+			for k, d := range shape {
+				dims[k] = ir.Int(int64(d))
+			}
+			a = &ir.TensorType{Shape: dims, DType: t.DType()}
+		}
+		conv[i] = a
+	}
+	p, err := m.m.Specialize(name, conv...)
 	if err != nil {
 		return nil, err
 	}

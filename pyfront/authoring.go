@@ -83,27 +83,9 @@ func (r *reader) callsThrough(n *node) map[string]bool {
 // jit function it reaches. The entries are the @pl.jit.host functions and
 // the @pl.jit functions no other jit function calls (upstream's examples
 // call those from Python, as beginner/01_hello_world.py does).
-func (r *reader) jitPrograms(jits []*jitFunc) []jitEntry {
-	byName := map[string]*jitFunc{}
-	for _, j := range jits {
-		if byName[j.name] != nil {
-			r.fail(j.def, "jit function %s is defined twice", j.name)
-		}
-		byName[j.name] = j
-	}
-	called := map[string]bool{}
-	for _, j := range jits {
-		for c := range r.callsThrough(j.def.ChildByFieldId(fldBody)) {
-			if c != j.name {
-				called[c] = true
-			}
-		}
-	}
+func (r *reader) jitPrograms(entries []*jitFunc, byName map[string]*jitFunc) []jitEntry {
 	var out []jitEntry
-	for _, host := range jits {
-		if host.kind != "host" && (host.kind != "orch" || called[host.name]) {
-			continue
-		}
+	for _, host := range entries {
 		// An entry that cannot be built fails alone: the others of the
 		// file still open (Module.Program reports its error).
 		e := jitEntry{name: host.name}
@@ -112,6 +94,39 @@ func (r *reader) jitPrograms(jits []*jitFunc) []jitEntry {
 			e.prog = r.jitProgram(host, byName)
 		}()
 		out = append(out, e)
+	}
+	return out
+}
+
+// jitByName indexes the file's jit functions by name.
+func (r *reader) jitByName(jits []*jitFunc) map[string]*jitFunc {
+	byName := map[string]*jitFunc{}
+	for _, j := range jits {
+		if byName[j.name] != nil {
+			r.fail(j.def, "jit function %s is defined twice", j.name)
+		}
+		byName[j.name] = j
+	}
+	return byName
+}
+
+// jitEntries are the jit functions a program is built from: the
+// @pl.jit.host functions and the @pl.jit functions no other jit function
+// calls.
+func (r *reader) jitEntries(jits []*jitFunc) []*jitFunc {
+	called := map[string]bool{}
+	for _, j := range jits {
+		for c := range r.callsThrough(j.def.ChildByFieldId(fldBody)) {
+			if c != j.name {
+				called[c] = true
+			}
+		}
+	}
+	var out []*jitFunc
+	for _, j := range jits {
+		if j.kind == "host" || j.kind == "orch" && !called[j.name] {
+			out = append(out, j)
+		}
 	}
 	return out
 }

@@ -28,6 +28,10 @@ type Module struct {
 	// kernels are the @pl.jit.incore and @pl.jit functions, in source
 	// order: they become part of a program only through a host entry.
 	kernels []string
+	// jits are the file's jit functions by name; entries names those a
+	// program is built from (Specialize rebuilds one).
+	jits    map[string]*jitFunc
+	entries map[string]bool
 	// mu serializes Calls: a factory runs on the module's reader and its
 	// syntax tree, which remember where they are.
 	mu sync.Mutex
@@ -249,7 +253,13 @@ func (r *reader) module(root *node) *Module {
 		return m
 	}
 	r.scanSamples(root)
-	for _, e := range r.jitPrograms(jits) {
+	m.jits = r.jitByName(jits)
+	entries := r.jitEntries(jits)
+	m.entries = map[string]bool{}
+	for _, j := range entries {
+		m.entries[j.name] = true
+	}
+	for _, e := range r.jitPrograms(entries, m.jits) {
 		add(e.name, root)
 		if e.err != nil {
 			m.errs[e.name] = e.err

@@ -35,6 +35,9 @@ func (m *Module) Program(string) (*ir.Program, error) { return nil, errNoCgo }
 // Call fails: there is no reader.
 func (m *Module) Call(string, ...any) (*ir.Program, error) { return nil, errNoCgo }
 
+// Specialize fails: there is no reader.
+func (m *Module) Specialize(string, ...any) (*ir.Program, error) { return nil, errNoCgo }
+
 // Parse fails: there is no reader.
 func Parse(string, []byte) (*Module, error) { return nil, errNoCgo }
 

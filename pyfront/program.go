@@ -4,6 +4,7 @@ package pyfront
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -246,7 +247,11 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 		if d, bare := r.bareTensor(tnode); bare {
 			st, ok := r.specialized(name, idx)
 			if !ok {
-				r.fail(tnode, "parameter %s of %s is a bare pl.Tensor: @pl.jit takes its shape from the tensor a call passes, and no call of %s in the file's __main__ block passes one ptorepl can size (a = torch.zeros((128, 128), dtype=torch.float32)); or annotate it, pl.Tensor[[128, 128], pl.FP32]", pname, name, name)
+				how := "or annotate it, pl.Tensor[[128, 128], pl.FP32]"
+				if r.mod != nil && r.mod.entries[name] {
+					how = fmt.Sprintf("annotate it, pl.Tensor[[128, 128], pl.FP32], or size the call from Go with mod.Specialize(%q, tensors...)", name)
+				}
+				r.fail(tnode, "parameter %s of %s is a bare pl.Tensor: @pl.jit takes its shape from the tensor a call passes, and no call of %s in the file's __main__ block passes one ptorepl can size (a = torch.zeros((128, 128), dtype=torch.float32)); %s", pname, name, name, how)
 			}
 			t = st
 			if d != ir.In {

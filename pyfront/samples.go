@@ -661,7 +661,12 @@ func (r *reader) specializedScalar(fn string, i int, t *ir.ScalarType) (value, b
 	if i >= len(args) || args[i] == nil || args[i].scalar == nil {
 		return nil, false
 	}
-	v := args[i].scalar
+	return scalarConst(t, args[i].scalar)
+}
+
+// scalarConst is v as a constant of scalar type t (ok false when a value
+// of v's kind cannot be one: a float for an integer, a number for a bool).
+func scalarConst(t *ir.ScalarType, v value) (value, bool) {
 	switch {
 	case t.DType == ir.BOOL:
 		if b, ok := v.(bool); ok {

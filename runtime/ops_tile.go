@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -427,6 +428,9 @@ func intOp(f func(a, b int64) int64) func(a, b float64) float64 {
 // rank-private tensor.
 func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if broadcasts(a) {
+			return x.broadcastOp(c, a, fn)
+		}
 		if x.elementwiseF32OK(name, a) {
 			return x.elementwiseF32(name, c, a)
 		}
@@ -479,6 +483,118 @@ func elementwiseOp(name string, fn func(a, b float64) float64) OpFunc {
 		}
 		return x.result(c, dt, shape, out, lt), nil
 	}
+}
+
+// operandDims is the shape of a tile or tensor operand (ok false for a
+// scalar).
+func operandDims(v any) ([]int, bool) {
+	switch v := v.(type) {
+	case *Tile:
+		return v.Shape, true
+	case *view:
+		return v.shape, true
+	}
+	return nil, false
+}
+
+// broadcasts reports whether a binary op's two tile or tensor operands
+// differ in shape (a tensor op broadcasting them, as NumPy does).
+func broadcasts(a []any) bool {
+	if len(a) < 2 {
+		return false
+	}
+	l, ok1 := operandDims(a[0])
+	r, ok2 := operandDims(a[1])
+	return ok1 && ok2 && !slices.Equal(l, r)
+}
+
+// broadcastDims is NumPy's broadcast of two shapes (ok false: they do not
+// broadcast).
+func broadcastDims(a, b []int) ([]int, bool) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 1; i <= n; i++ {
+		da, db := 1, 1
+		if i <= len(a) {
+			da = a[len(a)-i]
+		}
+		if i <= len(b) {
+			db = b[len(b)-i]
+		}
+		switch {
+		case da == db || db == 1:
+			out[n-i] = da
+		case da == 1:
+			out[n-i] = db
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// broadcastStrides are the element strides that read an operand of shape
+// dims at each index of the broadcast shape out: 0 along a dimension the
+// operand repeats.
+func broadcastStrides(dims, out []int) []int {
+	st := make([]int, len(out))
+	acc := 1
+	for i := 1; i <= len(dims); i++ {
+		d := dims[len(dims)-i]
+		if d != 1 {
+			st[len(out)-i] = acc
+		}
+		acc *= d
+	}
+	return st
+}
+
+// broadcastOp computes lhs <op> rhs for tensor operands of two shapes
+// that broadcast, in the promoted dtype; each operand is first rounded to
+// it, as the same-shape path does.
+func (x *Exec) broadcastOp(c *ir.Call, a []any, fn func(a, b float64) float64) (any, error) {
+	l, lshape, ldt, _, err := x.valuesOf(a[0], c, "lhs")
+	if err != nil {
+		return nil, err
+	}
+	r, rshape, rdt, _, err := x.valuesOf(a[1], c, "rhs")
+	if err != nil {
+		return nil, err
+	}
+	shape, ok := broadcastDims(lshape, rshape)
+	if !ok {
+		return nil, fmt.Errorf("operand shapes %v and %v do not broadcast", dimsText(lshape), dimsText(rshape))
+	}
+	dt := ldt
+	if _, cdt, ok := ir.ShapeOf(c.Type()); ok && supported(cdt) {
+		dt = cdt
+	}
+	if ldt != dt {
+		l = roundAll(l, dt)
+	}
+	if rdt != dt {
+		r = roundAll(r, dt)
+	}
+	ls, rs := broadcastStrides(lshape, shape), broadcastStrides(rshape, shape)
+	out := make([]float64, numel(shape))
+	idx := make([]int, len(shape))
+	li, ri := 0, 0
+	for k := range out {
+		out[k] = round(fn(l[li], r[ri]), dt)
+		// Step the multi-index like an odometer, moving both read offsets.
+		for d := len(shape) - 1; d >= 0; d-- {
+			idx[d]++
+			li += ls[d]
+			ri += rs[d]
+			if idx[d] < shape[d] {
+				break
+			}
+			li -= ls[d] * shape[d]
+			ri -= rs[d] * shape[d]
+			idx[d] = 0
+		}
+	}
+	return x.result(c, dt, shape, out, nil), nil
 }
 
 // elementwiseF32OK reports whether elementwiseF32 computes the op exactly
