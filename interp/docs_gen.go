@@ -42,6 +42,7 @@ var docIndex = map[string]docEntry{
 	"pl.Assemble":                       {Signature: "func Assemble(target, source, offset any) Expr", Doc: "Assemble writes source into target at offset; the result is the target\nafter the write, so bind it back (f.Set(y, pl.Assemble(y, part, offs))).\nInto a tile it is tile.assemble, on chip. PyPTO: pl.assemble(target,\nsource, offset), or y[a:b, c:d] = part; pl.tile.assemble for tiles."},
 	"pl.BF16":                           {Signature: "const pl.BF16", Doc: "Element types."},
 	"pl.BOOL":                           {Signature: "const pl.BOOL", Doc: "Element types."},
+	"pl.BatchMatmul":                    {Signature: "func BatchMatmul(lhs, rhs any) Expr", Doc: "BatchMatmul is lhs @ rhs for cube tiles [..., M, K] and [..., K, N] of\nrank 2 or more, their batch dimensions broadcast, into a new Acc tile\n[..., M, N]: one matmul per batch. PyPTO: pl.batch_matmul(lhs, rhs)."},
 	"pl.BlockIdx":                       {Signature: "func BlockIdx() Expr", Doc: "BlockIdx is the running kernel's block index in its Spmd launch (0\noutside one). PyPTO: pl.tile.get_block_idx()."},
 	"pl.BlockNum":                       {Signature: "func BlockNum() Expr", Doc: "BlockNum is the number of blocks of the Spmd launch running the kernel\n(1 outside one). PyPTO: pl.tile.get_block_num()."},
 	"pl.CacheInvalidate":                {Signature: "func CacheInvalidate() Expr", Doc: "CacheInvalidate drops every cached line of global memory on this rank,\nso later reads see what peers published. PyPTO: pl.system.cacheinvalid()."},

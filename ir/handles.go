@@ -58,7 +58,7 @@ var (
 	TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv    *OpDef
 	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul       *OpDef
 	TileColExpandDiv, TileReshape                                             *OpDef
-	TileMove, TileMatmul, TileMatmulAcc, TileConcat                           *OpDef
+	TileMove, TileMatmul, TileMatmulAcc, TileConcat, TileBatchMatmul          *OpDef
 	TensorMatmul, TensorMatmulAcc, TileAssemble, TileTransposeView, TensorDim *OpDef
 	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd              *OpDef
 	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad     *OpDef

@@ -59,12 +59,14 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 	return NewTileType([]Expr{l.Shape[0], r.Shape[1]}, acc, MemAcc, nil), nil
 }
 
-// tensorMatmulDeduce types tensor.matmul: 2-D operands (upstream's 1-D
-// and batched forms are not taken), each used transposed when its a_trans /
-// b_trans kwarg says (lowered through tile.transpose_view, as upstream
-// does), K matching when both are static.
+// tensorMatmulDeduce types tensor.matmul: operands of rank 2 or more
+// (upstream's 1-D forms are not taken), each used transposed in its last
+// two dimensions when its a_trans / b_trans kwarg says (lowered through
+// tile.transpose_view, as upstream does), K matching when both are
+// static. Dimensions before the last two are batch dimensions: they
+// broadcast as NumPy's do, as upstream's batched form deduces them.
 func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
-	ops, err := tensorMatmulOperands(c, 0)
+	ops, shape, err := tensorMatmulOperands(c, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -75,32 +77,52 @@ func tensorMatmulDeduce(c *DeduceCtx) (Type, error) {
 		}
 		dt = ops[0].DType
 	}
-	return &TensorType{Shape: []Expr{ops[0].Shape[0], ops[1].Shape[1]}, DType: dt}, nil
+	return &TensorType{Shape: shape, DType: dt}, nil
 }
 
-// tensorMatmulOperands checks the 2-D operands lhs (argument at) and rhs
-// (at+1) of a tensor matmul, as they are used (a_trans / b_trans applied).
-func tensorMatmulOperands(c *DeduceCtx, at int) ([2]TensorLike, error) {
+// tensorMatmulOperands checks the operands lhs (argument at) and rhs
+// (at+1) of a tensor matmul, as they are used (a_trans / b_trans applied
+// to the last two dimensions), and gives the product's shape: the
+// broadcast batch dimensions, then [M, N].
+func tensorMatmulOperands(c *DeduceCtx, at int) ([2]TensorLike, []Expr, error) {
 	var ops [2]TensorLike
 	for i, k := range []string{"a_trans", "b_trans"} {
 		t, err := c.TensorLike(at + i)
 		if err != nil {
-			return ops, err
+			return ops, nil, err
 		}
-		if len(t.Shape) != 2 {
-			return ops, c.Fail(at+i, "a 2-D tensor (ptorepl's "+c.Op.Name+" takes [M, K] by [K, N])", c.Args[at+i])
+		n := len(t.Shape)
+		if n < 2 {
+			return ops, nil, c.Fail(at+i, "a tensor of rank 2 or more (ptorepl's "+c.Op.Name+" takes [..., M, K] by [..., K, N])", c.Args[at+i])
 		}
 		if c.Kwargs.Bool(k, false) {
-			t.Shape = []Expr{t.Shape[1], t.Shape[0]}
+			t.Shape = append(append([]Expr{}, t.Shape[:n-2]...), t.Shape[n-1], t.Shape[n-2])
 		}
 		ops[i] = t
 	}
-	kl, ok1 := ConstValue(ops[0].Shape[1])
-	kr, ok2 := ConstValue(ops[1].Shape[0])
+	shape, err := batchedProduct(c, at, ops[0].Shape, ops[1].Shape)
+	return ops, shape, err
+}
+
+// batchedProduct is the shape of l @ r for l [..., M, K] and r [..., K, N]
+// (argument at and at+1): K matching when both are static, the batch
+// dimensions broadcast.
+func batchedProduct(c *DeduceCtx, at int, l, r []Expr) ([]Expr, error) {
+	nl, nr := len(l), len(r)
+	kl, ok1 := ConstValue(l[nl-1])
+	kr, ok2 := ConstValue(r[nr-2])
 	if ok1 && ok2 && kl != kr {
-		return ops, c.Fail(at+1, fmt.Sprintf("a tensor of %d rows (the lhs's K)", kl), c.Args[at+1])
+		kind := "tensor"
+		if c.Op.Category == "TileOp" {
+			kind = "tile"
+		}
+		return nil, c.Fail(at+1, fmt.Sprintf("a %s of %d rows (the lhs's K)", kind, kl), c.Args[at+1])
 	}
-	return ops, nil
+	batch, ok := BroadcastDims(l[:nl-2], r[:nr-2])
+	if !ok {
+		return nil, c.Fail(at+1, "batch dimensions that broadcast against the lhs's "+DefaultFormat.Dims(l[:nl-2]), c.Args[at+1])
+	}
+	return append(batch, l[nl-2], r[nr-1]), nil
 }
 
 // tensorMatmulAccDeduce types tensor.matmul_acc(acc, lhs, rhs): as
@@ -112,7 +134,7 @@ func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := tensorMatmulOperands(c, 1)
+	ops, shape, err := tensorMatmulOperands(c, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +145,6 @@ func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
 	if ops[0].DType.IsFloat() {
 		want = FP32
 	}
-	shape := []Expr{ops[0].Shape[0], ops[1].Shape[1]}
 	if acc.DType != want || !SameDims(acc.Shape, shape) {
 		return nil, c.Fail(0, "an accumulator "+DefaultFormat.Dims(shape)+" of "+want.String(), c.Args[0])
 	}
@@ -131,6 +152,39 @@ func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
 		return nil, err
 	}
 	return &TensorType{Shape: acc.Shape, DType: acc.DType}, nil
+}
+
+// batchMatmulDeduce types tile.batch_matmul as upstream's
+// DeduceTileBatchMatMulType does: cube operands (not Vec or Acc) of rank 2
+// or more and one element type, K matching when static, the batch
+// dimensions broadcast; the result is an Acc tile.
+func batchMatmulDeduce(c *DeduceCtx) (Type, error) {
+	var ops [2]*TileType
+	for i := range ops {
+		t, err := c.Tile(i)
+		if err != nil {
+			return nil, err
+		}
+		if t.Memory == MemVec || t.Memory == MemAcc {
+			return nil, c.Fail(i, "a tile in Mat, Left or Right memory", t)
+		}
+		if len(t.Shape) < 2 {
+			return nil, c.Fail(i, "a tile of rank 2 or more", t)
+		}
+		ops[i] = t
+	}
+	if ops[1].DType != ops[0].DType {
+		return nil, c.Fail(1, "a tile of the lhs element type "+ops[0].DType.String(), ops[1])
+	}
+	shape, err := batchedProduct(c, 0, ops[0].Shape, ops[1].Shape)
+	if err != nil {
+		return nil, err
+	}
+	acc := INT32
+	if ops[0].DType.IsFloat() {
+		acc = FP32
+	}
+	return NewTileType(shape, acc, MemAcc, nil), nil
 }
 
 // initCond checks matmul_acc's optional init_cond (argument i): a BOOL
@@ -204,10 +258,18 @@ func init() {
 			return matmulResult(c, 0, 1)
 		},
 	})
+	TileBatchMatmul = RegisterOp(&OpDef{
+		Name: "tile.batch_matmul", Class: ClassCompute, Category: "TileOp",
+		Doc: "lhs @ rhs for tiles [..., M, K] and [..., K, N] of rank 2 or more, their batch dimensions broadcast, " +
+			"into a new Acc tile [..., M, N] of FP32 (INT32 for integer operands): one matmul per batch.",
+		Args:   []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+		Deduce: batchMatmulDeduce,
+	})
 	TensorMatmul = RegisterOp(&OpDef{
 		Name: "tensor.matmul", Class: ClassCompute, Category: "TensorOp",
-		Doc: "lhs @ rhs of two 2-D tensors [M, K] and [K, N] into an [M, N] tensor of out_dtype (else the operands' " +
-			"dtype); in a kernel ConvertTensorToTileOps makes it the cube path (Mat loads, Left/Right moves, tile.matmul).",
+		Doc: "lhs @ rhs of tensors [..., M, K] and [..., K, N] (batch dimensions broadcast) into a [..., M, N] tensor of " +
+			"out_dtype (else the operands' dtype); in a kernel ConvertTensorToTileOps makes a 2-D one the cube path " +
+			"(Mat loads, Left/Right moves, tile.matmul).",
 		Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 		Kwargs: []KwargSpec{{Name: "out_dtype", Kind: KwDType}, {Name: "a_trans", Kind: KwBool}, {Name: "b_trans", Kind: KwBool},
 			{Name: "c_matrix_nz", Kind: KwBool}},

@@ -30,6 +30,7 @@ var properties = map[Property]propertyInfo{
 	CallsFlattened:            {desc: "no nested calls", check: callsFlat},
 	TileOps:                   {desc: "tile form", check: inTileForm},
 	CompositesLowered:         {desc: "InCore collectives lowered", check: compositesLowered},
+	TilesFlattened:            {desc: "no batched tile matmul", check: noBatchMatmul},
 	TileMemoryInferred:        {desc: "a memory space on every tile", check: tileMemoryInferred},
 	MemRefsInitialized:        {desc: "memrefs assigned", check: memRefsInitialized},
 	AddressesAllocated:        {desc: "addresses assigned"},

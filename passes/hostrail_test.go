@@ -359,7 +359,7 @@ func TestSeedCommGroupsTable(t *testing.T) {
 	for _, ps := range passes.SeedCommGroupsTable() {
 		names = append(names, ps.Name)
 	}
-	require.Equal(t, []string{"CtrlFlowTransform", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "InferTileMemorySpace",
+	require.Equal(t, []string{"CtrlFlowTransform", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "FlattenTileNdTo2D", "InferTileMemorySpace",
 		"InitMemRef", "AllocateMemoryAddr", "CollectCommGroups", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
 	for _, tp := range testPrograms() {
 		n := max(tp.staticN, 2)

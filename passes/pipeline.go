@@ -41,6 +41,7 @@ const (
 	IncoreOutlined            Property = "SplitIncoreOrch"
 	TileOps                   Property = "TileOpsConverted"
 	CompositesLowered         Property = "CompositeOpsLowered"
+	TilesFlattened            Property = "TileOps2D"
 	TileMemoryInferred        Property = "TileMemorySpaceInferred"
 	MemRefsInitialized        Property = "MemRefsInitialized"
 	AddressesAllocated        Property = "MemoryAddressesAllocated"
@@ -87,7 +88,9 @@ func Table() []Pass {
 			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
 		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Establishes: []Property{CompositesLowered},
 			Doc: "Expand InCore collectives (allreduce, barrier, broadcast, allgather, reduce_scatter, all_to_all) into notify/wait/remote_load recipes."},
-		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered}, Establishes: []Property{TileMemoryInferred},
+		{Name: "FlattenTileNdTo2D", Run: FlattenTileNdTo2D, Requires: []Property{CompositesLowered}, Establishes: []Property{TilesFlattened},
+			Doc: "Unroll each tile.batch_matmul into one 2-D tile.matmul per batch (ptorepl's PTO lays other N-D tiles out as 2-D already)."},
+		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered, TilesFlattened}, Establishes: []Property{TileMemoryInferred},
 			Doc: "Give every tile without a memory space the Vec space."},
 		{Name: "InitMemRef", Run: InitMemRef, Requires: []Property{TileMemoryInferred}, Establishes: []Property{MemRefsInitialized},
 			Doc: "Attach a MemRef to every tensor and tile variable and allocate on-chip buffers."},

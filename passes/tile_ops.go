@@ -893,18 +893,53 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if !ok {
 		return nil, fmt.Errorf("a tensor.matmul whose result is not kept computes nothing; assign it")
 	}
-	var out []ir.Stmt
-	ops, err := t.cubeOperands(c, c.Args[0], c.Args[1], &out)
-	if err != nil {
-		return nil, err
-	}
 	tt, ok := a.Var.Type().(*ir.TensorType)
 	if !ok {
 		return nil, fmt.Errorf("tensor.matmul: %s is not a tensor", a.Var.Name)
 	}
+	var out []ir.Stmt
+	if len(tt.Shape) > 2 {
+		return t.batchMatmul(a, c, tt, out)
+	}
+	ops, err := t.cubeOperands(c, c.Args[0], c.Args[1], &out)
+	if err != nil {
+		return nil, err
+	}
 	call, err := ir.TileMatmul.NewCall(ops[:], ir.Kwargs{{Key: "out_dtype", Value: tt.DType}}, c.Pos)
 	if err != nil {
 		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
+}
+
+// batchMatmul lowers a batched tensor.matmul (an operand of rank above
+// 2) to tile.batch_matmul of its operands loaded to Mat (seen transposed
+// when a_trans / b_trans says), as upstream's conversion does;
+// FlattenTileNdTo2D unrolls it.
+func (t *tileConv) batchMatmul(a *ir.AssignStmt, c *ir.Call, tt *ir.TensorType, out []ir.Stmt) ([]ir.Stmt, error) {
+	var ops [2]ir.Expr
+	for i, e := range c.Args[:2] {
+		mat, err := t.tileIn(e, ir.MemMat, &out)
+		if err != nil {
+			return nil, err
+		}
+		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
+			base := "x"
+			if v, ok := ir.VarOf(mat); ok {
+				base = v.Name
+			}
+			if mat, err = t.emit(&out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos); err != nil {
+				return nil, err
+			}
+		}
+		ops[i] = mat
+	}
+	call, err := ir.TileBatchMatmul.NewCall(ops[:], nil, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	if rt := call.Type().(*ir.TileType); rt.DType != tt.DType {
+		return nil, fmt.Errorf("%s: a batched tensor.matmul into %s: the cube accumulates %s, and ptorepl does not lower the conversion of a batched product yet", c.Pos, tt.DType, rt.DType)
 	}
 	return t.convertedTo(a, call, out), nil
 }

@@ -23,7 +23,7 @@ func TestCompileQuickstart(t *testing.T) {
 	for _, s := range c.Stages() {
 		names = append(names, s.Name)
 	}
-	require.Equal(t, []string{"Input", "CtrlFlowTransform", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "InferTileMemorySpace",
+	require.Equal(t, []string{"Input", "CtrlFlowTransform", "ConvertToSSA", "FlattenCallExpr", "OutlineHierarchyScopes", "OutlineIncoreScopes", "ConvertTensorToTileOps", "LowerCompositeOps", "FlattenTileNdTo2D", "InferTileMemorySpace",
 		"InitMemRef", "AllocateMemoryAddr", "SynthesizeAllReduceSignals", "MaterializeCommDomainScopes",
 		"LowerHostTensorCollectives", "MaterializeDistTensorCtx", "InsertCommFence"}, names)
 	ssa, ok := c.Stage("ConvertToSSA")

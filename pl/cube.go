@@ -13,6 +13,13 @@ func Gemv(lhs, rhs any, accPhase string) Expr {
 	return dsl.Call(ir.TileGemv, []ir.Expr{arg(lhs, "pl.Gemv", "lhs"), arg(rhs, "pl.Gemv", "rhs")}, phaseKw(accPhase))
 }
 
+// BatchMatmul is lhs @ rhs for cube tiles [..., M, K] and [..., K, N] of
+// rank 2 or more, their batch dimensions broadcast, into a new Acc tile
+// [..., M, N]: one matmul per batch. PyPTO: pl.batch_matmul(lhs, rhs).
+func BatchMatmul(lhs, rhs any) Expr {
+	return dsl.Call(ir.TileBatchMatmul, []ir.Expr{arg(lhs, "pl.BatchMatmul", "lhs"), arg(rhs, "pl.BatchMatmul", "rhs")}, nil)
+}
+
 // GemvAcc is acc += lhs @ rhs for a row vector lhs, like Gemv.
 // PyPTO: pl.tile.gemv_acc(acc, lhs, rhs, acc_phase=...).
 func GemvAcc(acc, lhs, rhs any, accPhase string) Expr {

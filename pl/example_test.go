@@ -109,6 +109,7 @@ func ExampleCompile() {
 	// OutlineIncoreScopes false
 	// ConvertTensorToTileOps false
 	// LowerCompositeOps true
+	// FlattenTileNdTo2D false
 	// InferTileMemorySpace false
 	// InitMemRef true
 	// AllocateMemoryAddr false

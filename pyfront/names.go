@@ -27,6 +27,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.prelu":                ir.TilePrelu,
 	"pl.tri":                  ir.TileTri,
 	"pl.gemv":                 ir.TileGemv,
+	"pl.batch_matmul":         ir.TileBatchMatmul,
 	"pl.gemv_acc":             ir.TileGemvAcc,
 	"pl.gemv_bias":            ir.TileGemvBias,
 	"pl.store":                ir.TileStore,

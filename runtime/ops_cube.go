@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -64,6 +65,18 @@ func init() {
 		return product(c, t[0], t[1], nil)
 	}
 	Register(ir.TileMatmul, matmul)
+	Register(ir.TileBatchMatmul, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArgs(a, "lhs", "rhs")
+		if err != nil {
+			return nil, err
+		}
+		dt := matmulDType(c, t[0].DType)
+		vals, shape, err := batchedProduct(t[0].values(), t[0].Shape, t[1].values(), t[1].Shape, nil, dt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name(), err)
+		}
+		return tileOf(dt, shape, vals), nil
+	})
 	Register(ir.TileGemv, matmul)
 	matmulBias := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArgs(a, "lhs", "rhs", "bias")
@@ -175,17 +188,11 @@ func tensorMatmul(x *Exec, c *ir.Call, a []any, acc *accIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ls) != 2 || len(rs) != 2 {
-		return nil, fmt.Errorf("%s: lhs %v and rhs %v are not both 2-D", c.Name(), dimsText(ls), dimsText(rs))
-	}
 	if c.Kwargs.Bool("a_trans", false) {
-		lv, ls = transposed(lv, ls), []int{ls[1], ls[0]}
+		lv, ls = transposedPages(lv, ls)
 	}
 	if c.Kwargs.Bool("b_trans", false) {
-		rv, rs = transposed(rv, rs), []int{rs[1], rs[0]}
-	}
-	if ls[1] != rs[0] {
-		return nil, fmt.Errorf("%s: lhs %v and rhs %v do not multiply", c.Name(), dimsText(ls), dimsText(rs))
+		rv, rs = transposedPages(rv, rs)
 	}
 	dt := ldt
 	if odt, ok := c.Kwargs.DType("out_dtype"); ok {
@@ -193,17 +200,77 @@ func tensorMatmul(x *Exec, c *ir.Call, a []any, acc *accIn) (any, error) {
 	}
 	var start []float64
 	if acc != nil {
-		if len(acc.shape) != 2 || acc.shape[0] != ls[0] || acc.shape[1] != rs[1] {
-			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs [%d, %d]", c.Name(), dimsText(acc.shape), ls[0], rs[1])
-		}
 		start, dt = acc.vals, c.Type().(*ir.TensorType).DType
 	}
 	if !supported(dt) {
 		return nil, fmt.Errorf("%s: the simulator does not support dtype %s", c.Name(), dt.Name())
 	}
-	v := localView(dt, []int{ls[0], rs[1]})
-	encode(dt, matmulValues(lv, rv, start, ls[0], ls[1], rs[1], dt), v.host)
+	vals, shape, err := batchedProduct(lv, ls, rv, rs, start, dt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	if acc != nil && !slices.Equal(acc.shape, shape) {
+		return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs %v", c.Name(), dimsText(acc.shape), dimsText(shape))
+	}
+	v := localView(dt, shape)
+	encode(dt, vals, v.host)
 	return v, nil
+}
+
+// batchedProduct is l @ r for l [..., M, K] and r [..., K, N], their batch
+// dimensions broadcast, one matmulValues per batch page (from acc's page
+// when acc is given): the values and the product's shape.
+func batchedProduct(l []float64, ls []int, r []float64, rs []int, acc []float64, dt ir.DataType) ([]float64, []int, error) {
+	nl, nr := len(ls), len(rs)
+	if nl < 2 || nr < 2 || ls[nl-1] != rs[nr-2] {
+		return nil, nil, fmt.Errorf("lhs %v and rhs %v do not multiply", dimsText(ls), dimsText(rs))
+	}
+	batch, ok := broadcastDims(ls[:nl-2], rs[:nr-2])
+	if !ok {
+		return nil, nil, fmt.Errorf("the batch dimensions of lhs %v and rhs %v do not broadcast", dimsText(ls), dimsText(rs))
+	}
+	m, k, n := ls[nl-2], ls[nl-1], rs[nr-1]
+	shape := append(append([]int{}, batch...), m, n)
+	if acc != nil && len(acc) != numel(shape) {
+		return nil, nil, fmt.Errorf("the accumulator of %d elements does not hold lhs @ rhs %v", len(acc), dimsText(shape))
+	}
+	lst, rst := broadcastStrides(ls[:nl-2], batch), broadcastStrides(rs[:nr-2], batch)
+	out := make([]float64, 0, numel(shape))
+	idx := make([]int, len(batch))
+	for page := 0; page < numel(batch); page++ {
+		li, ri := 0, 0
+		for d := range batch {
+			li += idx[d] * lst[d]
+			ri += idx[d] * rst[d]
+		}
+		var start []float64
+		if acc != nil {
+			start = acc[page*m*n : (page+1)*m*n]
+		}
+		out = append(out, matmulValues(l[li*m*k:(li+1)*m*k], r[ri*k*n:(ri+1)*k*n], start, m, k, n, dt)...)
+		for d := len(batch) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < batch[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return out, shape, nil
+}
+
+// transposedPages transposes the last two dimensions of every page of
+// vals of shape dims.
+func transposedPages(vals []float64, dims []int) ([]float64, []int) {
+	n := len(dims)
+	if n < 2 {
+		return vals, dims // batchedProduct reports the rank
+	}
+	rows, cols := dims[n-2], dims[n-1]
+	out := make([]float64, 0, len(vals))
+	for p := 0; p < len(vals); p += rows * cols {
+		out = append(out, transposed(vals[p:p+rows*cols], []int{rows, cols})...)
+	}
+	return out, append(append([]int{}, dims[:n-2]...), cols, rows)
 }
 
 // transposed is the [cols, rows] transpose of row-major vals [rows, cols].

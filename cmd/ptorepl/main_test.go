@@ -87,7 +87,7 @@ func TestQuickstartCellByCell(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	text := out.String()
 	require.Contains(t, text, "def reduce_step(inp: pl.Tensor[[1, 256], pl.FP32]")
-	require.Contains(t, text, "compiled Quickstart: 15 passes")
+	require.Contains(t, text, "compiled Quickstart: 16 passes")
 	require.Contains(t, text, "stage LowerCompositeOps false")
 	require.Contains(t, text, "stage InsertCommFence true")
 	require.Contains(t, text, "11 22 33 11 22 33\n")
@@ -136,7 +136,7 @@ func TestPassCommands(t *testing.T) {
 func TestStageAndDiffDoNotStep(t *testing.T) {
 	script := `prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })
 :step
-:stage 9
+:stage 10
 :diff LowerCompositeOps
 :stage insertcommfence
 :step

@@ -28,6 +28,7 @@ func init() {
 		"Assemble":              reflect.ValueOf(pl.Assemble),
 		"BF16":                  reflect.ValueOf(pl.BF16),
 		"BOOL":                  reflect.ValueOf(pl.BOOL),
+		"BatchMatmul":           reflect.ValueOf(pl.BatchMatmul),
 		"BlockIdx":              reflect.ValueOf(pl.BlockIdx),
 		"BlockNum":              reflect.ValueOf(pl.BlockNum),
 		"CacheInvalidate":       reflect.ValueOf(pl.CacheInvalidate),

@@ -188,6 +188,8 @@ class RingAllReduce:
             t__tmp_v1: pl.Tensor[[1, 24576], pl.FP32] = pl.tensor.slice(x, [1, 1, 24576], [r, 0, 0], [], [0])
             t__tmp_v2: pl.Tensor[[1, 24576], pl.FP32] = pl.tensor.slice(y, [1, 1, 24576], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace: unchanged
 
 # ==== InitMemRef

@@ -119,6 +119,8 @@ class Broadcast:
             t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
             t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace: unchanged
 
 # ==== InitMemRef

@@ -95,6 +95,8 @@ class HostAllReduceLoop:
 
 # ==== LowerCompositeOps: unchanged
 
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace: unchanged
 
 # ==== InitMemRef

@@ -105,6 +105,8 @@ class PutGet:
             self.kernel(t__tmp_v2, t__tmp_v3, data, signal, device=r)
 # ==== LowerCompositeOps: unchanged
 
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace: unchanged
 
 # ==== InitMemRef

@@ -142,6 +142,8 @@ class Quickstart:
 
 # ==== LowerCompositeOps: unchanged
 
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace
 # pypto.program: Quickstart
 import pypto.language as pl

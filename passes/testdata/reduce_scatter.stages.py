@@ -133,6 +133,8 @@ class ReduceScatter:
             t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
             t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
+# ==== FlattenTileNdTo2D: unchanged
+
 # ==== InferTileMemorySpace
 # pypto.program: ReduceScatter
 import pypto.language as pl
