@@ -43,6 +43,7 @@ var docIndex = map[string]docEntry{
 	"pl.BF16":                           {Signature: "const pl.BF16", Doc: "Element types."},
 	"pl.BOOL":                           {Signature: "const pl.BOOL", Doc: "Element types."},
 	"pl.BatchMatmul":                    {Signature: "func BatchMatmul(lhs, rhs any) Expr", Doc: "BatchMatmul is lhs @ rhs for cube tiles [..., M, K] and [..., K, N] of\nrank 2 or more, their batch dimensions broadcast, into a new Acc tile\n[..., M, N]: one matmul per batch. PyPTO: pl.batch_matmul(lhs, rhs)."},
+	"pl.BatchMatmulAcc":                 {Signature: "func BatchMatmulAcc(acc, lhs, rhs any) Expr", Doc: "BatchMatmulAcc is acc += lhs @ rhs page by page, in place on the Acc\ntile acc [..., M, N], as BatchMatmul multiplies.\nPyPTO: pl.batch_matmul_acc(acc, lhs, rhs)."},
 	"pl.BlockIdx":                       {Signature: "func BlockIdx() Expr", Doc: "BlockIdx is the running kernel's block index in its Spmd launch (0\noutside one). PyPTO: pl.tile.get_block_idx()."},
 	"pl.BlockNum":                       {Signature: "func BlockNum() Expr", Doc: "BlockNum is the number of blocks of the Spmd launch running the kernel\n(1 outside one). PyPTO: pl.tile.get_block_num()."},
 	"pl.CacheInvalidate":                {Signature: "func CacheInvalidate() Expr", Doc: "CacheInvalidate drops every cached line of global memory on this rank,\nso later reads see what peers published. PyPTO: pl.system.cacheinvalid()."},

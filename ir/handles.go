@@ -59,6 +59,7 @@ var (
 	TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul       *OpDef
 	TileColExpandDiv, TileReshape                                             *OpDef
 	TileMove, TileMatmul, TileMatmulAcc, TileConcat, TileBatchMatmul          *OpDef
+	TileBatchMatmulAcc                                                        *OpDef
 	TensorMatmul, TensorMatmulAcc, TileAssemble, TileTransposeView, TensorDim *OpDef
 	TileRowProd, TileColSum, TileColMax, TileColMin, TileColProd              *OpDef
 	TileMatmulBias, TileFillpadExpand, TensorSetValidshape, TensorFillpad     *OpDef

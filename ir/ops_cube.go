@@ -159,24 +159,30 @@ func tensorMatmulAccDeduce(c *DeduceCtx) (Type, error) {
 // or more and one element type, K matching when static, the batch
 // dimensions broadcast; the result is an Acc tile.
 func batchMatmulDeduce(c *DeduceCtx) (Type, error) {
+	return batchMatmulResult(c, 0)
+}
+
+// batchMatmulResult types the product of lhs (argument at) and rhs (at+1)
+// of a batched tile matmul.
+func batchMatmulResult(c *DeduceCtx, at int) (*TileType, error) {
 	var ops [2]*TileType
 	for i := range ops {
-		t, err := c.Tile(i)
+		t, err := c.Tile(at + i)
 		if err != nil {
 			return nil, err
 		}
 		if t.Memory == MemVec || t.Memory == MemAcc {
-			return nil, c.Fail(i, "a tile in Mat, Left or Right memory", t)
+			return nil, c.Fail(at+i, "a tile in Mat, Left or Right memory", t)
 		}
 		if len(t.Shape) < 2 {
-			return nil, c.Fail(i, "a tile of rank 2 or more", t)
+			return nil, c.Fail(at+i, "a tile of rank 2 or more", t)
 		}
 		ops[i] = t
 	}
 	if ops[1].DType != ops[0].DType {
-		return nil, c.Fail(1, "a tile of the lhs element type "+ops[0].DType.String(), ops[1])
+		return nil, c.Fail(at+1, "a tile of the lhs element type "+ops[0].DType.String(), ops[1])
 	}
-	shape, err := batchedProduct(c, 0, ops[0].Shape, ops[1].Shape)
+	shape, err := batchedProduct(c, at, ops[0].Shape, ops[1].Shape)
 	if err != nil {
 		return nil, err
 	}
@@ -264,6 +270,25 @@ func init() {
 			"into a new Acc tile [..., M, N] of FP32 (INT32 for integer operands): one matmul per batch.",
 		Args:   []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 		Deduce: batchMatmulDeduce,
+	})
+	TileBatchMatmulAcc = RegisterOp(&OpDef{
+		Name: "tile.batch_matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Doc:  "acc += lhs @ rhs page by page, in place on the Acc tile [..., M, N], as tile.batch_matmul multiplies.",
+		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs"}, {Name: "rhs"}},
+		Deduce: func(c *DeduceCtx) (Type, error) {
+			want, err := batchMatmulResult(c, 1)
+			if err != nil {
+				return nil, err
+			}
+			acc, err := c.Tile(0)
+			if err != nil {
+				return nil, err
+			}
+			if acc.Memory != MemAcc && acc.Memory != MemNone || acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
+				return nil, c.Fail(0, "an Acc tile "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
+			}
+			return c.Args[0].Type(), nil
+		},
 	})
 	TensorMatmul = RegisterOp(&OpDef{
 		Name: "tensor.matmul", Class: ClassCompute, Category: "TensorOp",

@@ -37,7 +37,7 @@ func FlattenTileNdTo2D(p *ir.Program) (*ir.Program, error) {
 				return []ir.Stmt{s}, nil
 			}
 			c, ok := a.Value.(*ir.Call)
-			if !ok || c.Op != ir.TileBatchMatmul {
+			if !ok || c.Op != ir.TileBatchMatmul && c.Op != ir.TileBatchMatmulAcc {
 				return []ir.Stmt{s}, nil
 			}
 			return unrollBatchMatmul(names, defs, a, c)
@@ -64,7 +64,10 @@ func noBatchMatmul(p *ir.Program) bool {
 	return !found
 }
 
-// unrollBatchMatmul rewrites a = tile.batch_matmul(lhs, rhs). An operand
+// unrollBatchMatmul rewrites a = tile.batch_matmul(lhs, rhs), or
+// a = tile.batch_matmul_acc(acc, lhs, rhs): then the flat Acc tile is acc
+// reshaped, and each page is accumulated by tile.matmul_acc on its row band
+// and written back. An operand
 // that is a tile.transpose_view of a loaded tile is paged from that tile,
 // each page then seen transposed, as the 2-D cube path reads a transposed
 // operand (defs maps the function's variables to the calls defining them).
@@ -93,7 +96,11 @@ func unrollBatchMatmul(names *namer, defs map[*ir.Var]*ir.Call, a *ir.AssignStmt
 		transposed bool
 	}
 	var ops [2]operand
-	for i, x := range c.Args[:2] {
+	operands := c.Args[:2]
+	if c.Op == ir.TileBatchMatmulAcc {
+		operands = c.Args[1:3]
+	}
+	for i, x := range operands {
 		o := &ops[i]
 		base := x
 		if v, ok := ir.VarOf(x); ok && defs[v] != nil && defs[v].Op == ir.TileTransposeView {
@@ -127,8 +134,14 @@ func unrollBatchMatmul(names *namer, defs map[*ir.Var]*ir.Call, a *ir.AssignStmt
 	m, n := out[len(out)-2], out[len(out)-1]
 	batch := out[:len(out)-2]
 	pages := numelOf(batch)
-	acc, err := emit("bmm_acc", ir.TileCreate, []ir.Expr{intTuple(pages*m, n)},
-		ir.Kwargs{{Key: "dtype", Value: res.DType}, {Key: "target_memory", Value: ir.MemAcc}})
+	var acc ir.Expr
+	var err error
+	if c.Op == ir.TileBatchMatmulAcc {
+		acc, err = emit("bmm_acc", ir.TileReshape, []ir.Expr{c.Args[0], intTuple(pages*m, n)}, nil)
+	} else {
+		acc, err = emit("bmm_acc", ir.TileCreate, []ir.Expr{intTuple(pages*m, n)},
+			ir.Kwargs{{Key: "dtype", Value: res.DType}, {Key: "target_memory", Value: ir.MemAcc}})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +161,17 @@ func unrollBatchMatmul(names *namer, defs map[*ir.Var]*ir.Call, a *ir.AssignStmt
 				}
 			}
 		}
-		prod, err := emit("bmm_page", ir.TileMatmul, page[:], nil)
-		if err != nil {
+		var prod ir.Expr
+		if c.Op == ir.TileBatchMatmulAcc {
+			band, err := emit("bmm_acc_page", ir.TileSlice, []ir.Expr{acc, intTuple(m, n), intTuple(p*m, 0)}, nil)
+			if err != nil {
+				return nil, err
+			}
+			prod, err = emit("bmm_page", ir.TileMatmulAcc, []ir.Expr{band, page[0], page[1]}, nil)
+			if err != nil {
+				return nil, err
+			}
+		} else if prod, err = emit("bmm_page", ir.TileMatmul, page[:], nil); err != nil {
 			return nil, err
 		}
 		if acc, err = emit("bmm_acc", ir.TileAssemble, []ir.Expr{acc, prod, intTuple(p*m, 0)}, nil); err != nil {

@@ -917,22 +917,9 @@ func (t *tileConv) matmul(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 // when a_trans / b_trans says), as upstream's conversion does;
 // FlattenTileNdTo2D unrolls it.
 func (t *tileConv) batchMatmul(a *ir.AssignStmt, c *ir.Call, tt *ir.TensorType, out []ir.Stmt) ([]ir.Stmt, error) {
-	var ops [2]ir.Expr
-	for i, e := range c.Args[:2] {
-		mat, err := t.tileIn(e, ir.MemMat, &out)
-		if err != nil {
-			return nil, err
-		}
-		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
-			base := "x"
-			if v, ok := ir.VarOf(mat); ok {
-				base = v.Name
-			}
-			if mat, err = t.emit(&out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos); err != nil {
-				return nil, err
-			}
-		}
-		ops[i] = mat
+	ops, err := t.batchOperands(c, c.Args[:2], &out)
+	if err != nil {
+		return nil, err
 	}
 	call, err := ir.TileBatchMatmul.NewCall(ops[:], nil, c.Pos)
 	if err != nil {
@@ -942,6 +929,29 @@ func (t *tileConv) batchMatmul(a *ir.AssignStmt, c *ir.Call, tt *ir.TensorType, 
 		return nil, fmt.Errorf("%s: a batched tensor.matmul into %s: the cube accumulates %s, and ptorepl does not lower the conversion of a batched product yet", c.Pos, tt.DType, rt.DType)
 	}
 	return t.convertedTo(a, call, out), nil
+}
+
+// batchOperands loads a batched matmul's lhs and rhs to Mat, each seen
+// transposed when the call's a_trans / b_trans says.
+func (t *tileConv) batchOperands(c *ir.Call, args []ir.Expr, out *[]ir.Stmt) ([2]ir.Expr, error) {
+	var ops [2]ir.Expr
+	for i, e := range args {
+		mat, err := t.tileIn(e, ir.MemMat, out)
+		if err != nil {
+			return ops, err
+		}
+		if c.Kwargs.Bool([]string{"a_trans", "b_trans"}[i], false) {
+			base := "x"
+			if v, ok := ir.VarOf(mat); ok {
+				base = v.Name
+			}
+			if mat, err = t.emit(out, base+"_t", ir.TileTransposeView, []ir.Expr{mat}, nil, c.Pos); err != nil {
+				return ops, err
+			}
+		}
+		ops[i] = mat
+	}
+	return ops, nil
 }
 
 // matmulAcc lowers v = tensor.matmul_acc(acc, lhs, rhs) to tile.matmul_acc
@@ -961,6 +971,20 @@ func (t *tileConv) matmulAcc(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 			"or a pl.create_tensor carried through the loop whose iterations make it; given %s", ir.DefaultFormat.Expr(c.Args[0]), ir.DefaultFormat.Type(acc.Type()))
 	}
 	var out []ir.Stmt
+	if tt := acc.Type().(*ir.TileType); len(tt.Shape) > 2 {
+		if len(c.Args) > 3 {
+			return nil, fmt.Errorf("%s: a batched tensor.matmul_acc with init_cond is not lowered yet", c.Pos)
+		}
+		ops, err := t.batchOperands(c, c.Args[1:3], &out)
+		if err != nil {
+			return nil, err
+		}
+		call, err := ir.TileBatchMatmulAcc.NewCall([]ir.Expr{acc, ops[0], ops[1]}, nil, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		return t.convertedTo(a, call, out), nil
+	}
 	ops, err := t.cubeOperands(c, c.Args[1], c.Args[2], &out)
 	if err != nil {
 		return nil, err

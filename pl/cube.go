@@ -20,6 +20,13 @@ func BatchMatmul(lhs, rhs any) Expr {
 	return dsl.Call(ir.TileBatchMatmul, []ir.Expr{arg(lhs, "pl.BatchMatmul", "lhs"), arg(rhs, "pl.BatchMatmul", "rhs")}, nil)
 }
 
+// BatchMatmulAcc is acc += lhs @ rhs page by page, in place on the Acc
+// tile acc [..., M, N], as BatchMatmul multiplies.
+// PyPTO: pl.batch_matmul_acc(acc, lhs, rhs).
+func BatchMatmulAcc(acc, lhs, rhs any) Expr {
+	return dsl.Call(ir.TileBatchMatmulAcc, []ir.Expr{arg(acc, "pl.BatchMatmulAcc", "acc"), arg(lhs, "pl.BatchMatmulAcc", "lhs"), arg(rhs, "pl.BatchMatmulAcc", "rhs")}, nil)
+}
+
 // GemvAcc is acc += lhs @ rhs for a row vector lhs, like Gemv.
 // PyPTO: pl.tile.gemv_acc(acc, lhs, rhs, acc_phase=...).
 func GemvAcc(acc, lhs, rhs any, accPhase string) Expr {

@@ -53,6 +53,10 @@ func TestBatchMatmul(t *testing.T) {
 			}
 		}
 	})
+	for _, name := range []string{"BatchSplitK", "BatchTilesAcc"} {
+		prog, comp, _ := authored(t, "batch_matmul.py", name, 1)
+		splitK(t, name, prog, comp)
+	}
 	prog, comp, text = authored(t, "batch_matmul.py", "SharedWeights", 1)
 	if n := strings.Count(text, "pto.tmatmul "); n != 6 {
 		t.Fatalf("%d pto.tmatmul, want one per page (6)", n)
@@ -68,6 +72,34 @@ func TestBatchMatmul(t *testing.T) {
 						if got, want := a[2].At(b0, b1, i, j), bmmWant(x, w, b0*3+b1, b1, 16, 32, 16, i, j, false, true); got != want {
 							t.Fatalf("compiled %v: y[%d,%d,%d,%d] = %v, want %v", compiled, b0, b1, i, j, got, want)
 						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// splitK runs a batched split-K product (a matmul of K's first half, a
+// matmul_acc of its second) as written and compiled.
+func splitK(t *testing.T, name string, prog *pl.Program, comp *pl.Compiled) {
+	t.Helper()
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(7, 2, 16, 64), tensor.Randn(8, 2, 64, 16), tensor.Zeros(ir.FP32, 2, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for p := 0; p < 2; p++ {
+			for i := 0; i < 16; i++ {
+				for j := 0; j < 16; j++ {
+					// matmul_acc adds the second half's products to the
+					// first half's rounded sum, and rounds once more.
+					sum := 0.0
+					for q := 0; q < 64; q++ {
+						if q == 32 {
+							sum = f32(sum)
+						}
+						sum += a[0].At(p, i, q) * a[1].At(p, q, j)
+					}
+					if got, want := a[2].At(p, i, j), f32(sum); got != want {
+						t.Fatalf("%s compiled %v: y[%d,%d,%d] = %v, want %v", name, compiled, p, i, j, got, want)
 					}
 				}
 			}
@@ -102,6 +134,77 @@ func TestUpstreamBatchMatmul(t *testing.T) {
 					for i := 0; i < m; i += 7 {
 						for j := 0; j < n; j += 5 {
 							if got, want := a[2].At(p, i, j), bmmWant(x, w, p, p, m, k, n, i, j, c.aT, c.bT); got != want {
+								t.Fatalf("compiled %v: c[%d,%d,%d] = %v, want %v", compiled, p, i, j, got, want)
+							}
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestUpstreamTensorBatchMatmul reads upstream's
+// test_tensor_batch_matmul.py unmodified: each case runs, as written and
+// compiled, to its compute_expected (torch.matmul of its inputs), computed
+// here with the cube's rounding.
+func TestUpstreamTensorBatchMatmul(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_tensor_batch_matmul.py beside it (testdata/authoring/batch_matmul.py runs regardless)")
+	}
+	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_tensor_batch_matmul.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// dot is sum over q < k of x(q) * y(q) in float64, rounded to FP32
+	// after the first half when split (a matmul then a matmul_acc).
+	dot := func(k int, split bool, x, y func(q int) float64) float64 {
+		sum := 0.0
+		for q := 0; q < k; q++ {
+			if split && q == k/2 {
+				sum = f32(sum)
+			}
+			sum += x(q) * y(q)
+		}
+		return f32(sum)
+	}
+	for _, c := range []struct {
+		name string
+		in   [][]int // input shapes, the output last
+		want func(in []*tensor.Tensor, p, i, j int) float64
+	}{
+		{"TestTensorMatmul2dBy3d", [][]int{{16, 64}, {1, 64, 64}, {1, 16, 64}}, func(in []*tensor.Tensor, p, i, j int) float64 {
+			return dot(64, false, func(q int) float64 { return in[0].At(i, q) }, func(q int) float64 { return in[1].At(0, j, q) })
+		}},
+		{"TestTensorMatmulAcc2dBy3d", [][]int{{16, 64}, {1, 64, 64}, {1, 16, 64}}, func(in []*tensor.Tensor, p, i, j int) float64 {
+			return dot(64, true, func(q int) float64 { return in[0].At(i, q) }, func(q int) float64 { return in[1].At(0, j, q) })
+		}},
+		{"TestTensorBatchMatmulMixedAddBTrans", [][]int{{2, 16, 64}, {2, 64, 64}, {2, 64, 64}, {2, 16, 64}}, func(in []*tensor.Tensor, p, i, j int) float64 {
+			return dot(64, false, func(q int) float64 { return in[0].At(p, i, q) }, func(q int) float64 { return f32(in[1].At(p, j, q) + in[2].At(p, j, q)) })
+		}},
+		{"TestTensorBatchMatmul3dBy3dBTrans", [][]int{{2, 16, 80}, {2, 48, 80}, {2, 16, 48}}, func(in []*tensor.Tensor, p, i, j int) float64 {
+			return dot(80, false, func(q int) float64 { return in[0].At(p, i, q) }, func(q int) float64 { return in[1].At(p, j, q) })
+		}},
+		{"TestTensorBatchMatmulSlicedBTrans", [][]int{{2, 16, 80}, {4, 48, 80}, {2, 16, 48}}, func(in []*tensor.Tensor, p, i, j int) float64 {
+			return dot(80, false, func(q int) float64 { return in[0].At(p, i, q) }, func(q int) float64 { return in[1].At(1+p, j, q) })
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog, comp := calledCompiled(t, mod, 1, c.name)
+			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+				var in []*tensor.Tensor
+				for k, shape := range c.in[:len(c.in)-1] {
+					in = append(in, tensor.Randn(int64(10+k), shape...))
+				}
+				return append(in, tensor.Zeros(ir.FP32, c.in[len(c.in)-1]...))
+			}, func(in []*tensor.Tensor, compiled bool) {
+				out := in[len(in)-1]
+				shape := out.Shape()
+				for p := 0; p < shape[0]; p++ {
+					for i := 0; i < shape[1]; i++ {
+						for j := 0; j < shape[2]; j++ {
+							if got, want := out.At(p, i, j), c.want(in, p, i, j); got != want {
 								t.Fatalf("compiled %v: c[%d,%d,%d] = %v, want %v", compiled, p, i, j, got, want)
 							}
 						}

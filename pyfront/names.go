@@ -28,6 +28,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.tri":                  ir.TileTri,
 	"pl.gemv":                 ir.TileGemv,
 	"pl.batch_matmul":         ir.TileBatchMatmul,
+	"pl.batch_matmul_acc":     ir.TileBatchMatmulAcc,
 	"pl.gemv_acc":             ir.TileGemvAcc,
 	"pl.gemv_bias":            ir.TileGemvBias,
 	"pl.store":                ir.TileStore,

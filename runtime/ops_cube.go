@@ -77,6 +77,21 @@ func init() {
 		}
 		return tileOf(dt, shape, vals), nil
 	})
+	Register(ir.TileBatchMatmulAcc, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArgs(a, "acc", "lhs", "rhs")
+		if err != nil {
+			return nil, err
+		}
+		acc := t[0]
+		vals, shape, err := batchedProduct(t[1].values(), t[1].Shape, t[2].values(), t[2].Shape, acc.values(), acc.DType)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name(), err)
+		}
+		if !slices.Equal(shape, acc.Shape) {
+			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs %v", c.Name(), dimsText(acc.Shape), dimsText(shape))
+		}
+		return tileOf(acc.DType, shape, vals), nil
+	})
 	Register(ir.TileGemv, matmul)
 	matmulBias := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, err := tileArgs(a, "lhs", "rhs", "bias")

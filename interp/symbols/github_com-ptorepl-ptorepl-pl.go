@@ -29,6 +29,7 @@ func init() {
 		"BF16":                  reflect.ValueOf(pl.BF16),
 		"BOOL":                  reflect.ValueOf(pl.BOOL),
 		"BatchMatmul":           reflect.ValueOf(pl.BatchMatmul),
+		"BatchMatmulAcc":        reflect.ValueOf(pl.BatchMatmulAcc),
 		"BlockIdx":              reflect.ValueOf(pl.BlockIdx),
 		"BlockNum":              reflect.ValueOf(pl.BlockNum),
 		"CacheInvalidate":       reflect.ValueOf(pl.CacheInvalidate),
