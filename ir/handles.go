@@ -52,6 +52,7 @@ var (
 	TileAlloc, SystemFence, SystemCacheinvalid           *OpDef
 
 	TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip               *OpDef
+	TileSin, TileCos, TensorSin, TensorCos                                          *OpDef
 	TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip *OpDef
 
 	TileRowSum, TileRowMax, TileRowMin                                        *OpDef

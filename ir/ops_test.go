@@ -270,6 +270,13 @@ func TestDeducerErrors(t *testing.T) {
 			dcase{"tensor." + name, []Expr{tens(INT8, 1, 8)}, nil,
 				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of a floating-point type, given pl.INT8"})
 	}
+	for _, name := range []string{"sin", "cos"} {
+		cases = append(cases,
+			dcase{"tile." + name, []Expr{tile(FP16, MemVec, 1, 8)}, nil,
+				"cell[3]:7: tile." + name + ": argument 'tile': expected elements of pl.FP32 (upstream's " + name + " is FP32-only), given pl.FP16"},
+			dcase{"tensor." + name, []Expr{tens(BF16, 1, 8)}, nil,
+				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of pl.FP32 (upstream's " + name + " is FP32-only), given pl.BF16"})
+	}
 	rows := tile(FP32, MemVec, 64, 32)
 	for _, name := range []string{"row_sum", "row_max"} {
 		cases = append(cases,
@@ -807,7 +814,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileAdd, TileSub, TileMul, TileDiv, TileMaximum, TileMinimum, TileAdds, TileSubs, TileMuls, TileDivs,
 		TensorAdd, TensorSub, TensorMul, TensorDiv, TensorMaximum, TensorMinimum, TensorAdds, TensorSubs, TensorMuls, TensorDivs,
 		TileCast, TensorCast, TileFillpad, TileFillpadInplace, TileSetValidshape, TileSlice, TensorSlice, TensorViewOp, TensorAssemble,
-		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip,
+		TileAlloc, SystemFence, SystemCacheinvalid, TileAbs, TileNeg, TileRelu, TileExp, TileLog, TileSqrt, TileRecip, TileSin, TileCos, TensorSin, TensorCos,
 		TensorAbs, TensorNeg, TensorRelu, TensorExp, TensorLog, TensorSqrt, TensorRecip, TileCommNotify,
 		TileRowSum, TileRowMax, TileRowMin, TileRowExpandAdd, TileRowExpandSub, TileRowExpandMul, TileRowExpandDiv,
 		TileColExpand, TileColExpandAdd, TileColExpandSub, TileColExpandMul, TileColExpandDiv, TileReshape,

@@ -739,20 +739,27 @@ var unaryOps = []struct {
 	name, doc    string
 	float        bool
 	tile, tensor **OpDef
+	// fp32 ops take FP32 elements only (upstream's sin and cos).
+	fp32 bool
 }{
-	{"abs", "Elementwise absolute value.", false, &TileAbs, &TensorAbs},
-	{"neg", "Elementwise negation.", false, &TileNeg, &TensorNeg},
-	{"relu", "Elementwise max(x, 0).", false, &TileRelu, &TensorRelu},
-	{"exp", "Elementwise e^x.", true, &TileExp, &TensorExp},
-	{"log", "Elementwise natural logarithm.", true, &TileLog, &TensorLog},
-	{"sqrt", "Elementwise square root.", true, &TileSqrt, &TensorSqrt},
-	{"recip", "Elementwise reciprocal 1/x.", true, &TileRecip, &TensorRecip},
+	{"abs", "Elementwise absolute value.", false, &TileAbs, &TensorAbs, false},
+	{"neg", "Elementwise negation.", false, &TileNeg, &TensorNeg, false},
+	{"relu", "Elementwise max(x, 0).", false, &TileRelu, &TensorRelu, false},
+	{"exp", "Elementwise e^x.", true, &TileExp, &TensorExp, false},
+	{"log", "Elementwise natural logarithm.", true, &TileLog, &TensorLog, false},
+	{"sqrt", "Elementwise square root.", true, &TileSqrt, &TensorSqrt, false},
+	{"recip", "Elementwise reciprocal 1/x.", true, &TileRecip, &TensorRecip, false},
+	{"sin", "Elementwise sine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileSin, &TensorSin, true},
+	{"cos", "Elementwise cosine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileCos, &TensorCos, true},
 }
 
 func init() {
 	for _, op := range unaryOps {
 		op := op
 		elem := func(c *DeduceCtx, dt DataType) error {
+			if op.fp32 && dt != FP32 {
+				return c.Fail(0, "elements of pl.FP32 (upstream's "+op.name+" is FP32-only)", dt.String())
+			}
 			if op.float && !dt.IsFloat() {
 				return c.Fail(0, "elements of a floating-point type", dt.String())
 			}

@@ -44,6 +44,8 @@ var compositeRules = map[*ir.OpDef]compositeRule{
 	ir.PldTensorAllToAll:      lowerGather(true),
 	ir.PldTensorReduceScatter: lowerReduceScatter,
 	ir.PldTensorAllToAllV:     lowerAllToAllV,
+	ir.TileSin:                lowerSin,
+	ir.TileCos:                lowerCos,
 }
 
 func lowerComposites(p *ir.Program, rules map[*ir.OpDef]compositeRule) (*ir.Program, error) {

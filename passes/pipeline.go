@@ -87,7 +87,7 @@ func Table() []Pass {
 		{Name: "ConvertTensorToTileOps", Run: ConvertTensorToTileOps, Requires: []Property{SSAForm}, Establishes: []Property{TileOps},
 			Doc: "Lift put/get staging tiles into IR, lower tensor ops and remote_store to tile form, upgrade parameter directions."},
 		{Name: "LowerCompositeOps", Run: LowerCompositeOps, Requires: []Property{TileOps}, Establishes: []Property{CompositesLowered},
-			Doc: "Expand InCore collectives (allreduce, barrier, broadcast, allgather, reduce_scatter, all_to_all) into notify/wait/remote_load recipes."},
+			Doc: "Expand InCore collectives (allreduce, barrier, broadcast, allgather, reduce_scatter, all_to_all) into notify/wait/remote_load recipes, and tile.sin / tile.cos into FP32 range reduction and a polynomial."},
 		{Name: "FlattenTileNdTo2D", Run: FlattenTileNdTo2D, Requires: []Property{CompositesLowered}, Establishes: []Property{TilesFlattened},
 			Doc: "Unroll each tile.batch_matmul into one 2-D tile.matmul per batch (ptorepl's PTO lays other N-D tiles out as 2-D already)."},
 		{Name: "InferTileMemorySpace", Run: InferTileMemorySpace, Requires: []Property{CompositesLowered, TilesFlattened}, Establishes: []Property{TileMemoryInferred},

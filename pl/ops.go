@@ -206,6 +206,14 @@ func Relu(x any) Expr { return unary("Relu", ir.TileRelu, ir.TensorRelu, x) }
 // Exp is elementwise e^x of a floating-point tile or tensor. PyPTO: pl.exp(t).
 func Exp(x any) Expr { return unary("Exp", ir.TileExp, ir.TensorExp, x) }
 
+// Sin is the elementwise sine of an FP32 tile or tensor of radians;
+// compiled, LowerCompositeOps expands it into upstream's FP32 range
+// reduction and polynomial. PyPTO: pl.sin(t).
+func Sin(x any) Expr { return unary("Sin", ir.TileSin, ir.TensorSin, x) }
+
+// Cos is the elementwise cosine, like Sin. PyPTO: pl.cos(t).
+func Cos(x any) Expr { return unary("Cos", ir.TileCos, ir.TensorCos, x) }
+
 // Log is the elementwise natural logarithm of a floating-point tile or
 // tensor. PyPTO: pl.log(t).
 func Log(x any) Expr { return unary("Log", ir.TileLog, ir.TensorLog, x) }

@@ -20,6 +20,9 @@ func init() {
 			NoEmitter(op, tensorLevel)
 		}
 	}
+	for _, op := range []*ir.OpDef{ir.TileSin, ir.TileCos} {
+		NoEmitter(op, "LowerCompositeOps expands it into FP32 range reduction and a polynomial of tile ops before codegen")
+	}
 	NoEmitter(ir.TileBatchMatmul, "FlattenTileNdTo2D unrolls it into one tile.matmul per batch before codegen")
 	NoEmitter(ir.TileBatchMatmulAcc, "FlattenTileNdTo2D unrolls it into one tile.matmul_acc per batch before codegen")
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")

@@ -113,6 +113,8 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.neg":                  ir.TensorNeg,
 	"pl.relu":                 ir.TensorRelu,
 	"pl.exp":                  ir.TensorExp,
+	"pl.sin":                  ir.TensorSin,
+	"pl.cos":                  ir.TensorCos,
 	"pl.log":                  ir.TensorLog,
 	"pl.sqrt":                 ir.TensorSqrt,
 	"pl.recip":                ir.TensorRecip,

@@ -338,6 +338,8 @@ var unaryKernels = func() map[*ir.OpDef]func(float64) float64 {
 			return v
 		}},
 		{ir.TileExp, ir.TensorExp, math.Exp},
+		{ir.TileSin, ir.TensorSin, math.Sin},
+		{ir.TileCos, ir.TensorCos, math.Cos},
 		{ir.TileLog, ir.TensorLog, math.Log},
 		{ir.TileSqrt, ir.TensorSqrt, math.Sqrt},
 		{ir.TileRecip, ir.TensorRecip, func(v float64) float64 { return 1 / v }},
