@@ -186,6 +186,7 @@ var docIndex = map[string]docEntry{
 	"pl.MaxRanks":                       {Signature: "const pl.MaxRanks", Doc: "MaxRanks is the largest rank count pl.Ranks accepts (1024)."},
 	"pl.Maximum":                        {Signature: "func Maximum(a, b any) Expr", Doc: "Maximum is the elementwise maximum of two tiles or tensors, or of a tile\nand a scalar (maximums). PyPTO: pl.maximum(a, b)."},
 	"pl.MemorySpace":                    {Signature: "type MemorySpace = ir.MemorySpace", Doc: "MemorySpace is where a tile lives on chip. PyPTO: pl.MemorySpace."},
+	"pl.Mgather":                        {Signature: "func Mgather(mem, idx any, coalesce, gatherOOB string) Expr", Doc: "Mgather gathers from the tensor mem into a fresh Vec tile by the INT32\nindex tile idx: coalesce \"elem\" reads mem's elements at idx's flat\nindices, \"row\" reads whole rows (mem's last dimension) at the indices of\na [1, R] or [R, 1] idx. gatherOOB (\"undefined\", \"clamp\", \"wrap\",\n\"zero\"; \"\" is undefined) says what an index outside mem reads.\nPyPTO: pl.tile.mgather(mem, idx, coalesce=\"elem\", gather_oob=\"clamp\")."},
 	"pl.Min":                            {Signature: "func Min(a, b any) Expr", Doc: "Min is min(a, b) on scalars. PyPTO: pl.min(a, b)."},
 	"pl.Minimum":                        {Signature: "func Minimum(a, b any) Expr", Doc: "Minimum is the elementwise minimum, like Maximum. PyPTO: pl.minimum(a, b)."},
 	"pl.Mod":                            {Signature: "func Mod(a, b any) Expr", Doc: "Mod is a % b on scalars."},

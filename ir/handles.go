@@ -97,6 +97,7 @@ var (
 	SystemTfreeToAic, SystemTfreeToAiv                                   *OpDef
 	SystemAicInitializePipe, SystemAivInitializePipe                     *OpDef
 	SystemReserveBuffer, SystemImportPeerBuffer                          *OpDef
+	TileMgather                                                          *OpDef // ops_mgather.go
 	TensorGatherCompare                                                  *OpDef // ops_gather.go
 )
 

@@ -270,6 +270,19 @@ func TestDeducerErrors(t *testing.T) {
 			dcase{"tensor." + name, []Expr{tens(INT8, 1, 8)}, nil,
 				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of a floating-point type, given pl.INT8"})
 	}
+	mgIdx := tile(INT32, MemVec, 4, 8)
+	cases = append(cases,
+		dcase{"tile.mgather", []Expr{tens(FP32, 64, 8), tile(INT16, MemVec, 4, 8)}, Kwargs{{"coalesce", int64(1)}},
+			"cell[3]:7: tile.mgather: argument 'idx': expected a 2-D INT32 index tile, given pl.Tile[[4, 8], pl.INT16, pl.Mem.Vec]"},
+		dcase{"tile.mgather", []Expr{tens(FP32, 64, 8), mgIdx}, nil,
+			"cell[3]:7: tile.mgather: argument 'idx': expected a static [1, R] or [R, 1] index tile (row mode), given pl.Tile[[4, 8], pl.INT32, pl.Mem.Vec]"},
+		dcase{"tile.mgather", []Expr{tens(FP32, 64), tile(INT32, MemVec, 1, 8)}, nil,
+			"cell[3]:7: tile.mgather: argument 'mem': expected a tensor of rank 2 or more (row mode gathers its last dimension as rows), given pl.Tensor[[64], pl.FP32]"},
+		dcase{"tile.mgather", []Expr{tens(FP32, 64), mgIdx}, Kwargs{{"coalesce", int64(1)}, {"target_memory", MemMat}},
+			"cell[3]:7: tile.mgather: kwarg 'target_memory': expected pl.Mem.Vec (ptorepl gathers into Vec tiles; upstream's Mat form takes GM indices and is not taken), given pl.Mem.Mat"},
+		dcase{"tile.mgather", []Expr{tens(FP32, 64), mgIdx}, Kwargs{{"coalesce", int64(1)}, {"gather_oob", int64(7)}},
+			"cell[3]:7: tile.mgather: kwarg 'gather_oob': expected 'undefined', 'clamp', 'wrap' or 'zero' (0 to 3), given 7"},
+	)
 	for _, name := range []string{"sin", "cos"} {
 		cases = append(cases,
 			dcase{"tile." + name, []Expr{tile(FP16, MemVec, 1, 8)}, nil,
@@ -830,7 +843,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin, TensorRowArgmax, TensorRowArgmin, TensorColArgmax, TensorColArgmin,
 		TileTranspose, TensorTranspose, ArrayCreate, ArrayGetElement, ArrayUpdateElement, SystemTaskDummy, SystemTaskInvalid,
 		TileScatterUpdate, TensorScatterUpdate, TileCmp, TileCmps, TileSel, TensorCmp, TileSort32, TensorSort32, TileMrgsortFormat1, TensorMrgsortFormat1, TileMrgsortFormat2, TensorMrgsortFormat2,
-		TileMscatter, TilePartAdd, TilePartMul, TilePartMax, TilePartMin, TensorPartAdd, TensorPartMul, TensorPartMax, TensorPartMin,
+		TileMscatter, TileMgather, TilePartAdd, TilePartMul, TilePartMax, TilePartMin, TensorPartAdd, TensorPartMul, TensorPartMax, TensorPartMin,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -2,6 +2,7 @@ package pl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
@@ -718,6 +719,39 @@ func PartMax(a, b any) Expr { return byOperand("PartMax", ir.TilePartMax, ir.Ten
 // PartMin is min(a, b) where both are valid, the valid one elsewhere.
 // PyPTO: pl.part_min(a, b).
 func PartMin(a, b any) Expr { return byOperand("PartMin", ir.TilePartMin, ir.TensorPartMin, a, b) }
+
+// Mgather gathers from the tensor mem into a fresh Vec tile by the INT32
+// index tile idx: coalesce "elem" reads mem's elements at idx's flat
+// indices, "row" reads whole rows (mem's last dimension) at the indices of
+// a [1, R] or [R, 1] idx. gatherOOB ("undefined", "clamp", "wrap",
+// "zero"; "" is undefined) says what an index outside mem reads.
+// PyPTO: pl.tile.mgather(mem, idx, coalesce="elem", gather_oob="clamp").
+func Mgather(mem, idx any, coalesce, gatherOOB string) Expr {
+	kw := ir.Kwargs{}
+	for _, k := range []struct {
+		key, val string
+		names    map[string]int64
+	}{{"coalesce", coalesce, ir.MgatherCoalesce}, {"gather_oob", gatherOOB, ir.MgatherOOB}} {
+		if k.val == "" {
+			continue
+		}
+		v, ok := k.names[k.val]
+		if !ok {
+			dsl.Raise(&ir.TypeError{Op: "pl.Mgather", Kwarg: k.key, Expected: "one of " + nameList(k.names), Given: fmt.Sprintf("%q", k.val)})
+		}
+		kw = append(kw, ir.Kwarg{Key: k.key, Value: v})
+	}
+	return dsl.Call(ir.TileMgather, []ir.Expr{arg(mem, "pl.Mgather", "mem"), arg(idx, "pl.Mgather", "idx")}, kw)
+}
+
+// nameList is a kwarg's spellings, in value order.
+func nameList(names map[string]int64) string {
+	out := make([]string, len(names))
+	for n, v := range names {
+		out[v] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(out, ", ")
+}
 
 // Mscatter stores src's elements into t at the flat indices idx (an INT32
 // tile shaped like src) holds: t.flat[idx[i, j]] = src[i, j]; bind the

@@ -16,6 +16,7 @@ func init() {
 	Register(ir.TileRead, emitTileRead)
 	Register(ir.TileWrite, emitTileWrite)
 	Register(ir.TileMscatter, emitMscatter)
+	Register(ir.TileMgather, emitMgather)
 }
 
 // tileElement resolves the tile and the flat element offset of a
@@ -123,5 +124,33 @@ func emitMscatter(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if res != nil {
 		c.tensors[res] = t
 	}
+	return nil
+}
+
+// tile.mgather(mem, idx) -> pto.mgather ins(whole-mem partition, idx)
+// outs(fresh Vec tile) {coalesce, gatherOob unless undefined}, as
+// upstream's codegen emits its Vec form.
+func emitMgather(c *Ctx, call *ir.Call, res *ir.Var) error {
+	tl, ok := ir.AsTensorLike(call.Args[0].Type())
+	if !ok {
+		return fmt.Errorf("%s is not a tensor", ir.Describe(call.Args[0]))
+	}
+	_, pv, err := c.localPartition(call.Args[0], zeros(len(tl.Shape)), tl.Shape)
+	if err != nil {
+		return err
+	}
+	idx, _, err := c.tile(call.Args[1])
+	if err != nil {
+		return err
+	}
+	t, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	attrs := []attr{{"coalesce", "#pto<coalesce " + [...]string{"row", "elem"}[call.Kwargs.Int("coalesce", 0)] + ">"}}
+	if oob := call.Kwargs.Int("gather_oob", 0); oob != 0 {
+		attrs = append(attrs, attr{"gatherOob", "#pto<gather_oob " + [...]string{"undefined", "clamp", "wrap", "zero"}[oob] + ">"})
+	}
+	c.insOuts("pto.mgather", []value{pv, idx}, []value{t}, attrs)
 	return nil
 }

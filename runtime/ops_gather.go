@@ -304,6 +304,92 @@ func mscatterOp(x *Exec, c *ir.Call, a []any) (any, error) {
 
 func init() { Register(ir.TileMscatter, mscatterOp) }
 
+// tile.mgather reads mem at the index tile's indices into a fresh tile:
+// elements of mem's flat order (coalesce elem), or whole rows, mem's last
+// dimension being a row (coalesce row). gather_oob handles an index
+// outside mem: undefined is an error naming it (the NPU's result is
+// undefined), clamp reads the nearest, wrap reads modulo the count, zero
+// reads 0.
+func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	mem, mshape, dt, _, err := x.valuesOf(a[0], c, "mem")
+	if err != nil {
+		return nil, err
+	}
+	idx, ok := a[1].(*Tile)
+	if !ok {
+		return nil, fmt.Errorf("idx must be a tile, given %s", describe(a[1]))
+	}
+	ids := idx.values()
+	oob := c.Kwargs.Int("gather_oob", 0)
+	elem := c.Kwargs.Int("coalesce", 0) == 1
+	unit := "rows"
+	if elem {
+		unit = "elements"
+	}
+	// at maps index k (element i of idx) into [0, n), or -1 for a zero.
+	at := func(k, n, i int) (int, error) {
+		if k >= 0 && k < n {
+			return k, nil
+		}
+		switch oob {
+		case 1:
+			return min(max(k, 0), n-1), nil
+		case 2:
+			return ((k % n) + n) % n, nil
+		case 3:
+			return -1, nil
+		}
+		return 0, fmt.Errorf("index %d (element %d of idx) is outside mem's %d %s (gather_oob='undefined'; pass 'clamp', 'wrap' or 'zero' to define it)", k, i, n, unit)
+	}
+	if elem {
+		out := make([]float64, len(ids))
+		for i, v := range ids {
+			// Indices outside the valid region gather nothing.
+			if idx.Valid != nil && len(idx.Shape) == 2 && (i/idx.Shape[1] >= idx.Valid[0] || i%idx.Shape[1] >= idx.Valid[1]) {
+				continue
+			}
+			k, err := at(int(v), len(mem), i)
+			if err != nil {
+				return nil, err
+			}
+			if k >= 0 {
+				out[i] = mem[k]
+			}
+		}
+		return x.result(c, dt, idx.Shape, out, idx), nil
+	}
+	cols := mshape[len(mshape)-1]
+	rows := len(mem) / cols
+	out := make([]float64, 0, len(ids)*cols)
+	// Only the valid indices gather; the rows past them stay zero.
+	valid := len(ids)
+	if idx.Valid != nil {
+		valid = idx.Valid[0] * idx.Valid[1]
+	}
+	for i, v := range ids {
+		if i >= valid {
+			out = append(out, make([]float64, cols)...)
+			continue
+		}
+		k, err := at(int(v), rows, i)
+		if err != nil {
+			return nil, err
+		}
+		if k < 0 {
+			out = append(out, make([]float64, cols)...)
+			continue
+		}
+		out = append(out, mem[k*cols:(k+1)*cols]...)
+	}
+	res := tileOf(dt, []int{len(ids), cols}, out)
+	if valid < len(ids) {
+		res.Valid = []int{valid, cols}
+	}
+	return res, nil
+}
+
+func init() { Register(ir.TileMgather, mgatherOp) }
+
 // scatterUpdateOp is tile/tensor.scatter_update: input with rows replaced,
 // input[index.flat[k], :] = src[k, :]; a row number past input is an
 // error naming it.

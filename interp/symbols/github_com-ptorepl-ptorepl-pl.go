@@ -109,6 +109,7 @@ func init() {
 		"MaxCores":              reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"MaxRanks":              reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"Maximum":               reflect.ValueOf(pl.Maximum),
+		"Mgather":               reflect.ValueOf(pl.Mgather),
 		"Min":                   reflect.ValueOf(pl.Min),
 		"Minimum":               reflect.ValueOf(pl.Minimum),
 		"Mod":                   reflect.ValueOf(pl.Mod),

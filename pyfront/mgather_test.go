@@ -1,0 +1,120 @@
+package pyfront_test
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// TestMgather: element and row gathers from a GM table, in range and out
+// of range under each gather_oob mode, run as written and compiled to the
+// table's values at the indices (clamped, wrapped or zero as asked), and
+// an out-of-range index under 'undefined' is a run error naming it.
+func TestMgather(t *testing.T) {
+	prog, comp, text := authored(t, "mgather.py", "Mgather", 1)
+	wantPTO(t, text, "{coalesce = #pto<coalesce elem>}", "gatherOob = #pto<gather_oob clamp>", "gatherOob = #pto<gather_oob wrap>", "gatherOob = #pto<gather_oob zero>")
+	ints := func(seed int64, lo, hi int, dims ...int) *tensor.Tensor {
+		r := rand.New(rand.NewSource(seed))
+		n := 1
+		for _, d := range dims {
+			n *= d
+		}
+		v := make([]int32, n)
+		for i := range v {
+			v[i] = int32(lo + r.Intn(hi-lo))
+		}
+		return tensor.FromInt32(v, dims...)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 32, 16), ints(2, 0, 512, 4, 16), ints(3, -40, 560, 4, 16), ints(4, 0, 32, 1, 8), ints(5, -40, 72, 1, 8),
+			tensor.Zeros(ir.FP32, 4, 16), tensor.Zeros(ir.FP32, 4, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		table := a[0].Float64s()
+		check := func(what string, got, want float64, i, j int) {
+			if got != want {
+				t.Fatalf("compiled %v: %s[%d,%d] = %v, want %v", compiled, what, i, j, got, want)
+			}
+		}
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 16; j++ {
+				check("elems", a[5].At(i, j), table[int(a[1].At(i, j))], i, j)
+				check("clamped", a[6].At(i, j), table[min(max(int(a[2].At(i, j)), 0), 511)], i, j)
+			}
+		}
+		for r := 0; r < 8; r++ {
+			in, out := int(a[3].At(0, r)), int(a[4].At(0, r))
+			for j := 0; j < 16; j++ {
+				check("picked", a[7].At(r, j), table[in*16+j], r, j)
+				check("wrapped", a[8].At(r, j), table[((out%32+32)%32)*16+j], r, j)
+				want := 0.0
+				if out >= 0 && out < 32 {
+					want = table[out*16+j]
+				}
+				check("zeroed", a[9].At(r, j), want, r, j)
+			}
+		}
+	})
+	// 'undefined' and an index past the table: the run names it.
+	args := []*tensor.Tensor{tensor.Randn(1, 32, 16), tensor.FromInt32(append(make([]int32, 63), 900), 4, 16), ints(3, 0, 512, 4, 16), ints(4, 0, 32, 1, 8), ints(5, 0, 32, 1, 8),
+		tensor.Zeros(ir.FP32, 4, 16), tensor.Zeros(ir.FP32, 4, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16)}
+	_, err := pl.Run(prog, pl.Ranks(1), args...)
+	if err == nil || !strings.Contains(err.Error(), "index 900 (element 63 of idx) is outside mem's 512 elements (gather_oob='undefined'") {
+		t.Fatalf("out-of-range undefined gather: %v", err)
+	}
+}
+
+// TestUpstreamMgather reads upstream's test_mgather.py unmodified: its Vec
+// row and element cases, on their own tables and indices, run as written
+// and compiled to its compute_expected.
+func TestUpstreamMgather(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_mgather.py beside it (testdata/authoring/mgather.py runs regardless)")
+	}
+	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_mgather.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod97 := func(n, m int, dims ...int) *tensor.Tensor {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i % m)
+		}
+		return tensor.FromFloat64(ir.FP32, v, dims...)
+	}
+	// Row mode: 64 x 32 table of i % 97, 16 row indices, out [16, 32].
+	rowIdx := []int32{63, 2, 41, 7, 31, 0, 18, 55, 4, 29, 13, 47, 8, 38, 22, 60}
+	prog, comp := calledCompiled(t, mod, 1, "MgatherRowTestCase")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{mod97(64*32, 97, 64, 32), tensor.FromInt32(rowIdx, 1, 16), tensor.Zeros(ir.FP32, 16, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for r, k := range rowIdx {
+			for j := 0; j < 32; j++ {
+				if got, want := a[2].At(r, j), float64((int(k)*32+j)%97); got != want {
+					t.Fatalf("row mode compiled %v: out[%d,%d] = %v, want %v", compiled, r, j, got, want)
+				}
+			}
+		}
+	})
+	// Element mode: 256 elements of i % 53, indices reversed, out [8, 32].
+	elemIdx := make([]int32, 256)
+	for i := range elemIdx {
+		elemIdx[i] = int32(255 - i)
+	}
+	prog, comp = calledCompiled(t, mod, 1, "MgatherElemTestCase")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{mod97(256, 53, 256), tensor.FromInt32(elemIdx, 8, 32), tensor.Zeros(ir.FP32, 8, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i, k := range elemIdx {
+			if got, want := a[2].At(i/32, i%32), float64(int(k)%53); got != want {
+				t.Fatalf("elem mode compiled %v: out[%d,%d] = %v, want %v", compiled, i/32, i%32, got, want)
+			}
+		}
+	})
+}
