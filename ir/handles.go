@@ -98,6 +98,7 @@ var (
 	SystemAicInitializePipe, SystemAivInitializePipe                     *OpDef
 	SystemReserveBuffer, SystemImportPeerBuffer                          *OpDef
 	TileMgather                                                          *OpDef // ops_mgather.go
+	TileGatherb                                                          *OpDef // ops_gatherb.go
 	TensorGatherCompare                                                  *OpDef // ops_gather.go
 )
 

@@ -283,6 +283,12 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tile.mgather", []Expr{tens(FP32, 64), mgIdx}, Kwargs{{"coalesce", int64(1)}, {"gather_oob", int64(7)}},
 			"cell[3]:7: tile.mgather: kwarg 'gather_oob': expected 'undefined', 'clamp', 'wrap' or 'zero' (0 to 3), given 7"},
 	)
+	cases = append(cases,
+		dcase{"tile.gatherb", []Expr{tile(FP32, MemVec, 1, 64), tile(UINT32, MemVec, 4, 6)}, nil,
+			"cell[3]:7: tile.gatherb: argument 'offset': expected a 2-D UINT32 tile of static columns, a multiple of 8 (whole 32-byte rows), given pl.Tile[[4, 6], pl.UINT32, pl.Mem.Vec]"},
+		dcase{"tile.gatherb", []Expr{tile(INT64, MemVec, 1, 64), tile(UINT32, MemVec, 4, 8)}, nil,
+			"cell[3]:7: tile.gatherb: argument 'src': expected a 2-D tile of an 8-, 16- or 32-bit integer, FP16, BF16 or FP32, given pl.Tile[[1, 64], pl.INT64, pl.Mem.Vec]"},
+	)
 	for _, name := range []string{"sin", "cos"} {
 		cases = append(cases,
 			dcase{"tile." + name, []Expr{tile(FP16, MemVec, 1, 8)}, nil,
@@ -843,7 +849,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileRowArgmax, TileRowArgmin, TileColArgmax, TileColArgmin, TensorRowArgmax, TensorRowArgmin, TensorColArgmax, TensorColArgmin,
 		TileTranspose, TensorTranspose, ArrayCreate, ArrayGetElement, ArrayUpdateElement, SystemTaskDummy, SystemTaskInvalid,
 		TileScatterUpdate, TensorScatterUpdate, TileCmp, TileCmps, TileSel, TensorCmp, TileSort32, TensorSort32, TileMrgsortFormat1, TensorMrgsortFormat1, TileMrgsortFormat2, TensorMrgsortFormat2,
-		TileMscatter, TileMgather, TilePartAdd, TilePartMul, TilePartMax, TilePartMin, TensorPartAdd, TensorPartMul, TensorPartMax, TensorPartMin,
+		TileMscatter, TileMgather, TileGatherb, TilePartAdd, TilePartMul, TilePartMax, TilePartMin, TensorPartAdd, TensorPartMul, TensorPartMax, TensorPartMin,
 		PldTensorAllocWindowBuffer, PldTensorWindow, PldSystemWorldSize, PldSystemGetCommCtx, PldSystemRank, PldSystemNranks,
 		PldSystemNotify, PldSystemWait, PldSystemDeferWait, PldTileRemoteLoad, PldTileRemoteStore, PldTensorRemoteStore,
 		PldTensorPut, PldTensorGet, PldTilePut, PldTileGet, PldTensorAllreduce, PldTensorBarrier, PldTensorBroadcast,

@@ -744,6 +744,18 @@ func Mgather(mem, idx any, coalesce, gatherOOB string) Expr {
 	return dsl.Call(ir.TileMgather, []ir.Expr{arg(mem, "pl.Mgather", "mem"), arg(idx, "pl.Mgather", "idx")}, kw)
 }
 
+// Gatherb gathers 32-byte blocks of the tile src at the UINT32 byte
+// offsets of the tile offset (one block per offset, 8 offsets a row at
+// least), read as outputDType (src's when it is 0). PyPTO:
+// pl.tile.gatherb(src, offset, output_dtype=pl.FP32).
+func Gatherb(src, offset any, outputDType DataType) Expr {
+	var kw ir.Kwargs
+	if outputDType != 0 {
+		kw = ir.Kwargs{{Key: "output_dtype", Value: outputDType}}
+	}
+	return dsl.Call(ir.TileGatherb, []ir.Expr{arg(src, "pl.Gatherb", "src"), arg(offset, "pl.Gatherb", "offset")}, kw)
+}
+
 // nameList is a kwarg's spellings, in value order.
 func nameList(names map[string]int64) string {
 	out := make([]string, len(names))

@@ -17,6 +17,7 @@ func init() {
 	Register(ir.TileWrite, emitTileWrite)
 	Register(ir.TileMscatter, emitMscatter)
 	Register(ir.TileMgather, emitMgather)
+	Register(ir.TileGatherb, emitGatherb)
 }
 
 // tileElement resolves the tile and the flat element offset of a
@@ -152,5 +153,23 @@ func emitMgather(c *Ctx, call *ir.Call, res *ir.Var) error {
 		attrs = append(attrs, attr{"gatherOob", "#pto<gather_oob " + [...]string{"undefined", "clamp", "wrap", "zero"}[oob] + ">"})
 	}
 	c.insOuts("pto.mgather", []value{pv, idx}, []value{t}, attrs)
+	return nil
+}
+
+// tile.gatherb(src, offset) -> pto.tgatherb ins(src, offset) outs(dst).
+func emitGatherb(c *Ctx, call *ir.Call, res *ir.Var) error {
+	src, _, err := c.tile(call.Args[0])
+	if err != nil {
+		return err
+	}
+	off, _, err := c.tile(call.Args[1])
+	if err != nil {
+		return err
+	}
+	t, err := c.allocTile(res)
+	if err != nil {
+		return err
+	}
+	c.insOuts("pto.tgatherb", []value{src, off}, []value{t}, nil)
 	return nil
 }

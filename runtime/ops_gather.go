@@ -390,6 +390,51 @@ func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
 
 func init() { Register(ir.TileMgather, mgatherOp) }
 
+// tile.gatherb copies 32-byte blocks of src's bytes (row-major, in src's
+// element type) to the result rows, block b of row r from the byte offset
+// offset[r, b], and reads the result as its element type. Offsets outside
+// the offset tile's valid region fill nothing; an offset whose block runs
+// past src is an error naming it (PTOAS leaves it undefined).
+func gatherbOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	src, ok1 := a[0].(*Tile)
+	off, ok2 := a[1].(*Tile)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("src and offset must be tiles, given %s and %s", describe(a[0]), describe(a[1]))
+	}
+	rt, ok := c.Type().(*ir.TileType)
+	if !ok {
+		return nil, fmt.Errorf("the result is not a tile")
+	}
+	sb := make([]byte, len(src.values())*src.DType.Bytes())
+	encode(src.DType, src.values(), sb)
+	rows, blocks := off.Shape[0], off.Shape[1]
+	vr, vb := rows, blocks
+	if off.Valid != nil {
+		vr, vb = off.Valid[0], off.Valid[1]
+	}
+	ob := make([]byte, rows*blocks*32)
+	offs := off.values()
+	for r := 0; r < vr; r++ {
+		for b := 0; b < vb; b++ {
+			o := int(offs[r*blocks+b])
+			if o < 0 || o+32 > len(sb) {
+				return nil, fmt.Errorf("byte offset %d (offset[%d, %d]) reads past src's %d bytes", o, r, b, len(sb))
+			}
+			copy(ob[(r*blocks+b)*32:], sb[o:o+32])
+		}
+	}
+	per := 32 / rt.DType.Bytes()
+	vals := make([]float64, rows*blocks*per)
+	decode(rt.DType, ob, vals)
+	t := tileOf(rt.DType, []int{rows, blocks * per}, vals)
+	if vr < rows || vb < blocks {
+		t.Valid = []int{vr, vb * per}
+	}
+	return t, nil
+}
+
+func init() { Register(ir.TileGatherb, gatherbOp) }
+
 // scatterUpdateOp is tile/tensor.scatter_update: input with rows replaced,
 // input[index.flat[k], :] = src[k, :]; a row number past input is an
 // error naming it.

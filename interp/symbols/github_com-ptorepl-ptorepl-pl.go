@@ -75,6 +75,7 @@ func init() {
 		"Gather":                reflect.ValueOf(pl.Gather),
 		"GatherRow":             reflect.ValueOf(pl.GatherRow),
 		"GatherRowValid":        reflect.ValueOf(pl.GatherRowValid),
+		"Gatherb":               reflect.ValueOf(pl.Gatherb),
 		"Ge":                    reflect.ValueOf(pl.Ge),
 		"Gemv":                  reflect.ValueOf(pl.Gemv),
 		"GemvAcc":               reflect.ValueOf(pl.GemvAcc),
