@@ -1278,23 +1278,54 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if dim < 0 {
 		dim += int64(len(in.Shape))
 	}
-	if !ok1 || !ok2 || len(in.Shape) != 2 || dim != 1 {
-		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather of rank-2 tensors along the last dimension (given rank %d, dim %d); "+
-			"others run in the simulator as written but do not compile yet", len(in.Shape), c.Kwargs.Int("dim", -1))
+	rank := len(in.Shape)
+	if !ok1 || !ok2 || rank < 2 || len(idx.Shape) != rank || dim != int64(rank-1) {
+		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather along the last dimension of tensors of rank 2 or more "+
+			"(given rank %d, dim %d); others run in the simulator as written but do not compile yet", rank, c.Kwargs.Int("dim", -1))
 	}
-	rows, okR := ir.ConstValue(idx.Shape[0])
-	if !okR {
-		return nil, fmt.Errorf("tensor.gather: the index's rows must be static to size the result tile, given %s", ir.DefaultFormat.Dim(idx.Shape[0]))
+	rows := int64(1)
+	for _, d := range idx.Shape[:rank-1] {
+		v, ok := ir.ConstValue(d)
+		if !ok {
+			return nil, fmt.Errorf("tensor.gather: the index's leading dimensions must be static to size the result tile, given %s", ir.DefaultFormat.Dims(idx.Shape))
+		}
+		rows *= v
 	}
 	pos := c.Pos
 	var out []ir.Stmt
 	bind := func(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Expr, kw ir.Kwargs) (*ir.Var, error) {
 		return t.emit(out, name, op, args, kw, pos)
 	}
+	// The operands' tiles: on chip already, or (rank above 2) loaded whole
+	// and seen as 2-D with the leading dimensions collapsed into rows, as
+	// upstream's lowering does; a rank-2 GM operand is loaded row by row.
+	srcTiles := [2]ir.Expr{t.tileOf(c.Args[0]), t.tileOf(c.Args[1])}
+	cols := []ir.Expr{in.Shape[rank-1], idx.Shape[rank-1]}
+	if rank > 2 {
+		for i, e := range c.Args[:2] {
+			whole, err := t.tileIn(e, ir.MemVec, &out)
+			if err != nil {
+				return nil, err
+			}
+			lead := int64(1)
+			for _, d := range []ir.TensorLike{in, idx}[i].Shape[:rank-1] {
+				v, ok := ir.ConstValue(d)
+				if !ok {
+					return nil, fmt.Errorf("tensor.gather: the %s's leading dimensions must be static to collapse them, given %s", []string{"input", "index"}[i], ir.DefaultFormat.Dims([]ir.TensorLike{in, idx}[i].Shape))
+				}
+				lead *= v
+			}
+			flat, err := bind(&out, []string{"gather_inp_2d", "gather_idx_2d"}[i], ir.TileReshape, []ir.Expr{whole, &ir.MakeTuple{Elems: []ir.Expr{ir.Int(lead), cols[i]}}}, nil)
+			if err != nil {
+				return nil, err
+			}
+			srcTiles[i] = flat
+		}
+	}
 	vec := func(dt ir.DataType) ir.Kwargs {
 		return ir.Kwargs{{Key: "dtype", Value: dt}, {Key: "target_memory", Value: ir.MemVec}}
 	}
-	k := idx.Shape[1]
+	k := idx.Shape[rank-1]
 	init, err := bind(&out, "gather_acc_init", ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: []ir.Expr{ir.Int(rows), k}}}, vec(in.DType))
 	if err != nil {
 		return nil, err
@@ -1305,18 +1336,18 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	at := &ir.MakeTuple{Elems: []ir.Expr{lv, ir.Int(0)}}
 	// A row of a GM operand is loaded; a row of one already on chip is a
 	// view of its tile (a tile.slice, which leaves the source as it is).
-	row := func(name string, src ir.Expr, cols ir.Expr) (*ir.Var, error) {
-		shape := &ir.MakeTuple{Elems: []ir.Expr{ir.Int(1), cols}}
-		if tile := t.tileOf(src); tile != nil {
+	row := func(name string, i int) (*ir.Var, error) {
+		shape := &ir.MakeTuple{Elems: []ir.Expr{ir.Int(1), cols[i]}}
+		if tile := srcTiles[i]; tile != nil {
 			return bind(&body, name, ir.TileSlice, []ir.Expr{tile, shape, at}, nil)
 		}
-		return bind(&body, name, ir.TileLoad, []ir.Expr{src, at, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}})
+		return bind(&body, name, ir.TileLoad, []ir.Expr{c.Args[i], at, shape, shape}, ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}})
 	}
-	inRow, err := row("gather_inp_row", c.Args[0], in.Shape[1])
+	inRow, err := row("gather_inp_row", 0)
 	if err != nil {
 		return nil, err
 	}
-	idxRow, err := row("gather_idx_row", c.Args[1], k)
+	idxRow, err := row("gather_idx_row", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -1333,11 +1364,24 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	body = append(body, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: pos}, Values: []ir.Expr{acc}})
-	rv := ir.NewVar(a.Var.Name, init.Type(), a.Var.Pos)
+	name := a.Var.Name
+	if rank > 2 {
+		name = t.names.fresh("gather_out_2d")
+	}
+	rv := ir.NewVar(name, init.Type(), a.Var.Pos)
 	loop := &ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: ir.Int(0), Stop: ir.Int(rows), Step: ir.Int(1),
 		IterArgs: []*ir.IterArg{ia}, Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: pos}, Stmts: body}, ReturnVars: []*ir.Var{rv}, Kind: ir.Sequential}
-	t.setTile(a.Var, rv)
-	return append(out, loop), nil
+	out = append(out, loop)
+	if rank == 2 {
+		t.setTile(a.Var, rv)
+		return out, nil
+	}
+	// The result seen in the index's shape again.
+	call, err := ir.TileReshape.NewCall([]ir.Expr{rv, &ir.MakeTuple{Elems: idx.Shape}}, nil, pos)
+	if err != nil {
+		return nil, err
+	}
+	return t.convertedTo(a, call, out), nil
 }
 
 // scatter lowers tensor.scatter (rank 2, the last dimension) to one

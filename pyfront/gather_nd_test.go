@@ -1,0 +1,76 @@
+package pyfront_test
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// randIndex is an INT32 tensor of dims with values in [0, n).
+func randIndex(seed int64, n int, dims ...int) *tensor.Tensor {
+	r := rand.New(rand.NewSource(seed))
+	size := 1
+	for _, d := range dims {
+		size *= d
+	}
+	v := make([]int32, size)
+	for k := range v {
+		v[k] = int32(r.Intn(n))
+	}
+	return tensor.FromInt32(v, dims...)
+}
+
+// lastDimGather checks out = torch.gather(in, -1, index) for flat row-major
+// values: rows of width inCols and idxCols.
+func lastDimGather(t *testing.T, what string, in, index, out *tensor.Tensor, inCols, idxCols int) {
+	t.Helper()
+	x, ix, o := in.Float64s(), index.Float64s(), out.Float64s()
+	for k := range o {
+		row := k / idxCols
+		if want := x[row*inCols+int(ix[k])]; o[k] != want {
+			t.Fatalf("%s: element %d = %v, want %v", what, k, o[k], want)
+		}
+	}
+}
+
+// TestGatherND: gathers along the last dimension of rank-3 and rank-4
+// tensors run as written and compiled to torch.gather's result.
+func TestGatherND(t *testing.T) {
+	prog, comp, _ := authored(t, "gather_nd.py", "GatherND", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 2, 3, 16), randIndex(2, 16, 2, 3, 8), tensor.Randn(3, 2, 2, 2, 32), randIndex(4, 32, 2, 2, 2, 8),
+			tensor.Zeros(ir.FP32, 2, 3, 8), tensor.Zeros(ir.FP32, 2, 2, 2, 8)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		how := "written"
+		if compiled {
+			how = "compiled"
+		}
+		lastDimGather(t, how+" rank 3", a[0], a[1], a[4], 16, 8)
+		lastDimGather(t, how+" rank 4", a[2], a[3], a[5], 32, 8)
+	})
+}
+
+// TestUpstreamGatherRank3 reads upstream's test_gather.py unmodified: its
+// rank-3 last-dimension case runs, as written and compiled, to
+// torch.gather(inp, dim=-1, index=idx).
+func TestUpstreamGatherRank3(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_gather.py beside it (testdata/authoring/gather_nd.py runs regardless)")
+	}
+	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_gather.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, comp, _ := compiledProgram(t, mod, "GatherRank3LastDimProgram", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(5, 2, 3, 16), randIndex(6, 16, 2, 3, 8), tensor.Zeros(ir.FP32, 2, 3, 8)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		lastDimGather(t, "GatherRank3LastDimProgram", a[0], a[1], a[2], 16, 8)
+	})
+}
