@@ -1,8 +1,6 @@
 package pyfront_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,14 +109,7 @@ func splitK(t *testing.T, name string, prog *pl.Program, comp *pl.Compiled) {
 // test_tensor_batch_matmul.py unmodified: their test cases run, as written
 // and compiled, to torch.bmm / torch.matmul of their inputs.
 func TestUpstreamBatchMatmul(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_batch_matmul.py beside it (testdata/authoring/batch_matmul.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_batch_matmul.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_batch_matmul.py")
 	for _, c := range []struct {
 		name   string
 		aT, bT bool
@@ -149,14 +140,7 @@ func TestUpstreamBatchMatmul(t *testing.T) {
 // compiled, to its compute_expected (torch.matmul of its inputs), computed
 // here with the cube's rounding.
 func TestUpstreamTensorBatchMatmul(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_tensor_batch_matmul.py beside it (testdata/authoring/batch_matmul.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_tensor_batch_matmul.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_tensor_batch_matmul.py")
 	// dot is sum over q < k of x(q) * y(q) in float64, rounded to FP32
 	// after the first half when split (a matmul then a matmul_acc).
 	dot := func(k int, split bool, x, y func(q int) float64) float64 {

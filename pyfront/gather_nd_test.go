@@ -2,12 +2,9 @@ package pyfront_test
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -59,14 +56,7 @@ func TestGatherND(t *testing.T) {
 // rank-3 last-dimension case runs, as written and compiled, to
 // torch.gather(inp, dim=-1, index=idx).
 func TestUpstreamGatherRank3(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_gather.py beside it (testdata/authoring/gather_nd.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_gather.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_gather.py")
 	prog, comp, _ := compiledProgram(t, mod, "GatherRank3LastDimProgram", 1)
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(5, 2, 3, 16), randIndex(6, 16, 2, 3, 8), tensor.Zeros(ir.FP32, 2, 3, 8)}

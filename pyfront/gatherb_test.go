@@ -2,12 +2,9 @@ package pyfront_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -47,14 +44,7 @@ func TestGatherb(t *testing.T) {
 // default case (an FP32 table of 32 blocks, reversed by 4 x 8 offsets)
 // runs, as written and compiled, to its compute_expected.
 func TestUpstreamGatherb(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_gatherb.py beside it (testdata/authoring/gatherb.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_gatherb.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_gatherb.py")
 	prog, comp := calledCompiled(t, mod, 1, "GatherbTestCase")
 	src := make([]float64, 256) // 32 blocks of 8 FP32: arange
 	for i := range src {

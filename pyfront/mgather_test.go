@@ -2,8 +2,6 @@ package pyfront_test
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,14 +71,7 @@ func TestMgather(t *testing.T) {
 // row and element cases, on their own tables and indices, run as written
 // and compiled to its compute_expected.
 func TestUpstreamMgather(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_mgather.py beside it (testdata/authoring/mgather.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_mgather.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_mgather.py")
 	mod97 := func(n, m int, dims ...int) *tensor.Tensor {
 		v := make([]float64, n)
 		for i := range v {

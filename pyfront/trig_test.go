@@ -2,12 +2,9 @@ package pyfront_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/ir"
-	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -53,14 +50,7 @@ func TestTrig(t *testing.T) {
 // and cos cases (16 x 16 and 32 x 64) run, as written and compiled, to
 // torch.sin / torch.cos of inputs over two periods each way.
 func TestUpstreamTrig(t *testing.T) {
-	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if dir == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read tests/st/runtime/ops/test_unary_math.py beside it (testdata/authoring/trig.py runs regardless)")
-	}
-	mod, err := pl.LoadPython(filepath.Join(dir, "..", "..", "tests", "st", "runtime", "ops", "test_unary_math.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := upstreamSystemTest(t, "runtime/ops/test_unary_math.py")
 	for _, c := range []struct {
 		name string
 		fn   func(float64) float64
