@@ -198,3 +198,50 @@ func TestUpstreamTensorBatchMatmul(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchMatmulErrors: a batched product FlattenTileNdTo2D cannot unroll
+// (a dynamic batch) or ConvertTensorToTileOps cannot convert (an out_dtype
+// other than the accumulator's) is a compile error naming the op, the
+// operand and the position.
+func TestBatchMatmulErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"dynamic batch", `import pypto.language as pl
+
+B = pl.dynamic("B")
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[B, 16, 32], pl.FP32], b: pl.Tensor[[B, 32, 16], pl.FP32], c: pl.Out[pl.Tensor[[B, 16, 16], pl.FP32]]) -> pl.Tensor[[B, 16, 16], pl.FP32]:
+        ta = pl.load(a, [0, 0, 0], [B, 16, 32], target_memory=pl.MemorySpace.Mat)
+        tb = pl.load(b, [0, 0, 0], [B, 32, 16], target_memory=pl.MemorySpace.Mat)
+        return pl.store(pl.batch_matmul(ta, tb), [0, 0, 0], c)
+`, "FlattenTileNdTo2D: function k: case.py:11:25: tile.batch_matmul of pl.Tile[[B, 16, 32], pl.FP32, pl.Mem.Mat]: ptorepl unrolls a batched matmul of static shapes only"},
+		{"fp16 out", `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[2, 16, 32], pl.FP16], b: pl.Tensor[[2, 32, 16], pl.FP16], c: pl.Out[pl.Tensor[[2, 16, 16], pl.FP16]]) -> pl.Tensor[[2, 16, 16], pl.FP16]:
+        m = pl.matmul(a, b, out_dtype=pl.FP16)
+        c = pl.assemble(c, m, [0, 0, 0])
+        return c
+`, "case.py:7:13: a batched tensor.matmul into pl.FP16: the cube accumulates pl.FP32, and ptorepl does not lower the conversion of a batched product yet"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mod, err := pl.ParsePythonNamed("case.py", c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := mod.Program("P")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pl.TryCompile(prog, pl.Ranks(1)); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("compile: %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}
