@@ -63,7 +63,8 @@ const usage = `usage:
                            and its comm manifest
   ptorepl run [--entry NAME [--args A,B] [--ranks N] [--cores K] [--dims M=64,N=128] [--relaxed]] FILE.py
                            print a PyPTO Python file's programs; run one
-                           (a factory's with --args) on seeded random inputs
+                           (a factory's with --args; a @pl.jit entry's sized by
+                           --args 16x16:fp32,...) on seeded random inputs
   ptorepl compile [--entry NAME [--args A,B]] [--out DIR] [--stages] FILE.py
                            lower one program of a PyPTO Python file
   ptorepl kernel CONNECTION_FILE

@@ -30,7 +30,7 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	entry := fs.String("entry", "", "the program to run (a class, a @pl.jit.host entry, or a factory with --args)")
-	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
+	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name); a @pl.jit entry's, tensors as shapes (16x16:fp32,16x16:fp32,2.0)")
 	ranks := fs.Int("ranks", 2, "simulated rank count for --entry")
 	cores := fs.Int("cores", runtime.DefaultCores, "AIV cores per simulated device for --entry")
 	seed := fs.Int64("seed", 1, "seed of the random inputs")
@@ -125,15 +125,30 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// entryProgram is the module's program called name, or what the factory
+// entryProgram is the module's program called name, what the factory
 // called name builds from args (comma-separated; each an int, a float,
-// true/false or else a string, as mod.Call takes them).
+// true/false or else a string, as mod.Call takes them), or the @pl.jit
+// entry called name specialized on args as a call would (a tensor written
+// as its shape and dtype, 16x16:fp32, and numbers for scalars, as
+// mod.Specialize takes them).
 func entryProgram(mod *pl.Module, name, args string) (*pl.Program, error) {
 	if !mod.IsFactory(name) {
-		if args != "" {
-			return nil, fmt.Errorf("--args: %s is not a factory (the module's factories take arguments; %s is a program)", name, name)
+		if args == "" {
+			return mod.Program(name)
 		}
-		return mod.Program(name)
+		var vals []interface{}
+		for _, a := range strings.Split(args, ",") {
+			v, err := entryArg(strings.TrimSpace(a))
+			if err != nil {
+				return nil, fmt.Errorf("--args: %v", err)
+			}
+			vals = append(vals, v)
+		}
+		p, err := mod.Specialize(name, vals...)
+		if err != nil {
+			return nil, fmt.Errorf("--args: %v", err)
+		}
+		return p, nil
 	}
 	var vals []interface{}
 	if strings.TrimSpace(args) != "" {
@@ -142,6 +157,33 @@ func entryProgram(mod *pl.Module, name, args string) (*pl.Program, error) {
 		}
 	}
 	return mod.Call(name, vals...)
+}
+
+// entryArg is one argument of a @pl.jit entry: a tensor type written
+// DIMSxDIMS:dtype (16x16:fp32), else a factory argument.
+func entryArg(a string) (interface{}, error) {
+	shape, dt, ok := strings.Cut(a, ":")
+	if !ok {
+		return factoryArg(a), nil
+	}
+	var dtype pl.DataType
+	for _, d := range ir.AllDataTypes() {
+		if strings.EqualFold(d.Name(), dt) {
+			dtype = d
+		}
+	}
+	if !dtype.Valid() || dtype == ir.BOOL && !strings.EqualFold(dt, "bool") {
+		return nil, fmt.Errorf("%q: unknown dtype %q (fp32, fp16, bf16, int32, ...)", a, dt)
+	}
+	var dims []interface{}
+	for _, d := range strings.Split(shape, "x") {
+		n, err := strconv.Atoi(d)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q: a tensor is written as its dimensions and dtype, 16x16:fp32", a)
+		}
+		dims = append(dims, n)
+	}
+	return pl.Tensor(pl.Dims(dims...), dtype), nil
 }
 
 func factoryArg(a string) interface{} {
@@ -175,7 +217,7 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	entry := fs.String("entry", "", "the program to compile (required when the file has several)")
-	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name)")
+	fargs := fs.String("args", "", "a factory entry's arguments, comma-separated (4,true,2.5,name); a @pl.jit entry's, tensors as shapes (16x16:fp32,16x16:fp32,2.0)")
 	out := fs.String("out", "", "directory for <kernel>.pto files and orchestration/comm_manifest.json")
 	ranks := fs.Int("ranks", 0, "rank count, to resolve window sizes that depend on the world size")
 	stages := fs.Bool("stages", false, "print the diff of every pass that changed the program")

@@ -87,10 +87,30 @@ func TestRunPythonFactoryArgs(t *testing.T) {
 	}
 	errOut.Reset()
 	require.Equal(t, 1, run([]string{"run", "--entry", "ring_put", "--args", "3", ringPy}, nil, &out, &errOut))
-	require.Contains(t, errOut.String(), "ring_put is not a factory")
+	require.Contains(t, errOut.String(), "--args: ../../pyfront/testdata/authoring/ring.py:183:1: ring_put takes 2 arguments (x, y), given 1")
 	out.Reset()
 	require.Equal(t, 0, run([]string{"compile", "--entry", "build_shift", "--args", "2,false", factoryPy}, nil, &out, &errOut), errOut.String())
 	require.Contains(t, out.String(), "func.func")
+}
+
+// TestRunPythonJitArgs: --args specializes a @pl.jit entry as a call
+// would, a tensor written as its shape and dtype: the entry runs and
+// compiles at that size, and a misspelt dtype is named.
+func TestRunPythonJitArgs(t *testing.T) {
+	const specPy = "../../pyfront/testdata/authoring/jit_specialize.py"
+	var out, errOut bytes.Buffer
+	require.Equal(t, 1, run([]string{"run", "--entry", "shifted", "--ranks", "1", specPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), `mod.Specialize("shifted", tensors...)`)
+	errOut.Reset()
+	require.Equal(t, 0, run([]string{"run", "--entry", "shifted", "--args", "16x16:fp32,16x16:fp32,16x16:FP32", "--ranks", "1", specPy}, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "\ny = tensor([[")
+	require.Contains(t, out.String(), "protocol check: clean")
+	out.Reset()
+	require.Equal(t, 0, run([]string{"compile", "--entry", "scaled_sum", "--args", "4x16:fp32,4x16:fp32,2.5,4x16:fp32", specPy}, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "func.func @scale_add")
+	errOut.Reset()
+	require.Equal(t, 1, run([]string{"compile", "--entry", "shifted", "--args", "16x16:fq32,16x16:fp32,16x16:fp32", specPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), `--args: "16x16:fq32": unknown dtype "fq32"`)
 }
 
 // --dims sizes dynamic dimensions other than the rank count; without it
