@@ -115,6 +115,10 @@ type OpDef struct {
 	// element types, the result taking the promoted one (PromoteDTypes):
 	// its lowering casts the narrower operand up, as the tile op takes one.
 	Promotes bool
+	// Broadcasts marks a binary tensor op whose operand shapes may differ
+	// and broadcast as NumPy's do; ConvertTensorToTileOps lowers such a
+	// pair through RowExpandForm, or reports that it cannot.
+	Broadcasts bool
 	// StoreUnit is the unit the op writes global memory through, "dma"
 	// (MTE3) or "scalar"; a kernel must not mix the two on one tensor.
 	StoreUnit string

@@ -294,7 +294,7 @@ func registerElementwise() {
 			}
 		}
 		*op.tensor = RegisterOp(&OpDef{
-			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar,
+			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar, Broadcasts: !op.scalar,
 			ScalarTileForm: scalarTile, RowExpandForm: rowExpand, RowExpandCommutes: op.commutes,
 			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
 			Deduce: func(c *DeduceCtx) (Type, error) {

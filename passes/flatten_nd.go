@@ -219,9 +219,9 @@ func pageIndex(dims, batch []int64) func(p int64) int64 {
 }
 
 func intTuple(vals ...int64) *ir.MakeTuple {
-	t := &ir.MakeTuple{Elems: make([]ir.Expr, len(vals))}
+	es := make([]ir.Expr, len(vals))
 	for i, v := range vals {
-		t.Elems[i] = ir.Int(v)
+		es[i] = ir.Int(v)
 	}
-	return t
+	return tuple(es...)
 }

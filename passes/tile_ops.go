@@ -480,7 +480,7 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 			form = c.Op.ScalarTileForm
 		}
 	}
-	if c.Op.Promotes && len(c.Args) == 2 {
+	if c.Op.Broadcasts && len(c.Args) == 2 {
 		ls, _, ok1 := ir.ShapeOf(c.Args[0].Type())
 		rs, _, ok2 := ir.ShapeOf(c.Args[1].Type())
 		if ok1 && ok2 && !ir.SameDims(ls, rs) {
@@ -1307,11 +1307,12 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 			if err != nil {
 				return nil, err
 			}
+			shape := []ir.TensorLike{in, idx}[i].Shape
 			lead := int64(1)
-			for _, d := range []ir.TensorLike{in, idx}[i].Shape[:rank-1] {
+			for _, d := range shape[:rank-1] {
 				v, ok := ir.ConstValue(d)
 				if !ok {
-					return nil, fmt.Errorf("tensor.gather: the %s's leading dimensions must be static to collapse them, given %s", []string{"input", "index"}[i], ir.DefaultFormat.Dims([]ir.TensorLike{in, idx}[i].Shape))
+					return nil, fmt.Errorf("tensor.gather: the %s's leading dimensions must be static to collapse them, given %s", []string{"input", "index"}[i], ir.DefaultFormat.Dims(shape))
 				}
 				lead *= v
 			}
