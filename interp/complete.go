@@ -242,7 +242,12 @@ func IsComplete(code string) (status, indent string) {
 	if strings.TrimSpace(code) == "" {
 		return Complete, ""
 	}
-	depth, last := bracketDepth(code)
+	depth, last, broken := bracketDepth(code)
+	if broken {
+		// No later line can mend it: running now shows the error at once,
+		// where waiting for the bracket to close would swallow every line.
+		return Invalid, ""
+	}
 	if depth > 0 {
 		return Incomplete, strings.Repeat("\t", depth)
 	}
@@ -278,8 +283,11 @@ func IsComplete(code string) (status, indent string) {
 }
 
 // bracketDepth scans code and returns the open-bracket depth at the end and
-// the last significant token.
-func bracketDepth(code string) (int, token.Token) {
+// the last significant token. broken reports a line that ends inside a ( or
+// [ on a token after which Go inserts a semicolon (`f(x` then Enter): a
+// syntax error whatever follows, except in a var, const, import or type
+// group, whose parentheses hold semicolon-separated specs.
+func bracketDepth(code string) (depth int, last token.Token, broken bool) {
 	fset := token.NewFileSet()
 	f := fset.AddFile("cell", -1, len(code))
 	var sc scanner.Scanner
@@ -289,8 +297,8 @@ func bracketDepth(code string) (int, token.Token) {
 			unterminated = true
 		}
 	}, 0)
-	depth := 0
-	last := token.ILLEGAL
+	last = token.ILLEGAL
+	var open []token.Token // the open brackets; token.VAR marks a declaration group
 	for {
 		_, t, lit := sc.Scan()
 		if t == token.EOF {
@@ -299,16 +307,30 @@ func bracketDepth(code string) (int, token.Token) {
 		switch t {
 		case token.LPAREN, token.LBRACE, token.LBRACK:
 			depth++
+			kind := t
+			if t == token.LPAREN && (last == token.VAR || last == token.CONST || last == token.IMPORT || last == token.TYPE) {
+				kind = token.VAR
+			}
+			open = append(open, kind)
 		case token.RPAREN, token.RBRACE, token.RBRACK:
 			depth--
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
 		}
 		if t == token.SEMICOLON && lit == "\n" {
-			continue // an inserted semicolon is not a token the user typed
+			// An inserted semicolon (at a newline, or at the end, where the
+			// user pressed Enter) is not a token the user typed.
+			if n := len(open); n > 0 && (open[n-1] == token.LPAREN || open[n-1] == token.LBRACK) {
+				broken = true
+			}
+			continue
 		}
 		last = t
 	}
 	if unterminated && depth >= 0 {
 		depth++
+		broken = false // the string or comment is still open: its next line continues it
 	}
-	return depth, last
+	return depth, last, broken
 }

@@ -68,6 +68,19 @@ func TestIsComplete(t *testing.T) {
 		{"x := )", interp.Invalid},
 		{"func f() }", interp.Invalid},
 		{"x := 1 2", interp.Invalid},
+		// A line that ends inside ( or [ where Go inserts a semicolon is an
+		// error whatever comes next: run it, do not wait for a ")".
+		{"x := 1 + (2", interp.Invalid},
+		{"x := 1 + (2\ny := 3", interp.Invalid},
+		{"fmt.Println(x", interp.Invalid},
+		{"a := []int{1, 2}[0", interp.Invalid},
+		{"fmt.Println(x,", interp.Incomplete},
+		{"fmt.Println(\n\tx,", interp.Incomplete},
+		{"f(func() {\n\tx := 1", interp.Incomplete},
+		{"x := []int{\n1,\n2", interp.Incomplete}, // braces: a block or a literal; the parser decides
+		{"var (\n\ta = 1", interp.Incomplete},
+		{"const (\n\tA = iota\n\tB", interp.Incomplete},
+		{"f(`raw\nline", interp.Incomplete},
 	}
 	for _, tc := range cases {
 		got, _ := interp.IsComplete(tc.code)

@@ -68,6 +68,18 @@ func TestScriptedStdin(t *testing.T) {
 	require.Contains(t, errOut.String(), "unknown command :nosuch")
 }
 
+// A line left inside ( where Go ends the statement is reported when it is
+// typed; the lines after it are cells of their own, not swallowed while
+// the REPL waits for a ")" that cannot mend it.
+func TestUnclosedCallDoesNotSwallowLines(t *testing.T) {
+	in := strings.NewReader("x := 1 + (2\ny := 3\nfmt.Println(y)\nfmt.Println(\n\ty,\n)\n")
+	var out, errOut bytes.Buffer
+	code := run(nil, in, &out, &errOut)
+	require.Equal(t, 1, code)
+	require.Equal(t, "error: cell[1]:1: expected ')', found newline\n", errOut.String())
+	require.Equal(t, "3\n3\n", out.String(), "the next lines run, and a call continued after a comma still waits")
+}
+
 func TestSplitScript(t *testing.T) {
 	cells := splitScript("a := 1\n// %%\nb := 2\n//%% title\n\n// %%\nc := 3\n")
 	require.Equal(t, []string{"a := 1\n", "\nb := 2\n", "\nc := 3\n"}, cells)
