@@ -194,8 +194,50 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 				res.Outputs = append(res.Outputs, args[i])
 			}
 		}
+		ret, err := p.returnedTensors(outs, len(args))
+		if err != nil {
+			return res, err
+		}
+		res.Outputs = append(res.Outputs, ret...)
 		return res, nil
 	}
+}
+
+// returnedTensors brings together the tensors the run created and
+// returned. Every process ran the host, so each that returned them holds a
+// copy: a one-device program's (returned by rank 0's chip orchestrator)
+// is rank 0's alone; copies from several ranks merge as host tensors do,
+// from zeros (each rank's writes win where it made them).
+func (p *pool) returnedTensors(outs [][][]byte, nargs int) ([]*tensor.Tensor, error) {
+	var meta []wireTensor
+	var copies [][][]byte // per returned tensor, the ranks' bytes
+	for r, ts := range p.returned {
+		if len(ts) == 0 {
+			continue
+		}
+		if meta == nil {
+			meta, copies = ts, make([][][]byte, len(ts))
+		}
+		if len(ts) != len(meta) || len(outs[r]) != nargs+len(ts) {
+			return nil, fmt.Errorf("device mpi: rank %d returned %d tensors, another rank %d", r, len(ts), len(meta))
+		}
+		for i := range ts {
+			copies[i] = append(copies[i], outs[r][nargs+i])
+		}
+	}
+	var out []*tensor.Tensor
+	for i, m := range meta {
+		t := tensor.Zeros(m.DType, m.Shape...)
+		b := t.Bytes()
+		for _, c := range copies[i] {
+			if len(c) != len(b) {
+				return nil, fmt.Errorf("device mpi: returned tensor %d has %d bytes on one rank, %d expected", i, len(c), len(b))
+			}
+		}
+		runtime.MergeHostBytes(b, append([]byte(nil), b...), copies[i])
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // pool returns a live n-rank pool, starting one if needed.
@@ -259,9 +301,10 @@ type pool struct {
 	// every worker, instead of one copy per worker over its socket.
 	shm string
 	// What the last job's workers reported besides outputs.
-	lanes   [][]runtime.Event
-	host    []runtime.Event
-	seconds []float64
+	lanes    [][]runtime.Event
+	host     []runtime.Event
+	seconds  []float64
+	returned [][]wireTensor // per rank
 }
 
 // timeline assembles the last job's events (empty lanes when the run
@@ -590,6 +633,7 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 	p.jobID++
 	j.ID = p.jobID
 	p.lanes, p.host, p.seconds = make([][]runtime.Event, p.world), nil, make([]float64, p.world)
+	p.returned = make([][]wireTensor, p.world)
 	if err := p.pack(&j, args); err != nil {
 		return nil, nil, 0, 0, err
 	}
@@ -675,6 +719,7 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 				outs[e.rank] = d.Outputs
 				all = append(all, d.Signals)
 				p.lanes[e.rank], p.seconds[e.rank] = d.Events, d.Seconds
+				p.returned[e.rank] = d.Returned
 				if e.rank == 0 {
 					p.host = d.Host
 				}

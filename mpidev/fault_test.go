@@ -295,6 +295,33 @@ func TestSingleDeviceProgramOnMPI(t *testing.T) {
 	}
 }
 
+// Tensors a run creates and returns come back from the workers as the
+// simulator hands them back: a host's (each rank filled its row in its own
+// process) and a one-device chip orchestrator's (rank 0's).
+func TestReturnedTensorsOnMPI(t *testing.T) {
+	for _, c := range []struct {
+		prog  *pl.Program
+		ranks int
+		x     *tensor.Tensor
+	}{
+		{testprogs.ReturnedRows(32), 3, tensor.Randn(4, 3, 1, 32)},
+		{testprogs.ReturnedChip(8, 16), 2, tensor.Randn(5, 8, 16)},
+	} {
+		sim, err := pl.Run(c.prog, pl.Ranks(c.ranks), c.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onMPI, err := pl.Run(c.prog, pl.Ranks(c.ranks).On(pl.MPI()), c.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := sim.Outputs(), onMPI.Outputs()
+		if len(a) != 1 || len(b) != 1 || !a[0].Equal(b[0]) || a[0].Float32s()[1] != 2*c.x.Float32s()[1] {
+			t.Fatalf("%s: the simulator returned %v, MPI %v", c.prog.IR().Name, a, b)
+		}
+	}
+}
+
 // A worker killed while the pool is idle: the next run does not fail, it
 // runs on fresh workers.
 func TestFaultWorkerKilledBetweenRuns(t *testing.T) {

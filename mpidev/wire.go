@@ -80,7 +80,13 @@ type done struct {
 	Err       string
 	Deadlock  *runtime.DeadlockError
 	ArenaFull int64 // when non-zero: the run needs at least this much window memory
-	Outputs   [][]byte
+	// Outputs are the parameters' bytes (nil for one that is not an
+	// output), then the bytes of each tensor in Returned.
+	Outputs [][]byte
+	// Returned describes the tensors the run created and returned on this
+	// rank (see runtime.RankResult.Returned): dtype and shape, the bytes
+	// travel among the outputs.
+	Returned []wireTensor
 	// OutputsFile holds the outputs back to back (OutputLens each, -1 for
 	// a parameter that is not an output) when the job named an OutDir.
 	OutputsFile string

@@ -278,6 +278,10 @@ func (w *worker) run(j job) {
 			d.Outputs = append(d.Outputs, nil)
 		}
 	}
+	for _, t := range rr.Returned {
+		d.Outputs = append(d.Outputs, t.Bytes())
+		d.Returned = append(d.Returned, wireTensor{DType: t.DType(), Shape: t.Shape()})
+	}
 	if j.OutDir != "" {
 		if err := writeOutputs(j, w.rank, d); err != nil {
 			d.Err = "writing the outputs: " + err.Error()

@@ -181,8 +181,11 @@ func (r *RunResult) Err() error { return r.err }
 // OK reports whether the run finished (the checker may still have findings).
 func (r *RunResult) OK() bool { return r.err == nil }
 
-// Outputs are the Out/InOut host tensors in parameter order; after a failed
-// run they hold whatever the ranks wrote before it stopped.
+// Outputs are the Out/InOut host tensors in parameter order, then the
+// tensors the host function created and returned (a @pl.jit entry's
+// `return c` after pl.create_tensor; for a one-device program, its chip
+// orchestrator's); after a failed run they hold whatever the ranks wrote
+// before it stopped.
 func (r *RunResult) Outputs() []*tensor.Tensor {
 	return append([]*tensor.Tensor(nil), r.res.Outputs...)
 }

@@ -317,6 +317,9 @@ func TestRoundTripAuthored(t *testing.T) {
 	if progs["jit_specialize.py/shifted(16x16)"], err = spec.Specialize("shifted", f32(16, 16), f32(16, 16), f32(16, 16)); err != nil {
 		t.Fatal(err)
 	}
+	if progs["jit_specialize.py/fresh_sum(8x32)"], err = spec.Specialize("fresh_sum", f32(8, 32), f32(8, 32)); err != nil {
+		t.Fatal(err)
+	}
 	for _, builtin := range []bool{true, false} {
 		p, err := fac.Call("build_shift", 4, builtin)
 		if err != nil {

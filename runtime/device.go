@@ -135,7 +135,9 @@ type ProgressInfo struct {
 type Result struct {
 	Ranks int
 	// Outputs are the Out/InOut host tensors in parameter order (the same
-	// tensors the caller passed, now filled).
+	// tensors the caller passed, now filled), then the tensors the host
+	// function created and returned (a @pl.jit entry's `return c`), in
+	// return order.
 	Outputs  []*tensor.Tensor
 	Timeline *Timeline
 	// Signals are every signal cell a notify touched, with its final value,
@@ -283,7 +285,11 @@ func (d *Simulator) Load(p *ir.Program) (Executable, error) {
 	if missing != nil {
 		return nil, missing
 	}
-	return &loaded{prog: p, host: host, compiled: compileProgram(p)}, nil
+	l := &loaded{prog: p, host: host, compiled: compileProgram(p)}
+	if p.Function(host.Name) != host {
+		l.entry = host.Body.(*ir.EvalStmt).Expr.(*ir.Call) // deviceZeroHost's dispatch
+	}
+	return l, nil
 }
 
 // loadGeneric is Load with every op on its generic semantics, no kernels
@@ -402,6 +408,7 @@ func deviceZeroHost(entry *ir.Function) *ir.Function {
 type loaded struct {
 	prog     *ir.Program
 	host     *ir.Function
+	entry    *ir.Call // the host's dispatch of the chip orchestrator, when the simulator wrote the host
 	compiled *cprog
 	// laneHints are the timeline lane sizes of the last run, to size the
 	// next run's lanes (repeated runs of one program record alike).
@@ -444,6 +451,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 	start := time.Now()
 	s := newSim(l.prog, o)
 	s.compiled = l.compiled
+	s.entryCall = l.entry
 	if hints := l.hints(o.Ranks); hints != nil && o.MaxEvents > 0 {
 		s.timeline = newTimeline(o.Ranks, o.MaxEvents, hints)
 	}
@@ -493,6 +501,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 			res.Outputs = append(res.Outputs, args[i])
 		}
 	}
+	res.Outputs = append(res.Outputs, createdReturns(s.returned(), args)...)
 	return res, err
 }
 
@@ -509,10 +518,15 @@ func (e *StopError) Unwrap() error { return e.Cause }
 type sim struct {
 	// taskIDs numbers the tasks a run launches (task.go): 0 is no task.
 	taskIDs atomic.Int64
-	prog    *ir.Program
-	opts    RunOptions
-	world   int
-	sched   *sched
+	// hostRets are the host function's return values; entryRets the chip
+	// orchestrator's, when entryCall (the dispatch in the host the
+	// simulator writes for a one-device program) ran it.
+	hostRets, entryRets []any
+	entryCall           *ir.Call
+	prog                *ir.Program
+	opts                RunOptions
+	world               int
+	sched               *sched
 	// win is the window layer every op goes through; mem is the same
 	// in-process implementation when the simulator owns it (nil when a
 	// device runs one rank against its own Windows, see RunRank).

@@ -185,6 +185,10 @@ type RankResult struct {
 	Ops    int64
 	Events []Event
 	Host   []Event
+	// Returned are the tensors the host function (or, for a one-device
+	// program, its chip orchestrator when this rank ran it) created and
+	// returned: this process's copies.
+	Returned []*tensor.Tensor
 }
 
 // RunRank executes p the way the simulator does, but for one rank only:
@@ -220,6 +224,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 		s.timeline.origin = o.Origin
 	}
 	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
+	s.entryCall = exe.(*loaded).entry
 	s.compiled = exe.(*loaded).compiled // device code on the compiled executor, as in Run
 	s.timeline.static = &s.compiled.sites
 	s.sched.onStop = o.Stop
@@ -229,7 +234,8 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	defer stop()
 	err = s.runHost(exe.(*loaded).host, args)
 	s.timeline.finish()
-	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1)}
+	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1),
+		Returned: createdReturns(s.returned(), args)}
 	return res, err
 }
 

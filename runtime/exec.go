@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/tensor"
@@ -213,11 +214,15 @@ func (s *sim) runTask(r int, rc *rankCtx, t task) (err error) {
 		_, err = x.runOp(t.call, t.op, t.args)
 		return err
 	}
+	var vals []any
 	if cf := s.compiled.lookup(t.fn); cf != nil {
-		_, err = x.ccall(cf, t.args)
-		return err
+		vals, err = x.ccall(cf, t.args)
+	} else {
+		vals, err = x.call(t.fn, t.args)
 	}
-	_, err = x.call(t.fn, t.args)
+	if t.call == s.entryCall && t.call != nil {
+		s.entryRets = vals // the host the simulator wrote for a one-device program returns these
+	}
 	return err
 }
 
@@ -288,7 +293,7 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 				err = rc.panicErr(-1, p)
 			}
 		}()
-		_, _, err = x.stmt(f.Body)
+		s.hostRets, _, err = x.stmt(f.Body)
 	}()
 	rc.flushOps(s)
 	if err != nil && err != errAborted {
@@ -303,6 +308,55 @@ func (s *sim) runHost(f *ir.Function, args []*tensor.Tensor) (err error) {
 		return first
 	}
 	return err
+}
+
+// returned is what the host function returned: its own return values, or
+// for a one-device program (whose host the simulator writes) its chip
+// orchestrator's. Read once the run is over.
+func (s *sim) returned() []any {
+	if s.entryCall != nil {
+		return s.entryRets
+	}
+	return s.hostRets
+}
+
+// createdReturns are the tensors among a host function's return values
+// that it created itself (a @pl.jit entry's `return c` after
+// pl.create_tensor), copied out in row-major order. A returned parameter,
+// or a view into one, is already among the run's outputs.
+func createdReturns(rets []any, args []*tensor.Tensor) []*tensor.Tensor {
+	var out []*tensor.Tensor
+	for _, r := range rets {
+		v, ok := r.(*view)
+		if !ok || v.win != nil || len(v.host) == 0 {
+			continue
+		}
+		if aliasesArg(v.host, args) {
+			continue
+		}
+		b := make([]byte, 0, numel(v.shape)*v.dt.Bytes())
+		for _, sg := range v.segments() {
+			b = append(b, v.host[sg.Off:sg.Off+sg.Len]...)
+		}
+		out = append(out, tensor.FromBytes(v.dt, b, v.shape...))
+	}
+	return out
+}
+
+// aliasesArg reports whether b lies in the bytes of one of args.
+func aliasesArg(b []byte, args []*tensor.Tensor) bool {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for _, a := range args {
+		ab := a.Bytes()
+		if len(ab) == 0 {
+			continue
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(ab)))
+		if p >= lo && p < lo+uintptr(len(ab)) {
+			return true
+		}
+	}
+	return false
 }
 
 func paramNames(f *ir.Function) string {

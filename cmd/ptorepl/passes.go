@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -295,8 +296,28 @@ func showRun(w io.Writer, name string, n int, args []*tensor.Tensor, names []str
 	for i, t := range args {
 		fmt.Fprintf(w, "%s = %s\n", names[i], t)
 	}
+	showReturned(w, res.Outputs, args)
 	fmt.Fprintln(w, rep)
 	return nil
+}
+
+// showReturned prints the tensors a run created and returned (its outputs
+// that are not among the tensors passed in): "return = ..." for one,
+// "return[i] = ..." for several.
+func showReturned(w io.Writer, outputs, args []*tensor.Tensor) {
+	var ret []*tensor.Tensor
+	for _, o := range outputs {
+		if !slices.Contains(args, o) {
+			ret = append(ret, o)
+		}
+	}
+	for i, t := range ret {
+		if len(ret) == 1 {
+			fmt.Fprintf(w, "return = %s\n", t)
+		} else {
+			fmt.Fprintf(w, "return[%d] = %s\n", i, t)
+		}
+	}
 }
 
 func ensureNewline(s string) string {

@@ -117,6 +117,7 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s = %s\n", names[i], t)
 	}
+	showReturned(stdout, res.Outputs(), targs)
 	if rep := res.Report(); rep != nil {
 		if s := strings.TrimSpace(fmt.Sprint(rep)); s != "" {
 			fmt.Fprintln(stdout, s)

@@ -105,6 +105,11 @@ func TestRunPythonJitArgs(t *testing.T) {
 	require.Equal(t, 0, run([]string{"run", "--entry", "shifted", "--args", "16x16:fp32,16x16:fp32,16x16:FP32", "--ranks", "1", specPy}, nil, &out, &errOut), errOut.String())
 	require.Contains(t, out.String(), "\ny = tensor([[")
 	require.Contains(t, out.String(), "protocol check: clean")
+	require.NotContains(t, out.String(), "return = ", "the returned y is the Out tensor printed above")
+	out.Reset()
+	// An entry that creates and returns its result prints it as returned.
+	require.Equal(t, 0, run([]string{"run", "--entry", "fresh_sum", "--args", "2x4:fp32,2x4:fp32", "--ranks", "1", specPy}, nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "\nreturn = tensor([[")
 	out.Reset()
 	require.Equal(t, 0, run([]string{"compile", "--entry", "scaled_sum", "--args", "4x16:fp32,4x16:fp32,2.5,4x16:fp32", specPy}, nil, &out, &errOut), errOut.String())
 	require.Contains(t, out.String(), "func.func @scale_add")

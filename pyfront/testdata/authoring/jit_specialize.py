@@ -36,3 +36,12 @@ def shifted(x: pl.Tensor, offset: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Ten
         to = pl.load(offset, [0, 0], [16, 16])
         pl.store(pl.add(tx, to), [0, 0], y)
     return y
+
+
+@pl.jit
+def fresh_sum(a: pl.Tensor, b: pl.Tensor):
+    """a + 2 b in a tensor the entry creates and returns: a PyPTO caller
+    gets it back from the call, a ptorepl run among its outputs."""
+    s = pl.create_tensor([a.shape[0], a.shape[1]], dtype=a.dtype)
+    s = scale_add(a, b, s)
+    return s

@@ -1,0 +1,53 @@
+package testprogs
+
+import (
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
+)
+
+// ReturnedRows is a host that creates its result instead of taking an Out
+// tensor, as a @pl.jit entry does (`rows = pl.create_tensor(...)`,
+// `return rows`): each rank doubles its row of x into its row of rows.
+// The run hands rows back after the Out and InOut tensors (it has none).
+func ReturnedRows(cols int) *pl.Program {
+	NR := pl.Dynamic("NR")
+	prog := pl.NewProgram("ReturnedRows")
+	k := prog.InCore("double", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, cols), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, cols), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, cols)))
+		f.Set(y, pl.Store(pl.Add(t, t), pl.Dims(0, 0), y))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(NR, 1, cols), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(NR, 1, cols), pl.FP32))
+		rows := f.Let("rows", pl.Create(pl.Dims(pld.WorldSize(), 1, cols), pl.FP32))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(rows, r)))
+		})
+		f.Return(rows)
+	})
+	return prog
+}
+
+// ReturnedChip is the one-device form: a chip orchestrator (the run writes
+// its host) that creates a tensor, has a kernel fill it with x + x and
+// returns it.
+func ReturnedChip(rows, cols int) *pl.Program {
+	prog := pl.NewProgram("ReturnedChip")
+	k := prog.InCore("double", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(rows, cols), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(rows, cols), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(rows, cols), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(rows, cols)))
+		f.Return(pl.Store(pl.Add(t, t), pl.Dims(0, 0), y))
+	})
+	prog.Orchestration("chip_orch", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(rows, cols), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(rows, cols), pl.FP32))
+		y := f.Let("y", pl.Create(pl.Dims(rows, cols), pl.FP32))
+		f.Set(y, f.Call(k, x, y))
+		f.Return(y)
+	})
+	return prog
+}
