@@ -1279,9 +1279,12 @@ func (t *tileConv) gather(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		dim += int64(len(in.Shape))
 	}
 	rank := len(in.Shape)
+	if ok1 && ok2 && rank == 3 && len(idx.Shape) == 3 && (dim == 0 || dim == 1) {
+		return t.gatherOuterDim(a, c, in, idx, dim)
+	}
 	if !ok1 || !ok2 || rank < 2 || len(idx.Shape) != rank || dim != int64(rank-1) {
-		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather along the last dimension of tensors of rank 2 or more "+
-			"(given rank %d, dim %d); others run in the simulator as written but do not compile yet", rank, c.Kwargs.Int("dim", -1))
+		return nil, fmt.Errorf("tensor.gather: ptorepl lowers a gather along the last dimension of tensors of rank 2 or more, "+
+			"and along any dimension of rank-3 tensors (given rank %d, dim %d); others run in the simulator as written but do not compile yet", rank, c.Kwargs.Int("dim", -1))
 	}
 	rows := int64(1)
 	for _, d := range idx.Shape[:rank-1] {

@@ -64,3 +64,36 @@ func TestUpstreamGatherRank3(t *testing.T) {
 		lastDimGather(t, "GatherRank3LastDimProgram", a[0], a[1], a[2], 16, 8)
 	})
 }
+
+// TestUpstreamGatherOuterDims reads upstream's rank-3 gathers along the
+// middle dimension and (dim=-3) the first, unmodified: each runs, as
+// written and compiled, to torch.gather(inp, dim, index=idx).
+func TestUpstreamGatherOuterDims(t *testing.T) {
+	mod := upstreamSystemTest(t, "runtime/ops/test_gather.py")
+	for _, c := range []struct {
+		name         string
+		dim          int
+		in, idx      []int
+		indexedLimit int
+	}{
+		{"GatherRank3MiddleDimProgram", 1, []int{2, 8, 8}, []int{2, 3, 8}, 8},
+		{"GatherRank3NegFirstDimProgram", 0, []int{8, 2, 8}, []int{3, 2, 8}, 8},
+	} {
+		prog, comp, _ := compiledProgram(t, mod, c.name, 1)
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.Randn(7, c.in...), randIndex(8, c.indexedLimit, c.idx...), tensor.Zeros(ir.FP32, c.idx...)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < c.idx[0]; i++ {
+				for j := 0; j < c.idx[1]; j++ {
+					for k := 0; k < c.idx[2]; k++ {
+						at := []int{i, j, k}
+						at[c.dim] = int(a[1].At(i, j, k))
+						if got, want := a[2].At(i, j, k), a[0].At(at...); got != want {
+							t.Fatalf("%s compiled %v: output[%d, %d, %d] = %v, want %v", c.name, compiled, i, j, k, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}

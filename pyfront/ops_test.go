@@ -579,37 +579,68 @@ func TestGatherLocal(t *testing.T) {
 	})
 }
 
-// A gather along a middle dimension runs in the simulator as torch.gather
-// does; compiling it says plainly which gathers ptorepl lowers.
-func TestGatherMiddleDim(t *testing.T) {
-	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "gather.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := mod.Program("GatherMiddle")
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx := make([]int32, 2*3*4)
-	for i := range idx {
-		idx[i] = int32((i * 5) % 6)
-	}
-	inp, index, out := tensor.Randn(1, 2, 6, 4), tensor.FromInt32(idx, 2, 3, 4), tensor.Zeros(ir.FP32, 2, 3, 4)
-	if _, err := pl.Run(prog, pl.Ranks(1), inp, index, out); err != nil {
-		t.Fatal(err)
-	}
-	for a := 0; a < 2; a++ {
-		for b := 0; b < 3; b++ {
-			for c := 0; c < 4; c++ {
-				if got, want := out.At(a, b, c), inp.At(a, int(index.At(a, b, c)), c); got != want {
-					t.Fatalf("out[%d, %d, %d] = %v, want %v", a, b, c, got, want)
+// A rank-3 gather along its middle or first dimension runs as torch.gather
+// does, written and compiled (one flat-index tgather per result row, as
+// upstream lowers it); a 16-bit input is refused there, as upstream
+// refuses it.
+func TestGatherOuterDims(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		dim      int
+		in, idx  []int
+		dt       ir.DataType
+		distinct int // index values lie in [0, distinct)
+	}{
+		{"GatherMiddle", 1, []int{2, 6, 4}, []int{2, 3, 4}, ir.FP32, 6},
+		{"GatherFirst", 0, []int{5, 3, 8}, []int{2, 3, 8}, ir.INT32, 5},
+	} {
+		prog, comp, text := authored(t, "gather.py", c.name, 1)
+		wantPTO(t, text, "pto.tgather", "pto.tci")
+		n := c.idx[0] * c.idx[1] * c.idx[2]
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			idx := make([]int32, n)
+			for i := range idx {
+				idx[i] = int32((i*5 + i/7) % c.distinct)
+			}
+			inp := tensor.Randn(1, c.in...)
+			if c.dt == ir.INT32 {
+				inp = tensor.Arange(ir.INT32, c.in[0]*c.in[1]*c.in[2]).Reshape(c.in...)
+			}
+			return []*tensor.Tensor{inp, tensor.FromInt32(idx, c.idx...), tensor.Zeros(c.dt, c.idx...)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			for i := 0; i < c.idx[0]; i++ {
+				for j := 0; j < c.idx[1]; j++ {
+					for k := 0; k < c.idx[2]; k++ {
+						at := []int{i, j, k}
+						at[c.dim] = int(a[1].At(i, j, k))
+						if got, want := a[2].At(i, j, k), a[0].At(at...); got != want {
+							t.Fatalf("%s compiled %v: out[%d, %d, %d] = %v, want %v", c.name, compiled, i, j, k, got, want)
+						}
+					}
 				}
 			}
-		}
+		})
+	}
+	half, err := pl.ParsePython(`import pypto.language as pl
+
+@pl.program
+class Half:
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(self, inp: pl.Tensor[[4, 2, 16], pl.FP16], idx: pl.Tensor[[2, 2, 16], pl.INT32], output: pl.Out[pl.Tensor[[2, 2, 16], pl.FP16]]) -> pl.Tensor[[2, 2, 16], pl.FP16]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            output = pl.assemble(output, pl.gather(inp, dim=0, index=idx), [0, 0, 0])
+        return output
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := half.Program("Half")
+	if err != nil {
+		t.Fatal(err)
 	}
 	_, err = pl.TryCompile(prog, pl.Ranks(1))
-	if err == nil || !strings.Contains(err.Error(), "tensor.gather: ptorepl lowers a gather along the last dimension of tensors of rank 2 or more (given rank 3, dim 1)") {
-		t.Fatalf("compiling a middle-dimension gather: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "tensor.gather: a rank-3 gather on dim 0 uses an INT32 flat index that only matches tgather's 32-bit form; given input dtype FP16") {
+		t.Fatalf("compiling an FP16 first-dimension gather: %v", err)
 	}
 }
 

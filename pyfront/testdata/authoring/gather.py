@@ -50,6 +50,23 @@ class GatherMiddle:
 
 
 @pl.program
+class GatherFirst:
+    """An INT32 gather along the first dimension, by a negative dim."""
+
+    @pl.function(type=pl.FunctionType.Opaque)
+    def main(
+        self,
+        inp: pl.Tensor[[5, 3, 8], pl.INT32],
+        idx: pl.Tensor[[2, 3, 8], pl.INT32],
+        output: pl.Out[pl.Tensor[[2, 3, 8], pl.INT32]],
+    ) -> pl.Tensor[[2, 3, 8], pl.INT32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out = pl.gather(inp, dim=-3, index=idx)
+            output = pl.assemble(output, out, [0, 0, 0])
+        return output
+
+
+@pl.program
 class GatherMask:
     @pl.function(type=pl.FunctionType.Opaque)
     def main(
