@@ -1,6 +1,7 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -31,6 +32,23 @@ func lastDimGather(t *testing.T, what string, in, index, out *tensor.Tensor, inC
 		row := k / idxCols
 		if want := x[row*inCols+int(ix[k])]; o[k] != want {
 			t.Fatalf("%s: element %d = %v, want %v", what, k, o[k], want)
+		}
+	}
+}
+
+// rank3Gather checks out = torch.gather(in, dim, index) for rank-3 tensors.
+func rank3Gather(t *testing.T, what string, dim int, in, index, out *tensor.Tensor) {
+	t.Helper()
+	sh := index.Shape()
+	for i := 0; i < sh[0]; i++ {
+		for j := 0; j < sh[1]; j++ {
+			for k := 0; k < sh[2]; k++ {
+				at := []int{i, j, k}
+				at[dim] = int(index.At(i, j, k))
+				if got, want := out.At(i, j, k), in.At(at...); got != want {
+					t.Fatalf("%s: out[%d, %d, %d] = %v, want %v", what, i, j, k, got, want)
+				}
+			}
 		}
 	}
 }
@@ -83,17 +101,7 @@ func TestUpstreamGatherOuterDims(t *testing.T) {
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{tensor.Randn(7, c.in...), randIndex(8, c.indexedLimit, c.idx...), tensor.Zeros(ir.FP32, c.idx...)}
 		}, func(a []*tensor.Tensor, compiled bool) {
-			for i := 0; i < c.idx[0]; i++ {
-				for j := 0; j < c.idx[1]; j++ {
-					for k := 0; k < c.idx[2]; k++ {
-						at := []int{i, j, k}
-						at[c.dim] = int(a[1].At(i, j, k))
-						if got, want := a[2].At(i, j, k), a[0].At(at...); got != want {
-							t.Fatalf("%s compiled %v: output[%d, %d, %d] = %v, want %v", c.name, compiled, i, j, k, got, want)
-						}
-					}
-				}
-			}
+			rank3Gather(t, fmt.Sprintf("%s compiled %v", c.name, compiled), c.dim, a[0], a[1], a[2])
 		})
 	}
 }

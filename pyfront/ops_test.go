@@ -608,17 +608,7 @@ func TestGatherOuterDims(t *testing.T) {
 			}
 			return []*tensor.Tensor{inp, tensor.FromInt32(idx, c.idx...), tensor.Zeros(c.dt, c.idx...)}
 		}, func(a []*tensor.Tensor, compiled bool) {
-			for i := 0; i < c.idx[0]; i++ {
-				for j := 0; j < c.idx[1]; j++ {
-					for k := 0; k < c.idx[2]; k++ {
-						at := []int{i, j, k}
-						at[c.dim] = int(a[1].At(i, j, k))
-						if got, want := a[2].At(i, j, k), a[0].At(at...); got != want {
-							t.Fatalf("%s compiled %v: out[%d, %d, %d] = %v, want %v", c.name, compiled, i, j, k, got, want)
-						}
-					}
-				}
-			}
+			rank3Gather(t, fmt.Sprintf("%s compiled %v", c.name, compiled), c.dim, a[0], a[1], a[2])
 		})
 	}
 	half, err := pl.ParsePython(`import pypto.language as pl

@@ -58,7 +58,9 @@ echo "== fuzz (short)"
 # A count budget, not a duration: duration budgets trip a Go fuzz-coordinator
 # race at the deadline (golang/go#75804) and fail with no crasher written.
 if grep -q 'func FuzzUnmarshalProgram' ir/*_test.go 2>/dev/null; then
-	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 100000x
+	# Minimising a new interesting input may otherwise take its default
+	# minute (a large serialized program): bound it by count too.
+	go test ./ir -run '^$' -fuzz '^FuzzUnmarshalProgram$' -fuzztime 100000x -fuzzminimizetime 2000x
 fi
 # The PyPTO Python reader: no panic, no hang, no reader bug on any input.
 go test ./pyfront -run '^$' -fuzz '^FuzzParse$' -fuzztime 5000x
