@@ -88,7 +88,10 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
-	host := hostOf(prog.IR())
+	// The function the run starts from: the host orchestrator, or the one
+	// the simulator writes for a one-device program (its chip
+	// orchestrator's parameters, directions included).
+	host, _ := runtime.HostOf(prog.IR())
 	dims, err := runtime.ParseDims(*dimsFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: --%v\n", err)
@@ -201,15 +204,6 @@ func factoryArg(a string) interface{} {
 		return false
 	}
 	return a
-}
-
-func hostOf(p *ir.Program) *ir.Function {
-	for _, f := range p.Functions {
-		if f.IsHostOrchestrator() {
-			return f
-		}
-	}
-	return nil
 }
 
 // compilePython lowers one program of a PyPTO file and writes its PTO and
