@@ -277,10 +277,16 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if f := r.facs[callee]; f != nil && fc == nil {
 		return r.runFactory(f, n, pos, kws)
 	}
+	if imp, ok := r.consts[callee].(importedFactory); ok && fc == nil {
+		return r.runImported(imp, pos, kws)
+	}
 	if h := r.helpers[callee]; h != nil && fc == nil {
 		return r.runFactory(h, n, pos, kws)
 	}
 	if fc == nil {
+		if u, ok := r.consts[callee].(unevaluable); ok {
+			r.resolved(n, callee, u) // an import ptorepl could not read says so
+		}
 		r.fail(n, "%s(...) cannot be evaluated outside a PyPTO function", callee)
 	}
 	if v, ok := e.lookup(callee); ok {

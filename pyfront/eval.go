@@ -52,6 +52,10 @@ type reader struct {
 	// jitNames and progNames are the file's @pl.jit functions and
 	// @pl.program classes, for what an importing file is told.
 	jitNames, progNames map[string]bool
+	// progBuilds build the file's @pl.program classes and top-level
+	// @pl.function programs by name; a file another imports builds one
+	// only when the importer uses it (imports.go).
+	progBuilds map[string]func() *ir.Program
 	// domainsOf holds the comm-domain comments read per host function.
 	domainsOf map[*ir.Function]*fnCtx
 	// facs are the module's factories, which factories may call.

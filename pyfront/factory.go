@@ -255,15 +255,20 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 				if p := r.moduleProgram(ks[0]); p != nil {
 					return p
 				}
+				if ip, ok := r.consts[r.text(ks[0])].(*importedProgram); ok {
+					return r.importedProgramAt(ks[0], ip)
+				}
 			}
 			if len(ks) == 1 && ks[0].Kind() != "identifier" {
 				// return build_x(...) / return self.program /
 				// return PROGRAMS[self.op]: what another factory, the
 				// case's attribute or a table holds.
 				v := r.eval(ks[0], e)
-				switch v.(type) {
+				switch p := v.(type) {
 				case *ir.Program, *pyFunc:
 					return v
+				case *importedProgram:
+					return r.importedProgramAt(ks[0], p)
 				}
 				if f.cls != nil {
 					r.fail(c, "%s.get_program must return a @pl.program class, given %s", f.name, describe(v))

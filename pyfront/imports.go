@@ -4,6 +4,7 @@ package pyfront
 
 import (
 	"fmt"
+	"github.com/ptorepl/ptorepl/ir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,22 +169,68 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 		delete(r.inlines, as)
 		return
 	}
+	if f := from.facs[name]; f != nil {
+		r.consts[as] = importedFactory{home: from, f: f}
+		return
+	}
+	if b := from.progBuilds[name]; b != nil {
+		r.consts[as] = &importedProgram{home: from, name: name, build: b}
+		return
+	}
 	what := ""
 	switch {
 	case from.modFuncs[name] != nil:
 		what = "a @pl.function kernel"
 	case from.jitNames[name]:
 		what = "a @pl.jit function"
-	case from.facs[name] != nil:
-		what = "a program factory"
-	case from.progNames[name]:
-		what = "a @pl.program class"
 	}
 	if what != "" {
-		r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is %s of %s; ptorepl imports constants and @pl.inline / @pl.jit.inline helpers from other files, and builds kernels and programs from the file it opens", name, what, from.file))}
+		r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is %s of %s; ptorepl imports constants, @pl.inline / @pl.jit.inline helpers, "+
+			"program factories and @pl.program classes from other files, and builds the kernels a program calls from the file it opens", name, what, from.file))}
 		return
 	}
 	r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is not a constant or a PyPTO helper of %s", name, from.file))}
+}
+
+// importedFactory is a program factory (or test-case class) of another
+// file: a call runs it there, among that file's names.
+type importedFactory struct {
+	home *reader
+	f    *factory
+}
+
+func (importedFactory) String() string { return "an imported program factory" }
+
+// importedProgram is a @pl.program class (or top-level @pl.function) of
+// another file, built in that file the first time it is used.
+type importedProgram struct {
+	home  *reader
+	name  string
+	build func() *ir.Program
+	prog  *ir.Program
+	err   error
+}
+
+func (p *importedProgram) String() string { return "the @pl.program " + p.name + " of " + p.home.file }
+
+// program builds p once; its reading error is this file's error at at.
+func (r *reader) importedProgramAt(at *node, p *importedProgram) *ir.Program {
+	if p.prog == nil && p.err == nil {
+		p.prog = func() *ir.Program {
+			defer p.home.recoverTo(&p.err)
+			return p.build()
+		}()
+	}
+	if p.err != nil {
+		r.fail(at, "%s could not be built: %v", p.name, p.err)
+	}
+	return p.prog
+}
+
+// runImported runs an imported factory with this file's arguments; its
+// errors carry its own file's positions.
+func (r *reader) runImported(imp importedFactory, pos []value, kws []kwArg) value {
+	return imp.home.runFactory(imp.f, imp.f.def, pos, kws)
 }
 
 // modulePath is the file a module name refers to: for dots > 0 relative
@@ -203,18 +250,97 @@ func (r *reader) modulePath(dots int, dotted string) (string, error) {
 		if r.loader.dir == "" {
 			return "", nil
 		}
-		base = r.loader.dir
+		// An absolute import is found beside the opened file, as Python
+		// finds a script's neighbours, or from the root of the project
+		// the file is in, as pytest puts its rootdir on sys.path: each
+		// directory up to the nearest one holding a project marker. Up
+		// there only PyPTO files are read; a project's other Python (a
+		// test harness, torch utilities) stays opaque.
+		for i, dir := range projectDirs(r.loader.dir) {
+			if p := moduleFile(dir, dotted); p != "" && (i == 0 || importsPyPTO(p)) {
+				return p, nil
+			}
+		}
+		return "", nil
 	}
+	return moduleFile(base, dotted), nil
+}
+
+// moduleFile is dotted's file (a.b: a/b.py, or the package a/b/__init__.py)
+// under base, or "".
+func moduleFile(base, dotted string) string {
 	rel := filepath.Join(strings.Split(dotted, ".")...)
 	for _, p := range []string{filepath.Join(base, rel) + ".py", filepath.Join(base, rel, "__init__.py")} {
 		if dotted == "" && strings.HasSuffix(p, ".py") && !strings.HasSuffix(p, "__init__.py") {
 			continue
 		}
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
+			return p
 		}
 	}
-	return "", nil
+	return ""
+}
+
+// importsPyPTO reports whether the Python file at path imports PyPTO's
+// language (pypto.language, or language from pypto) at its top level.
+func importsPyPTO(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == ' ' || line[0] == '\t' {
+			continue // a module-level import only, not one inside a function
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 2 && f[0] == "import" && (f[1] == "pypto.language" || strings.HasPrefix(f[1], "pypto.language.")),
+			len(f) >= 4 && f[0] == "from" && (f[1] == "pypto.language" || strings.HasPrefix(f[1], "pypto.language.")) && f[2] == "import",
+			len(f) >= 4 && f[0] == "from" && f[1] == "pypto" && f[2] == "import" && strings.HasPrefix(strings.TrimLeft(strings.Join(f[3:], " "), "( "), "language"):
+			return true
+		}
+	}
+	return false
+}
+
+// projectMarkers are the files that make a directory a Python project's
+// root (pytest's rootdir is found by them too).
+var projectMarkers = []string{"pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini", ".git"}
+
+// projectDirs are dir and, when an ancestor holds a project marker, every
+// directory up to the nearest such one, innermost first.
+func projectDirs(dir string) []string {
+	dirs := []string{dir}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dirs
+	}
+	for d := abs; ; {
+		for _, m := range projectMarkers {
+			if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+				if d == abs {
+					return dirs
+				}
+				return append(dirs, ancestorsUpTo(abs, d)...)
+			}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dirs // no project: the file's own directory only
+		}
+		d = up
+	}
+}
+
+// ancestorsUpTo lists the directories above dir up to and including root.
+func ancestorsUpTo(dir, root string) []string {
+	var out []string
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if d == root || filepath.Dir(d) == d {
+			return out
+		}
+	}
 }
 
 func relPath(dots int, dotted string) string {

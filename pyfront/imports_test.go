@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestImportErrors(t *testing.T) {
 		{"bad/missing.py", filepath.Join(dir, "bad", "missing.py") + ":3:6: from .nowhere import: no file nowhere.py beside " + filepath.Join(dir, "bad", "missing.py")},
 		{"bad/uses_helper.py", filepath.Join(dir, "bad", "helpers.py") + ":11:38: unknown op pl.no_such_op"},
 		{"bad/uses_kernel.py", filepath.Join(dir, "bad", "uses_kernel.py") + ":8:9: kernel is a @pl.jit function of " + filepath.Join(dir, "bad", "helpers.py") +
-			"; ptorepl imports constants and @pl.inline / @pl.jit.inline helpers from other files, and builds kernels and programs from the file it opens"},
+			"; ptorepl imports constants, @pl.inline / @pl.jit.inline helpers, program factories and @pl.program classes from other files, and builds the kernels a program calls from the file it opens"},
 		{"bad/torch_name.py", filepath.Join(dir, "bad", "torch_name.py") + ":7:32: float32 comes from torch, which ptorepl does not read (it reads PyPTO files, and the files beside them that they import)"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -74,6 +75,78 @@ func TestImportErrors(t *testing.T) {
 				t.Fatalf("got %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+// A test module below its project's root imports the project's program
+// factory and @pl.program class by module path (kernels.builders, found
+// from the root that pyproject.toml marks, as pytest's rootdir on sys.path
+// finds it); its test cases build them there, each in its own file's
+// names, and the programs run to what they compute.
+func TestImportedFactoriesAndPrograms(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "imports", "proj", "tests", "unit", "test_builders.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		args   []interface{}
+		cols   int
+		factor float64
+	}{{"ScaleCase", nil, 32, 3}, {"ScaleCase", []interface{}{64, -0.5}, 64, -0.5}, {"DoublerCase", nil, 16, 2}} {
+		prog, err := mod.Call(c.name, c.args...)
+		if err != nil {
+			t.Fatalf("%s%v: %v", c.name, c.args, err)
+		}
+		x, y := tensor.Randn(3, 8, c.cols), tensor.Zeros(ir.FP32, 8, c.cols)
+		if _, err := pl.Run(prog, pl.Ranks(1), x, y); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 8; i++ {
+			for j := 0; j < c.cols; j++ {
+				if got, want := y.At(i, j), f32(x.At(i, j)*c.factor); got != want {
+					t.Fatalf("%s%v: y[%d, %d] = %v, want %v", c.name, c.args, i, j, got, want)
+				}
+			}
+		}
+	}
+	// The same layout without the marker is no project: only the test's
+	// own directory is searched, as for a script Python runs, and the
+	// name's use says where it comes from; with the marker it is found.
+	root := t.TempDir()
+	builders, err := os.ReadFile(filepath.Join("testdata", "imports", "proj", "kernels", "builders.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"kernels", "tests"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := "import pypto.language as pl\nfrom harness import PTOTestCase\nfrom kernels.builders import build_scale\n\n\nclass C(PTOTestCase):\n    def get_program(self):\n        return build_scale(16, 2.0)\n"
+	test := filepath.Join(root, "tests", "t.py")
+	for path, b := range map[string][]byte{filepath.Join(root, "kernels", "builders.py"): builders, test: []byte(src)} {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, marked := range []bool{false, true} {
+		if marked {
+			if err := os.WriteFile(filepath.Join(root, "setup.py"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mod, err := pl.LoadPython(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = mod.Call("C")
+		if marked && err != nil {
+			t.Fatalf("with setup.py at the root: %v", err)
+		}
+		if !marked && (err == nil || !strings.Contains(err.Error(), "build_scale comes from kernels.builders, which ptorepl does not read")) {
+			t.Fatalf("without a project marker: %v", err)
+		}
 	}
 }
 

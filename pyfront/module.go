@@ -174,6 +174,7 @@ func (r *reader) module(root *node) *Module {
 	r.facs = m.facs
 	r.mod = m
 	r.jitNames, r.progNames = map[string]bool{}, map[string]bool{}
+	r.progBuilds = map[string]func() *ir.Program{}
 	r.helpers = map[string]*factory{}
 	r.cases = map[string]*caseClass{}
 	var jits []*jitFunc
@@ -213,11 +214,13 @@ func (r *reader) module(root *node) *Module {
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
 				r.progNames[name] = true
-				r.buildEntry(m, name, func() *ir.Program { return r.programClass(n, r.globalEnv(), false) })
+				r.progBuilds[name] = func() *ir.Program { return r.programClass(n, r.globalEnv(), false) }
+				r.buildEntry(m, name, r.progBuilds[name])
 			case dec == "pl.function" && def.Kind() == "function_definition":
 				name := r.text(def.ChildByFieldId(fldName))
 				add(name, n)
-				r.buildEntry(m, name, func() *ir.Program { return r.functionProgram(n, r.globalEnv()) })
+				r.progBuilds[name] = func() *ir.Program { return r.functionProgram(n, r.globalEnv()) }
+				r.buildEntry(m, name, r.progBuilds[name])
 			case (dec == "pl.inline" || dec == "pl.jit.inline") && def.Kind() == "function_definition":
 				h := r.inlineDecl(def, dec)
 				if r.inlines[h.name] != nil {

@@ -300,6 +300,15 @@ func TestRoundTripAuthored(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	imported, err := pyfront.Load(filepath.Join("testdata", "imports", "proj", "tests", "unit", "test_builders.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"ScaleCase", "DoublerCase"} {
+		if progs["imports/proj/tests/unit/test_builders.py/"+c+"()"], err = imported.Call(c); err != nil {
+			t.Fatal(err)
+		}
+	}
 	spec, err := pyfront.Load(filepath.Join("testdata", "authoring", "jit_specialize.py"))
 	if err != nil {
 		t.Fatal(err)

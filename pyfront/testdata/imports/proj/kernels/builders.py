@@ -1,0 +1,35 @@
+"""Program builders a project's tests import: a factory and a program
+class, with a constant of this file that both read."""
+
+import pypto.language as pl
+
+ROWS = 8
+
+
+def build_scale(cols: int, factor: float):
+    @pl.program
+    class Scale:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(self, x: pl.Tensor[[ROWS, cols], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, cols], pl.FP32]]) -> pl.Tensor[[ROWS, cols], pl.FP32]:
+            t = pl.load(x, [0, 0], [ROWS, cols])
+            return pl.store(pl.mul(t, factor), [0, 0], y)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def orchestrator(self, x: pl.Tensor[[ROWS, cols], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, cols], pl.FP32]]) -> pl.Tensor[[ROWS, cols], pl.FP32]:
+            y = self.kernel(x, y)
+            return y
+
+    return Scale
+
+
+@pl.program
+class Doubler:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[ROWS, 16], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 16], pl.FP32]]) -> pl.Tensor[[ROWS, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [ROWS, 16])
+        return pl.store(pl.add(t, t), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orchestrator(self, x: pl.Tensor[[ROWS, 16], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 16], pl.FP32]]) -> pl.Tensor[[ROWS, 16], pl.FP32]:
+        y = self.kernel(x, y)
+        return y

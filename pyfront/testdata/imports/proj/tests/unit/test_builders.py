@@ -1,0 +1,35 @@
+"""A test module two directories below its project's root, importing the
+project's builders by their module path, as pytest (its rootdir on
+sys.path) lets it."""
+
+import pypto.language as pl
+import pytest
+from harness.core.harness import DataType, PTOTestCase
+from kernels.builders import Doubler, build_scale
+
+# The harness's dtypes are PyPTO's, as upstream's harness names them.
+_FACTORS = {DataType.FP32: 1.0, DataType.FP16: 0.5}
+
+
+class ScaleCase(PTOTestCase):
+    __test__ = False
+
+    def __init__(self, cols: int = 32, factor: float = 3.0):
+        super().__init__()
+        self.cols = cols
+        self.factor = factor * _FACTORS[DataType.FP32]
+
+    def get_program(self):
+        return build_scale(self.cols, self.factor)
+
+
+class DoublerCase(PTOTestCase):
+    __test__ = False
+
+    def get_program(self):
+        return Doubler
+
+
+@pytest.mark.parametrize("cols", [16, 64])
+def test_scale(test_runner, cols):
+    assert test_runner.run(ScaleCase(cols)).passed
