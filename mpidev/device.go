@@ -207,7 +207,8 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 // returned. Every process ran the host, so each that returned them holds a
 // copy: a one-device program's (returned by rank 0's chip orchestrator)
 // is rank 0's alone; copies from several ranks merge as host tensors do,
-// from zeros (each rank's writes win where it made them).
+// from the tensor as the host created it (each rank's writes win where it
+// made them).
 func (p *pool) returnedTensors(outs [][][]byte, nargs int) ([]*tensor.Tensor, error) {
 	var meta []wireTensor
 	var copies [][][]byte // per returned tensor, the ranks' bytes
@@ -234,7 +235,15 @@ func (p *pool) returnedTensors(outs [][][]byte, nargs int) ([]*tensor.Tensor, er
 				return nil, fmt.Errorf("device mpi: returned tensor %d has %d bytes on one rank, %d expected", i, len(c), len(b))
 			}
 		}
-		runtime.MergeHostBytes(b, append([]byte(nil), b...), copies[i])
+		if len(copies[i]) == 1 {
+			copy(b, copies[i][0])
+		} else {
+			base := m.Data
+			if len(base) != len(b) {
+				return nil, fmt.Errorf("device mpi: returned tensor %d comes from %d ranks without the host's bytes to merge them from", i, len(copies[i]))
+			}
+			runtime.MergeHostBytes(b, base, copies[i])
+		}
 		out = append(out, t)
 	}
 	return out, nil

@@ -297,14 +297,15 @@ func TestSingleDeviceProgramOnMPI(t *testing.T) {
 
 // Tensors a run creates and returns come back from the workers as the
 // simulator hands them back: a host's (each rank filled its row in its own
-// process) and a one-device chip orchestrator's (rank 0's).
+// process, over the init value every process's host wrote) and a
+// one-device chip orchestrator's (rank 0's).
 func TestReturnedTensorsOnMPI(t *testing.T) {
 	for _, c := range []struct {
 		prog  *pl.Program
 		ranks int
 		x     *tensor.Tensor
 	}{
-		{testprogs.ReturnedRows(32), 3, tensor.Randn(4, 3, 1, 32)},
+		{testprogs.ReturnedRows(32, 1.5), 3, tensor.Randn(4, 3, 1, 32)},
 		{testprogs.ReturnedChip(8, 16), 2, tensor.Randn(5, 8, 16)},
 	} {
 		sim, err := pl.Run(c.prog, pl.Ranks(c.ranks), c.x)

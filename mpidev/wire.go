@@ -84,8 +84,9 @@ type done struct {
 	// output), then the bytes of each tensor in Returned.
 	Outputs [][]byte
 	// Returned describes the tensors the run created and returned on this
-	// rank (see runtime.RankResult.Returned): dtype and shape, the bytes
-	// travel among the outputs.
+	// rank (see runtime.RankResult.Returned): dtype and shape, and in Data
+	// a host-created one's bytes as created (the merge's base); the
+	// bytes themselves travel among the outputs.
 	Returned []wireTensor
 	// OutputsFile holds the outputs back to back (OutputLens each, -1 for
 	// a parameter that is not an output) when the job named an OutDir.

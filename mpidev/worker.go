@@ -278,9 +278,9 @@ func (w *worker) run(j job) {
 			d.Outputs = append(d.Outputs, nil)
 		}
 	}
-	for _, t := range rr.Returned {
+	for i, t := range rr.Returned {
 		d.Outputs = append(d.Outputs, t.Bytes())
-		d.Returned = append(d.Returned, wireTensor{DType: t.DType(), Shape: t.Shape()})
+		d.Returned = append(d.Returned, wireTensor{DType: t.DType(), Shape: t.Shape(), Data: rr.ReturnedBase[i]})
 	}
 	if j.OutDir != "" {
 		if err := writeOutputs(j, w.rank, d); err != nil {

@@ -523,10 +523,14 @@ type sim struct {
 	// simulator writes for a one-device program) ran it.
 	hostRets, entryRets []any
 	entryCall           *ir.Call
-	prog                *ir.Program
-	opts                RunOptions
-	world               int
-	sched               *sched
+	// createdAs holds, when ranks run in separate processes (RunRank),
+	// each host-created tensor's bytes as created, by its first byte.
+	createdAs map[*byte][]byte
+	createdMu sync.Mutex
+	prog      *ir.Program
+	opts      RunOptions
+	world     int
+	sched     *sched
 	// win is the window layer every op goes through; mem is the same
 	// in-process implementation when the simulator owns it (nil when a
 	// device runs one rank against its own Windows, see RunRank).

@@ -187,8 +187,11 @@ type RankResult struct {
 	Host   []Event
 	// Returned are the tensors the host function (or, for a one-device
 	// program, its chip orchestrator when this rank ran it) created and
-	// returned: this process's copies.
-	Returned []*tensor.Tensor
+	// returned: this process's copies. ReturnedBase holds, for each one
+	// the host created, its bytes as created (the same in every process,
+	// the base MergeHostBytes merges the copies from), else nil.
+	Returned     []*tensor.Tensor
+	ReturnedBase [][]byte
 }
 
 // RunRank executes p the way the simulator does, but for one rank only:
@@ -225,6 +228,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	}
 	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
 	s.entryCall = exe.(*loaded).entry
+	s.createdAs = map[*byte][]byte{}
 	s.compiled = exe.(*loaded).compiled // device code on the compiled executor, as in Run
 	s.timeline.static = &s.compiled.sites
 	s.sched.onStop = o.Stop
@@ -234,8 +238,17 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	defer stop()
 	err = s.runHost(exe.(*loaded).host, args)
 	s.timeline.finish()
-	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1),
-		Returned: createdReturns(s.returned(), args)}
+	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1)}
+	for _, r := range s.returned() {
+		if t := createdReturns([]any{r}, args); len(t) == 1 {
+			res.Returned = append(res.Returned, t[0])
+			var base []byte
+			if v := r.(*view); s.createdAs[&v.host[0]] != nil {
+				base = v.bytesOf(s.createdAs[&v.host[0]])
+			}
+			res.ReturnedBase = append(res.ReturnedBase, base)
+		}
+	}
 	return res, err
 }
 

@@ -334,13 +334,19 @@ func createdReturns(rets []any, args []*tensor.Tensor) []*tensor.Tensor {
 		if aliasesArg(v.host, args) {
 			continue
 		}
-		b := make([]byte, 0, numel(v.shape)*v.dt.Bytes())
-		for _, sg := range v.segments() {
-			b = append(b, v.host[sg.Off:sg.Off+sg.Len]...)
-		}
-		out = append(out, tensor.FromBytes(v.dt, b, v.shape...))
+		out = append(out, tensor.FromBytes(v.dt, v.bytesOf(v.host), v.shape...))
 	}
 	return out
+}
+
+// bytesOf is what v sees of mem (its memory, or a snapshot of it), in
+// row-major order.
+func (v *view) bytesOf(mem []byte) []byte {
+	b := make([]byte, 0, numel(v.shape)*v.dt.Bytes())
+	for _, sg := range v.segments() {
+		b = append(b, mem[sg.Off:sg.Off+sg.Len]...)
+	}
+	return b
 }
 
 // aliasesArg reports whether b lies in the bytes of one of args.

@@ -6,10 +6,12 @@ import (
 )
 
 // ReturnedRows is a host that creates its result instead of taking an Out
-// tensor, as a @pl.jit entry does (`rows = pl.create_tensor(...)`,
-// `return rows`): each rank doubles its row of x into its row of rows.
-// The run hands rows back after the Out and InOut tensors (it has none).
-func ReturnedRows(cols int) *pl.Program {
+// tensor, as a @pl.jit entry does (`rows = pl.create_tensor(...,
+// init_value=init)`, `return rows`): one row per rank and one more, each
+// rank doubling its row of x into its row of rows; the last row keeps
+// init. The run hands rows back after the Out and InOut tensors (it has
+// none).
+func ReturnedRows(cols int, init float64) *pl.Program {
 	NR := pl.Dynamic("NR")
 	prog := pl.NewProgram("ReturnedRows")
 	k := prog.InCore("double", func(f *pl.Func) {
@@ -20,8 +22,8 @@ func ReturnedRows(cols int) *pl.Program {
 	})
 	prog.Host("host", func(f *pl.Func) {
 		x := f.In("x", pl.Tensor(pl.Dims(NR, 1, cols), pl.FP32))
-		f.Returns(pl.Tensor(pl.Dims(NR, 1, cols), pl.FP32))
-		rows := f.Let("rows", pl.Create(pl.Dims(pld.WorldSize(), 1, cols), pl.FP32))
+		f.Returns(pl.Tensor(pl.Dims(pl.Add(NR, 1), 1, cols), pl.FP32))
+		rows := f.Let("rows", pl.Full(pl.Dims(pl.Add(pld.WorldSize(), 1), 1, cols), pl.FP32, init))
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
 			f.Do(f.Dispatch(k, r, pl.Index(x, r), pl.Index(rows, r)))
 		})
