@@ -100,6 +100,7 @@ var (
 	TileMgather                                                          *OpDef // ops_mgather.go
 	TileGatherb                                                          *OpDef // ops_gatherb.go
 	TensorGatherCompare                                                  *OpDef // ops_gather.go
+	TileGatherCompare                                                    *OpDef // ops_gather.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

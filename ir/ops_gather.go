@@ -84,45 +84,80 @@ var CompareModes = map[string]int64{"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4,
 // gatherCompareDeduce types the compare form of a gather: for each row of
 // a 2-D input, the columns whose element compares true with kvalue (dst,
 // INT32 [rows, out_cols]) and how many do (cdst, [1, rows] of
-// count_dtype), as upstream's tensor.gather_compare.
-func gatherCompareDeduce(c *DeduceCtx) (Type, error) {
-	in, err := c.TensorLike(0)
-	if err != nil {
-		return nil, err
-	}
-	if !hasDType(gatherSources, in.DType) || len(in.Shape) != 2 {
-		return nil, c.Fail(0, "a 2-D input of "+dtypeList(gatherSources), c.Args[0])
-	}
-	if dt, err := c.Scalar(1); err != nil || dt != in.DType {
-		return nil, c.Fail(1, "a scalar of the input's type "+in.DType.String(), c.Args[1])
-	}
-	if _, err := c.IntIn("cmp_mode", 0, 5, `"eq", "ne", "lt", "le", "gt" or "ge"`); err != nil {
-		return nil, err
-	}
-	n, err := c.IntIn("out_cols", 1, 1<<31-1, "a positive column count")
-	if err != nil {
-		return nil, err
-	}
-	count := INT32
-	if dt, ok := c.Kwargs.DType("count_dtype"); ok {
-		if dt != INT32 && dt != UINT32 {
-			return nil, c.FailKwarg("count_dtype", "pl.INT32 or pl.UINT32", dt.String())
+// count_dtype), as upstream's tensor.gather_compare; the tile form takes
+// a Vec tile, a workspace tile third, and gives two Vec tiles.
+func gatherCompareDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
+	return func(c *DeduceCtx) (Type, error) {
+		var shape []Expr
+		var dt DataType
+		if tile {
+			in, err := vecTile(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			shape, dt = in.Shape, in.DType
+		} else {
+			in, err := c.TensorLike(0)
+			if err != nil {
+				return nil, err
+			}
+			shape, dt = in.Shape, in.DType
 		}
-		count = dt
+		if !hasDType(gatherSources, dt) || len(shape) != 2 {
+			return nil, c.Fail(0, "a 2-D input of "+dtypeList(gatherSources), c.Args[0])
+		}
+		if kdt, err := c.Scalar(1); err != nil || kdt != dt {
+			return nil, c.Fail(1, "a scalar of the input's type "+dt.String(), c.Args[1])
+		}
+		if tile {
+			if _, err := vecTile(c, 2); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := c.IntIn("cmp_mode", 0, 5, `"eq", "ne", "lt", "le", "gt" or "ge"`); err != nil {
+			return nil, err
+		}
+		n, err := c.IntIn("out_cols", 1, 1<<31-1, "a positive column count")
+		if err != nil {
+			return nil, err
+		}
+		count := INT32
+		if cdt, ok := c.Kwargs.DType("count_dtype"); ok {
+			if cdt != INT32 && cdt != UINT32 {
+				return nil, c.FailKwarg("count_dtype", "pl.INT32 or pl.UINT32", cdt.String())
+			}
+			count = cdt
+		}
+		rows := shape[0]
+		dstShape, cdstShape := []Expr{rows, Int(n)}, []Expr{Int(1), rows}
+		if tile {
+			return &TupleType{Types: []Type{NewTileType(dstShape, INT32, MemVec, nil), NewTileType(cdstShape, count, MemVec, nil)}}, nil
+		}
+		return &TupleType{Types: []Type{&TensorType{Shape: dstShape, DType: INT32}, &TensorType{Shape: cdstShape, DType: count}}}, nil
 	}
-	rows := in.Shape[0]
-	return &TupleType{Types: []Type{&TensorType{Shape: []Expr{rows, Int(n)}, DType: INT32}, &TensorType{Shape: []Expr{Int(1), rows}, DType: count}}}, nil
 }
 
 func init() {
+	compareKwargs := []KwargSpec{{Name: "cmp_mode", Kind: KwInt, Required: true, Names: CompareModes}, {Name: "offset", Kind: KwInt},
+		{Name: "out_cols", Kind: KwInt, Required: true}, {Name: "count_dtype", Kind: KwDType}}
+	TileGatherCompare = RegisterOp(&OpDef{
+		Name: "tile.gather_compare", Class: ClassCompute, Category: "TileOp",
+		Doc: "For each row of a 2-D Vec tile, the columns (plus offset) whose element compares true with kvalue under cmp_mode, " +
+			"the first out_cols of them (dst), and how many matched (cdst), as a (dst, cdst) pair of Vec tiles; tmp is the " +
+			"instruction's UINT8 workspace (TGATHER compare form).",
+		Args:      []ArgSpec{{Name: "src"}, {Name: "kvalue"}, {Name: "tmp"}},
+		Kwargs:    compareKwargs,
+		OutMemory: MemVec,
+		Deduce:    gatherCompareDeduce(true),
+	})
 	TensorGatherCompare = RegisterOp(&OpDef{
 		Name: "tensor.gather_compare", Class: ClassCompute, Category: "TensorOp",
 		Doc: "For each row of a 2-D input, the columns (plus offset) whose element compares true with kvalue under cmp_mode, " +
-			"the first out_cols of them (dst), and how many matched (cdst): pl.gather(input, kvalue=, cmp_mode=, out_cols=).",
-		Args: []ArgSpec{{Name: "input"}, {Name: "kvalue"}},
-		Kwargs: []KwargSpec{{Name: "cmp_mode", Kind: KwInt, Required: true, Names: CompareModes}, {Name: "offset", Kind: KwInt},
-			{Name: "out_cols", Kind: KwInt, Required: true}, {Name: "count_dtype", Kind: KwDType}},
-		Deduce: gatherCompareDeduce,
+			"the first out_cols of them (dst), and how many matched (cdst): pl.gather(input, kvalue=, cmp_mode=, out_cols=). " +
+			"In a kernel, tile.gather_compare on the input's Vec tile.",
+		Args:   []ArgSpec{{Name: "input"}, {Name: "kvalue"}},
+		Kwargs: compareKwargs,
+		Deduce: gatherCompareDeduce(false),
 	})
 	maskKwargs := []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}, {Name: "output_dtype", Kind: KwDType}}
 	TileGatherMask = RegisterOp(&OpDef{

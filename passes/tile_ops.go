@@ -326,6 +326,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
+	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
 	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
 	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
 	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
@@ -458,6 +459,13 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 	if a, ok := s.(*ir.AssignStmt); ok {
 		if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TensorSlice && t.tileOf(c.Args[0]) != nil {
 			return t.sliceLoad(a, c)
+		}
+	}
+	if a, ok := s.(*ir.AssignStmt); ok {
+		if g, ok := a.Value.(*ir.TupleGetItem); ok {
+			if out, ok := t.tupleItem(a, g); ok {
+				return out, nil
+			}
 		}
 	}
 	if !tileLowerable(s) {
@@ -1079,7 +1087,11 @@ func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Exp
 	if v, ok := ir.VarOf(e); ok {
 		name = v.Name
 	}
-	nv := ir.NewVar(t.names.fresh(name+"_mat"), load.Type(), e.Span())
+	suffix := "_mat"
+	if mem == ir.MemVec {
+		suffix = "_vec"
+	}
+	nv := ir.NewVar(t.names.fresh(name+suffix), load.Type(), e.Span())
 	*out = append(*out, assign(nv, load))
 	return nv, nil
 }

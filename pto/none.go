@@ -26,7 +26,7 @@ func init() {
 	NoEmitter(ir.TileBatchMatmul, "FlattenTileNdTo2D unrolls it into one tile.matmul per batch before codegen")
 	NoEmitter(ir.TileBatchMatmulAcc, "FlattenTileNdTo2D unrolls it into one tile.matmul_acc per batch before codegen")
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")
-	NoEmitter(ir.TensorGatherCompare, "the compare form of a gather runs in the simulator; ptorepl does not lower it to pto.tgather's compare form yet")
+	NoEmitter(ir.TensorGatherCompare, "ConvertTensorToTileOps lowers it to tile.gather_compare")
 	NoEmitter(ir.TensorCreateL1, "a tensor-level op: ConvertTensorToTileOps lowers it to a tile.create in Mat before codegen")
 	NoEmitter(ir.TensorGatherRow, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.gather_row before codegen")
 	NoEmitter(ir.TensorPagedGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather_row before codegen")

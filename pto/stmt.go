@@ -98,7 +98,7 @@ func (c *Ctx) call(call *ir.Call, result *ir.Var) error {
 	}
 	if result != nil && !c.defined(result) {
 		switch result.Type().(type) {
-		case *ir.UnknownType, *ir.PtrType:
+		case *ir.UnknownType, *ir.PtrType, *ir.TupleType: // a pair is defined through its items
 		default:
 			return c.errorf("%s: the emitter did not define %s", call.Op.Name, result.Name)
 		}
@@ -122,6 +122,12 @@ func (c *Ctx) assign(s *ir.AssignStmt) error {
 	switch x := s.Value.(type) {
 	case *ir.Call:
 		return c.call(x, s.Var)
+	case *ir.TupleGetItem:
+		// A tile of a pair an op wrote (tile.gather_compare's dst and
+		// cdst): the op declared it under this variable already.
+		if _, ok := c.vals[s.Var]; ok {
+			return nil
+		}
 	case *ir.Var, *ir.IterArg, *ir.MemRef, *ir.WindowBuffer:
 		src, _ := ir.VarOf(x)
 		if t, ok := c.tensors[src]; ok {

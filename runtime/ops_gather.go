@@ -9,6 +9,36 @@ import (
 // Gathers: tile.gather reads its source at flat element indices;
 // tensor.gather is torch.gather along one dimension.
 
+// gatherCompare computes the compare form of a gather of the [rows, cols]
+// values in: dst (rows x out_cols indices) and the per-row match counts,
+// with the counts' dtype.
+func gatherCompare(c *ir.Call, in []float64, shape []int, kvalue any) (dst, cnt []float64, count ir.DataType, err error) {
+	kv, err := toFloat(kvalue)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("kvalue: %w", err)
+	}
+	rows, cols := shape[0], shape[1]
+	outCols, offset := int(c.Kwargs.Int("out_cols", 1)), c.Kwargs.Int("offset", 0)
+	mode := c.Kwargs.Int("cmp_mode", 0)
+	dst, cnt = make([]float64, rows*outCols), make([]float64, rows)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			if !compareHolds(mode, in[i*cols+j], kv) {
+				continue
+			}
+			if k := int(cnt[i]); k < outCols {
+				dst[i*outCols+k] = float64(int64(j) + offset)
+			}
+			cnt[i]++
+		}
+	}
+	count = ir.INT32
+	if dt, ok := c.Kwargs.DType("count_dtype"); ok {
+		count = dt
+	}
+	return dst, cnt, count, nil
+}
+
 func init() {
 	// scatter_mask writes src's compact rows onto the columns of dst its
 	// pattern selects; the other elements of dst pass through.
@@ -98,39 +128,37 @@ func init() {
 	})
 	// gather_compare: per row, the columns (plus offset) whose element
 	// compares true with kvalue, the first out_cols of them (the rest of
-	// dst zero), and the number that matched.
+	// dst zero), and the number that matched; the tensor form gives local
+	// tensors, the tile form (its tmp workspace unread) tiles.
 	Register(ir.TensorGatherCompare, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		ov, s, _, err := x.operandValues(c, a, "input")
 		if err != nil {
 			return nil, err
 		}
-		in, shape := ov[0], s[0]
-		kv, err := toFloat(a[1])
+		dst, cnt, count, err := gatherCompare(c, ov[0], s[0], a[1])
 		if err != nil {
-			return nil, fmt.Errorf("kvalue: %w", err)
+			return nil, err
 		}
-		rows, cols := shape[0], shape[1]
-		outCols, offset := int(c.Kwargs.Int("out_cols", 1)), c.Kwargs.Int("offset", 0)
-		dst, cnt := make([]float64, rows*outCols), make([]float64, rows)
-		for i := 0; i < rows; i++ {
-			for j := 0; j < cols; j++ {
-				if !compareHolds(c.Kwargs.Int("cmp_mode", 0), in[i*cols+j], kv) {
-					continue
-				}
-				if k := int(cnt[i]); k < outCols {
-					dst[i*outCols+k] = float64(int64(j) + offset)
-				}
-				cnt[i]++
-			}
-		}
-		count := ir.INT32
-		if dt, ok := c.Kwargs.DType("count_dtype"); ok {
-			count = dt
-		}
+		rows, outCols := s[0][0], int(c.Kwargs.Int("out_cols", 1))
 		dv, cv := localView(ir.INT32, []int{rows, outCols}), localView(count, []int{1, rows})
 		encode(ir.INT32, dst, dv.host)
 		encode(count, cnt, cv.host)
 		return []any{dv, cv}, nil
+	})
+	Register(ir.TileGatherCompare, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		src, err := tileArg(a[0], "src")
+		if err != nil {
+			return nil, err
+		}
+		if len(src.Shape) != 2 {
+			return nil, fmt.Errorf("%s: a 2-D source, given %v", c.Name(), dimsText(src.Shape))
+		}
+		dst, cnt, count, err := gatherCompare(c, src.values(), src.Shape, a[1])
+		if err != nil {
+			return nil, err
+		}
+		rows, outCols := src.Shape[0], int(c.Kwargs.Int("out_cols", 1))
+		return []any{tileOf(ir.INT32, []int{rows, outCols}, dst), tileOf(count, []int{1, rows}, cnt)}, nil
 	})
 	// gather_mask keeps the columns its pattern selects; an output_dtype
 	// of the same width sees the kept bits as that type.
