@@ -34,11 +34,14 @@ type factoryParam struct {
 }
 
 // pyFunc is a @pl.function a factory defined: built into the program
-// whose class calls it, with the factory's scope.
+// whose class calls it, with the factory's scope. home is the reader of
+// the file it is written in when another file imported it (nil: this
+// file's); its nodes are read there.
 type pyFunc struct {
 	dec, def *node
 	env      *env
 	name     string
+	home     *reader
 }
 
 func (r *reader) factoryDecl(def *node) *factory {
@@ -336,8 +339,9 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 				continue
 			}
 			v, ok := e.lookup(r.text(c))
-			if !ok {
-				// A module-level @pl.function the program calls by name.
+			if _, prog := v.(*importedProgram); !ok || prog {
+				// A module-level @pl.function the program calls by name
+				// (an imported one is bound as a program too).
 				if mf := r.modFuncs[r.text(c)]; mf != nil && isCallee(all, i) {
 					v, ok = mf, true
 				}
@@ -347,7 +351,9 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 				continue
 			}
 			seen[pf] = true
+			leave := r.enter(pf.home)
 			scan(pf.def, pf.env)
+			leave()
 			out = append(out, pf)
 		}
 	}

@@ -173,20 +173,35 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 		r.consts[as] = importedFactory{home: from, f: f}
 		return
 	}
+	if pf := from.modFuncs[name]; pf != nil {
+		if as != name {
+			r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is a @pl.function kernel of %s imported as %s; a program calls an imported kernel by its own name (from ... import %s)", name, from.file, as, name))}
+			return
+		}
+		home := from
+		if pf.home != nil {
+			home = pf.home // imported there from a third file
+		}
+		r.modFuncs[as] = &pyFunc{dec: pf.dec, def: pf.def, env: pf.env, name: pf.name, home: home}
+		delete(r.consts, as)
+		// A top-level @pl.function is a program of its own too, which a
+		// test case may return; a program that calls it takes it in.
+		if b := from.progBuilds[name]; b != nil {
+			r.consts[as] = &importedProgram{home: from, name: name, build: b}
+		}
+		return
+	}
 	if b := from.progBuilds[name]; b != nil {
 		r.consts[as] = &importedProgram{home: from, name: name, build: b}
 		return
 	}
 	what := ""
-	switch {
-	case from.modFuncs[name] != nil:
-		what = "a @pl.function kernel"
-	case from.jitNames[name]:
+	if from.jitNames[name] {
 		what = "a @pl.jit function"
 	}
 	if what != "" {
 		r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is %s of %s; ptorepl imports constants, @pl.inline / @pl.jit.inline helpers, "+
-			"program factories and @pl.program classes from other files, and builds the kernels a program calls from the file it opens", name, what, from.file))}
+			"@pl.function kernels, program factories and @pl.program classes from other files, and builds @pl.jit functions from the file it opens", name, what, from.file))}
 		return
 	}
 	r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is not a constant or a PyPTO helper of %s", name, from.file))}

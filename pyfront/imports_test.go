@@ -62,8 +62,9 @@ func TestImportErrors(t *testing.T) {
 			strings.Join([]string{filepath.Join(dir, "cycle", "a.py"), filepath.Join(dir, "cycle", "b.py"), filepath.Join(dir, "cycle", "a.py")}, " -> ")},
 		{"bad/missing.py", filepath.Join(dir, "bad", "missing.py") + ":3:6: from .nowhere import: no file nowhere.py beside " + filepath.Join(dir, "bad", "missing.py")},
 		{"bad/uses_helper.py", filepath.Join(dir, "bad", "helpers.py") + ":11:38: unknown op pl.no_such_op"},
+		{"bad/uses_bad_kernel.py", filepath.Join(dir, "bad", "helpers.py") + ":22:21: unknown op pl.no_such_tile_op"},
 		{"bad/uses_kernel.py", filepath.Join(dir, "bad", "uses_kernel.py") + ":8:9: kernel is a @pl.jit function of " + filepath.Join(dir, "bad", "helpers.py") +
-			"; ptorepl imports constants, @pl.inline / @pl.jit.inline helpers, program factories and @pl.program classes from other files, and builds the kernels a program calls from the file it opens"},
+			"; ptorepl imports constants, @pl.inline / @pl.jit.inline helpers, @pl.function kernels, program factories and @pl.program classes from other files, and builds @pl.jit functions from the file it opens"},
 		{"bad/torch_name.py", filepath.Join(dir, "bad", "torch_name.py") + ":7:32: float32 comes from torch, which ptorepl does not read (it reads PyPTO files, and the files beside them that they import)"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -79,7 +80,9 @@ func TestImportErrors(t *testing.T) {
 }
 
 // A test module below its project's root imports the project's program
-// factory and @pl.program class by module path (kernels.builders, found
+// factory, @pl.program class and @pl.function kernel (which its own
+// program calls, reading the constants of the kernel's file, not the
+// test's) by module path (kernels.builders, found
 // from the root that pyproject.toml marks, as pytest's rootdir on sys.path
 // finds it); its test cases build them there, each in its own file's
 // names, and the programs run to what they compute.
@@ -93,7 +96,7 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 		args   []interface{}
 		cols   int
 		factor float64
-	}{{"ScaleCase", nil, 32, 3}, {"ScaleCase", []interface{}{64, -0.5}, 64, -0.5}, {"DoublerCase", nil, 16, 2}} {
+	}{{"ScaleCase", nil, 32, 3}, {"ScaleCase", []interface{}{64, -0.5}, 64, -0.5}, {"DoublerCase", nil, 16, 2}, {"NegateCase", nil, 16, -1}} {
 		prog, err := mod.Call(c.name, c.args...)
 		if err != nil {
 			t.Fatalf("%s%v: %v", c.name, c.args, err)

@@ -89,6 +89,7 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 		fn   *ir.Function
 		node *node
 		fenv *env
+		home *reader // another file's kernel: read there (imports.go)
 	}
 	var fns []pending
 	for _, c := range r.kids(body) {
@@ -103,7 +104,7 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 				r.fail(def, "program %s already has a function named %s", name, fn.Name)
 			}
 			pc.funcs[fn.Name] = fn
-			fns = append(fns, pending{fn, def, fenv})
+			fns = append(fns, pending{fn, def, fenv, nil})
 		case "pass_statement", "expression_statement":
 			// pass, a docstring
 		case "function_definition":
@@ -115,12 +116,14 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 	// Kernels a factory defined outside the class, called by name.
 	var free []pending
 	for _, pf := range r.freeFuncs(body, e) {
+		leave := r.enter(pf.home)
 		fn, fenv := r.signature(pf.dec, pf.def, pf.env, authoring)
+		leave()
 		if pc.funcs[fn.Name] != nil {
 			r.fail(pf.def, "program %s already has a function named %s", name, fn.Name)
 		}
 		pc.funcs[fn.Name] = fn
-		free = append(free, pending{fn, pf.def, fenv})
+		free = append(free, pending{fn, pf.def, fenv, pf.home})
 	}
 	fns = append(free, fns...)
 	if authoring {
@@ -130,7 +133,9 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 	}
 	for _, p := range fns {
 		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
+		leave := r.enter(p.home)
 		fc.body(p.node)
+		leave()
 		if !authoring {
 			// Authored names are the author's; only printed text was renamed.
 			restoreHints(p.fn, fc.free)

@@ -15,3 +15,8 @@ def twice(x: pl.Tensor, y: pl.Out[pl.Tensor]):
 @pl.jit.incore
 def kernel(x: pl.Tensor[[1, SIZE], pl.FP32]):
     return x
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def broken(x: pl.Tensor[[1, SIZE], pl.FP32], y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]]) -> pl.Tensor[[1, SIZE], pl.FP32]:
+    return pl.store(pl.no_such_tile_op(pl.load(x, [0, 0], [1, SIZE])), [0, 0], y)

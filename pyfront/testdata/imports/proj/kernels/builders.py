@@ -1,9 +1,16 @@
-"""Program builders a project's tests import: a factory and a program
-class, with a constant of this file that both read."""
+"""Program builders a project's tests import: a kernel, a factory and a
+program class, with constants of this file that they read."""
 
 import pypto.language as pl
 
 ROWS = 8
+NEG = -1.0
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def negate_rows(x: pl.Tensor[[ROWS, 16], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 16], pl.FP32]]) -> pl.Tensor[[ROWS, 16], pl.FP32]:
+    t = pl.load(x, [0, 0], [ROWS, 16])
+    return pl.store(pl.mul(t, NEG), [0, 0], y)
 
 
 def build_scale(cols: int, factor: float):

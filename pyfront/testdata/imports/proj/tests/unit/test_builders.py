@@ -5,7 +5,9 @@ sys.path) lets it."""
 import pypto.language as pl
 import pytest
 from harness.core.harness import DataType, PTOTestCase
-from kernels.builders import Doubler, build_scale
+from kernels.builders import Doubler, build_scale, negate_rows
+
+NEG = 5.0  # this file's: the imported kernel reads its own file's NEG
 
 # The harness's dtypes are PyPTO's, as upstream's harness names them.
 _FACTORS = {DataType.FP32: 1.0, DataType.FP16: 0.5}
@@ -28,6 +30,20 @@ class DoublerCase(PTOTestCase):
 
     def get_program(self):
         return Doubler
+
+
+class NegateCase(PTOTestCase):
+    __test__ = False
+
+    def get_program(self):
+        @pl.program
+        class Negate:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def orchestrator(self, x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+                y = negate_rows(x, y)
+                return y
+
+        return Negate
 
 
 @pytest.mark.parametrize("cols", [16, 64])
