@@ -294,6 +294,9 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			return fc.programCall(n, pf.name, pos, nodes, kws)
 		}
 	}
+	if pf, ok := r.consts[callee].(*pyFunc); ok && fc.pc.funcs[pf.name] != nil {
+		return fc.programCall(n, pf.name, pos, nodes, kws) // k = make_k(8) at module level
+	}
 	if strings.HasPrefix(callee, "self.") {
 		return fc.programCall(n, strings.TrimPrefix(callee, "self."), pos, nodes, kws)
 	}

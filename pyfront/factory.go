@@ -329,9 +329,9 @@ func isCallee(all []node, i uint32) bool {
 
 func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 	var out []*pyFunc
-	seen := map[*pyFunc]bool{}
-	var scan func(n *node, e *env)
-	scan = func(n *node, e *env) {
+	seen := map[*node]bool{} // by definition: an imported kernel is a copy naming its file
+	var scan func(n *node, e *env, home *reader)
+	scan = func(n *node, e *env, home *reader) {
 		all := n.all()
 		for i := n.index(); i < n.next; i++ {
 			c := &all[i]
@@ -339,6 +339,11 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 				continue
 			}
 			v, ok := e.lookup(r.text(c))
+			if pf, isFn := r.consts[r.text(c)].(*pyFunc); !ok && isFn && isCallee(all, i) {
+				// A module constant holding a kernel a factory made
+				// (k = make_k(8)), called by name.
+				v, ok = pf, true
+			}
 			if _, prog := v.(*importedProgram); !ok || prog {
 				// A module-level @pl.function the program calls by name
 				// (an imported one is bound as a program too).
@@ -347,16 +352,23 @@ func (r *reader) freeFuncs(n *node, e *env) []*pyFunc {
 				}
 			}
 			pf, isFn := v.(*pyFunc)
-			if !ok || !isFn || seen[pf] {
+			if !ok || !isFn || seen[pf.def] {
 				continue
 			}
-			seen[pf] = true
+			seen[pf.def] = true
+			if pf.home == nil && home != nil {
+				// Found while reading another file's kernel: it is that
+				// file's too.
+				cp := *pf
+				cp.home = home
+				pf = &cp
+			}
 			leave := r.enter(pf.home)
-			scan(pf.def, pf.env)
+			scan(pf.def, pf.env, pf.home)
 			leave()
 			out = append(out, pf)
 		}
 	}
-	scan(n, e)
+	scan(n, e, nil)
 	return out
 }

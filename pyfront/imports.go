@@ -165,6 +165,13 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 		return
 	}
 	if v, ok := from.consts[name]; ok {
+		if pf, ok := v.(*pyFunc); ok && pf.home == nil {
+			// A kernel a factory of that file made (k = make_k(...)):
+			// its body is read there.
+			cp := *pf
+			cp.home = from
+			v = &cp
+		}
 		r.consts[as] = v
 		delete(r.inlines, as)
 		return
@@ -293,7 +300,40 @@ func moduleFile(base, dotted string) string {
 			return p
 		}
 	}
-	return ""
+	return numberedModule(base, dotted)
+}
+
+// numberedModule finds pkg.name as the one file NN_name.py of package pkg:
+// upstream's examples are numbered (examples/models/04_paged_attention.py)
+// and each package's __init__.py registers the plain name as an alias of
+// the numbered module at import time, which is how its tests import them
+// (from examples.models.paged_attention import ...).
+func numberedModule(base, dotted string) string {
+	parts := strings.Split(dotted, ".")
+	if len(parts) < 2 {
+		return ""
+	}
+	pkg := filepath.Join(append([]string{base}, parts[:len(parts)-1]...)...)
+	if _, err := os.Stat(filepath.Join(pkg, "__init__.py")); err != nil {
+		return ""
+	}
+	ents, err := os.ReadDir(pkg)
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range ents {
+		n := e.Name()
+		digits := len(n) - len(strings.TrimLeft(n, "0123456789"))
+		if digits == 0 || e.IsDir() || n[digits:] != "_"+parts[len(parts)-1]+".py" {
+			continue
+		}
+		if found != "" {
+			return "" // two candidates: no alias to pick
+		}
+		found = filepath.Join(pkg, n)
+	}
+	return found
 }
 
 // importsPyPTO reports whether the Python file at path imports PyPTO's

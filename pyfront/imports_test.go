@@ -82,7 +82,10 @@ func TestImportErrors(t *testing.T) {
 // A test module below its project's root imports the project's program
 // factory, @pl.program class and @pl.function kernel (which its own
 // program calls, reading the constants of the kernel's file, not the
-// test's) by module path (kernels.builders, found
+// test's; and one a factory there made, bound at module level, beside one
+// this file's factory made; and a numbered module, models/01_tiny.py, by
+// its plain name models.tiny, as upstream's examples are imported) by
+// module path (kernels.builders, found
 // from the root that pyproject.toml marks, as pytest's rootdir on sys.path
 // finds it); its test cases build them there, each in its own file's
 // names, and the programs run to what they compute.
@@ -91,12 +94,14 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scale := func(f float64) func(float64) float64 { return func(x float64) float64 { return f32(x * f) } }
 	for _, c := range []struct {
-		name   string
-		args   []interface{}
-		cols   int
-		factor float64
-	}{{"ScaleCase", nil, 32, 3}, {"ScaleCase", []interface{}{64, -0.5}, 64, -0.5}, {"DoublerCase", nil, 16, 2}, {"NegateCase", nil, 16, -1}} {
+		name string
+		args []interface{}
+		cols int
+		want func(float64) float64
+	}{{"ScaleCase", nil, 32, scale(3)}, {"ScaleCase", []interface{}{64, -0.5}, 64, scale(-0.5)}, {"DoublerCase", nil, 16, scale(2)},
+		{"NegateCase", nil, 16, scale(-1)}, {"TinyCase", nil, 16, scale(4)}, {"ShiftThenHalveCase", nil, 16, func(x float64) float64 { return f32(f32(x+1) * 0.5) }}} {
 		prog, err := mod.Call(c.name, c.args...)
 		if err != nil {
 			t.Fatalf("%s%v: %v", c.name, c.args, err)
@@ -107,7 +112,7 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 		}
 		for i := 0; i < 8; i++ {
 			for j := 0; j < c.cols; j++ {
-				if got, want := y.At(i, j), f32(x.At(i, j)*c.factor); got != want {
+				if got, want := y.At(i, j), c.want(x.At(i, j)); got != want {
 					t.Fatalf("%s%v: y[%d, %d] = %v, want %v", c.name, c.args, i, j, got, want)
 				}
 			}

@@ -13,6 +13,20 @@ def negate_rows(x: pl.Tensor[[ROWS, 16], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 16
     return pl.store(pl.mul(t, NEG), [0, 0], y)
 
 
+def make_shift(delta: float):
+    @pl.function(type=pl.FunctionType.InCore)
+    def shift(x: pl.Tensor[[ROWS, 16], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, 16], pl.FP32]]) -> pl.Tensor[[ROWS, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [ROWS, 16])
+        return pl.store(pl.add(t, delta), [0, 0], y)
+
+    return shift
+
+
+# A kernel a factory makes, bound at module level, as upstream's
+# multi-config paged attention binds its kernels.
+shift_one = make_shift(1.0)
+
+
 def build_scale(cols: int, factor: float):
     @pl.program
     class Scale:

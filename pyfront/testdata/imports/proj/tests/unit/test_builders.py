@@ -5,7 +5,8 @@ sys.path) lets it."""
 import pypto.language as pl
 import pytest
 from harness.core.harness import DataType, PTOTestCase
-from kernels.builders import Doubler, build_scale, negate_rows
+from kernels.builders import Doubler, build_scale, negate_rows, shift_one
+from models.tiny import Tiny
 
 NEG = 5.0  # this file's: the imported kernel reads its own file's NEG
 
@@ -44,6 +45,44 @@ class NegateCase(PTOTestCase):
                 return y
 
         return Negate
+
+
+class TinyCase(PTOTestCase):
+    __test__ = False
+
+    def get_program(self):
+        return Tiny
+
+
+def make_halve():
+    @pl.function(type=pl.FunctionType.InCore)
+    def halve(x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [8, 16])
+        return pl.store(pl.mul(t, 0.5), [0, 0], y)
+
+    return halve
+
+
+halve = make_halve()
+
+
+class ShiftThenHalveCase(PTOTestCase):
+    """An imported factory-made kernel and one of this file, both bound at
+    module level."""
+
+    __test__ = False
+
+    def get_program(self):
+        @pl.program
+        class ShiftThenHalve:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def orchestrator(self, x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+                t = pl.create_tensor([8, 16], dtype=pl.FP32)
+                t = shift_one(x, t)
+                y = halve(t, y)
+                return y
+
+        return ShiftThenHalve
 
 
 @pytest.mark.parametrize("cols", [16, 64])
