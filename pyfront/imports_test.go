@@ -167,3 +167,41 @@ func TestRelativeImportInText(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestUpstreamPagedAttentionTests reads upstream's paged-attention system
+// test module unmodified: it imports its kernels and program builders from
+// examples.models.paged_attention (the numbered 04_paged_attention.py, two
+// directories up and across, found from the project's root). Its QK
+// matmul case, whose program calls the imported kernel_qk_matmul, runs as
+// written and compiled to qi @ kj^T; its other cases build and compile.
+func TestUpstreamPagedAttentionTests(t *testing.T) {
+	mod := upstreamSystemTest(t, "runtime/framework_and_models/test_paged_attention.py")
+	for _, name := range []string{"SoftmaxPrepareTestCase", "PVMatmulTestCase", "OnlineUpdateTestCase", "PagedAttentionTestCase"} {
+		prog, err := mod.Call(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := pl.TryCompile(prog, pl.Ranks(1)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	prog, err := mod.Call("QKMatmulTestCase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 128).To(ir.BF16), tensor.Randn(2, 128, 128).To(ir.BF16), tensor.Zeros(ir.FP32, 16, 128)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 128; j++ {
+				if got, want := a[2].At(i, j), matmulAt(a[0].At, func(idx ...int) float64 { return a[1].At(idx[1], idx[0]) }, 128, i, j); got != want {
+					t.Fatalf("compiled %v: sij[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}
