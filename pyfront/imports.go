@@ -252,7 +252,14 @@ func (r *reader) importedProgramAt(at *node, p *importedProgram) *ir.Program {
 // runImported runs an imported factory with this file's arguments; its
 // errors carry its own file's positions.
 func (r *reader) runImported(imp importedFactory, pos []value, kws []kwArg) value {
-	return imp.home.runFactory(imp.f, imp.f.def, pos, kws)
+	v := imp.home.runFactory(imp.f, imp.f.def, pos, kws)
+	if pf, ok := v.(*pyFunc); ok && pf.home == nil {
+		// A kernel the factory made (make_k(...)): read in its file.
+		cp := *pf
+		cp.home = imp.home
+		return &cp
+	}
+	return v
 }
 
 // modulePath is the file a module name refers to: for dots > 0 relative

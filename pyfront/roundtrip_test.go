@@ -304,7 +304,7 @@ func TestRoundTripAuthored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []string{"ScaleCase", "DoublerCase", "NegateCase", "TinyCase", "ShiftThenHalveCase"} {
+	for _, c := range []string{"ScaleCase", "DoublerCase", "NegateCase", "TinyCase", "ShiftThenHalveCase", "ShiftTwoCase"} {
 		if progs["imports/proj/tests/unit/test_builders.py/"+c+"()"], err = imported.Call(c); err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ sys.path) lets it."""
 import pypto.language as pl
 import pytest
 from harness.core.harness import DataType, PTOTestCase
-from kernels.builders import Doubler, build_scale, negate_rows, shift_one
+from kernels.builders import Doubler, build_scale, make_shift, negate_rows, shift_one
 from models.tiny import Tiny
 
 NEG = 5.0  # this file's: the imported kernel reads its own file's NEG
@@ -45,6 +45,24 @@ class NegateCase(PTOTestCase):
                 return y
 
         return Negate
+
+
+class ShiftTwoCase(PTOTestCase):
+    """A kernel the imported factory makes here, in get_program."""
+
+    __test__ = False
+
+    def get_program(self):
+        shift_two = make_shift(2.0)
+
+        @pl.program
+        class ShiftTwo:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def orchestrator(self, x: pl.Tensor[[8, 16], pl.FP32], y: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+                y = shift_two(x, y)
+                return y
+
+        return ShiftTwo
 
 
 class TinyCase(PTOTestCase):
