@@ -106,6 +106,7 @@ func (r *reader) callFactory(f *factory, args []any) *ir.Program {
 	case *ir.Program:
 		return v
 	case *pyFunc:
+		defer r.enter(v.home)() // a kernel another file's factory made is read there
 		return r.functionProgram(v.dec, v.env)
 	}
 	r.fail(f.def, "factory %s returns no program", f.name)

@@ -119,6 +119,14 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 			}
 		}
 	}
+	// A kernel the imported factory makes may be the program itself.
+	three, err := mod.Call("ShiftThreeCase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := three.String(); !strings.Contains(text, "def shift(") || !strings.Contains(text, "3.0") {
+		t.Fatalf("ShiftThreeCase:\n%s", text)
+	}
 	// The same layout without the marker is no project: only the test's
 	// own directory is searched, as for a script Python runs, and the
 	// name's use says where it comes from; with the marker it is found.

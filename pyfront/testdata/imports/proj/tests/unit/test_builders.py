@@ -65,6 +65,15 @@ class ShiftTwoCase(PTOTestCase):
         return ShiftTwo
 
 
+class ShiftThreeCase(PTOTestCase):
+    """The imported factory's kernel is the program."""
+
+    __test__ = False
+
+    def get_program(self):
+        return make_shift(3.0)
+
+
 class TinyCase(PTOTestCase):
     __test__ = False
 
