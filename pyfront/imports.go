@@ -165,14 +165,9 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 		return
 	}
 	if v, ok := from.consts[name]; ok {
-		if pf, ok := v.(*pyFunc); ok && pf.home == nil {
-			// A kernel a factory of that file made (k = make_k(...)):
-			// its body is read there.
-			cp := *pf
-			cp.home = from
-			v = &cp
-		}
-		r.consts[as] = v
+		// A kernel a factory of that file made (k = make_k(...)) is read
+		// there.
+		r.consts[as] = withHome(v, from)
 		delete(r.inlines, as)
 		return
 	}
@@ -252,11 +247,15 @@ func (r *reader) importedProgramAt(at *node, p *importedProgram) *ir.Program {
 // runImported runs an imported factory with this file's arguments; its
 // errors carry its own file's positions.
 func (r *reader) runImported(imp importedFactory, pos []value, kws []kwArg) value {
-	v := imp.home.runFactory(imp.f, imp.f.def, pos, kws)
+	return withHome(imp.home.runFactory(imp.f, imp.f.def, pos, kws), imp.home)
+}
+
+// withHome marks a kernel v that another file's factory made (make_k(...))
+// as read in that file, home; other values are as they are.
+func withHome(v value, home *reader) value {
 	if pf, ok := v.(*pyFunc); ok && pf.home == nil {
-		// A kernel the factory made (make_k(...)): read in its file.
 		cp := *pf
-		cp.home = imp.home
+		cp.home = home
 		return &cp
 	}
 	return v
