@@ -23,25 +23,31 @@ var MaskPatterns = []struct {
 	Stride, Phase int64
 }{{}, {"P0101", 2, 0}, {"P1010", 2, 1}, {"P0001", 4, 0}, {"P0010", 4, 1}, {"P0100", 4, 2}, {"P1000", 4, 3}, {"P1111", 1, 0}}
 
+// gatherInput is the shape and dtype of a gather form's first argument: a
+// Vec tile (tile) or a tensor.
+func gatherInput(c *DeduceCtx, tile bool) ([]Expr, DataType, error) {
+	if tile {
+		t, err := vecTile(c, 0)
+		if err != nil {
+			return nil, 0, err
+		}
+		return t.Shape, t.DType, nil
+	}
+	t, err := c.TensorLike(0)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t.Shape, t.DType, nil
+}
+
 // gatherMaskDeduce types gather_mask of a 2-D tile or tensor: the rows
 // compacted to the columns the pattern keeps, in output_dtype (a bit
 // reinterpretation of as many bytes) or the source's type.
 func gatherMaskDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 	return func(c *DeduceCtx) (Type, error) {
-		var shape []Expr
-		var dt DataType
-		if tile {
-			t, err := vecTile(c, 0)
-			if err != nil {
-				return nil, err
-			}
-			shape, dt = t.Shape, t.DType
-		} else {
-			t, err := c.TensorLike(0)
-			if err != nil {
-				return nil, err
-			}
-			shape, dt = t.Shape, t.DType
+		shape, dt, err := gatherInput(c, tile)
+		if err != nil {
+			return nil, err
 		}
 		if len(shape) != 2 {
 			return nil, c.Fail(0, "a 2-D source", c.Args[0])
@@ -88,20 +94,9 @@ var CompareModes = map[string]int64{"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4,
 // a Vec tile, a workspace tile third, and gives two Vec tiles.
 func gatherCompareDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 	return func(c *DeduceCtx) (Type, error) {
-		var shape []Expr
-		var dt DataType
-		if tile {
-			in, err := vecTile(c, 0)
-			if err != nil {
-				return nil, err
-			}
-			shape, dt = in.Shape, in.DType
-		} else {
-			in, err := c.TensorLike(0)
-			if err != nil {
-				return nil, err
-			}
-			shape, dt = in.Shape, in.DType
+		shape, dt, err := gatherInput(c, tile)
+		if err != nil {
+			return nil, err
 		}
 		if !hasDType(gatherSources, dt) || len(shape) != 2 {
 			return nil, c.Fail(0, "a 2-D input of "+dtypeList(gatherSources), c.Args[0])
