@@ -280,6 +280,15 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	if imp, ok := r.consts[callee].(importedFactory); ok && fc == nil {
 		return r.runImported(imp, pos, kws)
 	}
+	if m, ok := strings.CutPrefix(callee, "self."); ok && fc == nil {
+		if self, ok := e.lookup("self"); ok {
+			if co, ok := self.(*caseObject); ok {
+				if v, ok := r.callMethod(n, co, m, pos, kws); ok {
+					return v
+				}
+			}
+		}
+	}
 	if h := r.helpers[callee]; h != nil && fc == nil {
 		return r.runFactory(h, n, pos, kws)
 	}

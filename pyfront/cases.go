@@ -120,6 +120,34 @@ func (r *reader) runCase(f *factory, at *node, pos []value, kws []kwArg) value {
 	return nil
 }
 
+// callMethod runs self.name(...) of a test case while its get_program
+// runs: a plain method of its class (or a base) computing a value, run as
+// the reader runs a helper def, with self bound. ok is false when the class
+// has no such method.
+func (r *reader) callMethod(at *node, self *caseObject, name string, pos []value, kws []kwArg) (value, bool) {
+	cls := r.cases[self.class]
+	if cls == nil {
+		return nil, false
+	}
+	m, owner := cls.method(name)
+	if m == nil {
+		return nil, false
+	}
+	params, rest := r.initParams(m)
+	if rest != "" {
+		r.fail(at, "%s.%s takes **%s, which the reader does not bind", owner.name, name, rest)
+	}
+	h := &factory{name: owner.name + "." + name, def: m, params: params, helper: true}
+	e := r.globalEnv()
+	e.vars["self"] = self
+	r.bindParams(h, at, pos, kws, e)
+	if v := r.factoryBlock(h, m.ChildByFieldId(fldBody), e); v != nil {
+		return v, true
+	}
+	r.fail(at, "%s returns no value", h.name)
+	return nil, false
+}
+
 // runInit runs the __init__ that class c's instances use, with these
 // arguments: keywords it does not name go to its **kwargs.
 func (r *reader) runInit(c *caseClass, at *node, pos []value, kws []kwArg, self *caseObject) {

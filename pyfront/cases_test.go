@@ -22,7 +22,7 @@ func TestHarnessCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Negate build_rows ScaleCase NarrowScaleCase NegateCase TableCase RowsCase DeviceCase"
+	want := "Negate build_rows ScaleCase NarrowScaleCase NegateCase TableCase RowsCase PaddedRowsCase DeviceCase"
 	if got := strings.Join(mod.Names(), " "); got != want {
 		t.Fatalf("names %q, want %q (a class without get_program is no case)", got, want)
 	}
@@ -114,11 +114,20 @@ func TestHarnessCases(t *testing.T) {
 	if !strings.Contains(rows.String(), "pl.Tensor[[8, 32], pl.FP32]") {
 		t.Fatalf("RowsCase(8):\n%s", rows)
 	}
+	// A helper method of the case's class (or a base) computes a value
+	// get_program uses: self._padded(extra=8).
+	padded, err := mod.Call("PaddedRowsCase", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(padded.String(), "pl.Tensor[[16, 32], pl.FP32]") {
+		t.Fatalf("PaddedRowsCase(8):\n%s", padded)
+	}
 
 	// What __init__ sets under a condition the reader cannot evaluate is
 	// an error only where get_program reads it.
 	_, err = mod.Call("DeviceCase")
-	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:141:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
+	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:153:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
 		t.Fatalf("DeviceCase: %v", err)
 	}
 }

@@ -135,6 +135,18 @@ class RowsCase(PTOTestCase):
     def get_program(self) -> Any:
         return build_rows(self.rows)
 
+    def _padded(self, extra: int = 0) -> int:
+        if extra:
+            return self.rows + extra
+        return self.rows
+
+
+class PaddedRowsCase(RowsCase):
+    """Its rows come from a helper method of its base."""
+
+    def get_program(self) -> Any:
+        return build_rows(self._padded(extra=8))
+
 
 class DeviceCase(_ScaleBase):
     def get_program(self) -> Any:
