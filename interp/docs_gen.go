@@ -99,6 +99,7 @@ var docIndex = map[string]docEntry{
 	"pl.Dynamic":                        {Signature: "func Dynamic(name string) Expr", Doc: "Dynamic declares a symbolic dimension. PyPTO: NR = pl.dynamic(\"NR\").\nEvery call with one name gives the same dimension."},
 	"pl.Eq":                             {Signature: "func Eq(a, b any) Expr", Doc: "Eq is a == b."},
 	"pl.Exp":                            {Signature: "func Exp(x any) Expr", Doc: "Exp is elementwise e^x of a floating-point tile or tensor. PyPTO: pl.exp(t)."},
+	"pl.ExpandClone":                    {Signature: "func ExpandClone(input, target any) Expr", Doc: "ExpandClone writes a rank-3 input broadcast into target (a 1 expanded in\nat most one dimension, or a plain copy) and is the written target: bind\nit back (f.Set(y, pl.ExpandClone(x, y))). PyPTO: pl.expand_clone(input,\ntarget)."},
 	"pl.Expr":                           {Signature: "type Expr = ir.Expr", Doc: "Expr is an IR expression: a variable, constant, or op call."},
 	"pl.Extract":                        {Signature: "func Extract(src, row, col, shape any, mem MemorySpace) Expr", Doc: "Extract is the [rows, cols] window of a 2-D tile at (row, col), placed\nin mem (typically a Mat source into Left or Right, a cube operand). PyPTO: pl.tile.extract(src, row, col, shape, target_memory=mem)."},
 	"pl.FP16":                           {Signature: "const pl.FP16", Doc: "Element types."},

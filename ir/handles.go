@@ -101,6 +101,7 @@ var (
 	TileGatherb                                                          *OpDef // ops_gatherb.go
 	TensorGatherCompare                                                  *OpDef // ops_gather.go
 	TileGatherCompare                                                    *OpDef // ops_gather.go
+	TensorExpandClone                                                    *OpDef // ops_expand.go
 )
 
 // Seed PR #1301's tile-level signal ops (ops_comm.go).

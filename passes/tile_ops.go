@@ -326,6 +326,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
+	ir.TensorExpandClone:   {rewrite: (*tileConv).expandClone},
 	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
 	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
 	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},

@@ -683,6 +683,14 @@ func BlockIdx() Expr { return dsl.Call(ir.TileGetBlockIdx, nil, nil) }
 // (1 outside one). PyPTO: pl.tile.get_block_num().
 func BlockNum() Expr { return dsl.Call(ir.TileGetBlockNum, nil, nil) }
 
+// ExpandClone writes a rank-3 input broadcast into target (a 1 expanded in
+// at most one dimension, or a plain copy) and is the written target: bind
+// it back (f.Set(y, pl.ExpandClone(x, y))). PyPTO: pl.expand_clone(input,
+// target).
+func ExpandClone(input, target any) Expr {
+	return dsl.Call(ir.TensorExpandClone, []ir.Expr{arg(input, "pl.ExpandClone", "input"), arg(target, "pl.ExpandClone", "target")}, nil)
+}
+
 // Gather reads input along dim at index, as torch.gather: out[b, k] =
 // input[b, index[b, k]] for dim -1 of a rank-2 input (the form a kernel
 // compiles, one tile.gather per row). PyPTO: pl.gather(input, dim=dim,

@@ -27,6 +27,7 @@ func init() {
 	NoEmitter(ir.TileBatchMatmulAcc, "FlattenTileNdTo2D unrolls it into one tile.matmul_acc per batch before codegen")
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")
 	NoEmitter(ir.TensorGatherCompare, "ConvertTensorToTileOps lowers it to tile.gather_compare")
+	NoEmitter(ir.TensorExpandClone, "ConvertTensorToTileOps lowers it to tile loads, row or column expansions and stores")
 	NoEmitter(ir.TensorCreateL1, "a tensor-level op: ConvertTensorToTileOps lowers it to a tile.create in Mat before codegen")
 	NoEmitter(ir.TensorGatherRow, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.gather_row before codegen")
 	NoEmitter(ir.TensorPagedGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather_row before codegen")

@@ -120,6 +120,7 @@ var shortOps = map[string]*ir.OpDef{
 	"pl.recip":                ir.TensorRecip,
 	"pl.create_tile":          ir.TileCreate,
 	"pl.assemble":             ir.TensorAssemble,
+	"pl.expand_clone":         ir.TensorExpandClone,
 	"pld.get_comm_ctx":        ir.PldSystemGetCommCtx,
 	"pld.rank":                ir.PldSystemRank,
 	"pld.nranks":              ir.PldSystemNranks,

@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,6 +120,18 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		t.Fatal(err)
 	} else {
 		progs["splitk"] = p.IR()
+	}
+	// tensor.expand_clone along each dimension and none.
+	expand, err := pl.LoadPython(filepath.Join("testdata", "authoring", "expand_clone.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dim := range []int{-1, 0, 1, 2} {
+		p, err := expand.Call("build_expand", 3, 4, 16, dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[fmt.Sprintf("expand_clone(%d)", dim)] = p.IR()
 	}
 	bin, ok := mlirtool.Opt()
 	if !ok {

@@ -336,6 +336,15 @@ func TestRoundTripAuthored(t *testing.T) {
 		}
 		progs[fmt.Sprintf("factory.py/build_shift(4, %v)", builtin)] = p
 	}
+	expand, err := pyfront.Load(filepath.Join("testdata", "authoring", "expand_clone.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dim := range []int{-1, 0, 1, 2} {
+		if progs[fmt.Sprintf("expand_clone.py/build_expand(3, 4, 16, %d)", dim)], err = expand.Call("build_expand", 3, 4, 16, dim); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for name, p := range progs {
 		t.Run(name, func(t *testing.T) {
 			roundTripStages(t, name, p)

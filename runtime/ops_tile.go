@@ -116,6 +116,7 @@ func init() {
 	// tensor.assemble copies the source into the target region at offset
 	// (or adds it, atomic=Add), converted to the target's element type; the
 	// result is the target (the rebind idiom).
+	Register(ir.TensorExpandClone, expandClone)
 	Register(ir.TensorAssemble, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		dst, err := viewArg(a[0], "target")
 		if err != nil {
@@ -875,4 +876,34 @@ func createTensor(x *Exec, c *ir.Call, a []any) (any, error) {
 		x.s.createdMu.Unlock()
 	}
 	return v, nil
+}
+
+// expandClone is tensor.expand_clone: the input seen in the target's shape
+// (a stride of 0 along the dimension it broadcasts) written into the
+// target.
+func expandClone(x *Exec, c *ir.Call, a []any) (any, error) {
+	src, err := viewArg(a[0], "input")
+	if err != nil {
+		return nil, err
+	}
+	dst, err := viewArg(a[1], "target")
+	if err != nil {
+		return nil, err
+	}
+	if len(src.shape) != len(dst.shape) {
+		return nil, fmt.Errorf("%s: input %v and target %v differ in rank", c.Name(), dimsText(src.shape), dimsText(dst.shape))
+	}
+	b := *src
+	b.shape, b.strides = append([]int(nil), dst.shape...), append([]int(nil), src.strides...)
+	for i := range dst.shape {
+		switch {
+		case src.shape[i] == dst.shape[i]:
+		case src.shape[i] == 1:
+			b.strides[i] = 0
+		default:
+			return nil, fmt.Errorf("%s: input %v does not expand to %v", c.Name(), dimsText(src.shape), dimsText(dst.shape))
+		}
+	}
+	b.valid = nil
+	return dst, x.convertView(dst, x.local(), &b, x.local(), false, c)
 }

@@ -65,6 +65,7 @@ func init() {
 		"Dynamic":               reflect.ValueOf(pl.Dynamic),
 		"Eq":                    reflect.ValueOf(pl.Eq),
 		"Exp":                   reflect.ValueOf(pl.Exp),
+		"ExpandClone":           reflect.ValueOf(pl.ExpandClone),
 		"Extract":               reflect.ValueOf(pl.Extract),
 		"FP16":                  reflect.ValueOf(pl.FP16),
 		"FP32":                  reflect.ValueOf(pl.FP32),
