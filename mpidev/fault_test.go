@@ -323,6 +323,32 @@ func TestReturnedTensorsOnMPI(t *testing.T) {
 	}
 }
 
+// A tensor the host creates, written by one rank and, after the host
+// joined the ranks, read by another: on MPI each process holds its own
+// copy, which the join brings together as it does the host's parameters,
+// so the reading rank sees the writer's row, as on the simulator.
+func TestCreatedTensorAcrossRanksOnMPI(t *testing.T) {
+	const n = 3
+	prog := testprogs.CreatedAcrossRanks(32)
+	x := tensor.Randn(6, n, 1, 32)
+	onSim, onMPI := tensor.Zeros(x.DType(), n, 1, 32), tensor.Zeros(x.DType(), n, 1, 32)
+	if _, err := pl.Run(prog, pl.Ranks(n), x, onSim); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pl.Run(prog, pl.Ranks(n).On(pl.MPI()), x, onMPI); err != nil {
+		t.Fatal(err)
+	}
+	xs, ys := x.Float32s(), onSim.Float32s()
+	for r := 0; r < n; r++ {
+		if got, want := ys[((r+1)%n)*32+5], 2*xs[r*32+5]; got != want {
+			t.Fatalf("simulator: y[%d] = %v, want 2 x[%d] = %v", (r+1)%n, got, r, want)
+		}
+	}
+	if !onSim.Equal(onMPI) {
+		t.Fatalf("MPI gave %v, the simulator %v", onMPI, onSim)
+	}
+}
+
 // A worker killed while the pool is idle: the next run does not fail, it
 // runs on fresh workers.
 func TestFaultWorkerKilledBetweenRuns(t *testing.T) {

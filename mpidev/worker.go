@@ -205,25 +205,30 @@ func (w *worker) run(j job) {
 		return
 	}
 	win := &windows{w: w, a: w.arena, offs: map[*runtime.WindowBuf]int64{}, hwm: lockBytes}
-	join := func() error {
+	join := func(created []runtime.HostBuf) error {
 		w.setDoing("joining the host (bringing host tensors together)")
 		mpiMu.Lock()
 		defer mpiMu.Unlock()
 		if err := mpiBarrier(); err != nil {
 			return err
 		}
+		// The parameters, then the tensors the host created (every process
+		// created the same ones, in the same order).
+		bufs := make([]runtime.HostBuf, 0, len(args)+len(created))
 		for i, a := range args {
-			b := a.Bytes()
-			all := make([]byte, len(b)*w.world)
-			if err := mpiAllgather(b, all); err != nil {
+			bufs = append(bufs, runtime.HostBuf{Data: a.Bytes(), Base: base[i]})
+		}
+		for _, b := range append(bufs, created...) {
+			all := make([]byte, len(b.Data)*w.world)
+			if err := mpiAllgather(b.Data, all); err != nil {
 				return err
 			}
 			copies := make([][]byte, w.world)
 			for r := range copies {
-				copies[r] = all[r*len(b) : (r+1)*len(b)]
+				copies[r] = all[r*len(b.Data) : (r+1)*len(b.Data)]
 			}
-			runtime.MergeHostBytes(b, base[i], copies)
-			copy(base[i], b)
+			runtime.MergeHostBytes(b.Data, b.Base, copies)
+			copy(b.Base, b.Data)
 		}
 		return nil
 	}

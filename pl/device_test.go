@@ -89,7 +89,9 @@ func (e *procExe) Run(ctx context.Context, args []*tensor.Tensor, o runtime.RunO
 		wg.Add(1)
 		go func(r int) {
 			defer wg.Done()
-			join := func() error {
+			// The parameters are merged; this device's programs create no
+			// host tensors the ranks share.
+			join := func([]runtime.HostBuf) error {
 				if !bar.wait() { // every rank finished its dispatched work
 					return errors.New("run aborted")
 				}

@@ -523,9 +523,12 @@ type sim struct {
 	// simulator writes for a one-device program) ran it.
 	hostRets, entryRets []any
 	entryCall           *ir.Call
-	// createdAs holds, when ranks run in separate processes (RunRank),
-	// each host-created tensor's bytes as created, by its first byte.
-	createdAs map[*byte][]byte
+	// created holds, when ranks run in separate processes (RunRank), the
+	// tensors the host created, in creation order (the same in every
+	// process), each with its bytes as of the last join (the base the
+	// processes' copies merge from); createdBy finds one by its first byte.
+	created   []HostBuf
+	createdBy map[*byte]int
 	createdMu sync.Mutex
 	prog      *ir.Program
 	opts      RunOptions

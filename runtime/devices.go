@@ -167,8 +167,10 @@ type RankRun struct {
 	// Join, if set, is called each time the host orchestrator joined its
 	// rank (before a host op that may read what ranks wrote): the point
 	// where a multi-process device brings its copies of the host tensors
-	// together. An error stops the run.
-	Join func() error
+	// together, the parameters and the tensors the host created so far
+	// (created, in creation order: each process's Data merged from Base,
+	// then Base set to the result). An error stops the run.
+	Join func(created []HostBuf) error
 	// Stop, if set, is called once when the run stops early (an error on
 	// this process): Windows should then return from waits it blocks in.
 	Stop func()
@@ -176,6 +178,12 @@ type RankRun struct {
 	// and the host (RankResult); Origin is the time they count from.
 	MaxEvents int
 	Origin    time.Time
+}
+
+// HostBuf is a tensor the host created, in a process that runs one rank:
+// its bytes, and its bytes as of the last join.
+type HostBuf struct {
+	Data, Base []byte
 }
 
 // RankResult is what RunRank ran: the op count (the host's and the
@@ -226,9 +234,17 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	if !o.Origin.IsZero() {
 		s.timeline.origin = o.Origin
 	}
-	s.mem, s.win, s.only, s.onJoin = nil, o.Windows, o.Rank, o.Join
+	s.mem, s.win, s.only = nil, o.Windows, o.Rank
+	if o.Join != nil {
+		s.onJoin = func() error {
+			s.createdMu.Lock()
+			created := append([]HostBuf(nil), s.created...)
+			s.createdMu.Unlock()
+			return o.Join(created)
+		}
+	}
 	s.entryCall = exe.(*loaded).entry
-	s.createdAs = map[*byte][]byte{}
+	s.createdBy = map[*byte]int{}
 	s.compiled = exe.(*loaded).compiled // device code on the compiled executor, as in Run
 	s.timeline.static = &s.compiled.sites
 	s.sched.onStop = o.Stop
@@ -243,8 +259,10 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 		if t := createdReturns([]any{r}, args); len(t) == 1 {
 			res.Returned = append(res.Returned, t[0])
 			var base []byte
-			if v := r.(*view); s.createdAs[&v.host[0]] != nil {
-				base = v.bytesOf(s.createdAs[&v.host[0]])
+			if v := r.(*view); v != nil {
+				if i, ok := s.createdBy[&v.host[0]]; ok {
+					base = v.bytesOf(s.created[i].Base)
+				}
 			}
 			res.ReturnedBase = append(res.ReturnedBase, base)
 		}

@@ -868,11 +868,12 @@ func createTensor(x *Exec, c *ir.Call, a []any) (any, error) {
 		}
 		encode(dt, vals, v.host)
 	}
-	if x.rank < 0 && x.s.createdAs != nil && len(v.host) > 0 {
+	if x.rank < 0 && x.s.createdBy != nil && len(v.host) > 0 {
 		// One process of several: the tensor as the host made it is the
 		// base the processes' copies merge from (devices.go).
 		x.s.createdMu.Lock()
-		x.s.createdAs[&v.host[0]] = append([]byte(nil), v.host...)
+		x.s.createdBy[&v.host[0]] = len(x.s.created)
+		x.s.created = append(x.s.created, HostBuf{Data: v.host, Base: append([]byte(nil), v.host...)})
 		x.s.createdMu.Unlock()
 	}
 	return v, nil
