@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/ptorepl/ptorepl/kernel"
@@ -45,6 +46,45 @@ func buildKernelBinary(tb testing.TB, name string) (bin string, env []string) {
 }
 
 // freePorts returns n distinct TCP ports that were free on ip a moment ago.
+// freePortsOn finds n ports free on every one of ips: the first address
+// picks each, the others must be able to take it too (a test that checks
+// a port is unreachable on another address needs nothing else there).
+func freePortsOn(tb testing.TB, n int, ips ...string) []int {
+	tb.Helper()
+	var ports []int
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	for tries := 0; len(ports) < n; tries++ {
+		if tries > 100*n {
+			tb.Fatalf("finding %d ports free on %v: too many taken", n, ips)
+		}
+		first, err := net.Listen("tcp", net.JoinHostPort(ips[0], "0"))
+		if err != nil {
+			tb.Fatalf("finding a free port on %s: %v", ips[0], err)
+		}
+		port := first.Addr().(*net.TCPAddr).Port
+		held := []net.Listener{first}
+		ok := true
+		for _, ip := range ips[1:] {
+			l, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
+			if err != nil {
+				ok = false
+				break
+			}
+			held = append(held, l)
+		}
+		ls = append(ls, held...) // held until all are found, so none repeats
+		if ok {
+			ports = append(ports, port)
+		}
+	}
+	return ports
+}
+
 func freePorts(tb testing.TB, ip string, n int) []int {
 	tb.Helper()
 	var ports []int
