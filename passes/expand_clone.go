@@ -45,7 +45,6 @@ func (t *tileConv) expandClone(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		sh[i] = v
 	}
 	pos := c.Pos
-	tuple := func(es ...ir.Expr) *ir.MakeTuple { return &ir.MakeTuple{Elems: es} }
 	zero := ir.Int(0)
 	vec := ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}
 	var out []ir.Stmt

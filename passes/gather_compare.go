@@ -25,7 +25,7 @@ func (t *tileConv) gatherCompare(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if !ok {
 		return nil, fmt.Errorf("tensor.gather_compare: the input did not become a tile")
 	}
-	tmp, err := t.emit(&out, "gc_tmp", ir.TileCreate, []ir.Expr{&ir.MakeTuple{Elems: tt.Shape}},
+	tmp, err := t.emit(&out, "gc_tmp", ir.TileCreate, []ir.Expr{tuple(tt.Shape...)},
 		ir.Kwargs{{Key: "dtype", Value: ir.UINT8}, {Key: "target_memory", Value: ir.MemVec}}, c.Pos)
 	if err != nil {
 		return nil, err

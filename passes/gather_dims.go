@@ -58,7 +58,6 @@ func (t *tileConv) gatherOuterDim(a *ir.AssignStmt, c *ir.Call, in, idx ir.Tenso
 	i1 := &ir.BinaryExpr{Op: ir.OpFloorMod, Left: lv, Right: ir.Int(ix[1]), DType: ir.INDEX}
 	// The plane the row reads: every input row at i1 (dim 0), or the
 	// input's i0-th matrix (dim 1).
-	tuple := func(es ...ir.Expr) *ir.MakeTuple { return &ir.MakeTuple{Elems: es} }
 	zero := ir.Int(0)
 	planeAt, planeShape, planeRows := tuple(zero, i1, zero), ir.Dims(s[0], 1, s[2]), s[0]
 	if dim == 1 {
@@ -111,7 +110,7 @@ func (t *tileConv) gatherOuterDim(a *ir.AssignStmt, c *ir.Call, in, idx ir.Tenso
 	out = append(out, &ir.ForStmt{StmtBase: ir.StmtBase{Pos: pos}, LoopVar: lv, Start: ir.Int(0), Stop: ir.Int(rows), Step: ir.Int(1),
 		IterArgs: []*ir.IterArg{ia}, Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: pos}, Stmts: body}, ReturnVars: []*ir.Var{rv}, Kind: ir.Sequential})
 	// The result seen in the index's shape again.
-	call, err := ir.TileReshape.NewCall([]ir.Expr{rv, &ir.MakeTuple{Elems: idx.Shape}}, nil, pos)
+	call, err := ir.TileReshape.NewCall([]ir.Expr{rv, tuple(idx.Shape...)}, nil, pos)
 	if err != nil {
 		return nil, err
 	}

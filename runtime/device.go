@@ -501,7 +501,7 @@ func (l *loaded) Run(ctx context.Context, args []*tensor.Tensor, o RunOptions) (
 			res.Outputs = append(res.Outputs, args[i])
 		}
 	}
-	res.Outputs = append(res.Outputs, createdReturns(s.returned(), args)...)
+	res.Outputs = append(res.Outputs, s.createdReturns(s.returned())...)
 	return res, err
 }
 

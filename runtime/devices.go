@@ -256,7 +256,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	s.timeline.finish()
 	res = RankResult{Ops: s.ops.Load(), Events: s.timeline.laneEvents(o.Rank), Host: s.timeline.laneEvents(-1)}
 	for _, r := range s.returned() {
-		if t := createdReturns([]any{r}, args); len(t) == 1 {
+		if t := s.createdReturns([]any{r}); len(t) == 1 {
 			res.Returned = append(res.Returned, t[0])
 			var base []byte
 			if v := r.(*view); v != nil {

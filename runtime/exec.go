@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/tensor"
@@ -323,15 +322,16 @@ func (s *sim) returned() []any {
 // createdReturns are the tensors among a host function's return values
 // that it created itself (a @pl.jit entry's `return c` after
 // pl.create_tensor), copied out in row-major order. A returned parameter,
-// or a view into one, is already among the run's outputs.
-func createdReturns(rets []any, args []*tensor.Tensor) []*tensor.Tensor {
+// or a view into one (it shares the parameter's memory, which hostNames
+// knows), is already among the run's outputs.
+func (s *sim) createdReturns(rets []any) []*tensor.Tensor {
 	var out []*tensor.Tensor
 	for _, r := range rets {
 		v, ok := r.(*view)
 		if !ok || v.win != nil || len(v.host) == 0 {
 			continue
 		}
-		if aliasesArg(v.host, args) {
+		if _, param := s.hostNames[&v.host[0]]; param {
 			continue
 		}
 		out = append(out, tensor.FromBytes(v.dt, v.bytesOf(v.host), v.shape...))
@@ -347,22 +347,6 @@ func (v *view) bytesOf(mem []byte) []byte {
 		b = append(b, mem[sg.Off:sg.Off+sg.Len]...)
 	}
 	return b
-}
-
-// aliasesArg reports whether b lies in the bytes of one of args.
-func aliasesArg(b []byte, args []*tensor.Tensor) bool {
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	for _, a := range args {
-		ab := a.Bytes()
-		if len(ab) == 0 {
-			continue
-		}
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(ab)))
-		if p >= lo && p < lo+uintptr(len(ab)) {
-			return true
-		}
-	}
-	return false
 }
 
 func paramNames(f *ir.Function) string {
