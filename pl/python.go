@@ -1,6 +1,8 @@
 package pl
 
 import (
+	"fmt"
+
 	"github.com/ptorepl/ptorepl/internal/dsl"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/printer"
@@ -47,7 +49,14 @@ func (m *Module) Names() []string { return m.m.Names() }
 // returns a program: call it with Call).
 func (m *Module) IsFactory(name string) bool { return m.m.IsFactory(name) }
 
-// Program returns the program called name (a class or a @pl.jit.host entry).
+// Tests lists the file's pytest tests that build a program, one per
+// combination of their @pytest.mark.parametrize values, by pytest's ids
+// ("TestDiv::test_div[f32-a2a3]"); Program(id) builds one. PyPTO: what
+// `pytest --collect-only` lists for the file.
+func (m *Module) Tests() []string { return m.m.Tests() }
+
+// Program returns the program called name: a class, a @pl.jit.host entry,
+// or the program a test (an id Tests lists) builds.
 func (m *Module) Program(name string) (*Program, error) {
 	p, err := m.m.Program(name)
 	if err != nil {
@@ -120,6 +129,9 @@ func (m *Module) String() string {
 		}
 		if m.m.IsFactory(n) {
 			out += "# factory " + n + ": call it with mod.Call(\"" + n + "\", ...)"
+			if ids := m.m.TestsCalling(n); len(ids) > 0 {
+				out += testsLine(ids)
+			}
 			continue
 		}
 		p, err := m.m.Program(n)
@@ -130,6 +142,20 @@ func (m *Module) String() string {
 		out += printer.Program(p)
 	}
 	return out
+}
+
+// testsLine names the tests that build a factory's program: the first
+// few ids and how many there are.
+func testsLine(ids []string) string {
+	const show = 3
+	s := "\n# its tests build it: mod.Program(\"" + ids[0] + "\")"
+	for i := 1; i < len(ids) && i < show; i++ {
+		s += ", mod.Program(\"" + ids[i] + "\")"
+	}
+	if len(ids) > show {
+		s += fmt.Sprintf(" and %d more (mod.Tests())", len(ids)-show)
+	}
+	return s
 }
 
 // wrapIR makes a program built elsewhere (read from Python) usable like one

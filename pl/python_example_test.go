@@ -43,3 +43,39 @@ def build_copy(rows, cols=8):
 	//         y_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec), [0, 0], y)
 	//         return y_1
 }
+
+func ExampleModule_Tests() {
+	mod, err := pl.ParsePython(`
+import pypto.language as pl
+import pytest
+
+def build_copy(rows, cols=8):
+    @pl.program
+    class Copy:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]):
+            y = pl.store(pl.load(x, [0, 0], [rows, cols]), [0, 0], y)
+            return y
+
+    return Copy
+
+@pytest.mark.parametrize("cols", [8, 16])
+@pytest.mark.parametrize("rows", [1, 4])
+def test_copy(test_runner, rows, cols):
+    test_runner.run(build_copy(rows, cols))
+`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(mod.Tests())
+	prog, err := mod.Program("test_copy[4-16]")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(prog.IR().Functions[0].Params[0].Type())
+	// Output:
+	// [test_copy[1-8] test_copy[1-16] test_copy[4-8] test_copy[4-16]]
+	// pl.Tensor[[4, 16], pl.FP32]
+}

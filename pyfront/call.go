@@ -84,6 +84,10 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			r.fail(n, "%s(...) launches a task from a PyPTO function", callee)
 		}
 		return fc.submit(n, callee)
+	case "pytest.param":
+		if fc == nil {
+			return r.pytestParam(n, e)
+		}
 	}
 	pos, nodes, kws := r.args(n, e, fc)
 	noKw := func() {
@@ -246,6 +250,39 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	case "list", "tuple":
 		noKw()
 		return r.sequence(n, callee, pos)
+	case "range":
+		if fc != nil {
+			break
+		}
+		// Module level (a parametrize list): Python's range as a list.
+		noKw()
+		nargs(1, 3)
+		bounds := make([]int64, len(pos))
+		for i, p := range pos {
+			b, ok := p.(int64)
+			if !ok {
+				r.fail(nodes[i], "range: expected an int, given %s", describe(p))
+			}
+			bounds[i] = b
+		}
+		start, stop, step := int64(0), bounds[0], int64(1)
+		if len(bounds) > 1 {
+			start, stop = bounds[0], bounds[1]
+		}
+		if len(bounds) > 2 {
+			step = bounds[2]
+		}
+		if step == 0 {
+			r.fail(n, "range: step must not be zero")
+		}
+		out := pyList{}
+		for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+			if len(out) >= 1<<16 {
+				r.fail(n, "range: more than %d values", 1<<16)
+			}
+			out = append(out, i)
+		}
+		return out
 	case "len":
 		noKw()
 		nargs(1, 1)

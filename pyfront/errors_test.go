@@ -194,6 +194,31 @@ class P:
 	{"predicate_two_reads", submitCase("pl.submit(self.k, x, y, predicate=(x[0, 0] > x[1, 0]))")},
 	{"spmd_submit_no_core_num", submitCase("pl.spmd_submit(self.k, x, y)")},
 	{"spmd_predicate_float", submitCase("pl.submit(self.k, x, y, predicate=(x[0, 0] > 0.5))")},
+	{"comprehension_unbounded", "import pypto.language as pl\nX = [a for a in range(60000) for b in range(60000)]\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, x: pl.Tensor[[X[0], 4], pl.FP32]) -> pl.Tensor[[X[0], 4], pl.FP32]:\n        return x\n"},
+	{"parametrize_set_arity", parametrized(`@pytest.mark.parametrize("rows,cols", [(4, 8), (4,)])`)},
+	{"parametrize_param_arity", parametrized(`@pytest.mark.parametrize("rows,cols", [pytest.param(4, id="four")])`)},
+	{"parametrize_names_not_strings", parametrized(`@pytest.mark.parametrize(4, [(4, 8)])`)},
+	{"parametrize_indirect", parametrized(`@pytest.mark.parametrize("rows,cols", [(4, 8)], indirect=True)`)},
+}
+
+// parametrized is a pytest test under mark that builds a program from its
+// rows and cols.
+func parametrized(mark string) string {
+	return `import pypto.language as pl
+import pytest
+
+def build(rows, cols):
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]) -> pl.Tensor[[rows, cols], pl.FP32]:
+            return pl.store(pl.load(x, [0, 0], [rows, cols]), [0, 0], y)
+    return P
+
+` + mark + `
+def test_build(rows, cols):
+    build(rows, cols)
+`
 }
 
 // TestErrorCorpus: each bad input gives exactly the golden message (from
@@ -207,7 +232,10 @@ func TestErrorCorpus(t *testing.T) {
 		if err == nil {
 			// A jit entry that cannot be built fails alone: its error
 			// comes from Program.
-			for _, n := range mod.Names() {
+			for _, n := range append(mod.Names(), mod.Tests()...) {
+				if mod.IsFactory(n) {
+					continue
+				}
 				if _, err = mod.Program(n); err != nil {
 					break
 				}

@@ -28,7 +28,13 @@ type (
 	unevaluable struct{ err error }
 	// windowMarker is the "window_buffer=name" string of explicit-layout types.
 	windowMarker string
+	// opaque is a Python value the reader carries but cannot look into (a
+	// plain function, a pytest fixture); using it in a program is an
+	// error that says what it is.
+	opaque struct{ what string }
 )
+
+func (o opaque) String() string { return o.what }
 
 type reader struct {
 	// sampleMakers are the file's plain functions, by name, whose return
@@ -210,20 +216,23 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 	case "parenthesized_expression":
 		return r.evalIn(r.kids(n)[0], e, fc)
 	case "list":
-		var out pyList
+		out := pyList{}
 		for _, c := range r.kids(n) {
-			out = append(out, r.evalIn(c, e, fc))
-		}
-		if out == nil {
-			out = pyList{}
+			out = append(out, r.item(c, e, fc)...)
 		}
 		return out
+	case "list_comprehension":
+		if fc == nil {
+			// Module level and factories: over compile-time sequences
+			// (PLATFORMS = [pytest.param(p, id=p) for p in IDS]).
+			return r.comprehension(n, e, fc)
+		}
 	case "dictionary":
 		return r.dict(n, e, fc)
 	case "tuple", "expression_list":
 		out := pyTuple{}
 		for _, c := range r.kids(n) {
-			out = append(out, r.evalIn(c, e, fc))
+			out = append(out, r.item(c, e, fc)...)
 		}
 		return out
 	case "identifier":
@@ -253,6 +262,11 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 			return false
 		case "None":
 			return nil
+		}
+		if fc == nil && r.helpers[name] != nil {
+			// A plain function passed as a value (a test case's
+			// expected-output function): carried, never run.
+			return opaque{"the Python function " + name}
 		}
 		r.fail(n, "name %q is not defined", name)
 	case "attribute":

@@ -484,6 +484,7 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 	// program again: each is counted once.
 	seen := map[any]bool{}
 	built, compiled := 0, 0
+	collected, testsBuilt, testsCompiled := 0, 0, 0
 	for _, f := range files {
 		mod, err := pl.LoadPython(f)
 		if internal(err) {
@@ -518,6 +519,30 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 				compiled++
 			}
 		}
+		// The programs upstream's pytest tests build, one per test and
+		// combination of parametrize values.
+		for _, id := range mod.Tests() {
+			collected++
+			prog, err := mod.Program(id)
+			if internal(err) {
+				t.Errorf("%s %s: build: %v", f, id, err)
+			}
+			if err != nil {
+				continue
+			}
+			testsBuilt++
+			c, err := pl.TryCompile(prog, pl.Ranks(2))
+			if err == nil {
+				_, err = c.PTOText()
+			}
+			if internal(err) {
+				t.Errorf("%s %s: compile: %v", f, id, err)
+			}
+			if err == nil {
+				testsCompiled++
+			}
+		}
 	}
-	t.Logf("%d files: %d programs build, %d compile to PTO", len(files), built, compiled)
+	t.Logf("%d files: %d programs build, %d compile to PTO; %d pytest tests build a program, %d of them build it, %d compile to PTO",
+		len(files), built, compiled, collected, testsBuilt, testsCompiled)
 }

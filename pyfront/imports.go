@@ -206,7 +206,10 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 			"@pl.function kernels, program factories and @pl.program classes from other files, and builds @pl.jit functions from the file it opens", name, what, from.file))}
 		return
 	}
+	// A class or function of plain Python (a harness's DataType enum):
+	// its attributes are opaque symbols, as a foreign module's names.
 	r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is not a constant or a PyPTO helper of %s", name, from.file))}
+	r.foreign[as] = spelled
 }
 
 // importedFactory is a program factory (or test-case class) of another
@@ -281,11 +284,11 @@ func (r *reader) modulePath(dots int, dotted string) (string, error) {
 		// An absolute import is found beside the opened file, as Python
 		// finds a script's neighbours, or from the root of the project
 		// the file is in, as pytest puts its rootdir on sys.path: each
-		// directory up to the nearest one holding a project marker. Up
-		// there only PyPTO files are read; a project's other Python (a
-		// test harness, torch utilities) stays opaque.
-		for i, dir := range projectDirs(r.loader.dir) {
-			if p := moduleFile(dir, dotted); p != "" && (i == 0 || importsPyPTO(p)) {
+		// directory up to the nearest one holding a project marker. Of a
+		// file there that is not PyPTO (a test harness) only constants
+		// are used; its classes and functions are opaque names.
+		for _, dir := range projectDirs(r.loader.dir) {
+			if p := moduleFile(dir, dotted); p != "" {
 				return p, nil
 			}
 		}

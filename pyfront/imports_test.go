@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"github.com/stretchr/testify/require"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,6 +120,12 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 			}
 		}
 	}
+	// Its pytest tests are parametrized over the harness's platforms, a
+	// constant of that plain-Python file.
+	require.Equal(t, []string{"test_scale[16]", "test_scale[64]", "test_scale_on[2.0-a2a3sim]", "test_scale_on[2.0-a2a3]", "test_scale_on[-0.5-a2a3sim]", "test_scale_on[-0.5-a2a3]"}, mod.Tests())
+	half, err := mod.Program("test_scale_on[-0.5-a2a3]")
+	require.NoError(t, err)
+	require.Contains(t, half.String(), "-0.5")
 	// A kernel the imported factory makes may be the program itself.
 	three, err := mod.Call("ShiftThreeCase")
 	if err != nil {

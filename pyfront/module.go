@@ -32,6 +32,11 @@ type Module struct {
 	// program is built from (Specialize rebuilds one).
 	jits    map[string]*jitFunc
 	entries map[string]bool
+	// tests are the pytest tests that build programs (pytests.go), in
+	// collection order; testProgs holds the ones built so far.
+	tests     []*pyTest
+	testByID  map[string]*pyTest
+	testProgs map[string]*ir.Program
 	// mu serializes Calls: a factory runs on the module's reader and its
 	// syntax tree, which remember where they are.
 	mu sync.Mutex
@@ -72,7 +77,32 @@ func (m *Module) IsDefaultCase(name string) bool {
 	return true
 }
 
-// Program returns the program called name.
+// Tests lists the pytest tests of the module that build a program, by
+// pytest's ids (Class::test_name[param-ids]; "/k" tells apart the k-th
+// program one test builds), in the order pytest collects them. Program
+// builds each.
+func (m *Module) Tests() []string {
+	out := make([]string, len(m.tests))
+	for i, t := range m.tests {
+		out[i] = t.id
+	}
+	return out
+}
+
+// TestsCalling lists the tests whose program the factory or test case
+// called name builds.
+func (m *Module) TestsCalling(name string) []string {
+	var out []string
+	for _, t := range m.tests {
+		if t.callee == name {
+			out = append(out, t.id)
+		}
+	}
+	return out
+}
+
+// Program returns the program called name: a program of the module, or
+// the one a test (an id Tests lists) builds.
 func (m *Module) Program(name string) (*ir.Program, error) {
 	if p, ok := m.progs[name]; ok {
 		return p, nil
@@ -80,10 +110,34 @@ func (m *Module) Program(name string) (*ir.Program, error) {
 	if err, ok := m.errs[name]; ok {
 		return nil, err
 	}
+	if t, ok := m.testByID[name]; ok {
+		return m.testProgram(t)
+	}
 	if _, ok := m.facs[name]; ok {
 		return nil, fmt.Errorf("%s: %s is a factory; call it with Call(%q, args...)", m.File, name, name)
 	}
 	return nil, fmt.Errorf("%s: no program named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+}
+
+// testProgram builds (once) the program of test t.
+func (m *Module) testProgram(t *pyTest) (prog *ir.Program, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p, ok := m.testProgs[t.id]; ok {
+		return p, nil
+	}
+	if err, ok := m.errs[t.id]; ok {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			m.errs[t.id] = err
+		} else {
+			m.testProgs[t.id] = prog
+		}
+	}()
+	defer m.r.recoverTo(&err)
+	return m.r.buildTest(t), nil
 }
 
 // Call builds the program a factory returns, binding args (Go ints, floats,
@@ -256,6 +310,11 @@ func (r *reader) module(root *node) *Module {
 		return m
 	}
 	r.scanSamples(root)
+	m.tests = r.collectTests(root)
+	m.testByID, m.testProgs = map[string]*pyTest{}, map[string]*ir.Program{}
+	for _, t := range m.tests {
+		m.testByID[t.id] = t
+	}
 	m.jits = r.jitByName(jits)
 	entries := r.jitEntries(jits)
 	m.entries = map[string]bool{}

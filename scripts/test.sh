@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 # and notebooks, ipykernel as the start-up peer, mlir-opt to validate the
 # generic form of every emitted PTO module, and Jupyter Notebook with headless
 # Chromium for the browser test; python3 parses every printed program in the
-# goldens (printer tests); gcc for cgo (the Python grammar of pyfront);
+# goldens (printer tests), and pytest collects a test file whose ids the
+# reader must give (pyfront); gcc for cgo (the Python grammar of pyfront);
 # OpenMPI and pkg-config for the MPI device (tests under the build tag mpi).
-apt_packages=(python3 gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
+apt_packages=(python3 python3-pytest gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -4,7 +4,7 @@ sys.path) lets it."""
 
 import pypto.language as pl
 import pytest
-from harness.core.harness import DataType, PTOTestCase
+from harness.core.harness import PLATFORMS, DataType, PTOTestCase
 from kernels.builders import Doubler, build_scale, make_shift, negate_rows, shift_one
 from models.tiny import Tiny
 
@@ -115,3 +115,9 @@ class ShiftThenHalveCase(PTOTestCase):
 @pytest.mark.parametrize("cols", [16, 64])
 def test_scale(test_runner, cols):
     assert test_runner.run(ScaleCase(cols)).passed
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("factor", [2.0, -0.5])
+def test_scale_on(test_runner, platform, factor):
+    test_runner.run(ScaleCase(16, factor))
