@@ -157,6 +157,7 @@ var docIndex = map[string]docEntry{
 	"pl.GemvBias":                       {Signature: "func GemvBias(lhs, rhs, bias any, accPhase string) Expr", Doc: "GemvBias is lhs @ rhs + bias for a row vector lhs, bias a row [1, N] of\nthe accumulator type, like Gemv. PyPTO: pl.tile.gemv_bias(lhs, rhs, bias)."},
 	"pl.Group":                          {Signature: "const pl.Group", Doc: "Function types for Program.Function."},
 	"pl.Gt":                             {Signature: "func Gt(a, b any) Expr", Doc: "Gt is a > b."},
+	"pl.HighPrecision":                  {Signature: "func HighPrecision(e Expr) Expr", Doc: "HighPrecision is the call e (a Div of two tiles or tensors, a Log, Recip\nor tensor Rsqrt) in PTOAS's high-precision mode, for FP16 and FP32\nelements. PyPTO: pl.div(a, b, high_precision=True)."},
 	"pl.INDEX":                          {Signature: "const pl.INDEX", Doc: "Element types."},
 	"pl.INT16":                          {Signature: "const pl.INT16", Doc: "Element types."},
 	"pl.INT32":                          {Signature: "const pl.INT32", Doc: "Element types."},

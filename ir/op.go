@@ -74,6 +74,10 @@ type KwargSpec struct {
 	// omits the kwarg (its Python default argument), as this kind stores
 	// it; nil when the kwarg has none. Readers of PyPTO source fill it in.
 	Default any
+	// OnlyTrue marks a bool kwarg stored only when true, as upstream's DSL
+	// passes it (div's high_precision: absent unless asked for), so a call
+	// that writes it false equals and prints as one that omits it.
+	OnlyTrue bool
 	// Names are the DSL's string spellings of an int kwarg, which store as
 	// their number (a cast's mode="rint" is 1), as upstream resolves them.
 	Names map[string]int64
@@ -439,6 +443,9 @@ func (d *OpDef) checkKwargs(kwargs Kwargs, pos Span) (Kwargs, error) {
 		v, ok := coerceKwarg(spec.Kind, val)
 		if !ok {
 			return nil, &TypeError{Op: d.Name, Kwarg: kv.Key, Expected: spec.Kind.String(), Given: fmt.Sprintf("%v (%T)", kv.Value, kv.Value), Pos: pos}
+		}
+		if b, isBool := v.(bool); spec.OnlyTrue && isBool && !b {
+			continue
 		}
 		out = append(out, Kwarg{kv.Key, v})
 	}

@@ -270,6 +270,11 @@ func TestDeducerErrors(t *testing.T) {
 			dcase{"tensor." + name, []Expr{tens(INT8, 1, 8)}, nil,
 				"cell[3]:7: tensor." + name + ": argument 'input': expected elements of a floating-point type, given pl.INT8"})
 	}
+	cases = append(cases,
+		dcase{"tile.div", []Expr{itile(1, 8), itile(1, 8)}, Kwargs{{"high_precision", true}},
+			"cell[3]:7: tile.div: kwarg 'high_precision': expected FP16 or FP32 elements (PTOAS's high-precision templates are floating-point only), given pl.INT32"},
+		dcase{"tensor.log", []Expr{tens(BF16, 1, 8)}, Kwargs{{"high_precision", true}},
+			"cell[3]:7: tensor.log: kwarg 'high_precision': expected FP16 or FP32 elements (PTOAS's high-precision templates are floating-point only), given pl.BF16"})
 	mgIdx := tile(INT32, MemVec, 4, 8)
 	cases = append(cases,
 		dcase{"tile.mgather", []Expr{tens(FP32, 64, 8), tile(INT16, MemVec, 4, 8)}, Kwargs{{"coalesce", int64(1)}},
@@ -925,4 +930,19 @@ func TestCastModeNames(t *testing.T) {
 	require.Equal(t, int64(3), c.Kwargs.Int("mode", -1))
 	_, err = NewCall("tile.cast", []Expr{x}, Kwargs{{"target_type", FP16}, {"mode", "nearest"}}, cell)
 	require.EqualError(t, err, `cell[3]:7: tile.cast: kwarg 'mode': expected an int or one of "none", "rint", "round", "floor", "ceil", "trunc", "odd", given "nearest"`)
+}
+
+// high_precision is stored only when true, as upstream's DSL passes it: a
+// call that writes it false is the call that omits it.
+func TestHighPrecisionOnlyTrue(t *testing.T) {
+	a := tile(FP32, MemVec, 1, 8)
+	plain, err := TileDiv.NewCall([]Expr{a, a}, nil, Span{})
+	require.NoError(t, err)
+	off, err := TileDiv.NewCall([]Expr{a, a}, Kwargs{{"high_precision", false}}, Span{})
+	require.NoError(t, err)
+	on, err := TileDiv.NewCall([]Expr{a, a}, Kwargs{{"high_precision", true}}, Span{})
+	require.NoError(t, err)
+	require.True(t, StructuralEqual(plain, off, false))
+	require.False(t, StructuralEqual(plain, on, false))
+	require.Equal(t, Kwargs{{"high_precision", true}}, on.Kwargs)
 }

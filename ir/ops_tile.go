@@ -241,28 +241,36 @@ var elementwiseOps = []struct {
 	// commutes lets the column be the lhs.
 	rowExpand **OpDef
 	commutes  bool
+	// precise ops take high_precision=True (PTOAS's high-precision mode,
+	// floating-point elements only).
+	precise bool
 }{
-	{"add", false, "Elementwise lhs + rhs; the tensor form broadcasts its operands as NumPy does.", &TileAdd, &TensorAdd, nil, &TileRowExpandAdd, true},
-	{"sub", false, "Elementwise lhs - rhs; the tensor form broadcasts its operands as NumPy does.", &TileSub, &TensorSub, nil, &TileRowExpandSub, false},
-	{"mul", false, "Elementwise lhs * rhs; the tensor form broadcasts its operands as NumPy does.", &TileMul, &TensorMul, nil, &TileRowExpandMul, true},
-	{"div", false, "Elementwise lhs / rhs; the tensor form broadcasts its operands as NumPy does.", &TileDiv, &TensorDiv, nil, &TileRowExpandDiv, false},
-	{"maximum", false, "Elementwise max(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMaximum, &TensorMaximum, &TileMaximums, nil, false},
-	{"minimum", false, "Elementwise min(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMinimum, &TensorMinimum, &TileMinimums, nil, false},
-	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds, nil, nil, false},
-	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs, nil, nil, false},
-	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls, nil, nil, false},
-	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs, nil, nil, false},
-	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD); the tensor form broadcasts its operands as NumPy does.", &TileFmod, &TensorFmod, nil, nil, false},
-	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods, nil, nil, false},
+	{"add", false, "Elementwise lhs + rhs; the tensor form broadcasts its operands as NumPy does.", &TileAdd, &TensorAdd, nil, &TileRowExpandAdd, true, false},
+	{"sub", false, "Elementwise lhs - rhs; the tensor form broadcasts its operands as NumPy does.", &TileSub, &TensorSub, nil, &TileRowExpandSub, false, false},
+	{"mul", false, "Elementwise lhs * rhs; the tensor form broadcasts its operands as NumPy does.", &TileMul, &TensorMul, nil, &TileRowExpandMul, true, false},
+	{"div", false, "Elementwise lhs / rhs; the tensor form broadcasts its operands as NumPy does.", &TileDiv, &TensorDiv, nil, &TileRowExpandDiv, false, true},
+	{"maximum", false, "Elementwise max(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMaximum, &TensorMaximum, &TileMaximums, nil, false, false},
+	{"minimum", false, "Elementwise min(lhs, rhs); the tensor form's rhs may be a scalar, and tensor operands broadcast as NumPy's do.", &TileMinimum, &TensorMinimum, &TileMinimums, nil, false, false},
+	{"adds", true, "lhs + scalar rhs, elementwise.", &TileAdds, &TensorAdds, nil, nil, false, false},
+	{"subs", true, "lhs - scalar rhs, elementwise.", &TileSubs, &TensorSubs, nil, nil, false, false},
+	{"muls", true, "lhs * scalar rhs, elementwise.", &TileMuls, &TensorMuls, nil, nil, false, false},
+	{"divs", true, "lhs / scalar rhs, elementwise.", &TileDivs, &TensorDivs, nil, nil, false, false},
+	{"fmod", false, "Elementwise remainder of lhs / rhs with the sign of lhs, as torch.fmod (TFMOD); the tensor form broadcasts its operands as NumPy does.", &TileFmod, &TensorFmod, nil, nil, false, false},
+	{"fmods", true, "Remainder of lhs / scalar rhs with the sign of lhs, elementwise (TFMODS).", &TileFmods, &TensorFmods, nil, nil, false, false},
 }
 
 func registerElementwise() {
 	registerScalarTileOps()
 	for _, op := range elementwiseOps {
 		op := op
+		var kwargs []KwargSpec
+		if op.precise {
+			kwargs = []KwargSpec{highPrecision}
+		}
 		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: "lhs", Memory: MemVec}, {Name: "rhs", Memory: MemVec}},
+			Kwargs:    kwargs,
 			OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.Tile(0)
@@ -281,6 +289,9 @@ func registerElementwise() {
 						return nil, err
 					}
 				}
+				if err := checkPrecise(c, l.DType); err != nil {
+					return nil, err
+				}
 				return vecLike(l), nil
 			},
 		})
@@ -296,10 +307,14 @@ func registerElementwise() {
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", Doc: op.doc, TileForm: *op.tile, Promotes: !op.scalar, Broadcasts: !op.scalar,
 			ScalarTileForm: scalarTile, RowExpandForm: rowExpand, RowExpandCommutes: op.commutes,
-			Args: []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			Args:   []ArgSpec{{Name: "lhs"}, {Name: "rhs"}},
+			Kwargs: kwargs,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				l, err := c.TensorLike(0)
 				if err != nil {
+					return nil, err
+				}
+				if err := checkPrecise(c, l.DType); err != nil {
 					return nil, err
 				}
 				_, scalarRHS := c.Args[1].Type().(*ScalarType)
@@ -741,16 +756,18 @@ var unaryOps = []struct {
 	tile, tensor **OpDef
 	// fp32 ops take FP32 elements only (upstream's sin and cos).
 	fp32 bool
+	// precise ops take high_precision=True.
+	precise bool
 }{
-	{"abs", "Elementwise absolute value.", false, &TileAbs, &TensorAbs, false},
-	{"neg", "Elementwise negation.", false, &TileNeg, &TensorNeg, false},
-	{"relu", "Elementwise max(x, 0).", false, &TileRelu, &TensorRelu, false},
-	{"exp", "Elementwise e^x.", true, &TileExp, &TensorExp, false},
-	{"log", "Elementwise natural logarithm.", true, &TileLog, &TensorLog, false},
-	{"sqrt", "Elementwise square root.", true, &TileSqrt, &TensorSqrt, false},
-	{"recip", "Elementwise reciprocal 1/x.", true, &TileRecip, &TensorRecip, false},
-	{"sin", "Elementwise sine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileSin, &TensorSin, true},
-	{"cos", "Elementwise cosine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileCos, &TensorCos, true},
+	{"abs", "Elementwise absolute value.", false, &TileAbs, &TensorAbs, false, false},
+	{"neg", "Elementwise negation.", false, &TileNeg, &TensorNeg, false, false},
+	{"relu", "Elementwise max(x, 0).", false, &TileRelu, &TensorRelu, false, false},
+	{"exp", "Elementwise e^x.", true, &TileExp, &TensorExp, false, false},
+	{"log", "Elementwise natural logarithm.", true, &TileLog, &TensorLog, false, true},
+	{"sqrt", "Elementwise square root.", true, &TileSqrt, &TensorSqrt, false, false},
+	{"recip", "Elementwise reciprocal 1/x.", true, &TileRecip, &TensorRecip, false, true},
+	{"sin", "Elementwise sine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileSin, &TensorSin, true, false},
+	{"cos", "Elementwise cosine of radians (LowerCompositeOps expands the tile form into upstream's FP32 polynomial).", true, &TileCos, &TensorCos, true, false},
 }
 
 func init() {
@@ -763,12 +780,17 @@ func init() {
 			if op.float && !dt.IsFloat() {
 				return c.Fail(0, "elements of a floating-point type", dt.String())
 			}
-			return nil
+			return checkPrecise(c, dt)
+		}
+		var kwargs []KwargSpec
+		if op.precise {
+			kwargs = []KwargSpec{highPrecision}
 		}
 		*op.tile = RegisterOp(&OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp",
 			Doc:       op.doc + " A Vec tile.",
 			Args:      []ArgSpec{{Name: "tile"}},
+			Kwargs:    kwargs,
 			OutMemory: MemVec,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				t, err := c.Tile(0)
@@ -787,8 +809,9 @@ func init() {
 		})
 		*op.tensor = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassCompute, Category: "TensorOp", TileForm: *op.tile,
-			Doc:  op.doc + " A tensor (lowered to the tile form).",
-			Args: []ArgSpec{{Name: "input"}},
+			Doc:    op.doc + " A tensor (lowered to the tile form).",
+			Args:   []ArgSpec{{Name: "input"}},
+			Kwargs: kwargs,
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				t, err := c.TensorLike(0)
 				if err != nil {
@@ -801,6 +824,19 @@ func init() {
 			},
 		})
 	}
+}
+
+// highPrecision selects PTOAS's high-precision mode of div, log, recip and
+// rsqrt; upstream stores it only when true.
+var highPrecision = KwargSpec{Name: "high_precision", Kind: KwBool, OnlyTrue: true}
+
+// checkPrecise rejects high_precision=True on elements the high-precision
+// templates do not implement (upstream: FP16 or FP32 only).
+func checkPrecise(c *DeduceCtx, dt DataType) error {
+	if !c.Kwargs.Bool("high_precision", false) || dt == FP16 || dt == FP32 {
+		return nil
+	}
+	return c.FailKwarg("high_precision", "FP16 or FP32 elements (PTOAS's high-precision templates are floating-point only)", dt.String())
 }
 
 // tensorValid is a tensor's valid shape (its shape when it has none).

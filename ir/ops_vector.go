@@ -36,7 +36,7 @@ func init() {
 		Name: "tensor.rsqrt", Class: ClassCompute, Category: "TensorOp", TileForm: TileRsqrt,
 		Doc:    "Elementwise 1/sqrt(x) of a tensor; high_precision lowers to the tile form with a scratch tile.",
 		Args:   []ArgSpec{{Name: "input"}},
-		Kwargs: []KwargSpec{{Name: "high_precision", Kind: KwBool, Default: false}},
+		Kwargs: []KwargSpec{highPrecision},
 		TileScratch: func(c *Call, in *TileType) (string, []Expr, bool) {
 			return "rsqrt_tmp", in.Shape, c.Kwargs.Bool("high_precision", false)
 		},

@@ -516,6 +516,10 @@ func (t *tileConv) broadcastBinary(a *ir.AssignStmt, c *ir.Call, ls, rs []ir.Exp
 		what = c.Pos.String() + ": " + what
 	}
 	switch {
+	case c.Kwargs.Bool("high_precision", false):
+		// As upstream's conversion refuses it: the row-expand form has no
+		// high-precision mode without an explicit tmp tile.
+		return nil, fmt.Errorf("%s: %s(high_precision=True) does not lower a broadcasting pair (the row-expand tile form has no high-precision mode); give both operands one shape", what, c.Op.Name)
 	case c.Op.RowExpandForm == nil:
 		return nil, fmt.Errorf("%s: ptorepl lowers %s only for operands of one shape (it has no row-expand tile form); a broadcasting one runs in the simulator as written but does not compile", what, c.Op.Name)
 	case pair && column(rs) && !column(ls):

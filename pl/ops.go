@@ -334,6 +334,24 @@ func ColExpandExpdif(t, v any) Expr {
 // PyPTO: pl.rsqrt(t).
 func Rsqrt(x any) Expr { return unary("Rsqrt", ir.TileRsqrt, ir.TensorRsqrt, x) }
 
+// HighPrecision is the call e (a Div of two tiles or tensors, a Log, Recip
+// or tensor Rsqrt) in PTOAS's high-precision mode, for FP16 and FP32
+// elements. PyPTO: pl.div(a, b, high_precision=True).
+func HighPrecision(e Expr) Expr {
+	c, ok := e.(*ir.Call)
+	if ok && c.Op != nil {
+		if _, takes := c.Op.Kwarg("high_precision"); takes {
+			kw := append(ir.Kwargs{}, c.Kwargs...)
+			if !kw.Has("high_precision") {
+				kw = append(kw, ir.Kwarg{Key: "high_precision", Value: true})
+			}
+			return dsl.Call(c.Op, c.Args, kw)
+		}
+	}
+	dsl.Raise(&ir.TypeError{Op: "pl.HighPrecision", Arg: "e", Expected: "a call of an op with a high-precision mode (div of tiles or tensors, log, recip, tensor rsqrt)", Given: ir.Describe(e)})
+	return nil
+}
+
 // Fmod is the elementwise remainder of a / b with a's sign, as torch.fmod,
 // of tiles or tensors; b may be a scalar (fmods). PyPTO: pl.fmod(a, b).
 func Fmod(a, b any) Expr {

@@ -2,6 +2,7 @@ package pl_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/pl"
 )
@@ -78,4 +79,36 @@ def test_copy(test_runner, rows, cols):
 	// Output:
 	// [test_copy[1-8] test_copy[1-16] test_copy[4-8] test_copy[4-16]]
 	// pl.Tensor[[4, 16], pl.FP32]
+}
+
+func ExampleHighPrecision() {
+	prog := pl.NewProgram("Ratio")
+	prog.InCore("ratio", func(f *pl.Func) {
+		a := f.In("a", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		b := f.In("b", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		ta := f.Let("ta", pl.Load(a, pl.Dims(0, 0), pl.Dims(16, 16)))
+		tb := f.Let("tb", pl.Load(b, pl.Dims(0, 0), pl.Dims(16, 16)))
+		q := f.Let("q", pl.HighPrecision(pl.Div(ta, tb)))
+		f.Set(out, pl.Store(q, pl.Dims(0, 0), out))
+	})
+	c := pl.Compile(prog)
+	text, err := c.PTOText()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(prog.String(), "\n") {
+		if strings.Contains(line, "pl.tile.div") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, "{precisionType"); i >= 0 && strings.Contains(line, "pto.tdiv") {
+			fmt.Println("pto.tdiv ... " + line[i:])
+		}
+	}
+	// Output:
+	// q: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.div(ta, tb, high_precision=True)
+	// pto.tdiv ... {precisionType = #pto<div_precision high_precision>}
 }

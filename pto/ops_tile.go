@@ -33,6 +33,19 @@ func init() {
 	} {
 		Register(op, emitElementwise(inst, false))
 	}
+	// div, log and recip name PTOAS's high-precision mode when asked for
+	// it, after outs(...) as upstream emits it.
+	precision := func(kind string) func(*ir.Call) []attr {
+		return func(call *ir.Call) []attr {
+			if !call.Kwargs.Bool("high_precision", false) {
+				return nil
+			}
+			return []attr{{"precisionType", "#pto<" + kind + " high_precision>"}}
+		}
+	}
+	Register(ir.TileDiv, emitElementwiseAttrs("pto.tdiv", false, precision("div_precision")))
+	Register(ir.TileLog, emitTiles("pto.tlog", precision("log_precision")))
+	Register(ir.TileRecip, emitTiles("pto.trecip", precision("recip_precision")))
 	// rsqrt reads its scratch tile too on the high-precision path.
 	Register(ir.TileRsqrt, emitTiles("pto.trsqrt", nil))
 	Register(ir.TileCi, emitCi)
@@ -83,7 +96,7 @@ func init() {
 	})
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileAbs: "pto.tabs", ir.TileNeg: "pto.tneg", ir.TileRelu: "pto.trelu", ir.TileExp: "pto.texp",
-		ir.TileLog: "pto.tlog", ir.TileSqrt: "pto.tsqrt", ir.TileRecip: "pto.trecip", ir.TileNot: "pto.tnot",
+		ir.TileSqrt: "pto.tsqrt", ir.TileNot: "pto.tnot",
 	} {
 		Register(op, emitUnary(inst))
 	}
@@ -176,7 +189,7 @@ func init() {
 
 // elementwise maps tile ops to PTO-ISA instructions (TADD, TSUB, ...).
 var elementwise = map[*ir.OpDef]string{
-	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul", ir.TileDiv: "pto.tdiv",
+	ir.TileAdd: "pto.tadd", ir.TileSub: "pto.tsub", ir.TileMul: "pto.tmul",
 	ir.TileMaximum: "pto.tmax", ir.TileMinimum: "pto.tmin", ir.TileFmod: "pto.tfmod",
 	ir.TilePartAdd: "pto.tpartadd", ir.TilePartMul: "pto.tpartmul", ir.TilePartMax: "pto.tpartmax", ir.TilePartMin: "pto.tpartmin",
 	ir.TileAnd: "pto.tand", ir.TileOr: "pto.tor", ir.TileShl: "pto.tshl", ir.TileShr: "pto.tshr",

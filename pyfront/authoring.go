@@ -5,6 +5,7 @@ package pyfront
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -360,9 +361,6 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 		}
 	}
 	if sp, ok := elementwiseOps[callee]; ok {
-		if len(kws) > 0 {
-			r.fail(kws[0].node, "%s takes no keyword arguments", callee)
-		}
 		l := r.toExpr(nodes[0], pos[0])
 		_, onTile := l.Type().(*ir.TileType)
 		switch {
@@ -397,13 +395,40 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 		if len(pos) == 3 {
 			args = append(args, r.toExpr(nodes[2], pos[2]))
 		}
-		c, err := op.NewCall(args, nil, r.pos(n))
+		// Keywords go to the op picked (pl.div(a, b, high_precision=True)
+		// is tile.div's or tensor.div's).
+		var kw ir.Kwargs
+		for _, k := range kws {
+			_, byPair := sp.tile.Kwarg(k.name)
+			if _, known := op.Kwarg(k.name); !known && byPair && op == scalarOp {
+				r.fail(k.node, "%s: %s= applies to two %ss; with a scalar rhs the op is %s, which has no such mode", callee, k.name, kind, op.Name)
+			}
+			if spec, known := op.Kwarg(k.name); !known || spec.Hidden {
+				r.fail(k.node, "%s: unknown keyword %s for %s (%s)", callee, k.name, op.Name, kwargsTaken(op))
+			}
+			kw = append(kw, ir.Kwarg{Key: k.name, Value: r.kwargValue(k, op)})
+		}
+		c, err := op.NewCall(args, kw, r.pos(n))
 		if err != nil {
 			r.failErr(n, err)
 		}
 		return c, true
 	}
 	return nil, false
+}
+
+// kwargsTaken says which keywords op takes.
+func kwargsTaken(op *ir.OpDef) string {
+	var names []string
+	for _, s := range op.Kwargs {
+		if !s.Hidden {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "it takes none"
+	}
+	return "it takes " + strings.Join(names, ", ")
 }
 
 // index is x[r] (or x[i, r]) on a tensor: the slice at those leading

@@ -4,6 +4,7 @@ package pyfront_test
 
 import (
 	"fmt"
+	"github.com/stretchr/testify/require"
 	"math"
 	"os"
 	"path/filepath"
@@ -2025,4 +2026,60 @@ func TestCrossCoreSync(t *testing.T) {
 			t.Fatalf("compiled %v: want the one-lane event reported, got %v", compiled, err)
 		}
 	}
+}
+
+// div, log and recip in PTOAS's high-precision mode: the kwarg reaches the
+// tile op (from the tensor form too), is emitted as its precisionType after
+// outs(...), as upstream's codegen writes it, and the simulator computes the
+// same values as without it; high_precision=False is the call without it.
+func TestHighPrecisionOps(t *testing.T) {
+	positive := func(seed int64) *tensor.Tensor {
+		vals := tensor.Randn(seed, 8, 16).Float32s()
+		for i, v := range vals {
+			vals[i] = float32(math.Abs(float64(v))) + 0.25
+		}
+		return tensor.FromFloat32(vals, 8, 16)
+	}
+	prog, comp, text := authored(t, "precision.py", "TilePrecision", 1)
+	wantPTO(t, text, "{precisionType = #pto<div_precision high_precision>}", "{precisionType = #pto<log_precision high_precision>}",
+		"{precisionType = #pto<recip_precision high_precision>}")
+	if n := strings.Count(text, "precisionType"); n != 3 {
+		t.Fatalf("%d precisionType attributes, want 3 (one per high_precision=True):\n%s", n, text)
+	}
+	if printed := prog.String(); strings.Count(printed, "high_precision=True") != 3 || strings.Contains(printed, "high_precision=False") {
+		t.Fatalf("printed:\n%s", printed)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 8, 16), positive(2), tensor.Zeros(ir.FP32, 6, 8, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 16; j++ {
+				v, u := a[0].At(i, j), a[1].At(i, j)
+				want := []float64{f32(v / u), f32(v / u), f32(math.Log(u)), f32(math.Log(u)), f32(1 / u), f32(1 / u)}
+				for k, w := range want {
+					if got := a[2].At(k, i, j); got != w {
+						t.Fatalf("compiled %v: out[%d, %d, %d] = %v, want %v", compiled, k, i, j, got, w)
+					}
+				}
+			}
+		}
+	})
+	_, _, text = authored(t, "precision.py", "TensorPrecision", 1)
+	wantPTO(t, text, "{precisionType = #pto<div_precision high_precision>}", "{precisionType = #pto<log_precision high_precision>}")
+	// A broadcasting pair has no high-precision tile form: an error, as
+	// upstream's conversion gives, not a silently plain division.
+	mod, err := pl.ParsePythonNamed("bcast.py", `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[8, 16], pl.FP32], c: pl.Tensor[[8, 1], pl.FP32], q: pl.Out[pl.Tensor[[8, 16], pl.FP32]]):
+        q = pl.assemble(q, pl.div(x, c, high_precision=True), [0, 0])
+        return q
+`)
+	require.NoError(t, err)
+	p, err := mod.Program("P")
+	require.NoError(t, err)
+	_, err = pl.TryCompile(p, pl.Ranks(1))
+	require.ErrorContains(t, err, "bcast.py:7:28: tensor.div of [8, 16] and [8, 1]: tensor.div(high_precision=True) does not lower a broadcasting pair")
 }

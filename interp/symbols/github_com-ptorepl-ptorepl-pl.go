@@ -83,6 +83,7 @@ func init() {
 		"GemvBias":              reflect.ValueOf(pl.GemvBias),
 		"Group":                 reflect.ValueOf(pl.Group),
 		"Gt":                    reflect.ValueOf(pl.Gt),
+		"HighPrecision":         reflect.ValueOf(pl.HighPrecision),
 		"INDEX":                 reflect.ValueOf(pl.INDEX),
 		"INT16":                 reflect.ValueOf(pl.INT16),
 		"INT32":                 reflect.ValueOf(pl.INT32),
