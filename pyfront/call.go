@@ -71,6 +71,19 @@ func (r *reader) argsAfter(call *node, e *env, fc *fnCtx, lead int) ([]*node, []
 func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	fnNode := n.ChildByFieldId(fldFunction)
 	callee := r.dotted(fnNode)
+	if fc == nil && (fnNode.Kind() == "subscript" || fnNode.Kind() == "identifier") {
+		// A def reached through a value: a table's entry, a variable.
+		var v value
+		if fnNode.Kind() == "subscript" {
+			v = r.evalIn(fnNode, e, fc)
+		} else {
+			v, _ = e.lookup(callee)
+		}
+		if ref, ok := v.(funcRef); ok {
+			pos, _, kws := r.args(n, e, fc)
+			return r.runFactory(ref.f, n, pos, kws)
+		}
+	}
 	if callee == "" {
 		r.fail(fnNode, "unsupported call of %s", r.text(fnNode))
 	}
@@ -330,6 +343,15 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		return r.runFactory(h, n, pos, kws)
 	}
 	if fc == nil {
+		// A call of a name from a module ptorepl does not read (a test's
+		// RunConfig(...)): carried as an opaque value, an error only where
+		// a program uses it.
+		root, _, _ := strings.Cut(callee, ".")
+		if from, ok := r.foreign[root]; ok {
+			if _, local := e.lookup(root); !local {
+				return opaque{fmt.Sprintf("%s(...), from %s, which ptorepl does not read", callee, from)}
+			}
+		}
 		if u, ok := r.consts[callee].(unevaluable); ok {
 			r.resolved(n, callee, u) // an import ptorepl could not read says so
 		}

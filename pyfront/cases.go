@@ -25,6 +25,17 @@ type caseClass struct {
 	base  *caseClass
 	attrs []*node          // class-level assignments
 	own   map[string]*node // function_definition by name
+	props map[string]bool  // the methods that are @property
+}
+
+// isProperty reports whether name is a @property of c or a base.
+func (c *caseClass) isProperty(name string) bool {
+	for k := c; k != nil; k = k.base {
+		if _, defined := k.own[name]; defined {
+			return k.props[name]
+		}
+	}
+	return false
 }
 
 // method is the definition of name that c's instances use, and the class
@@ -48,7 +59,7 @@ type caseObject struct {
 // caseDecl reads a top-level class; nil unless it (or a base defined
 // earlier in the module) has a get_program method.
 func (r *reader) caseDecl(n *node) *factory {
-	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}}
+	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}, props: map[string]bool{}}
 	if sup := n.ChildByFieldId(fldSuperclasses); sup != nil {
 		for _, b := range r.kids(sup) {
 			if b.Kind() == "identifier" && c.base == nil {
@@ -60,6 +71,13 @@ func (r *reader) caseDecl(n *node) *factory {
 		switch s.Kind() {
 		case "function_definition":
 			c.own[r.text(s.ChildByFieldId(fldName))] = s
+		case "decorated_definition":
+			// A @property reads as the attribute it computes (self.cols).
+			def, decs := r.undecorate(s)
+			if def.Kind() == "function_definition" && len(decs) == 1 && r.text(decs[0].NamedChild(0)) == "property" {
+				name := r.text(def.ChildByFieldId(fldName))
+				c.own[name], c.props[name] = def, true
+			}
 		case "expression_statement":
 			if a := s.NamedChild(0); a != nil && a.Kind() == "assignment" && a.ChildByFieldId(fldRight) != nil {
 				c.attrs = append(c.attrs, a)
@@ -351,6 +369,10 @@ func (r *reader) selfAttr(n *node, e *env) (value, bool) {
 	}
 	name := r.text(n.ChildByFieldId(fldAttribute))
 	a, has := self.attrs[name]
+	if cls := r.cases[self.class]; !has && cls != nil && cls.isProperty(name) {
+		v, _ := r.callMethod(n, self, name, nil, nil)
+		return v, true
+	}
 	if !has {
 		r.fail(n, "%s has no attribute %s that ptorepl can read (it reads what the class body and __init__ assign)", self.class, name)
 	}

@@ -22,7 +22,7 @@ func TestHarnessCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Negate build_rows ScaleCase NarrowScaleCase NegateCase TableCase RowsCase PaddedRowsCase DeviceCase"
+	want := "Negate build_rows ScaleCase NarrowScaleCase NegateCase TableCase RowsCase PaddedRowsCase DeviceCase DoubledRowsCase TableBuilderCase"
 	if got := strings.Join(mod.Names(), " "); got != want {
 		t.Fatalf("names %q, want %q (a class without get_program is no case)", got, want)
 	}
@@ -123,11 +123,38 @@ func TestHarnessCases(t *testing.T) {
 	if !strings.Contains(padded.String(), "pl.Tensor[[16, 32], pl.FP32]") {
 		t.Fatalf("PaddedRowsCase(8):\n%s", padded)
 	}
+	// A factory reached through a table (_BUILDERS[self.kind](rows)), a
+	// default argument that calls harness Python (RunConfig(...)) carried
+	// unread, and the tests that build it with torch dtypes for ids.
+	table, err := mod.Call("TableBuilderCase", "rows", 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "pl.Tensor[[12, 32], pl.FP32]") {
+		t.Fatalf("TableBuilderCase(rows, 12):\n%s", table)
+	}
+	tests := mod.Tests()
+	if got := strings.Join(tests, " "); !strings.Contains(got, "test_table[4-dtype0] test_table[4-dtype1] test_table[12-dtype0] test_table[12-dtype1]") {
+		t.Fatalf("tests: %s", got)
+	}
+	if p, err := mod.Program("test_table[12-dtype1]"); err != nil || !strings.Contains(p.String(), "pl.Tensor[[12, 32], pl.FP32]") {
+		t.Fatalf("test_table[12-dtype1]: %v\n%v", err, p)
+	}
+	// A @property reads as the attribute it computes.
+	for rows, want := range map[int]string{4: "[[8, 32]", 96: "[[96, 32]"} {
+		doubled, err := mod.Call("DoubledRowsCase", rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(doubled.String(), "pl.Tensor"+want+", pl.FP32]") {
+			t.Fatalf("DoubledRowsCase(%d):\n%s", rows, doubled)
+		}
+	}
 
 	// What __init__ sets under a condition the reader cannot evaluate is
 	// an error only where get_program reads it.
 	_, err = mod.Call("DeviceCase")
-	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:153:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
+	if err == nil || !strings.Contains(err.Error(), "harness_cases.py:154:17: DeviceCase._device could not be evaluated") || !strings.Contains(err.Error(), "torch.cuda.is_available") {
 		t.Fatalf("DeviceCase: %v", err)
 	}
 }

@@ -36,6 +36,12 @@ type (
 
 func (o opaque) String() string { return o.what }
 
+// funcRef is a module-level def (a factory, a test case class, a helper)
+// used as a value: _TILE_FACTORY[name](rows, cols) calls it.
+type funcRef struct{ f *factory }
+
+func (f funcRef) String() string { return "the Python function " + f.f.name }
+
 type reader struct {
 	// sampleMakers are the file's plain functions, by name, whose return
 	// values may be @pl.jit samples (a, c = _make_inputs()); sampleDepth
@@ -263,10 +269,16 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		case "None":
 			return nil
 		}
-		if fc == nil && r.helpers[name] != nil {
-			// A plain function passed as a value (a test case's
-			// expected-output function): carried, never run.
-			return opaque{"the Python function " + name}
+		if fc == nil {
+			// A def used as a value (a table of factories, a test case's
+			// expected-output function): called where the reader calls
+			// defs, carried otherwise.
+			if f := r.facs[name]; f != nil {
+				return funcRef{f}
+			}
+			if f := r.helpers[name]; f != nil {
+				return funcRef{f}
+			}
 		}
 		r.fail(n, "name %q is not defined", name)
 	case "attribute":

@@ -168,7 +168,7 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 		if marked && err != nil {
 			t.Fatalf("with setup.py at the root: %v", err)
 		}
-		if !marked && (err == nil || !strings.Contains(err.Error(), "build_scale comes from kernels.builders, which ptorepl does not read")) {
+		if !marked && (err == nil || !strings.Contains(err.Error(), "given build_scale(...), from kernels.builders, which ptorepl does not read")) {
 			t.Fatalf("without a project marker: %v", err)
 		}
 	}

@@ -363,6 +363,19 @@ func (r *reader) importStmt(n *node) {
 	case strings.HasPrefix(t, "from pypto import language as "):
 		r.alias[strings.TrimPrefix(t, "from pypto import language as ")] = "pl"
 	case strings.HasPrefix(t, "import pypto.language.distributed"), strings.HasPrefix(t, "import pypto.language"):
+	default:
+		// import torch / import numpy as np: a module ptorepl does not
+		// read, whose names are opaque symbols (torch.float32).
+		for _, c := range r.kids(n) {
+			switch c.Kind() {
+			case "dotted_name":
+				name := r.text(c)
+				root, _, _ := strings.Cut(name, ".")
+				r.foreign[root] = root
+			case "aliased_import":
+				r.foreign[r.text(c.ChildByFieldId(fldAlias))] = r.text(c.ChildByFieldId(fldName))
+			}
+		}
 	}
 }
 

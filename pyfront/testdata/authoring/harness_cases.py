@@ -10,6 +10,7 @@ import pytest
 import torch
 from harness.core.harness import DataType, PTOTestCase, TensorSpec
 from pypto.pypto_core.passes import MemoryPlanner
+from pypto.runtime.runner import RunConfig
 
 _PL_DT = {DataType.FP32: pl.FP32, DataType.FP16: pl.FP16}
 _BASE_FACTORS = {"double": 2.0}
@@ -154,7 +155,43 @@ class DeviceCase(_ScaleBase):
         return build_rows(where)
 
 
+class DoubledRowsCase(RowsCase):
+    """Its rows come from a @property, read as an attribute."""
+
+    @property
+    def doubled(self) -> int:
+        if self.rows > 64:
+            return self.rows
+        return self.rows * 2
+
+    def get_program(self) -> Any:
+        return build_rows(self.doubled)
+
+
 @pytest.mark.parametrize("factor_name", ["double", "triple"])
 def test_scale(test_runner, factor_name):
     result = test_runner.run(ScaleCase(factor_name))
     assert result.passed
+
+
+_BUILDERS = {"rows": build_rows}
+
+
+class TableBuilderCase(PTOTestCase):
+    """Its program comes from a table of factories; its run configuration
+    is harness Python the reader carries without running."""
+
+    def __init__(self, kind: str, rows: int, config=RunConfig(rtol=1e-3), platform=None):
+        super().__init__(config, platform=platform)
+        self.kind = kind
+        self.rows = rows
+        self.config = config
+
+    def get_program(self) -> Any:
+        return _BUILDERS[self.kind](self.rows)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("rows", [4, 12])
+def test_table(test_runner, rows, dtype):
+    test_runner.run(TableBuilderCase("rows", rows, config=RunConfig(dtype=dtype)))
