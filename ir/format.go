@@ -354,9 +354,22 @@ func (f *Formatter) expr(e Expr, ctx int, typedConst bool) string {
 	return fmt.Sprintf("<%T>", e)
 }
 
-// FloatLiteral prints a float as Python does, forcing a ".0" on integral values.
+// FloatLiteral prints a float as upstream's printer does: 17 significant
+// digits (C++'s max_digits10, so the text reads back to the same double:
+// 0.1 prints 0.10000000000000001), trailing zeros dropped, and ".0" forced
+// on an integral value.
 func FloatLiteral(v float64) string {
-	s := strconv.FormatFloat(v, 'g', -1, 64)
+	s := strconv.FormatFloat(v, 'g', 17, 64)
+	if strings.ContainsAny(s, "eE") {
+		// C's %g strips the mantissa's trailing zeros before the exponent.
+		mant, exp, _ := strings.Cut(s, "e")
+		if strings.Contains(mant, ".") {
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		}
+		s = mant + "e" + exp
+	} else if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
 	if !strings.ContainsAny(s, ".eEn") { // n: NaN/Inf
 		s += ".0"
 	}

@@ -361,6 +361,9 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 		}
 	}
 	if sp, ok := elementwiseOps[callee]; ok {
+		if len(pos) < 2 {
+			r.fail(n, "%s: expected 2 positional arguments (lhs, rhs), given %d", callee, len(pos))
+		}
 		l := r.toExpr(nodes[0], pos[0])
 		_, onTile := l.Type().(*ir.TileType)
 		switch {

@@ -480,6 +480,18 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 	internal := func(err error) bool {
 		return err != nil && (strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "panic"))
 	}
+	// compiles compiles a program at two ranks to PTO text; a failure
+	// must be a positioned error, never an internal one.
+	compiles := func(file, name string, prog *pl.Program) bool {
+		c, err := pl.TryCompile(prog, pl.Ranks(2))
+		if err == nil {
+			_, err = c.PTOText()
+		}
+		if internal(err) {
+			t.Errorf("%s %s: compile: %v", file, name, err)
+		}
+		return err == nil
+	}
 	// A test case that returns a module-level program builds that same
 	// program again: each is counted once.
 	seen := map[any]bool{}
@@ -508,14 +520,7 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 			}
 			seen[prog.IR()] = true
 			built++
-			c, err := pl.TryCompile(prog, pl.Ranks(2))
-			if err == nil {
-				_, err = c.PTOText()
-			}
-			if internal(err) {
-				t.Errorf("%s %s: compile: %v", f, n, err)
-			}
-			if err == nil {
+			if compiles(f, n, prog) {
 				compiled++
 			}
 		}
@@ -531,14 +536,7 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 				continue
 			}
 			testsBuilt++
-			c, err := pl.TryCompile(prog, pl.Ranks(2))
-			if err == nil {
-				_, err = c.PTOText()
-			}
-			if internal(err) {
-				t.Errorf("%s %s: compile: %v", f, id, err)
-			}
-			if err == nil {
+			if compiles(f, id, prog) {
 				testsCompiled++
 			}
 		}

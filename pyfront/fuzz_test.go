@@ -17,6 +17,7 @@ import (
 // and the print reads back.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/authoring/*.py")
+	seeds = append(seeds, "testdata/pytests/test_params.py")
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(string(b))
@@ -42,7 +43,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		for _, n := range mod.Names() {
+		for _, n := range append(mod.Names(), mod.Tests()...) {
 			if mod.IsFactory(n) {
 				continue
 			}
