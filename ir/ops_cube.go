@@ -56,7 +56,23 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 	if dt, ok := c.Kwargs.DType("out_dtype"); ok {
 		acc = dt
 	}
-	return NewTileType([]Expr{l.Shape[0], r.Shape[1]}, acc, MemAcc, nil), nil
+	// The product's storage follows the operands' physical M and N, its
+	// valid rectangle their valid M and N (upstream's matmul geometry); the
+	// rhs's valid K must cover the lhs's.
+	lv, rv := tileValid(l), tileValid(r)
+	vkl, ok1 := ConstValue(lv[1])
+	vkr, ok2 := ConstValue(rv[0])
+	if ok1 && ok2 && vkl > vkr {
+		return nil, c.Fail(ri, fmt.Sprintf("a tile whose valid rows (%d) cover the lhs's valid K (%d)", vkr, vkl), r)
+	}
+	shape := []Expr{l.Shape[0], r.Shape[1]}
+	var view *TileView
+	if valid := []Expr{lv[0], rv[1]}; !SameDims(valid, shape) {
+		v := ImplicitTileView(MemAcc)
+		v.ValidShape = valid
+		view = &v
+	}
+	return NewTileType(shape, acc, MemAcc, view), nil
 }
 
 // tensorMatmulDeduce types tensor.matmul: operands of rank 2 or more
@@ -252,7 +268,18 @@ func init() {
 			if v, ok := c.Kwargs.Get("target_memory"); ok {
 				mem = v.(MemorySpace)
 			}
-			return NewTileType(t.Shape, t.DType, mem, nil), nil
+			// The destination's own layout, the source's valid shape and
+			// pad, as upstream's move keeps them.
+			var view *TileView
+			if t.View != nil && (len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) || t.View.Pad != PadNull) {
+				v := ImplicitTileView(mem)
+				if len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) {
+					v.ValidShape = t.View.ValidShape
+				}
+				v.Pad = t.View.Pad
+				view = &v
+			}
+			return NewTileType(t.Shape, t.DType, mem, view), nil
 		},
 	})
 	TileMatmul = RegisterOp(&OpDef{

@@ -2083,3 +2083,28 @@ class P:
 	_, err = pl.TryCompile(p, pl.Ranks(1))
 	require.ErrorContains(t, err, "bcast.py:7:28: tensor.div of [8, 16] and [8, 1]: tensor.div(high_precision=True) does not lower a broadcasting pair")
 }
+
+// A cube product's valid rectangle is its operands' valid M and N (the
+// storage stays the tiles' M and N), as upstream deduces it, so a product
+// of tiles loaded with a narrower valid shape stores into a tensor of just
+// that size, and its values are the valid operands' product.
+func TestMatmulValidShapes(t *testing.T) {
+	prog, comp, text := authored(t, "matmul_valid.py", "ValidProducts", 1)
+	wantPTO(t, text, "pto.tgemv", "pto.tmatmul", "v_row=10, v_col=30")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 1, 32), tensor.Randn(2, 10, 32), tensor.Randn(3, 32, 30),
+			tensor.Zeros(ir.FP32, 1, 30), tensor.Zeros(ir.FP32, 10, 30)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x, m, w, row, block := a[0], a[1], a[2], a[3], a[4]
+		for j := 0; j < 30; j++ {
+			if got, want := row.At(0, j), matmulAt(x.At, w.At, 32, 0, j); got != want {
+				t.Fatalf("compiled %v: row[0, %d] = %v, want %v", compiled, j, got, want)
+			}
+			for i := 0; i < 10; i++ {
+				if got, want := block.At(i, j), matmulAt(m.At, w.At, 32, i, j); got != want {
+					t.Fatalf("compiled %v: block[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -53,7 +53,17 @@ func init() {
 		if acc != nil {
 			accVals = acc.values()
 		}
-		return tileOf(dt, []int{m, n}, matmulValues(l.values(), r.values(), accVals, m, k, n, dt)), nil
+		out := tileOf(dt, []int{m, n}, matmulValues(l.values(), r.values(), accVals, m, k, n, dt))
+		// The product's valid rectangle is the operands' valid M and N,
+		// as the deducer types it (an accumulator's own, when it has one).
+		if acc != nil && acc.Valid != nil {
+			out.Valid = append([]int(nil), acc.Valid...)
+		} else if l.Valid != nil || r.Valid != nil {
+			if vm, vn := l.validShape()[0], r.validShape()[1]; vm != m || vn != n {
+				out.Valid = []int{vm, vn}
+			}
+		}
+		return out, nil
 	}
 	// A GEMV is a matmul whose lhs is one row; acc_phase changes nothing
 	// computed.
