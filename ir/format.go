@@ -381,8 +381,8 @@ func FloatLiteral(v float64) string {
 func (f *Formatter) Call(c *Call) string {
 	var parts []string
 	for i, a := range c.Args {
-		if c.Op != nil && c.Op.ArgSpecAt(i).Keyword {
-			parts = append(parts, c.Op.ArgSpecAt(i).Name+"="+f.Expr(a))
+		if kw := c.KeywordOf(i); kw != "" {
+			parts = append(parts, kw+"="+f.Expr(a))
 			continue
 		}
 		parts = append(parts, f.Expr(a))

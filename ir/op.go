@@ -102,6 +102,12 @@ type OpDef struct {
 	Effects func(args []Expr, kw Kwargs) []Effect
 	// OutMemory is stamped onto a tile result that lacks a memory space.
 	OutMemory MemorySpace
+	// CompactArgs: optional trailing arguments given by keyword take the
+	// first free positions, so one left out leaves no gap (mgather's
+	// scratch and valid_shape, upstream's positional layout); KeywordAt
+	// then names each position of a call for printing.
+	CompactArgs bool
+	KeywordAt   func(c *Call, i int) (string, bool)
 	// PrintName overrides the printed callee ("pl.tile.and_"); PrintAs may pick
 	// one per call. Default: names starting "pld." print bare, others as "pl.<name>".
 	PrintName string
@@ -258,6 +264,24 @@ func (d *OpDef) ArgSpecAt(i int) ArgSpec {
 		return d.Args[i]
 	}
 	return ArgSpec{}
+}
+
+// KeywordOf is the keyword call argument i prints under, or "" when it
+// prints positionally.
+func (c *Call) KeywordOf(i int) string {
+	if c.Op == nil {
+		return ""
+	}
+	if c.Op.KeywordAt != nil {
+		if name, ok := c.Op.KeywordAt(c, i); ok {
+			return name
+		}
+		return ""
+	}
+	if s := c.Op.ArgSpecAt(i); s.Keyword {
+		return s.Name
+	}
+	return ""
 }
 
 // ArgName names positional argument i for messages.

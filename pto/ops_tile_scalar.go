@@ -140,9 +140,31 @@ func emitMgather(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if err != nil {
 		return err
 	}
-	idx, _, err := c.tile(call.Args[1])
-	if err != nil {
-		return err
+	ins := []value{pv}
+	if m, ok := call.Kwargs.Get("target_memory"); ok && m.(ir.MemorySpace) == ir.MemMat {
+		// Into Mat: idx (and elem mode's scratch) are GM tensors, each
+		// passed as a partition of the whole tensor, as upstream emits them.
+		n := 2
+		if call.Kwargs.Int("coalesce", 0) == 1 {
+			n = 3
+		}
+		for _, g := range call.Args[1:n] {
+			gl, ok := ir.AsTensorLike(g.Type())
+			if !ok {
+				return fmt.Errorf("%s is not a tensor", ir.Describe(g))
+			}
+			_, gv, err := c.localPartition(g, zeros(len(gl.Shape)), gl.Shape)
+			if err != nil {
+				return err
+			}
+			ins = append(ins, gv)
+		}
+	} else {
+		idx, _, err := c.tile(call.Args[1])
+		if err != nil {
+			return err
+		}
+		ins = append(ins, idx)
 	}
 	t, err := c.allocTile(res)
 	if err != nil {
@@ -152,7 +174,7 @@ func emitMgather(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if oob := call.Kwargs.Int("gather_oob", 0); oob != 0 {
 		attrs = append(attrs, attr{"gatherOob", "#pto<gather_oob " + [...]string{"undefined", "clamp", "wrap", "zero"}[oob] + ">"})
 	}
-	c.insOuts("pto.mgather", []value{pv, idx}, []value{t}, attrs)
+	c.insOuts("pto.mgather", ins, []value{t}, attrs)
 	return nil
 }
 

@@ -613,6 +613,18 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		}
 		slots[idx], filled[idx] = k.val, true
 	}
+	if d.CompactArgs {
+		// Optional arguments left out leave no gap (mgather's scratch and
+		// valid_shape): the ones given close up after the required ones.
+		var cs []value
+		var cf []bool
+		for i := range slots {
+			if filled[i] || i < d.MinArgs {
+				cs, cf = append(cs, slots[i]), append(cf, filled[i])
+			}
+		}
+		slots, filled = cs, cf
+	}
 	kw = fc.regionKwargs(n, d, kw)
 	kw = withDefaults(d, kw)
 	// Arguments the DSL defaults (an initialize_pipe's consumer buffers).

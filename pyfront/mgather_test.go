@@ -109,3 +109,118 @@ func TestUpstreamMgather(t *testing.T) {
 		}
 	})
 }
+
+// TestUpstreamMgatherMat runs two of upstream's Mat tests, by their pytest
+// ids: rows and elements gathered into Mat with a valid shape of 16 x 21
+// (its row-col-tail case), on its FP16 tables and indices, brought out by
+// its eye @ gathered product, to what its compute_expected says: the table
+// in the valid region, zero elsewhere.
+func TestUpstreamMgatherMat(t *testing.T) {
+	mod := upstreamSystemTest(t, "runtime/ops/test_mgather.py")
+	fp16 := func(n int, dims ...int) *tensor.Tensor {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i % 53)
+		}
+		return tensor.FromFloat64(ir.FP16, v, dims...)
+	}
+	eye := make([]float64, 32*32)
+	for i := 0; i < 32; i++ {
+		eye[i*32+i] = 1
+	}
+	rowIdx := make([]int32, 32)
+	for i := range rowIdx {
+		rowIdx[i] = int32((i*29 + 7) % 64)
+	}
+	elemIdx := make([]int32, 1024)
+	for i := range elemIdx {
+		elemIdx[i] = int32(1023 - i)
+	}
+	for _, c := range []struct {
+		id   string
+		args func() []*tensor.Tensor
+		at   func(r, j int) float64
+	}{
+		{"TestMgather::test_gm_to_mat_valid_shape[row-col-tail-row-a2a3]", func() []*tensor.Tensor {
+			return []*tensor.Tensor{fp16(64*32, 64, 32), tensor.FromInt32(rowIdx, 1, 32), tensor.FromFloat64(ir.FP16, eye, 32, 32), tensor.Zeros(ir.FP32, 16, 32)}
+		}, func(r, j int) float64 { return float64((int(rowIdx[r])*32 + j) % 53) }},
+		{"TestMgather::test_gm_to_mat_valid_shape[row-col-tail-elem-a2a3]", func() []*tensor.Tensor {
+			return []*tensor.Tensor{fp16(1024, 1024), tensor.FromInt32(elemIdx, 32, 32), tensor.Zeros(ir.FP16, 1024), tensor.FromFloat64(ir.FP16, eye, 32, 32), tensor.Zeros(ir.FP32, 16, 32)}
+		}, func(r, j int) float64 { return float64(int(elemIdx[r*32+j]) % 53) }},
+	} {
+		prog, err := mod.Program(c.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		writtenAndCompiled(t, prog, comp, 1, c.args, func(a []*tensor.Tensor, compiled bool) {
+			out := a[len(a)-1]
+			for r := 0; r < 16; r++ {
+				for j := 0; j < 32; j++ {
+					want := 0.0
+					if j < 21 {
+						want = c.at(r, j)
+					}
+					if got := out.At(r, j); got != want {
+						t.Fatalf("%s compiled %v: out[%d, %d] = %v, want %v", c.id, compiled, r, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMgatherMat: gathers into Mat tiles by GM index tensors, rows (their
+// indices wrapped, a valid shape of 12 rows) and elements (through a GM
+// scratch tensor), brought out by an identity matmul, give the table's
+// values, as written and compiled; scratch= and valid_shape= print by
+// keyword and the PTO passes idx and scratch as GM partitions.
+func TestMgatherMat(t *testing.T) {
+	prog, comp, text := authored(t, "mgather_mat.py", "MatGather", 1)
+	printed := prog.String()
+	for _, want := range []string{"coalesce=0, gather_oob=2, target_memory=pl.Mem.Mat)", "valid_shape=[12, 16], coalesce=0",
+		"pl.tile.mgather(flat, where, scratch=scratch, coalesce=1, target_memory=pl.Mem.Mat)"} {
+		if !strings.Contains(printed, want) {
+			t.Fatalf("printed program has no %q:\n%s", want, printed)
+		}
+	}
+	wantPTO(t, text, "pto.mgather ins(", "#pto<coalesce row>", "#pto<gather_oob wrap>", "#pto<coalesce elem>")
+	r := rand.New(rand.NewSource(9))
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		picks := make([]int32, 16)
+		for i := range picks {
+			picks[i] = int32(r.Intn(3*64) - 64) // some outside the table: wrapped
+		}
+		where := make([]int32, 256)
+		for i := range where {
+			where[i] = int32(r.Intn(1024))
+		}
+		eye := make([]float32, 256)
+		for i := 0; i < 16; i++ {
+			eye[i*16+i] = 1
+		}
+		table := tensor.Randn(10, 64, 16)
+		return []*tensor.Tensor{table, tensor.FromInt32(picks, 1, 16), tensor.FromFloat32(table.Float32s(), 1024), tensor.FromInt32(where, 16, 16),
+			tensor.Zeros(ir.FP32, 256), tensor.FromFloat32(eye, 16, 16), tensor.Zeros(ir.FP32, 12, 16), tensor.Zeros(ir.FP32, 16, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		table := a[0].Float64s()
+		for i := 0; i < 12; i++ {
+			row := ((int(a[1].At(0, i)) % 64) + 64) % 64
+			for j := 0; j < 16; j++ {
+				if got, want := a[6].At(i, j), table[row*16+j]; got != want {
+					t.Fatalf("compiled %v: by_row[%d, %d] = %v, want table[%d, %d] = %v", compiled, i, j, got, row, j, want)
+				}
+			}
+		}
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				if got, want := a[7].At(i, j), table[int(a[3].At(i, j))]; got != want {
+					t.Fatalf("compiled %v: by_elem[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -339,6 +339,9 @@ func init() { Register(ir.TileMscatter, mscatterOp) }
 // undefined), clamp reads the nearest, wrap reads modulo the count, zero
 // reads 0.
 func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
+	if m, ok := c.Kwargs.Get("target_memory"); ok && m.(ir.MemorySpace) == ir.MemMat {
+		return mgatherMat(x, c, a)
+	}
 	mem, mshape, dt, _, err := x.valuesOf(a[0], c, "mem")
 	if err != nil {
 		return nil, err
@@ -414,6 +417,63 @@ func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		res.Valid = []int{valid, cols}
 	}
 	return res, nil
+}
+
+// mgatherMat is the gather into a Mat tile: the indices come from a GM
+// tensor, and only the valid_shape region is gathered and written (the
+// rest of the fresh tile stays zero). Elem mode's GM scratch is where the
+// device stages the elements; its contents afterwards are unspecified, and
+// the simulator leaves them as they were.
+func mgatherMat(x *Exec, c *ir.Call, a []any) (any, error) {
+	ids, ishape, _, _, err := x.valuesOf(a[1], c, "idx")
+	if err != nil {
+		return nil, err
+	}
+	idx := tileOf(ir.INT32, ishape, ids)
+	elem := c.Kwargs.Int("coalesce", 0) == 1
+	validAt := 2
+	if elem {
+		validAt = 3
+	}
+	var valid []int
+	if len(a) > validAt {
+		if valid, err = intsArg(a[validAt], "valid_shape"); err != nil {
+			return nil, err
+		}
+		if elem {
+			idx.Valid = valid
+		} else {
+			idx.Valid = []int{1, valid[0]}
+		}
+	}
+	out, err := mgatherOp(x, withoutMat(c), []any{a[0], idx})
+	if err != nil || valid == nil || elem {
+		return out, err
+	}
+	// Row mode: the columns past the valid ones are not written either.
+	t := out.(*Tile)
+	vals := t.values()
+	cols := t.Shape[1]
+	for i := range vals {
+		if i%cols >= valid[1] {
+			vals[i] = 0
+		}
+	}
+	res := tileOf(t.DType, t.Shape, vals)
+	res.Valid = valid
+	return res, nil
+}
+
+// withoutMat is c gathering into Vec, so mgatherOp runs its Vec form.
+func withoutMat(c *ir.Call) *ir.Call {
+	d := *c
+	d.Kwargs = nil
+	for _, k := range c.Kwargs {
+		if k.Key != "target_memory" {
+			d.Kwargs = append(d.Kwargs, k)
+		}
+	}
+	return &d
 }
 
 func init() { Register(ir.TileMgather, mgatherOp) }
