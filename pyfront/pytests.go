@@ -73,7 +73,7 @@ func (r *reader) collectTests(root *node) []*pyTest {
 			define(name, r.testFunc("", def, r.paramMarks(decs), nil))
 		case "class_definition":
 			name := r.text(def.ChildByFieldId(fldName))
-			if !strings.HasPrefix(name, "Test") {
+			if !strings.HasPrefix(name, "Test") || !r.collectedClass(def) {
 				continue
 			}
 			classMarks := r.paramMarks(decs)
@@ -102,6 +102,23 @@ func (r *reader) collectTests(root *node) []*pyTest {
 		out = append(out, byName[name]...)
 	}
 	return out
+}
+
+// collectedClass reports whether pytest collects a Test* class: not one
+// with an __init__ (pytest warns and skips it) or __test__ = False.
+func (r *reader) collectedClass(def *node) bool {
+	for _, m := range r.kids(def.ChildByFieldId(fldBody)) {
+		if d, _ := r.undecorate(m); d.Kind() == "function_definition" && r.text(d.ChildByFieldId(fldName)) == "__init__" {
+			return false
+		}
+		if m.Kind() == "expression_statement" {
+			if a := m.NamedChild(0); a != nil && a.Kind() == "assignment" && r.text(a.ChildByFieldId(fldLeft)) == "__test__" &&
+				r.text(a.ChildByFieldId(fldRight)) == "False" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // undecorate is a definition and its decorators (innermost last, as

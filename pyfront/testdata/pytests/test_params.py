@@ -130,3 +130,18 @@ class TestPair:
 @pytest.mark.parametrize("cols", [24, 40])
 def test_redefined(cols):
     build_scale(cols, 3.0)
+
+
+class TestNotCollected:
+    __test__ = False
+
+    def test_hidden(self):
+        build_scale(8, 1.0)
+
+
+class TestWithInit:
+    def __init__(self):
+        self.cols = 8
+
+    def test_hidden(self):
+        build_scale(8, 1.0)
