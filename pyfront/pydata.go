@@ -205,6 +205,10 @@ func (r *reader) sequence(n *node, callee string, pos []value) value {
 // does not read; ok is false otherwise.
 func (r *reader) foreignAttr(n *node, e *env) (value, bool) {
 	obj := n.ChildByFieldId(fldObject)
+	// A.b.c.d: the chain's root decides.
+	for obj != nil && obj.Kind() == "attribute" {
+		obj = obj.ChildByFieldId(fldObject)
+	}
 	if obj == nil || obj.Kind() != "identifier" {
 		return nil, false
 	}

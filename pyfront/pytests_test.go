@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,4 +190,36 @@ def test_local(test_runner):
 	require.ErrorContains(t, err, "factor (the test computes it with Python ptorepl does not run")
 	_, err = mod.Program("test_nothing")
 	require.ErrorContains(t, err, `no program named "test_nothing"`)
+}
+
+// Module-level Python the parametrize lists are built with (slices,
+// comprehensions, * splices, range) evaluates as Python does: each
+// expression's value, read through a program's shape, equals what
+// python3 prints for it.
+func TestModulePythonMatchesPython(t *testing.T) {
+	exprs := []string{"X[1:4]", "X[::-1]", "X[-2:]", "X[::2]", "X[4:1:-1]", "X[-1:-5:-2]", "X[:100]", "[x * 2 for x in X if x % 2]",
+		"[a + b for a, b in zip(X, X)]", "[*X[:2], *range(7, 10)]", "list(range(3, 20, 4))", "[p for p in (*X, 9) if p > 4]", "[len(X[3:])]"}
+	for _, expr := range exprs {
+		t.Run(expr, func(t *testing.T) {
+			want, err := exec.Command("/usr/bin/python3", "-c", "X = [1, 2, 3, 4, 5, 6]\nprint(' '.join(str(v) for v in "+expr+"))").Output()
+			require.NoError(t, err)
+			src := "import pypto.language as pl\nX = [1, 2, 3, 4, 5, 6]\nV = " + expr + "\n\n@pl.program\nclass P:\n" +
+				"    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, x: pl.Tensor[[len(V) + 1, *V], pl.FP32]) -> pl.Tensor[[len(V) + 1, *V], pl.FP32]:\n        return x\n"
+			mod, err := pl.ParsePythonNamed("slices.py", src)
+			require.NoError(t, err)
+			p, err := mod.Program("P")
+			if strings.HasPrefix(expr, "[a + b") {
+				// zip is not read: a clear error, not a wrong value.
+				require.ErrorContains(t, err, "zip")
+				return
+			}
+			require.NoError(t, err)
+			tt := p.IR().Functions[0].Params[0].Type().(*ir.TensorType)
+			var got []string
+			for _, d := range tt.Shape[1:] {
+				got = append(got, strconv.FormatInt(d.(*ir.ConstInt).Value, 10))
+			}
+			require.Equal(t, strings.Fields(string(want)), got, "%s", expr)
+		})
+	}
 }

@@ -149,6 +149,16 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 		}
 		r.fail(n, "unsupported subscript %s", r.text(n))
 	}
+	if subs[0].Kind() == "slice" {
+		// xs[a:b:c] of a compile-time list or tuple, as Python slices it.
+		switch o := obj.(type) {
+		case pyList:
+			return pyList(r.pySlice(subs[0], []value(o), e, fc))
+		case pyTuple:
+			return pyTuple(r.pySlice(subs[0], []value(o), e, fc))
+		}
+		r.fail(n, "a slice %s of %s: slices take a compile-time list or tuple", r.text(subs[0]), describe(obj))
+	}
 	idx := r.evalIn(subs[0], e, fc)
 	switch o := obj.(type) {
 	case *ir.MemRef:
@@ -185,6 +195,65 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 	}
 	r.fail(n, "cannot index %s", describe(obj))
 	return nil
+}
+
+// pySlice is xs[start:stop:step] with Python's bounds rules.
+func (r *reader) pySlice(n *node, xs []value, e *env, fc *fnCtx) []value {
+	// The slice's parts in order, each after its colon or before the first.
+	parts := [3]*node{}
+	k := 0
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if c.Kind() == ":" {
+			k++
+			continue
+		}
+		if c.IsNamed() && c.Kind() != "comment" && k < 3 {
+			parts[k] = c
+		}
+	}
+	bound := func(p *node, def int64) int64 {
+		if p == nil {
+			return def
+		}
+		v, ok := r.evalIn(p, e, fc).(int64)
+		if !ok {
+			r.fail(p, "a slice bound must be an int")
+		}
+		return v
+	}
+	n64 := int64(len(xs))
+	step := bound(parts[2], 1)
+	if step == 0 {
+		r.fail(n, "slice step cannot be zero")
+	}
+	clamp := func(v, lo, hi int64) int64 {
+		if v < 0 {
+			v += n64
+		}
+		return min(max(v, lo), hi)
+	}
+	var out []value
+	if step > 0 {
+		for i := clamp(bound(parts[0], 0), 0, n64); i < clamp(bound(parts[1], n64), 0, n64); i += step {
+			out = append(out, xs[i])
+		}
+	} else {
+		start, stop := n64-1, int64(-1)
+		if parts[0] != nil {
+			start = clamp(bound(parts[0], 0), -1, n64-1)
+		}
+		if parts[1] != nil {
+			stop = clamp(bound(parts[1], 0), -1, n64-1)
+		}
+		for i := start; i > stop; i += step {
+			out = append(out, xs[i])
+		}
+	}
+	if out == nil {
+		out = []value{}
+	}
+	return out
 }
 
 func (r *reader) pyIndex(n *node, xs []value, idx value) value {
