@@ -15,11 +15,23 @@ var triDTypes = map[DataType]bool{INT8: true, UINT8: true, INT16: true, INT32: t
 func init() {
 	TileSels = RegisterOp(&OpDef{
 		Name: "tile.sels", Class: ClassCompute, Category: "TileOp", OutMemory: MemVec,
-		Doc:  "src where the packed predicate mask's bit is set, scalar elsewhere (tmp: TSELS's scratch).",
+		Doc: "src where the packed predicate mask's bit is set, scalar elsewhere (tmp: TSELS's scratch). The mask is " +
+			"bits in the bytes of its rows, carried in a tile of any 8-, 16- or 32-bit integer type.",
 		Args: []ArgSpec{{Name: "mask", Memory: MemVec}, {Name: "src", Memory: MemVec}, {Name: "tmp", Memory: MemVec}, {Name: "scalar"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
-			if err := maskArg(c, 0); err != nil {
+			// Upstream takes any 8-, 16- or 32-bit integer tile as the
+			// mask's carrier: its bytes, little-endian, are the bits.
+			m, err := vecTile(c, 0)
+			if err != nil {
 				return nil, err
+			}
+			switch m.DType {
+			case INT8, UINT8, INT16, UINT16, INT32, UINT32:
+			default:
+				return nil, c.Fail(0, "a predicate mask: a tile of an 8-, 16- or 32-bit integer type (tile.cmp's is UINT8)", m)
+			}
+			if len(m.Shape) != 2 {
+				return nil, c.Fail(0, "a rank-2 mask tile", m)
 			}
 			s, err := vecTile(c, 1)
 			if err != nil {

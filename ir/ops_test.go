@@ -523,7 +523,7 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.not", []Expr{tens(BF16, 4, 4)}, nil,
 			"cell[3]:7: tensor.not: argument 'input': expected integer elements, given pl.BF16"},
 		dcase{"tile.sels", []Expr{ftile, ftile, ftile, &ConstFloat{Value: 1, DType: FP32}}, nil,
-			"cell[3]:7: tile.sels: argument 'mask': expected a packed predicate mask (UINT8, from tile.cmp), given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
+			"cell[3]:7: tile.sels: argument 'mask': expected a predicate mask: a tile of an 8-, 16- or 32-bit integer type (tile.cmp's is UINT8), given pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec]"},
 		dcase{"tile.sels", []Expr{tile(UINT8, MemVec, 16, 32), tile(INT64, MemVec, 16, 32), ftile, i32(0)}, nil,
 			"cell[3]:7: tile.sels: argument 'src': expected a 2-D tile of INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16 or FP32, given pl.Tile[[16, 32], pl.INT64, pl.Mem.Vec]"},
 		dcase{"tile.prelu", []Expr{itile(16, 32), itile(16, 32), tile(UINT8, MemVec, 16, 32)}, nil,

@@ -97,7 +97,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"},
 		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"},
 		"syncall.py":   {"SyncAllRotate", "SyncAllSoft"}, "crosscore_sync.py": {"lanes_then_cube"}, "pipes.py": {"TwoPipes", "Broadcast"}, "memref_slots.py": {"PingPong"},
-		"bitwise.py": {"BitwiseTiles", "BitwiseTensors", "ScalarTiles", "TensorScalarMax"}, "select_ops.py": {"SelectOps", "Triangles"}, "control_flow.py": {"ControlFlow", "Search", "TensorCarry"}, "gemv.py": {"Gemv"}, "extract.py": {"Extract"}, "broadcast.py": {"RowBroadcast"}, "batch_matmul.py": {"BatchTiles", "SharedWeights", "BatchSplitK", "BatchTilesAcc"}, "trig.py": {"Trig"}, "mgather.py": {"Mgather"}, "gatherb.py": {"Gatherb"}, "gather_nd.py": {"GatherND"}, "precision.py": {"TilePrecision", "TensorPrecision"}, "matmul_valid.py": {"ValidProducts"}, "mgather_mat.py": {"MatGather"}} {
+		"bitwise.py": {"BitwiseTiles", "BitwiseTensors", "ScalarTiles", "TensorScalarMax"}, "select_ops.py": {"SelectOps", "Triangles"}, "control_flow.py": {"ControlFlow", "Search", "TensorCarry"}, "gemv.py": {"Gemv"}, "extract.py": {"Extract"}, "broadcast.py": {"RowBroadcast"}, "batch_matmul.py": {"BatchTiles", "SharedWeights", "BatchSplitK", "BatchTilesAcc"}, "trig.py": {"Trig"}, "mgather.py": {"Mgather"}, "gatherb.py": {"Gatherb"}, "gather_nd.py": {"GatherND"}, "precision.py": {"TilePrecision", "TensorPrecision"}, "matmul_valid.py": {"ValidProducts"}, "mgather_mat.py": {"MatGather"}, "sels_carrier.py": {"SelsCarrier"}} {
 		m, err := pl.LoadPython(filepath.Join("testdata", "authoring", file))
 		if err != nil {
 			t.Fatal(err)

@@ -151,3 +151,34 @@ func TestUpstreamSelectOps(t *testing.T) {
 		})
 	})
 }
+
+// A sels mask carried in an INT16 tile (upstream takes any 8-, 16- or
+// 32-bit integer carrier): bit j of a row is bit j%8 of the row's byte
+// j/8, the bytes of each INT16 little-endian, as the NPU stores them.
+func TestSelsMaskCarrier(t *testing.T) {
+	prog, comp, text := authored(t, "sels_carrier.py", "SelsCarrier", 1)
+	wantPTO(t, text, "pto.tsels ins(")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		bits := []int32{-21846, 0x0F0F, 1, -1, 0x7000, -32768, 0, 0x00FF, 0x5555, -2, 3, 4, 5, 6, 7, 8,
+			0, 0, 0x1234, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+		v := make([]float64, len(bits))
+		for i, b := range bits {
+			v[i] = float64(b)
+		}
+		return []*tensor.Tensor{tensor.Randn(4, 2, 16), tensor.FromFloat64(ir.INT16, v, 2, 16), tensor.Zeros(ir.FP32, 2, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for r := 0; r < 2; r++ {
+			for j := 0; j < 16; j++ {
+				word := uint16(int16(a[1].At(r, j/16)))
+				bit := word >> (j % 16) & 1
+				want := -3.0
+				if bit == 1 {
+					want = a[0].At(r, j)
+				}
+				if got := a[2].At(r, j); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v (mask word %#04x)", compiled, r, j, got, want, word)
+				}
+			}
+		}
+	})
+}

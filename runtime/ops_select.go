@@ -18,7 +18,7 @@ func init() {
 // selsOp is src where the mask's bit is set (the layout tile.cmp packs),
 // the scalar, in src's element type, elsewhere.
 func selsOp(x *Exec, c *ir.Call, a []any) (any, error) {
-	mask, mshape, _, _, err := x.valuesOf(a[0], c, "mask")
+	mask, mshape, mdt, _, err := x.valuesOf(a[0], c, "mask")
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +32,23 @@ func selsOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	}
 	s = round(s, dt)
 	cols, mcols := shape[len(shape)-1], mshape[len(mshape)-1]
+	// The mask's bits are in the bytes of each row, whatever integer
+	// type carries them (little-endian, as the NPU stores it).
+	width := mdt.Bytes()
+	if width < 1 {
+		width = 1
+	}
+	maskByte := func(row, b int) (int, bool) {
+		k := row*mcols + b/width
+		if k >= len(mask) || b/width >= mcols {
+			return 0, false
+		}
+		return int(uint64(int64(mask[k])) >> (8 * uint(b%width)) & 0xFF), true
+	}
 	out := make([]float64, len(src))
 	for i := range out {
 		row, j := i/cols, i%cols
-		k := row*mcols + j/8
-		if k < len(mask) && int(mask[k])&(1<<(j%8)) != 0 {
+		if by, ok := maskByte(row, j/8); ok && by&(1<<(j%8)) != 0 {
 			out[i] = src[i]
 		} else {
 			out[i] = s
