@@ -54,7 +54,7 @@ func init() {
 				return &BinaryExpr{Op: OpMul, Left: d, Right: Int(per), DType: INDEX}
 			}
 			shape := []Expr{off.Shape[0], scale(off.Shape[1])}
-			valid := validOf(off)
+			valid := tileValid(off)
 			var view *TileView
 			if v := []Expr{valid[0], scale(valid[1])}; !SameDims(v, shape) {
 				view = &TileView{ValidShape: v}

@@ -98,8 +98,8 @@ func init() {
 			}
 			if c.Kwargs.Int("coalesce", 0) == 1 {
 				var view *TileView
-				if !SameDims(validOf(idx), idx.Shape) {
-					view = &TileView{ValidShape: validOf(idx)}
+				if !SameDims(tileValid(idx), idx.Shape) {
+					view = &TileView{ValidShape: tileValid(idx)}
 				}
 				return NewTileType(idx.Shape, mem.DType, MemVec, view), nil
 			}
@@ -118,7 +118,7 @@ func init() {
 			shape := []Expr{idx.Shape[axis], mem.Shape[len(mem.Shape)-1]}
 			// The valid indices give the valid rows.
 			var view *TileView
-			if valid := []Expr{validOf(idx)[axis], shape[1]}; !SameDims(valid, shape) {
+			if valid := []Expr{tileValid(idx)[axis], shape[1]}; !SameDims(valid, shape) {
 				view = &TileView{ValidShape: valid}
 			}
 			return NewTileType(shape, mem.DType, MemVec, view), nil

@@ -22,7 +22,7 @@ func reinterpretDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !SameDims(validOf(t), t.Shape) {
+			if !SameDims(tileValid(t), t.Shape) {
 				return nil, c.Fail(0, "a fully valid tile (a partial valid region is not reinterpreted)", t)
 			}
 			shape, src, mem = t.Shape, t.DType, t.Memory

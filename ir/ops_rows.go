@@ -92,14 +92,6 @@ func vecTile(c *DeduceCtx, i int) (*TileType, error) {
 	return t, nil
 }
 
-// validOf is a tile's valid shape (its shape when it has none).
-func validOf(t *TileType) []Expr {
-	if t.View != nil && len(t.View.ValidShape) == len(t.Shape) {
-		return t.View.ValidShape
-	}
-	return t.Shape
-}
-
 func init() {
 	for _, op := range rowReductions {
 		op := op
@@ -134,7 +126,7 @@ func init() {
 				}
 				n := len(t.Shape)
 				shape := append(append([]Expr(nil), t.Shape[:n-1]...), Int(1))
-				valid := append(append([]Expr(nil), validOf(t)[:n-1]...), Int(1))
+				valid := append(append([]Expr(nil), tileValid(t)[:n-1]...), Int(1))
 				view := ImplicitTileView(MemVec)
 				view.BLayout = ColMajor
 				view.ValidShape = valid
@@ -175,7 +167,7 @@ func init() {
 					}
 				}
 				shape := append([]Expr{Int(1)}, t.Shape[1:]...)
-				valid := append([]Expr{Int(1)}, validOf(t)[1:]...)
+				valid := append([]Expr{Int(1)}, tileValid(t)[1:]...)
 				view := ImplicitTileView(MemVec)
 				view.BLayout = RowMajor
 				if !SameDims(valid, shape) {
@@ -272,7 +264,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if !SameDims(validOf(t), t.Shape) {
+			if !SameDims(tileValid(t), t.Shape) {
 				return nil, c.Fail(0, "a fully valid tile (reshaping a partial valid region is not supported)", t)
 			}
 			return NewTileType(shape, t.DType, t.Memory, nil), nil
@@ -310,7 +302,7 @@ func init() {
 				}
 				return l
 			}
-			valid := append([]Expr(nil), validOf(t)...)
+			valid := append([]Expr(nil), tileValid(t)...)
 			valid[n-2], valid[n-1] = valid[n-1], valid[n-2]
 			view := TileView{BLayout: flip(src.BLayout), SLayout: flip(src.SLayout), Fractal: src.Fractal, Pad: src.Pad}
 			if !SameDims(valid, shape) {
