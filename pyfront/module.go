@@ -116,7 +116,11 @@ func (m *Module) Program(name string) (*ir.Program, error) {
 	if _, ok := m.facs[name]; ok {
 		return nil, fmt.Errorf("%s: %s is a factory; call it with Call(%q, args...)", m.File, name, name)
 	}
-	return nil, fmt.Errorf("%s: no program named %q (the module has %s)", m.File, name, strings.Join(m.order, ", "))
+	has := strings.Join(m.order, ", ")
+	if len(m.tests) > 0 {
+		has += fmt.Sprintf(", and %d pytest tests that build one, by id: Tests() lists them", len(m.tests))
+	}
+	return nil, fmt.Errorf("%s: no program named %q (the module has %s)", m.File, name, has)
 }
 
 // testProgram builds (once) the program of test t.

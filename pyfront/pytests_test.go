@@ -189,7 +189,7 @@ def test_local(test_runner):
 	_, err = mod.Program("test_local")
 	require.ErrorContains(t, err, "factor (the test computes it with Python ptorepl does not run")
 	_, err = mod.Program("test_nothing")
-	require.ErrorContains(t, err, `no program named "test_nothing"`)
+	require.ErrorContains(t, err, `no program named "test_nothing" (the module has build, and 2 pytest tests that build one, by id: Tests() lists them)`)
 }
 
 // Module-level Python the parametrize lists are built with (slices,
