@@ -182,13 +182,61 @@ func init() {
 		if op.name == "row_expand" {
 			first = "target"
 		}
-		*op.tile = RegisterOp(&OpDef{
+		def := &OpDef{
 			Name: "tile." + op.name, Class: ClassCompute, Category: "TileOp", Doc: op.doc,
 			Args:      []ArgSpec{{Name: first}, {Name: "row_vec"}},
 			OutMemory: MemVec,
 			Deduce:    broadcastDeduce("column", columnOf, op.float),
-		})
+		}
+		if op.name == "row_expand_add" {
+			// Upstream's TROWEXPANDADD also takes the row's value packed
+			// in a 32-byte block per row (repeated across the columns), and
+			// an optional scratch tile.
+			def.Doc = "tile + row_vec along each row: row_vec a column [rows, 1], or a packed 32-byte block per row " +
+				"[rows, 32 / element bytes] repeated across the columns; tmp an optional scratch tile (TROWEXPANDADD)."
+			def.Args = append(def.Args, ArgSpec{Name: "tmp"})
+			def.MinArgs, def.MaxArgs = 2, 3
+			def.Deduce = rowExpandAddDeduce
+		}
+		*op.tile = RegisterOp(def)
 	}
+}
+
+// rowExpandAddDeduce types tile.row_expand_add: a column or a packed
+// 32-byte row block, of the tile's element type (INT8, INT16, INT32,
+// FP16 or FP32 for the packed form and with tmp, as upstream's), and an
+// optional Vec scratch tile.
+func rowExpandAddDeduce(c *DeduceCtx) (Type, error) {
+	t, err := vecTile(c, 0)
+	if err != nil {
+		return nil, err
+	}
+	r, err := vecTile(c, 1)
+	if err != nil {
+		return nil, err
+	}
+	col := columnOf(t.Shape)
+	if r.DType == t.DType && SameDims(r.Shape, col) && c.N() == 2 {
+		return vecLike(t), nil
+	}
+	switch t.DType {
+	case INT8, INT16, INT32, FP16, FP32:
+	default:
+		return nil, c.Fail(0, "a tile of INT8, INT16, INT32, FP16 or FP32 (the packed row and tmp forms)", t)
+	}
+	if len(t.Shape) != 2 {
+		return nil, c.Fail(0, "a 2-D tile", t)
+	}
+	packed := []Expr{t.Shape[0], Int(int64(32 / t.DType.Bytes()))}
+	if r.DType != t.DType || !SameDims(r.Shape, col) && !SameDims(r.Shape, packed) {
+		return nil, c.Fail(1, "a column "+DefaultFormat.Dims(col)+" or a packed 32-byte row block "+DefaultFormat.Dims(packed)+" of "+t.DType.String(), r)
+	}
+	if c.N() == 3 {
+		if _, err := vecTile(c, 2); err != nil {
+			return nil, err
+		}
+	}
+	return vecLike(t), nil
 }
 
 // columnOf is the [..., rows, 1] column a row broadcast takes for shape.

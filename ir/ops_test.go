@@ -319,10 +319,16 @@ func TestDeducerErrors(t *testing.T) {
 	}
 	cases = append(cases, dcase{"tile.row_min", []Expr{tile(INT8, MemVec, 8, 32), tile(INT8, MemVec, 8, 32)}, nil,
 		"cell[3]:7: tile.row_min: argument 'tile': expected elements of pl.INT16, pl.INT32, pl.FP16, pl.FP32, given pl.INT8"})
-	for _, name := range []string{"", "_add", "_sub", "_mul", "_div"} {
+	for _, name := range []string{"", "_sub", "_mul", "_div"} {
 		cases = append(cases, dcase{"tile.row_expand" + name, []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
 			"cell[3]:7: tile.row_expand" + name + ": argument 'row_vec': expected a column [64, 1] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"})
 	}
+	// row_expand_add also takes a packed 32-byte block per row, and a tmp.
+	cases = append(cases,
+		dcase{"tile.row_expand_add", []Expr{rows, tile(FP32, MemVec, 1, 32)}, nil,
+			"cell[3]:7: tile.row_expand_add: argument 'row_vec': expected a column [64, 1] or a packed 32-byte row block [64, 8] of pl.FP32, given pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec]"},
+		dcase{"tile.row_expand_add", []Expr{tile(BF16, MemVec, 64, 32), tile(BF16, MemVec, 64, 16), rows}, nil,
+			"cell[3]:7: tile.row_expand_add: argument 'tile': expected a tile of INT8, INT16, INT32, FP16 or FP32 (the packed row and tmp forms), given pl.Tile[[64, 32], pl.BF16, pl.Mem.Vec]"})
 	for _, name := range []string{"col_expand", "col_expand_add", "col_expand_sub", "col_expand_mul", "col_expand_div"} {
 		cases = append(cases, dcase{"tile." + name, []Expr{rows, tile(FP32, MemVec, 64, 1)}, nil,
 			"cell[3]:7: tile." + name + ": argument 'col_vec': expected a row [1, 32] of pl.FP32, given pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec]"})

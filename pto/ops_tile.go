@@ -22,7 +22,7 @@ func init() {
 	}
 	for op, inst := range map[*ir.OpDef]string{
 		ir.TileRowSum: "pto.trowsum", ir.TileRowMax: "pto.trowmax", ir.TileRowMin: "pto.trowmin", ir.TileRowProd: "pto.trowprod",
-		ir.TileRowExpandAdd: "pto.trowexpandadd", ir.TileRowExpandSub: "pto.trowexpandsub",
+		ir.TileRowExpandSub: "pto.trowexpandsub",
 		ir.TileRowExpandMul: "pto.trowexpandmul", ir.TileRowExpandDiv: "pto.trowexpanddiv",
 		ir.TileColExpandAdd: "pto.tcolexpandadd", ir.TileColExpandSub: "pto.tcolexpandsub",
 		ir.TileColExpandMul: "pto.tcolexpandmul", ir.TileColExpandDiv: "pto.tcolexpanddiv",
@@ -46,6 +46,8 @@ func init() {
 	Register(ir.TileDiv, emitElementwiseAttrs("pto.tdiv", false, precision("div_precision")))
 	Register(ir.TileLog, emitTiles("pto.tlog", precision("log_precision")))
 	Register(ir.TileRecip, emitTiles("pto.trecip", precision("recip_precision")))
+	// row_expand_add passes its optional scratch tile too.
+	Register(ir.TileRowExpandAdd, emitTiles("pto.trowexpandadd", nil))
 	// rsqrt reads its scratch tile too on the high-precision path.
 	Register(ir.TileRsqrt, emitTiles("pto.trsqrt", nil))
 	Register(ir.TileCi, emitCi)

@@ -182,3 +182,26 @@ func TestSelsMaskCarrier(t *testing.T) {
 		}
 	})
 }
+
+// tile.row_expand_add's packed form adds element j % 8 of each row's
+// 32-byte block (FP32) to column j, the column form with a scratch tile
+// adds the column; as written and compiled, the tmp passed to PTO.
+func TestRowExpandAddPacked(t *testing.T) {
+	prog, comp, text := authored(t, "row_expand_packed.py", "PackedRowAdd", 1)
+	wantPTO(t, text, "pto.trowexpandadd ins(%t, %p :", "pto.trowexpandadd ins(%t, %c, %tmp :")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 32), tensor.Randn(2, 16, 8), tensor.Randn(3, 16, 1), tensor.Zeros(ir.FP32, 2, 16, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 32; j++ {
+				x := a[0].At(i, j)
+				if got, want := a[3].At(0, i, j), f32(x+a[1].At(i, j%8)); got != want {
+					t.Fatalf("compiled %v: packed out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+				if got, want := a[3].At(1, i, j), f32(x+a[2].At(i, 0)); got != want {
+					t.Fatalf("compiled %v: column out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

@@ -237,7 +237,13 @@ func broadcastOp(fn func(a, b float64) float64, perRow bool) OpFunc {
 			return nil, err
 		}
 		n := len(t.Shape)
-		if perRow && (n < 2 || numel(v.Shape) != numel(t.Shape[:n-1])) {
+		// A row's value may come packed: a block of w elements per row
+		// (row_expand_add's 32-byte carrier), repeated across the columns.
+		w := 1
+		if perRow && len(v.Shape) >= 2 {
+			w = v.Shape[len(v.Shape)-1]
+		}
+		if perRow && (n < 2 || w < 1 || numel(v.Shape) != numel(t.Shape[:n-1])*w) {
 			return nil, fmt.Errorf("%s: %s %v is not one column of the tile %v", c.Name(), vec, dimsText(v.Shape), dimsText(t.Shape))
 		}
 		if !perRow && (n < 2 || numel(v.Shape) != t.Shape[n-1]) {
@@ -248,7 +254,7 @@ func broadcastOp(fn func(a, b float64) float64, perRow bool) OpFunc {
 		for i := range out {
 			at := i % cols
 			if perRow {
-				at = i / cols
+				at = i/cols*w + i%cols%w
 			}
 			out[i] = round(fn(t.at(i), v.at(at)), t.DType)
 		}
