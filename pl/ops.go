@@ -239,9 +239,18 @@ func RowMax(t, tmp any) Expr { return reduction("RowMax", ir.TileRowMax, ir.Tens
 func RowMin(t, tmp any) Expr { return reduction("RowMin", ir.TileRowMin, ir.TensorRowMin, t, tmp) }
 
 // RowExpandAdd adds column v [rows, 1] to every element of its row of t
-// (tiles or tensors). PyPTO: pl.row_expand_add(t, v).
+// (tiles or tensors). Of tiles, v may also be a packed 32-byte block per
+// row, [rows, 32 / element bytes], its element j % width added to column
+// j. PyPTO: pl.row_expand_add(t, v).
 func RowExpandAdd(t, v any) Expr {
 	return byOperand("RowExpandAdd", ir.TileRowExpandAdd, ir.TensorRowExpandAdd, t, v)
+}
+
+// RowExpandAddTmp is RowExpandAdd of tiles with the optional scratch tile
+// TROWEXPANDADD takes. PyPTO: pl.tile.row_expand_add(t, v, tmp=tmp).
+func RowExpandAddTmp(t, v, tmp any) Expr {
+	return dsl.Call(ir.TileRowExpandAdd, []ir.Expr{arg(t, "pl.RowExpandAddTmp", "tile"), arg(v, "pl.RowExpandAddTmp", "row_vec"),
+		arg(tmp, "pl.RowExpandAddTmp", "tmp")}, nil)
 }
 
 // RowExpandSub subtracts column v from every element of its row of t.
@@ -753,6 +762,12 @@ func PartMin(a, b any) Expr { return byOperand("PartMin", ir.TilePartMin, ir.Ten
 // "zero"; "" is undefined) says what an index outside mem reads.
 // PyPTO: pl.tile.mgather(mem, idx, coalesce="elem", gather_oob="clamp").
 func Mgather(mem, idx any, coalesce, gatherOOB string) Expr {
+	return dsl.Call(ir.TileMgather, []ir.Expr{arg(mem, "pl.Mgather", "mem"), arg(idx, "pl.Mgather", "idx")}, mgatherKwargs("pl.Mgather", coalesce, gatherOOB))
+}
+
+// mgatherKwargs are mgather's coalesce and gather_oob kwargs from their
+// spellings.
+func mgatherKwargs(op, coalesce, gatherOOB string) ir.Kwargs {
 	kw := ir.Kwargs{}
 	for _, k := range []struct {
 		key, val string
@@ -763,11 +778,31 @@ func Mgather(mem, idx any, coalesce, gatherOOB string) Expr {
 		}
 		v, ok := k.names[k.val]
 		if !ok {
-			dsl.Raise(&ir.TypeError{Op: "pl.Mgather", Kwarg: k.key, Expected: "one of " + nameList(k.names), Given: fmt.Sprintf("%q", k.val)})
+			dsl.Raise(&ir.TypeError{Op: op, Kwarg: k.key, Expected: "one of " + nameList(k.names), Given: fmt.Sprintf("%q", k.val)})
 		}
 		kw = append(kw, ir.Kwarg{Key: k.key, Value: v})
 	}
-	return dsl.Call(ir.TileMgather, []ir.Expr{arg(mem, "pl.Mgather", "mem"), arg(idx, "pl.Mgather", "idx")}, kw)
+	return kw
+}
+
+// MgatherMat gathers from the tensor mem into a fresh Mat tile (a cube
+// operand) by the GM INT32 index tensor idx: coalesce "row" takes a
+// [1, R] idx and reads whole rows, "elem" the output's [M, N] element
+// indices, staged through scratch (a GM tensor of mem's element type, nil
+// in row mode). validShape (pl.Dims(r, c), or nil for the whole tile)
+// narrows what is gathered and written; gatherOOB as for Mgather. PyPTO:
+// pl.tile.mgather(mem, idx, coalesce="elem", target_memory=pl.Mem.Mat,
+// scratch=scratch, valid_shape=[r, c]).
+func MgatherMat(mem, idx, scratch any, coalesce, gatherOOB string, validShape any) Expr {
+	args := []ir.Expr{arg(mem, "pl.MgatherMat", "mem"), arg(idx, "pl.MgatherMat", "idx")}
+	if scratch != nil {
+		args = append(args, arg(scratch, "pl.MgatherMat", "scratch"))
+	}
+	if validShape != nil {
+		args = append(args, dsl.TupleArg(validShape, "pl.MgatherMat valid_shape"))
+	}
+	kw := append(mgatherKwargs("pl.MgatherMat", coalesce, gatherOOB), ir.Kwarg{Key: "target_memory", Value: ir.MemMat})
+	return dsl.Call(ir.TileMgather, args, kw)
 }
 
 // Gatherb gathers 32-byte blocks of the tile src at the UINT32 byte

@@ -6,7 +6,9 @@ import (
 )
 
 // Sels is src where the packed predicate mask (pl.Cmps's) has its bit set
-// and scalar elsewhere; tmp is the scratch tile TSELS needs.
+// and scalar elsewhere; tmp is the scratch tile TSELS needs. The mask may
+// be carried in a tile of any 8-, 16- or 32-bit integer type: its rows'
+// bytes, little-endian, are the bits.
 // PyPTO: pl.tile.sels(mask, src, tmp, scalar).
 func Sels(mask, src, tmp, scalar any) Expr {
 	return dsl.Call(ir.TileSels, []ir.Expr{arg(mask, "pl.Sels", "mask"), arg(src, "pl.Sels", "src"),
