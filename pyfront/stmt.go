@@ -268,6 +268,19 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 					t = &m
 				}
 			}
+			// Nor a tile view: the deduced one (a valid_shape the call
+			// narrowed) fills it, annotation fields taking priority.
+			if at, ok := t.(*ir.TileType); ok && at.View == nil {
+				if ct := c.T.(*ir.TileType); ct.View != nil && len(ct.Shape) == len(at.Shape) {
+					m := *at
+					m.View = ct.View
+					t = ir.NewTileType(m.Shape, m.DType, m.Memory, m.View)
+					if at.MemRef != nil {
+						tt := t.(*ir.TileType)
+						tt.MemRef = at.MemRef
+					}
+				}
+			}
 			cp := *c
 			cp.T = t
 			e = &cp
