@@ -31,6 +31,17 @@ func mgatherMat(kw Kwargs) bool {
 	return ok && m.(MemorySpace) == MemMat
 }
 
+// MgatherGM is how many leading arguments of an mgather into Mat are GM
+// tensors (mem, idx, and elem mode's scratch), so valid_shape, when
+// given, is the argument at that position. The deducer, the printer's
+// keywords, the simulator and the PTO emitter all read the layout here.
+func MgatherGM(kw Kwargs) int {
+	if kw.Int("coalesce", 0) == 1 {
+		return 3
+	}
+	return 2
+}
+
 func init() {
 	TileMgather = RegisterOp(&OpDef{
 		Name: "tile.mgather", Class: ClassMemory, Category: "TileOp",
@@ -47,7 +58,7 @@ func init() {
 			switch {
 			case i < 2:
 				return "", false
-			case i == 2 && c.Kwargs.Int("coalesce", 0) == 1:
+			case i < MgatherGM(c.Kwargs):
 				return "scratch", true
 			}
 			return "valid_shape", true
@@ -136,12 +147,11 @@ func mgatherMatDeduce(c *DeduceCtx, mem TensorLike) (Type, error) {
 	}
 	elem := c.Kwargs.Int("coalesce", 0) == 1
 	var shape []Expr
-	validAt := 2
+	validAt := MgatherGM(c.Kwargs)
 	if elem {
 		if c.N() < 3 {
 			return nil, c.FailCall("a GM scratch tensor (scratch=) for elem mode into Mat", "none")
 		}
-		validAt = 3
 		sc, ok := AsTensorLike(c.Args[2].Type())
 		if !ok || sc.DType != mem.DType || c.Args[2] == c.Args[0] || c.Args[2] == c.Args[1] {
 			return nil, c.Fail(2, "a GM tensor of mem's element type "+mem.DType.String()+", distinct from mem and idx", c.Args[2])

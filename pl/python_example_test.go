@@ -98,11 +98,7 @@ func ExampleHighPrecision() {
 		fmt.Println(err)
 		return
 	}
-	for _, line := range strings.Split(prog.String(), "\n") {
-		if strings.Contains(line, "pl.tile.div") {
-			fmt.Println(strings.TrimSpace(line))
-		}
-	}
+	printedCalls(prog, "pl.tile.div")
 	for _, line := range strings.Split(text, "\n") {
 		if i := strings.Index(line, "{precisionType"); i >= 0 && strings.Contains(line, "pto.tdiv") {
 			fmt.Println("pto.tdiv ... " + line[i:])

@@ -144,11 +144,7 @@ func emitMgather(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if m, ok := call.Kwargs.Get("target_memory"); ok && m.(ir.MemorySpace) == ir.MemMat {
 		// Into Mat: idx (and elem mode's scratch) are GM tensors, each
 		// passed as a partition of the whole tensor, as upstream emits them.
-		n := 2
-		if call.Kwargs.Int("coalesce", 0) == 1 {
-			n = 3
-		}
-		for _, g := range call.Args[1:n] {
+		for _, g := range call.Args[1:ir.MgatherGM(call.Kwargs)] {
 			gl, ok := ir.AsTensorLike(g.Type())
 			if !ok {
 				return fmt.Errorf("%s is not a tensor", ir.Describe(g))

@@ -215,13 +215,7 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 				case "pattern_list", "tuple_pattern":
 					// M, N = _M, _N: Python unpacks the tuple.
 					names := r.kids(left)
-					var vals []value
-					switch v := r.eval(right, e).(type) {
-					case pyTuple:
-						vals = v
-					case pyList:
-						vals = v
-					}
+					vals, _ := seqOf(r.eval(right, e)).([]value)
 					if len(vals) != len(names) {
 						r.fail(x, "factory %s: %d names unpack %s", f.name, len(names), r.text(right))
 					}

@@ -200,17 +200,6 @@ func (r *reader) paramMark(c *node) (m paramMark) {
 	return m
 }
 
-// seqOf is a list's or tuple's items ([]value), or v itself.
-func seqOf(v value) value {
-	switch s := v.(type) {
-	case pyList:
-		return []value(s)
-	case pyTuple:
-		return []value(s)
-	}
-	return v
-}
-
 // paramValues are the entries of a parametrize list: the literal's items
 // (so that an error names the entry), or a module constant's evaluated
 // items.
@@ -523,88 +512,4 @@ func (r *reader) pytestParam(n *node, e *env) value {
 		}
 	}
 	return p
-}
-
-// item is what one element of a list or tuple literal contributes: its
-// value, or a starred sequence's items.
-func (r *reader) item(c *node, e *env, fc *fnCtx) []value {
-	if c.Kind() != "list_splat" {
-		return []value{r.evalIn(c, e, fc)}
-	}
-	v := r.evalIn(r.kids(c)[0], e, fc)
-	items, ok := seqOf(v).([]value)
-	if !ok {
-		r.fail(c, "* in a list or tuple needs a list or tuple, given %s", describe(v))
-	}
-	return items
-}
-
-// comprehension evaluates a list comprehension over compile-time
-// sequences: [expr for x in xs if cond ...].
-func (r *reader) comprehension(n *node, e *env, fc *fnCtx) value {
-	ks := r.kids(n)
-	body, clauses := ks[0], ks[1:]
-	out := pyList{}
-	// Bounded, so a file cannot keep the reader busy for ever.
-	const maxSteps = 1 << 16
-	steps := 0
-	var run func(i int, e *env)
-	run = func(i int, e *env) {
-		if i == len(clauses) {
-			out = append(out, r.evalIn(body, e, fc))
-			return
-		}
-		c := clauses[i]
-		switch c.Kind() {
-		case "for_in_clause":
-			left := c.ChildByFieldId(fldLeft)
-			seq := r.evalIn(c.ChildByFieldId(fldRight), e, fc)
-			items, ok := seqOf(seq).([]value)
-			if !ok {
-				r.fail(c, "a comprehension needs a list or tuple to run over, given %s", describe(seq))
-			}
-			for _, it := range items {
-				if steps++; steps > maxSteps {
-					r.fail(n, "a comprehension of more than %d steps", maxSteps)
-				}
-				inner := e.child()
-				r.bindTarget(left, it, inner)
-				run(i+1, inner)
-			}
-		case "if_clause":
-			v := r.evalIn(r.kids(c)[0], e, fc)
-			t, ok := pyTruth(v)
-			if !ok {
-				r.fail(c, "a comprehension's if needs a compile-time condition, given %s", describe(v))
-			}
-			if t {
-				run(i+1, e)
-			}
-		default:
-			r.fail(c, "unsupported Python construct: %s", kindText(c.Kind()))
-		}
-	}
-	run(0, e)
-	return out
-}
-
-// bindTarget binds a comprehension's loop target (a name or a tuple of
-// names) to v.
-func (r *reader) bindTarget(t *node, v value, e *env) {
-	switch t.Kind() {
-	case "identifier":
-		e.vars[r.text(t)] = v
-		return
-	case "pattern_list", "tuple_pattern", "tuple", "list_pattern", "list":
-		items, ok := seqOf(v).([]value)
-		ts := r.kids(t)
-		if !ok || len(items) != len(ts) {
-			r.fail(t, "cannot unpack %s into %s", describe(v), r.text(t))
-		}
-		for i, k := range ts {
-			r.bindTarget(k, items[i], e)
-		}
-		return
-	}
-	r.fail(t, "unsupported loop target %s", r.text(t))
 }

@@ -339,20 +339,61 @@ func init() { Register(ir.TileMscatter, mscatterOp) }
 // undefined), clamp reads the nearest, wrap reads modulo the count, zero
 // reads 0.
 func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
-	if m, ok := c.Kwargs.Get("target_memory"); ok && m.(ir.MemorySpace) == ir.MemMat {
-		return mgatherMat(x, c, a)
-	}
 	mem, mshape, dt, _, err := x.valuesOf(a[0], c, "mem")
 	if err != nil {
 		return nil, err
 	}
-	idx, ok := a[1].(*Tile)
-	if !ok {
-		return nil, fmt.Errorf("idx must be a tile, given %s", describe(a[1]))
-	}
-	ids := idx.values()
-	oob := c.Kwargs.Int("gather_oob", 0)
 	elem := c.Kwargs.Int("coalesce", 0) == 1
+	oob := c.Kwargs.Int("gather_oob", 0)
+	if m, ok := c.Kwargs.Get("target_memory"); !ok || m.(ir.MemorySpace) != ir.MemMat {
+		idx, ok := a[1].(*Tile)
+		if !ok {
+			return nil, fmt.Errorf("idx must be a tile, given %s", describe(a[1]))
+		}
+		return gather(mem, mshape, dt, idx, elem, oob)
+	}
+	// Into Mat: the indices come from a GM tensor, and only the
+	// valid_shape region is gathered and written (the rest of the fresh
+	// tile stays zero). Elem mode's GM scratch is where the device stages
+	// the elements; its contents afterwards are unspecified, and the
+	// simulator leaves them as they were.
+	ids, ishape, _, _, err := x.valuesOf(a[1], c, "idx")
+	if err != nil {
+		return nil, err
+	}
+	idx := tileOf(ir.INT32, ishape, ids)
+	var valid []int
+	if at := ir.MgatherGM(c.Kwargs); len(a) > at {
+		if valid, err = intsArg(a[at], "valid_shape"); err != nil {
+			return nil, err
+		}
+		if elem {
+			idx.Valid = valid
+		} else {
+			idx.Valid = []int{1, valid[0]}
+		}
+	}
+	t, err := gather(mem, mshape, dt, idx, elem, oob)
+	if err != nil || valid == nil || elem {
+		return t, err
+	}
+	// Row mode: the columns past the valid ones are not written either.
+	vals := t.values()
+	cols := t.Shape[1]
+	for i := range vals {
+		if i%cols >= valid[1] {
+			vals[i] = 0
+		}
+	}
+	res := tileOf(t.DType, t.Shape, vals)
+	res.Valid = valid
+	return res, nil
+}
+
+// gather reads mem (of shape mshape) at idx's valid indices: elements of
+// mem's flat order (elem), or whole rows, mem's last dimension a row.
+func gather(mem []float64, mshape []int, dt ir.DataType, idx *Tile, elem bool, oob int64) (*Tile, error) {
+	ids := idx.values()
 	unit := "rows"
 	if elem {
 		unit = "elements"
@@ -387,7 +428,11 @@ func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
 				out[i] = mem[k]
 			}
 		}
-		return x.result(c, dt, idx.Shape, out, idx), nil
+		res := tileOf(dt, idx.Shape, out)
+		if idx.Valid != nil {
+			res.Valid = append([]int(nil), idx.Valid...)
+		}
+		return res, nil
 	}
 	cols := mshape[len(mshape)-1]
 	rows := len(mem) / cols
@@ -417,63 +462,6 @@ func mgatherOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		res.Valid = []int{valid, cols}
 	}
 	return res, nil
-}
-
-// mgatherMat is the gather into a Mat tile: the indices come from a GM
-// tensor, and only the valid_shape region is gathered and written (the
-// rest of the fresh tile stays zero). Elem mode's GM scratch is where the
-// device stages the elements; its contents afterwards are unspecified, and
-// the simulator leaves them as they were.
-func mgatherMat(x *Exec, c *ir.Call, a []any) (any, error) {
-	ids, ishape, _, _, err := x.valuesOf(a[1], c, "idx")
-	if err != nil {
-		return nil, err
-	}
-	idx := tileOf(ir.INT32, ishape, ids)
-	elem := c.Kwargs.Int("coalesce", 0) == 1
-	validAt := 2
-	if elem {
-		validAt = 3
-	}
-	var valid []int
-	if len(a) > validAt {
-		if valid, err = intsArg(a[validAt], "valid_shape"); err != nil {
-			return nil, err
-		}
-		if elem {
-			idx.Valid = valid
-		} else {
-			idx.Valid = []int{1, valid[0]}
-		}
-	}
-	out, err := mgatherOp(x, withoutMat(c), []any{a[0], idx})
-	if err != nil || valid == nil || elem {
-		return out, err
-	}
-	// Row mode: the columns past the valid ones are not written either.
-	t := out.(*Tile)
-	vals := t.values()
-	cols := t.Shape[1]
-	for i := range vals {
-		if i%cols >= valid[1] {
-			vals[i] = 0
-		}
-	}
-	res := tileOf(t.DType, t.Shape, vals)
-	res.Valid = valid
-	return res, nil
-}
-
-// withoutMat is c gathering into Vec, so mgatherOp runs its Vec form.
-func withoutMat(c *ir.Call) *ir.Call {
-	d := *c
-	d.Kwargs = nil
-	for _, k := range c.Kwargs {
-		if k.Key != "target_memory" {
-			d.Kwargs = append(d.Kwargs, k)
-		}
-	}
-	return &d
 }
 
 func init() { Register(ir.TileMgather, mgatherOp) }
