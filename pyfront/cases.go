@@ -26,6 +26,12 @@ type caseClass struct {
 	attrs []*node          // class-level assignments
 	own   map[string]*node // function_definition by name
 	props map[string]bool  // the methods that are @property
+	// members are an enum class's members by name (enums.go); nil for
+	// other classes.
+	members map[string]*node
+	// idByValue: pytest names a parameter of this enum by its value (a
+	// str or IntEnum member), not Class.MEMBER.
+	idByValue bool
 }
 
 // isProperty reports whether name is a @property of c or a base.
@@ -60,11 +66,14 @@ type caseObject struct {
 // earlier in the module) has a get_program method.
 func (r *reader) caseDecl(n *node) *factory {
 	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}, props: map[string]bool{}}
+	enum, byValue := false, false
 	if sup := n.ChildByFieldId(fldSuperclasses); sup != nil {
 		for _, b := range r.kids(sup) {
 			if b.Kind() == "identifier" && c.base == nil {
 				c.base = r.cases[r.text(b)]
 			}
+			enum = enum || isEnumBase(r.text(b))
+			byValue = byValue || idByValueBase(r.text(b))
 		}
 	}
 	for _, s := range r.kids(n.ChildByFieldId(fldBody)) {
@@ -85,6 +94,10 @@ func (r *reader) caseDecl(n *node) *factory {
 		}
 	}
 	r.cases[c.name] = c
+	if enum {
+		r.enumMembers(c)
+		c.idByValue = byValue
+	}
 	if get, _ := c.method("get_program"); get == nil {
 		return nil
 	}

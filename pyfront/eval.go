@@ -78,6 +78,8 @@ type reader struct {
 	// cases are the module's top-level classes, for test cases that
 	// inherit from one another (cases.go).
 	cases map[string]*caseClass
+	// enumImports are the enum classes imported from files ptorepl read.
+	enumImports map[string]enumRef
 	// mod is the module being read, whose programs a test case may return.
 	mod *Module
 	// dynamics are the module's pl.dynamic dimensions by name: one name,
@@ -293,6 +295,9 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 			return v
 		}
 		if v, ok := r.selfAttr(n, e); ok {
+			return v
+		}
+		if v, ok := r.valueAttr(n, e, fc); ok {
 			return v
 		}
 		if v, ok := r.foreignAttr(n, e); ok {

@@ -206,8 +206,12 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 			"@pl.function kernels, program factories and @pl.program classes from other files, and builds @pl.jit functions from the file it opens", name, what, from.file))}
 		return
 	}
-	// A class or function of plain Python (a harness's DataType enum):
-	// its attributes are opaque symbols, as a foreign module's names.
+	if c := from.cases[name]; c != nil && c.members != nil {
+		// An enum (a harness's DataType): its members are values.
+		r.enumImports[as] = enumRef{home: from, class: name}
+	}
+	// A class or function of plain Python: its attributes are opaque
+	// symbols, as a foreign module's names.
 	r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is not a constant or a PyPTO helper of %s", name, from.file))}
 	r.foreign[as] = spelled
 }

@@ -235,6 +235,7 @@ func (r *reader) module(root *node) *Module {
 	r.progBuilds = map[string]func() *ir.Program{}
 	r.helpers = map[string]*factory{}
 	r.cases = map[string]*caseClass{}
+	r.enumImports = map[string]enumRef{}
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {

@@ -89,6 +89,9 @@ func pyEqual(a, b value) bool {
 	case foreignSymbol:
 		y, ok := b.(foreignSymbol)
 		return ok && x.name == y.name
+	case enumMember:
+		y, ok := b.(enumMember)
+		return ok && x == y
 	case ir.DataType:
 		y, ok := b.(ir.DataType)
 		return ok && x == y
@@ -134,7 +137,7 @@ func pyTruth(v value) (truth, ok bool) {
 		return len(x) > 0, true
 	case *pyDict:
 		return len(x.keys) > 0, true
-	case foreignSymbol, ir.DataType:
+	case foreignSymbol, enumMember, ir.DataType:
 		return true, true
 	}
 	return false, false

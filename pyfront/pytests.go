@@ -405,6 +405,11 @@ func paramID(v value, argname string, idx int) string {
 		return strconv.FormatInt(x, 10)
 	case float64:
 		return pyFloat(x)
+	case enumMember:
+		if x.home.cases[x.class].idByValue {
+			return paramID(x.value(), argname, idx)
+		}
+		return x.String()
 	}
 	return argname + strconv.Itoa(idx)
 }

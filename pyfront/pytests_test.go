@@ -53,32 +53,63 @@ func pytestIDs(t *testing.T, file string) []string {
 // The tests a module lists are the ones pytest collects, under the same
 // ids and in the same order: stacked and class-level parametrize marks,
 // several argument names, pytest.param ids, ids= lists, repeated values,
-// floats, bools, None, strings, range(...) and objects (dtype0). The
-// tests that build no program (test_no_program) or have no parameter sets
-// (test_empty, which pytest collects to skip) are the ones left out.
+// floats, bools, None, strings, range(...), objects (dtype0) and a
+// harness's enum members (DataType.FP32; by value for IntEnum and str
+// enums). The tests that build no program (test_no_program) or have no
+// parameter sets (test_empty, which pytest collects to skip) are the ones
+// left out.
 func TestTestsMatchPytest(t *testing.T) {
-	const file = "testdata/pytests/test_params.py"
-	mod, err := pl.LoadPython(file)
-	require.NoError(t, err)
-	var ours []string
-	for _, id := range mod.Tests() {
-		// A test that builds two programs lists each, id/1 and id/2.
-		if base, k, ok := strings.Cut(id, "]/"); ok {
-			if k != "1" {
-				continue
+	for _, file := range []string{"testdata/pytests/test_params.py", "testdata/pytests/test_enums.py"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			mod, err := pl.LoadPython(file)
+			require.NoError(t, err)
+			var ours []string
+			for _, id := range mod.Tests() {
+				// A test that builds two programs lists each, id/1 and id/2.
+				if base, k, ok := strings.Cut(id, "]/"); ok {
+					if k != "1" {
+						continue
+					}
+					id = base + "]"
+				}
+				ours = append(ours, id)
 			}
-			id = base + "]"
-		}
-		ours = append(ours, id)
+			var want []string
+			for _, id := range pytestIDs(t, file) {
+				if strings.HasPrefix(id, "test_empty[") || id == "test_no_program" {
+					continue
+				}
+				want = append(want, id)
+			}
+			require.Equal(t, want, ours)
+		})
 	}
-	var want []string
-	for _, id := range pytestIDs(t, file) {
-		if strings.HasPrefix(id, "test_empty[") || id == "test_no_program" {
-			continue
-		}
-		want = append(want, id)
+}
+
+// A case sized from an enum member's property computed in the harness
+// (32 // self.dtype.torch_dtype.itemsize lanes) and a test body reading
+// members' .name and .value build the programs Python would.
+func TestTestEnumPrograms(t *testing.T) {
+	mod, err := pl.LoadPython("testdata/pytests/test_enums.py")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		id    string
+		shape string
+	}{
+		{"test_rows[DataType.FP32]", "pl.Tensor[[4, 8], pl.FP32]"},
+		{"test_rows[DataType.FP16]", "pl.Tensor[[4, 16], pl.FP16]"},
+		{"test_rows[DataType.INT8]", "pl.Tensor[[4, 32], pl.INT8]"},
+		{"test_named_by_value[1-fast]", "pl.Tensor[[2, 8], pl.FP32]"},
+		{"test_named_by_value[2-fast]", "pl.Tensor[[2, 8], pl.FP32]"},
+		{"test_named_by_value[1-exact]", "pl.Tensor[[1, 8], pl.FP32]"},
+		{"test_named_by_value[2-exact]", "pl.Tensor[[8, 8], pl.FP32]"},
+	} {
+		t.Run(c.id, func(t *testing.T) {
+			p, err := mod.Program(c.id)
+			require.NoError(t, err)
+			require.Contains(t, p.String(), "a: "+c.shape)
+		})
 	}
-	require.Equal(t, want, ours)
 }
 
 // Each test builds its program from its own parameters.
