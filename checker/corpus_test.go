@@ -11,6 +11,7 @@ import (
 	"github.com/ptorepl/ptorepl/checker"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/pld"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
 	"github.com/stretchr/testify/require"
@@ -298,4 +299,104 @@ func TestReportTextAndHTML(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "protocol check: clean", rep.String())
 	require.Contains(t, rep.HTML(), "protocol check: clean")
+}
+
+// deferredOrder is a chip orchestrator per rank that launches a deferred
+// waiter and the publisher that notifies the next rank, in that order or
+// (publisherFirst) the other way round.
+func deferredOrder(publisherFirst bool) *pl.Program {
+	prog := pl.NewProgram("DeferredOrder")
+	sigT := pld.DistributedTensor(pl.Dims(1, 1), pl.INT32)
+	waiter := prog.InCore("waiter", func(f *pl.Func) {
+		sig := f.InOut("signal", sigT)
+		f.Do(pld.DeferWait(sig, pl.Dims(0, 0), 1, pld.Ge))
+	})
+	publisher := prog.InCore("publisher", func(f *pl.Func) {
+		sig := f.InOut("signal", sigT)
+		ctx := f.Let("ctx", pld.GetCommCtx(sig))
+		next := f.Let("next", pl.Mod(pl.Add(f.Let("me", pld.Rank(ctx)), 1), f.Let("n", pld.NRanks(ctx))))
+		f.Do(pld.Notify(sig, next, pl.Dims(0, 0), 1, pld.AtomicAdd))
+	})
+	orch := prog.Orchestration("per_rank", func(f *pl.Func) {
+		sig := f.InOut("signal", sigT)
+		if publisherFirst {
+			f.Do(f.Call(publisher, sig))
+		}
+		f.Do(f.Call(waiter, sig))
+		if !publisherFirst {
+			f.Do(f.Call(publisher, sig))
+		}
+	})
+	prog.Host("host", func(f *pl.Func) {
+		buf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(orch, r, f.Let("signal", pld.Window(buf, pl.Dims(1, 1), pl.INT32))))
+		})
+	})
+	return prog
+}
+
+// A deferred waiter whose publisher the same orchestrator launches after
+// it completes on the device (the waiter frees its core) but not in the
+// simulator, which completes a rank's tasks in program order: the
+// deadlock says so, and the publisher-first order runs.
+func TestDeferredWaitBeforeItsPublisherExplained(t *testing.T) {
+	_, _, err := check(t, deferredOrder(false), 2, nil, 0)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "rank 0 waits in pld.system.defer_wait")
+	require.Contains(t, err.Error(), "every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order")
+	_, rep, err := check(t, deferredOrder(true), 2, nil, 0)
+	require.NoError(t, err)
+	require.False(t, rep.HasErrors(), "%s", rep)
+}
+
+// An InCore region of the program as written is a task: its deferred
+// waits hold before the code after it runs, as the outlined kernel's task
+// completes only then. Each rank remote-stores x into the next rank's
+// data and notifies it, waits (deferred) for its own notify, and loads
+// data into y: ordered, so no race, and y is the previous rank's x.
+func TestDeferredWaitInRegionCompletesTheRegion(t *testing.T) {
+	const n, cols = 3, 16
+	prog := pl.NewProgram("DeferredRegion")
+	rowT := pl.Tensor(pl.Dims(1, cols), pl.FP32)
+	orch := prog.Orchestration("per_rank", func(f *pl.Func) {
+		x := f.In("x", rowT)
+		y := f.Out("y", rowT)
+		data := f.InOut("data", pld.DistributedTensor(pl.Dims(1, cols), pl.FP32))
+		sig := f.InOut("signal", pld.DistributedTensor(pl.Dims(1, 1), pl.INT32))
+		f.InCoreScope("publish", func() {
+			ctx := f.Let("ctx", pld.GetCommCtx(sig))
+			next := f.Let("next", pl.Mod(pl.Add(f.Let("me", pld.Rank(ctx)), 1), f.Let("n", pld.NRanks(ctx))))
+			f.Do(pld.RemoteStore(f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, cols))), data, next, pl.Dims(0, 0)))
+			f.Do(pld.Notify(sig, next, pl.Dims(0, 0), 1, pld.AtomicAdd))
+		})
+		f.InCoreScope("wait", func() { f.Do(pld.DeferWait(sig, pl.Dims(0, 0), 1, pld.Ge)) })
+		f.InCoreScope("consume", func() {
+			f.Set(y, pl.Store(f.Let("got", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, cols))), pl.Dims(0, 0), y))
+		})
+	})
+	prog.Host("host", func(f *pl.Func) {
+		xs := f.In("xs", pl.Tensor(pl.Dims(n, 1, cols), pl.FP32))
+		ys := f.Out("ys", pl.Tensor(pl.Dims(n, 1, cols), pl.FP32))
+		dbuf := f.Let("data_buf", pld.AllocWindowBuffer(cols*4))
+		sbuf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
+		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
+			f.Do(f.Dispatch(orch, r, pl.Index(xs, r), pl.Index(ys, r),
+				f.Let("data", pld.Window(dbuf, pl.Dims(1, cols), pl.FP32)),
+				f.Let("signal", pld.Window(sbuf, pl.Dims(1, 1), pl.INT32))))
+		})
+	})
+	xs := tensor.Randn(5, n, 1, cols)
+	for seed := int64(0); seed < 8; seed++ {
+		res, rep, err := check(t, prog, n, []*tensor.Tensor{xs, tensor.Zeros(ir.FP32, n, 1, cols)}, seed)
+		require.NoError(t, err)
+		require.Empty(t, rep.Of(checker.KindRace), "%s", rep)
+		ys := res.Outputs[0]
+		for r := 0; r < n; r++ {
+			prev := (r + n - 1) % n
+			for j := 0; j < cols; j++ {
+				require.Equal(t, xs.At(prev, 0, j), ys.At(r, 0, j), "seed %d: y[%d, 0, %d]", seed, r, j)
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -310,6 +311,14 @@ func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, fini
 	}
 	if len(finished) > 0 {
 		return fmt.Sprintf("nobody ever notified this cell and %s already finished: a barrier or collective that only some ranks call never completes — call it on every rank, not inside a rank-dependent if.", rankList(finished)), prioNever
+	}
+	if b.Op == ir.PldSystemDeferWait.Name {
+		// On the device a deferred waiter frees its core and later tasks
+		// run; the simulator completes a rank's tasks in program order.
+		return "nobody ever notified this cell and every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order, " +
+			"so a notify that a task launched after this one would send (a publisher submitted after its waiters) never runs here, " +
+			"where on the device the waiter frees its core and the later task runs; launch the publisher before the waiters to run it here. " +
+			"Otherwise check the notify's peer and offsets.", prioNever
 	}
 	return "nobody ever notified this cell and every rank is waiting: no notify in the program reaches it — check the notify's peer and offsets, and that each rank notifies before it waits.", prioNever
 }

@@ -303,7 +303,33 @@ func aivKernel() (*ir.Program, *ir.Function) {
 	return p, fn
 }
 
+// deferWaitKernel is upstream's strided deferred wait: a [4, 8] INT32
+// signal with row stride 16, registered at [row, 2] for a scalar count.
+func deferWaitKernel() (*ir.Program, *ir.Function) {
+	st := distT(ir.INT32, 4, 8)
+	st.View = &ir.TensorView{Stride: []ir.Expr{ir.Int(16), ir.Int(1)}, Layout: ir.LayoutND}
+	sig := newVar("signal", st)
+	row := newVar("row", scalarT(ir.INT32))
+	expected := newVar("expected", scalarT(ir.INT32))
+	return kernel("kernel", []*ir.Var{sig, row, expected, newVar("signal_ctx", ir.CommCtxT)},
+		eval(call("pld.system.defer_wait", args(sig, ir.Tuple(row, ir.Int(2)), expected), kw("cmp", int64(ir.WaitGe)))))
+}
+
+// deferWaitDynamicKernel registers cell [n - 1] of an [n] signal (row-major
+// strides, a dynamic bound) for an INT64 count, which reaches the adapter
+// untruncated.
+func deferWaitDynamicKernel() (*ir.Program, *ir.Function) {
+	n := newVar("n", scalarT(ir.INDEX))
+	sig := newVar("signal", &ir.DistributedTensorType{Shape: []ir.Expr{n}, DType: ir.INT32})
+	expected := newVar("expected", scalarT(ir.INT64))
+	last := bin(ir.OpSub, n, ir.Int(1), ir.INDEX)
+	return kernel("kernel", []*ir.Var{sig, expected, newVar("signal_ctx", ir.CommCtxT)},
+		eval(call("pld.system.defer_wait", args(sig, ir.Tuple(last), expected), kw("cmp", int64(ir.WaitGe)))))
+}
+
 var goldenCases = []goldenCase{
+	{"defer_wait", deferWaitKernel, Options{}},
+	{"defer_wait_dynamic", deferWaitDynamicKernel, Options{}},
 	{"notify_set", notifyKernel, Options{}},
 	{"notify_set_inline", notifyKernel, Options{InlineRemoteOffset: true}},
 	{"notify_loop", notifyLoopKernel, Options{}},

@@ -24,11 +24,22 @@ func TestErrors(t *testing.T) {
 		{"ctx count mismatch", func() (*ir.Program, *ir.Function) {
 			return kernel("k", []*ir.Var{newVar("a", distT(ir.FP32, 1, 16)), newVar("b", distT(ir.FP32, 1, 16)), newVar("ctx", ir.CommCtxT)})
 		}, Options{}, []string{"2 DistributedTensor parameters but 1 CommCtx parameters", "run MaterializeDistTensorCtx before PTO codegen"}},
-		{"op without emitter", func() (*ir.Program, *ir.Function) {
+		{"defer_wait with cmp=Eq", func() (*ir.Program, *ir.Function) {
 			d := newDistParams(ir.FP32, 1, 64)
-			return kernel("k", d.list(),
-				eval(call("pld.system.defer_wait", args(d.signal, ir.Dims(0, 0), i32(1)), kw("cmp", int64(1)))))
-		}, Options{}, []string{"no PTO emitter for op pld.system.defer_wait in function k"}},
+			c := &ir.Call{Op: ir.MustOp("pld.system.defer_wait"), Args: args(d.signal, ir.Dims(0, 0), i32(1)), Kwargs: kw("cmp", int64(ir.WaitEq)), T: ir.Unknown}
+			return kernel("k", d.list(), eval(c))
+		}, Options{}, []string{"pld.system.defer_wait", "only cmp=WaitCmp.Ge is supported"}},
+		{"defer_wait in a kernel named like the adapter", func() (*ir.Program, *ir.Function) {
+			d := newDistParams(ir.FP32, 1, 64)
+			return kernel("pypto_register_counter_completion", d.list(),
+				eval(call("pld.system.defer_wait", args(d.signal, ir.Dims(0, 0), i32(1)), kw("cmp", int64(ir.WaitGe)))))
+		}, Options{}, []string{"function name 'pypto_register_counter_completion' is reserved for PyPTO's deferred-completion runtime adapter"}},
+		{"defer_wait on a signal alias", func() (*ir.Program, *ir.Function) {
+			d := newDistParams(ir.FP32, 1, 64)
+			alias := newVar("sig2", d.signal.Type())
+			return kernel("k", d.list(), assign(alias, d.signal),
+				eval(call("pld.system.defer_wait", args(alias, ir.Dims(0, 0), i32(1)), kw("cmp", int64(ir.WaitGe)))))
+		}, Options{}, []string{"the signal must be a DistributedTensor parameter of the kernel, given sig2"}},
 		{"tensor op without emitter", func() (*ir.Program, *ir.Function) {
 			x := newVar("x", tensorT(ir.FP32, 1, 16))
 			y := newVar("y", tensorT(ir.FP32, 1, 16))

@@ -31,6 +31,9 @@ type Ctx struct {
 	spmd []value
 	// subblock is the kernel's vector-lane argument (split_aiv.go).
 	subblock value
+	// rawArgs is the dispatch-args argument of a kernel with a deferred
+	// wait (ops_defer.go).
+	rawArgs value
 }
 
 // Function is the function being emitted.
@@ -154,6 +157,13 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 		default:
 			return nil, c.errorf("parameter %s has type %s, which has no PTO-MLIR form", v.Name, v.Type())
 		}
+	}
+	// A kernel with a deferred wait takes the raw dispatch args next, as
+	// upstream's codegen does, before the runtime's other arguments.
+	if usesOp(fn, ir.PldSystemDeferWait) {
+		c.names.reserve(rawArgsSSA)
+		c.rawArgs = value{ssa: rawArgsSSA, typ: ctxType}
+		args = append(args, c.rawArgs)
 	}
 	// A kernel reading its SPMD identity takes it as two trailing i32
 	// arguments, block index then block count, as upstream's codegen

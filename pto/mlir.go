@@ -48,6 +48,9 @@ type operation struct {
 	implicit bool
 	// blank prints an empty line before the op (between functions).
 	blank bool
+	// declaration is a func.func without a body: the custom form is its
+	// head line alone, the generic form keeps its one empty region.
+	declaration bool
 }
 
 // resultNames is the "%r" / "%r:2" defining text, or "".
@@ -91,7 +94,7 @@ func (p *mlirPrinter) op(o *operation, depth int) {
 		return
 	}
 	p.b.WriteString(o.custom + "\n")
-	if len(o.regions) == 0 {
+	if len(o.regions) == 0 || o.declaration {
 		return
 	}
 	for i, r := range o.regions {

@@ -12,6 +12,9 @@ type moduleState struct {
 	o       Options
 	helpers map[string]int // element type → element bytes
 	order   []string
+	// deferAdapter: a deferred wait calls the runtime adapter, declared
+	// once after the functions.
+	deferAdapter bool
 }
 
 // helper registers the offset helper of an element type and returns its name.
@@ -30,6 +33,9 @@ func (m *moduleState) helperOps() []*operation {
 		f := remoteOffsetFunc(elem, m.helpers[elem])
 		f.blank = true
 		out = append(out, f)
+	}
+	if m.deferAdapter {
+		out = append(out, deferAdapterDecl())
 	}
 	return out
 }

@@ -49,7 +49,6 @@ func init() {
 	} {
 		NoEmitter(op, "host-only: it runs in the host orchestrator, never in a kernel")
 	}
-	NoEmitter(ir.PldSystemDeferWait, "not supported in kernels by this codegen yet")
 	NoEmitter(ir.TensorCmp, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.cmp, tile.full and tile.sel before codegen")
 	for _, op := range []*ir.OpDef{ir.TileScatterUpdate, ir.TensorScatterUpdate} {
 		NoEmitter(op, "ConvertTensorToTileOps lowers it to tile.scatter at flat indices before codegen")

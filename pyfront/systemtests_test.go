@@ -76,11 +76,26 @@ var systemInputs = map[string][]float64{
 }
 
 // systemFills shape inputs whose values the program depends on, as the
-// pytest builds them: the expert-parallel dispatch's routing indices name
+// pytest builds them. The expert-parallel dispatch's routing indices name
 // distinct experts per token, spread so no expert's receive buffer
 // overflows (indices[r, t, k] = (t*TOPK + k + r) mod experts), and each
 // route carries its own number (idx_padded[r, route, 0] = route).
 var systemFills = map[string]func(args []*tensor.Tensor){
+	// The deferred waits wait for the epoch in lane 0 of each rank's input
+	// (1), which the peer's publisher sets; the other lanes tag the rank.
+	"test_l3_deferred_completion.py/_build_deferred_completion_program": func(args []*tensor.Tensor) {
+		in := args[0] // inputs [N_RANKS, 1, PAYLOAD_WIDTH]
+		sh := in.Shape()
+		for r := 0; r < sh[0]; r++ {
+			for j := 0; j < sh[2]; j++ {
+				v := float64(r + 1)
+				if j == 0 {
+					v = 1
+				}
+				in.Set(v, r, 0, j)
+			}
+		}
+	},
 	"test_l3_ep_dispatch_combine.py/_build_ep_dispatch_combine_program": func(args []*tensor.Tensor) {
 		idx := args[0] // indices [N_RANKS, T, TOPK]
 		sh := idx.Shape()
@@ -120,9 +135,12 @@ var systemRanks = map[string]int{
 }
 
 var systemGaps = map[string]systemGap{
-	// Kernel codegen ptorepl lacks: the deferred-completion adapter of
-	// pld.system.defer_wait, and on-core arrays (pto.declare_local_array).
-	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"compile", "no PTO emitter for op pld.system.defer_wait"},
+	// The deferred waiters wait for a signal that the publisher, launched
+	// after all of them by the same orchestrator, sends. On the device a
+	// deferred waiter frees its core and the publisher runs; the simulator
+	// completes a rank's tasks in program order, so it reports the
+	// deadlock and why.
+	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"run", "every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order"},
 	// Two overlapping comm groups ({0, 1} and {1, 2}) whose kernels name
 	// peers by their rank in the group. The compiled program runs (its
 	// passes infer the domains); the program as written runs without

@@ -220,7 +220,7 @@ func (x *Exec) crun(cf *cfunc, fr *frame) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := x.waitDeferred(nDeferred); err != nil {
+	if err := x.waitDeferred(nDeferred, false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -1018,7 +1018,13 @@ func (fc *fcomp) scopeTask(s *ir.ScopeStmt, name string, launch cstmt) cstmt {
 		var vals []any
 		var ret bool
 		if run {
+			// The region is a task: its deferred waits hold before it
+			// completes, as an outlined kernel's do.
+			nDeferred := len(fr.x.rc.deferred)
 			vals, ret, err = launch(fr)
+			if err == nil {
+				err = fr.x.waitDeferred(nDeferred, true)
+			}
 		} else {
 			err = skip(fr)
 		}

@@ -264,8 +264,10 @@ func (s *sim) runJob(w *worker, j *job) {
 // waitDeferred waits for the deferred conditions the activation
 // registered (from index from on): defer_wait's task completes once they
 // hold. They do not hold the core: it is released while they wait, and a
-// called function's caller takes a core again before it continues.
-func (x *Exec) waitDeferred(from int) error {
+// called function's caller, or the function itself when it goes on after
+// the task (resume: an InCore region as written), takes a core again
+// before it continues.
+func (x *Exec) waitDeferred(from int, resume bool) error {
 	ds := x.rc.deferred[from:]
 	if len(ds) == 0 {
 		return nil
@@ -283,7 +285,7 @@ func (x *Exec) waitDeferred(from int) error {
 	x.rc.deferred = x.rc.deferred[:from]
 	// The next op on the timeline starts now, not where the last one ended.
 	defer func() { x.rc.lastT = time.Since(x.s.timeline.origin) }()
-	if release && x.fn != j.fn {
+	if release && (resume || x.fn != j.fn) {
 		return x.s.reacquireCore(w, j)
 	}
 	return nil

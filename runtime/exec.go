@@ -449,7 +449,7 @@ func (x *Exec) run() ([]any, error) {
 		return nil, err
 	}
 	// defer_wait: the task completes once its deferred conditions hold.
-	if err := x.waitDeferred(nDeferred); err != nil {
+	if err := x.waitDeferred(nDeferred, false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -543,7 +543,11 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 			return nil, false, err
 		}
 		id, end := x.beginTask(scopeTaskName(x.fnName(), s), s.Pos, depIDs(deps))
+		nDeferred := len(x.rc.deferred)
 		vals, ret, err := x.stmt(s.Body)
+		if err == nil {
+			err = x.waitDeferred(nDeferred, true) // the region's task completes once they hold
+		}
 		end()
 		if err != nil || ret {
 			return vals, ret, err
