@@ -301,53 +301,132 @@ func TestReportTextAndHTML(t *testing.T) {
 	require.Contains(t, rep.HTML(), "protocol check: clean")
 }
 
-// deferredOrder is a chip orchestrator per rank that launches a deferred
-// waiter and the publisher that notifies the next rank, in that order or
-// (publisherFirst) the other way round.
-func deferredOrder(publisherFirst bool) *pl.Program {
-	prog := pl.NewProgram("DeferredOrder")
+// deferredProgram is a chip orchestrator per rank that launches waiters
+// tasks, each registering a deferred wait for the epoch (1) the previous
+// rank publishes, and a consumer per waiter that copies the published
+// data into its row of y; the publisher, which remote-stores x into the
+// next rank's data and then Sets its signal, comes last. Launched as
+// plain calls (manual false) the tasks complete in program order; in a
+// pl.manual_scope each consumer depends on its waiter (deps=[tid]) and the
+// publisher on nothing, as upstream's deferred-completion test launches
+// them. regions writes the tasks as InCore regions instead of kernels.
+func deferredProgram(waiters, cols int, manual, regions bool) *pl.Program {
+	prog := pl.NewProgram("DeferredCompletion")
 	sigT := pld.DistributedTensor(pl.Dims(1, 1), pl.INT32)
-	waiter := prog.InCore("waiter", func(f *pl.Func) {
-		sig := f.InOut("signal", sigT)
-		f.Do(pld.DeferWait(sig, pl.Dims(0, 0), 1, pld.Ge))
-	})
-	publisher := prog.InCore("publisher", func(f *pl.Func) {
-		sig := f.InOut("signal", sigT)
+	dataT := pld.DistributedTensor(pl.Dims(1, cols), pl.FP32)
+	rowT := pl.Tensor(pl.Dims(1, cols), pl.FP32)
+	yT := pl.Tensor(pl.Dims(waiters, cols), pl.FP32)
+	wait := func(f *pl.Func, sig pl.Expr) { f.Do(pld.DeferWait(sig, pl.Dims(0, 0), 1, pld.Ge)) }
+	consume := func(f *pl.Func, data, y, slot pl.Expr) pl.Expr {
+		return pl.Store(f.Let("got", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, cols))), pl.Dims(slot, 0), y)
+	}
+	publish := func(f *pl.Func, x, data, sig pl.Expr) {
 		ctx := f.Let("ctx", pld.GetCommCtx(sig))
 		next := f.Let("next", pl.Mod(pl.Add(f.Let("me", pld.Rank(ctx)), 1), f.Let("n", pld.NRanks(ctx))))
-		f.Do(pld.Notify(sig, next, pl.Dims(0, 0), 1, pld.AtomicAdd))
+		f.Do(pld.RemoteStore(f.Let("t", pl.Load(x, pl.Dims(0, 0), pl.Dims(1, cols))), data, next, pl.Dims(0, 0)))
+		f.Do(pld.Notify(sig, next, pl.Dims(0, 0), 1, pld.Set))
+	}
+	waiter := prog.InCore("waiter", func(f *pl.Func) { wait(f, f.InOut("signal", sigT)) })
+	consumer := prog.InCore("consumer", func(f *pl.Func) {
+		data := f.In("data", dataT)
+		slot := f.Scalar("slot", pl.INDEX)
+		y := f.InOut("y", yT)
+		f.Returns(yT)
+		f.Return(f.Let("y_out", consume(f, data, y, slot)))
+	})
+	publisher := prog.InCore("publisher", func(f *pl.Func) {
+		publish(f, f.In("x", rowT), f.InOut("data", dataT), f.InOut("signal", sigT))
 	})
 	orch := prog.Orchestration("per_rank", func(f *pl.Func) {
+		x := f.In("x", rowT)
+		y := f.Out("y", yT)
+		data := f.InOut("data", dataT)
 		sig := f.InOut("signal", sigT)
-		if publisherFirst {
-			f.Do(f.Call(publisher, sig))
+		tasks := func() {
+			f.For("slot", pl.Range(waiters), func(slot pl.Expr) {
+				switch {
+				case regions:
+					tid := f.InCoreTask("wait_tid", "wait", nil, func() { wait(f, sig) })
+					f.InCoreTask("", "consume", depsIf(manual, tid), func() { f.Set(y, consume(f, data, y, slot)) })
+				case manual:
+					tid := pl.Item(f.Let("w", f.Submit(waiter, nil, sig)), 0)
+					f.Do(f.Submit(consumer, []pl.Expr{tid}, data, slot, y))
+				default:
+					f.Do(f.Call(waiter, sig))
+					f.Do(f.Call(consumer, data, slot, y))
+				}
+			})
+			if regions {
+				f.InCoreScope("publish", func() { publish(f, x, data, sig) })
+			} else {
+				f.Do(f.Call(publisher, x, data, sig))
+			}
 		}
-		f.Do(f.Call(waiter, sig))
-		if !publisherFirst {
-			f.Do(f.Call(publisher, sig))
+		if manual {
+			f.ManualScope(tasks)
+		} else {
+			tasks()
 		}
 	})
 	prog.Host("host", func(f *pl.Func) {
-		buf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
+		xs := f.In("xs", pl.Tensor(pl.Dims(pld.WorldSize(), 1, cols), pl.FP32))
+		ys := f.Out("ys", pl.Tensor(pl.Dims(pld.WorldSize(), waiters, cols), pl.FP32))
+		dbuf := f.Let("data_buf", pld.AllocWindowBuffer(cols*4))
+		sbuf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(orch, r, f.Let("signal", pld.Window(buf, pl.Dims(1, 1), pl.INT32))))
+			f.Do(f.Dispatch(orch, r, pl.Index(xs, r), pl.Index(ys, r),
+				f.Let("data", pld.Window(dbuf, pl.Dims(1, cols), pl.FP32)),
+				f.Let("signal", pld.Window(sbuf, pl.Dims(1, 1), pl.INT32))))
 		})
 	})
 	return prog
 }
 
-// A deferred waiter whose publisher the same orchestrator launches after
-// it completes on the device (the waiter frees its core) but not in the
-// simulator, which completes a rank's tasks in program order: the
-// deadlock says so, and the publisher-first order runs.
-func TestDeferredWaitBeforeItsPublisherExplained(t *testing.T) {
-	_, _, err := check(t, deferredOrder(false), 2, nil, 0)
+func depsIf(ok bool, tid pl.Expr) []pl.Expr {
+	if !ok {
+		return nil
+	}
+	return []pl.Expr{tid}
+}
+
+// Deferred waiters launched before their publisher: in a manual scope
+// the simulator completes them as the device does, a consumer when its
+// waiter has (deps), so every consumer reads the previous rank's x, with
+// no race, as written and compiled, as kernels or as regions. As plain
+// calls the tasks complete in program order and the run deadlocks; the
+// report says why and what to do.
+func TestDeferredWaitersBeforeTheirPublisher(t *testing.T) {
+	const n, waiters, cols = 2, 4, 16
+	xs := tensor.Randn(9, n, 1, cols)
+	for _, regions := range []bool{false, true} {
+		prog := deferredProgram(waiters, cols, true, regions)
+		c, err := pl.TryCompile(prog, pl.Ranks(n))
+		require.NoError(t, err)
+		for _, compiled := range []bool{false, true} {
+			t.Run(fmt.Sprintf("regions=%v/compiled=%v", regions, compiled), func(t *testing.T) {
+				p := prog.IR()
+				if compiled {
+					p = c.Final()
+				}
+				res, rep, err := checker.Run(context.Background(), p, []*tensor.Tensor{xs, tensor.Zeros(ir.FP32, n, waiters, cols)},
+					checker.Options{Ranks: n, Watchdog: 10 * time.Second})
+				require.NoError(t, err)
+				require.False(t, rep.HasErrors(), "%s", rep)
+				ys := res.Outputs[0]
+				for r := 0; r < n; r++ {
+					for w := 0; w < waiters; w++ {
+						for j := 0; j < cols; j++ {
+							require.Equal(t, xs.At((r+n-1)%n, 0, j), ys.At(r, w, j), "y[%d, %d, %d]", r, w, j)
+						}
+					}
+				}
+			})
+		}
+	}
+	_, _, err := check(t, deferredProgram(waiters, cols, false, false), n, []*tensor.Tensor{xs, tensor.Zeros(ir.FP32, n, waiters, cols)}, 0)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "rank 0 waits in pld.system.defer_wait")
-	require.Contains(t, err.Error(), "every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order")
-	_, rep, err := check(t, deferredOrder(true), 2, nil, 0)
-	require.NoError(t, err)
-	require.False(t, rep.HasErrors(), "%s", rep)
+	require.Contains(t, err.Error(), "every rank is waiting in a deferred wait. Outside a pl.manual_scope the simulator completes each rank's tasks in program order")
 }
 
 // An InCore region of the program as written is a task: its deferred

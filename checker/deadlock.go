@@ -314,10 +314,11 @@ func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, fini
 	}
 	if b.Op == ir.PldSystemDeferWait.Name {
 		// On the device a deferred waiter frees its core and later tasks
-		// run; the simulator completes a rank's tasks in program order.
-		return "nobody ever notified this cell and every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order, " +
-			"so a notify that a task launched after this one would send (a publisher submitted after its waiters) never runs here, " +
-			"where on the device the waiter frees its core and the later task runs; launch the publisher before the waiters to run it here. " +
+		// run; outside a manual scope the simulator completes a rank's
+		// tasks in program order.
+		return "nobody ever notified this cell and every rank is waiting in a deferred wait. Outside a pl.manual_scope the simulator completes each rank's tasks in program order, " +
+			"so a notify that a task launched after this one would send (a publisher launched after its waiters) never runs here, " +
+			"where on the device the waiter frees its core and the later task runs: launch the waiters in a pl.manual_scope, the tasks that need the signal with deps on them, or the publisher first. " +
 			"Otherwise check the notify's peer and offsets.", prioNever
 	}
 	return "nobody ever notified this cell and every rank is waiting: no notify in the program reaches it — check the notify's peer and offsets, and that each rank notifies before it waits.", prioNever

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -160,7 +161,7 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 	// A wait that a never-notified cell (0) satisfies checks that the cell
 	// is clear (== 0 after a barrier's self-clearing epilogue): it counts
 	// no credits, so it cannot pass on stale ones.
-	if ct.waits > 0 && ct.lastWait != nil && w.Cond.Holds(v) && !w.Cond.Holds(0) {
+	if ct.waits > 0 && ct.lastWait != nil && w.Cond.Holds(v) && !w.Cond.Holds(0) && !(isDeferred(w.Origin) && isDeferred(ct.lastWait.origin)) {
 		prev := ct.lastWait
 		key := fmt.Sprintf("stale|%p|%p", w.Origin.Call, prev.origin.Call)
 		c.note(key, Finding{
@@ -187,6 +188,14 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 		ct.notes = ct.notes[:copy(ct.notes, ct.notes[i:])]
 		ct.base += i
 	}
+}
+
+// isDeferred reports whether a wait is a pld.system.defer_wait: a task's
+// completion condition, which consumes nothing, so several tasks may wait
+// on one publication (upstream's deferred waiters all wait for one epoch);
+// two of them passing on the same credits are not a stale reuse.
+func isDeferred(o runtime.Origin) bool {
+	return o.Call != nil && o.Call.Op == ir.PldSystemDeferWait
 }
 
 // needed marks the notifies wait w needed. A conditional wait (sync.go)

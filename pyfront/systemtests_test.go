@@ -31,7 +31,7 @@ import (
 // needs more than the rank count (the values its pytest passes), keyed by
 // name or, where two files share the name, by file/name.
 var systemFactoryArgs = map[string][]any{
-	"_build_deferred_completion_program":                                       {1},
+	"_build_deferred_completion_program":                                       {16}, // the simulator platform's AIV count, as its pytest
 	"_build_host_all_to_all_v_program":                                         {2, 4},
 	"_build_all_to_all_v_program":                                              {2, 4},
 	"_build_host_allreduce":                                                    {64, pl.FP32, 4},
@@ -135,12 +135,6 @@ var systemRanks = map[string]int{
 }
 
 var systemGaps = map[string]systemGap{
-	// The deferred waiters wait for a signal that the publisher, launched
-	// after all of them by the same orchestrator, sends. On the device a
-	// deferred waiter frees its core and the publisher runs; the simulator
-	// completes a rank's tasks in program order, so it reports the
-	// deadlock and why.
-	"test_l3_deferred_completion.py/_build_deferred_completion_program": {"run", "every rank is waiting in a deferred wait. The simulator completes each rank's tasks in program order"},
 	// Two overlapping comm groups ({0, 1} and {1, 2}) whose kernels name
 	// peers by their rank in the group. The compiled program runs (its
 	// passes infer the domains); the program as written runs without

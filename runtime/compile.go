@@ -215,12 +215,13 @@ func (x *Exec) ccall(cf *cfunc, args []any) ([]any, error) {
 
 // crun executes the activation's body, then its deferred waits (see run).
 func (x *Exec) crun(cf *cfunc, fr *frame) ([]any, error) {
+	col := x.rc.takeCollector()
 	nDeferred := len(x.rc.deferred)
 	vals, _, err := cf.body(fr)
 	if err != nil {
 		return nil, err
 	}
-	if err := x.waitDeferred(nDeferred, false); err != nil {
+	if err := x.finishDeferred(nDeferred, col, false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -332,6 +333,9 @@ func (fc *fcomp) stmt(s ir.Stmt) cstmt {
 			return func(fr *frame) ([]any, bool, error) {
 				saved := fr.x.rc.enterScope(s.Manual)
 				vals, ret, err := body(fr)
+				if err == nil && s.Manual {
+					err = fr.x.completeLater(fr.x.rc.manual)
+				}
 				fr.x.rc.leaveScope(saved)
 				return vals, ret, err
 			}
@@ -946,7 +950,14 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			if err != nil {
 				return nil, err
 			}
+			if fr.x.deferrable() {
+				a = append([]any(nil), a...) // the call site's slice is reused; the launch may run later
+			}
 			run := func() ([]any, error) { return fr.x.ccall(callee, a) }
+			var placeholder func() ([]any, error)
+			if cores == nil {
+				placeholder = func() ([]any, error) { return skippedResults(c, callee.fn, a) }
+			}
 			if cores != nil || pred != nil {
 				spec := launchSpec{fn: callee.fn, together: together}
 				if cores != nil {
@@ -957,7 +968,7 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 				}
 				run = fr.x.launch(c, spec, a, run)
 			}
-			return fr.x.submit(c, dv, run)
+			return fr.x.submit(c, dv, run, placeholder)
 		}
 	}
 	return func(fr *frame) (any, error) {
@@ -1000,34 +1011,63 @@ func (fc *fcomp) scopeTask(s *ir.ScopeStmt, name string, launch cstmt) cstmt {
 	if s.TaskID != nil {
 		tid = fc.slot(s.TaskID.Name)
 	}
+	// A region a manual scope launches after a pending task runs later
+	// (later.go), on the frame as it was at its launch; meanwhile its
+	// outputs stay as they were. A region that returns always runs now.
+	skipAll := fc.skipBindings(s.Body)
+	returns := false
+	ir.WalkStmt(s.Body, nil, func(st ir.Stmt) {
+		if _, ok := st.(*ir.ReturnStmt); ok {
+			returns = true
+		}
+	})
+	// region runs the region on frame f: its predicate, its body, then its
+	// deferred waits, which hold before the task completes as an outlined
+	// kernel's do (gathered instead when a manual scope launched it).
+	region := func(f *frame) ([]any, bool, error) {
+		col := f.x.rc.takeCollector()
+		if pred != nil {
+			v, err := pred(f)
+			if err != nil {
+				return nil, false, posErr(s.Pos, fmt.Errorf("predicate: %w", err))
+			}
+			if !truthy(v) {
+				return nil, false, skip(f)
+			}
+		}
+		n := len(f.x.rc.deferred)
+		vals, ret, err := launch(f)
+		if err == nil {
+			err = f.x.finishDeferred(n, col, true)
+		}
+		return vals, ret, err
+	}
 	return func(fr *frame) ([]any, bool, error) {
 		dv, err := fr.x.compiledDeps(deps, fr)
 		if err != nil {
 			return nil, false, err
 		}
-		id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
-		run := true
-		if pred != nil {
-			v, err := pred(fr)
+		if fr.x.deferrable() && !returns {
+			on := fr
+			now := func() ([]any, error) {
+				_, _, err := region(on)
+				return nil, err
+			}
+			placeholder := func() ([]any, error) {
+				on = &frame{x: fr.x, slots: append([]any(nil), fr.slots...), yv: fr.yv, args: fr.args, ituples: fr.ituples}
+				return nil, skipAll(fr)
+			}
+			_, id, err := fr.x.launchInScope(name, s.Pos, depIDs(dv), now, placeholder)
 			if err != nil {
-				end()
-				return nil, false, posErr(s.Pos, fmt.Errorf("predicate: %w", err))
+				return nil, false, err
 			}
-			run = truthy(v)
-		}
-		var vals []any
-		var ret bool
-		if run {
-			// The region is a task: its deferred waits hold before it
-			// completes, as an outlined kernel's do.
-			nDeferred := len(fr.x.rc.deferred)
-			vals, ret, err = launch(fr)
-			if err == nil {
-				err = fr.x.waitDeferred(nDeferred, true)
+			if tid >= 0 {
+				fr.slots[tid] = id
 			}
-		} else {
-			err = skip(fr)
+			return nil, false, nil
 		}
+		id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
+		vals, ret, err := region(fr)
 		end()
 		if err != nil || ret {
 			return vals, ret, err

@@ -55,6 +55,9 @@ type rankCtx struct {
 	sched    *blockSched // the running launch's block scheduler (syncall.go)
 	group    *mixedGroup // the running Group launch whose members use pipes (pipes.go)
 	deferred []deferredWait
+	// collect is armed by a manual scope's launch for its function's
+	// deferred waits (later.go).
+	collect *deferCollector
 	// tileMem is pooled memory lent to the running task's large tiles,
 	// recycled when the task ends: tiles are on-chip values that never
 	// outlive their task (its results are dropped, and ranks exchange
@@ -443,13 +446,14 @@ func (x *Exec) call(fn *ir.Function, args []any) ([]any, error) {
 
 // run executes the activation's body.
 func (x *Exec) run() ([]any, error) {
+	col := x.rc.takeCollector()
 	nDeferred := len(x.rc.deferred)
 	vals, _, err := x.stmt(x.fn.Body)
 	if err != nil {
 		return nil, err
 	}
 	// defer_wait: the task completes once its deferred conditions hold.
-	if err := x.waitDeferred(nDeferred, false); err != nil {
+	if err := x.finishDeferred(nDeferred, col, false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -535,6 +539,9 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		if s.Kind == ir.ScopeRuntime {
 			saved := x.rc.enterScope(s.Manual)
 			vals, ret, err := x.stmt(s.Body)
+			if err == nil && s.Manual {
+				err = x.completeLater(x.rc.manual)
+			}
 			x.rc.leaveScope(saved)
 			return vals, ret, err
 		}
@@ -1018,6 +1025,10 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			return nil, err
 		}
 		run := func() ([]any, error) { return x.call(fn, args) }
+		var placeholder func() ([]any, error)
+		if c.CoreNum() == nil {
+			placeholder = func() ([]any, error) { return skippedResults(c, fn, args) }
+		}
 		if n, p := c.CoreNum(), c.Predicate(); n != nil || p != nil {
 			spec := launchSpec{fn: fn}
 			if n != nil {
@@ -1029,7 +1040,7 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			}
 			run = x.launch(c, spec, args, run)
 		}
-		return x.submit(c, deps, run)
+		return x.submit(c, deps, run, placeholder)
 	}
 	end := noTask
 	if x.rc.manual != nil {

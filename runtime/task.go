@@ -10,7 +10,9 @@ import (
 // array (pl.array.create) is an intArray. The simulator runs a rank's
 // tasks in program order, which every declared edge allows (a task id
 // exists only once its task was launched), so deps= change no result:
-// they are checked to name tasks, and the ids flow as values.
+// they are checked to name tasks, and the ids flow as values. The one
+// exception is a task whose deferred waits are pending in a manual scope:
+// the tasks with deps on it run later (later.go).
 
 // intArray is the value of a pl.array.
 type intArray []int64
@@ -19,7 +21,17 @@ func (s *sim) newTaskID() int64 { return s.taskIDs.Add(1) }
 
 // submit runs a pl.submit's function as a task that waits for deps (their
 // evaluated values) and gives its results, then the id of the task.
-func (x *Exec) submit(c *ir.Call, deps []any, run func() ([]any, error)) (any, error) {
+// A chip orchestrator's launch in a manual scope may complete later
+// (later.go): placeholder, nil for a launch that may not (an SPMD one),
+// gives its results until it has run.
+func (x *Exec) submit(c *ir.Call, deps []any, run, placeholder func() ([]any, error)) (any, error) {
+	if placeholder != nil && x.deferrable() {
+		out, id, err := x.launchInScope(c.Fn.Name, c.Pos, depIDs(deps), run, placeholder)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, id), nil
+	}
 	id, end := x.beginTask(c.Fn.Name, c.Pos, depIDs(deps))
 	out, err := run()
 	end()

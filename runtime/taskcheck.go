@@ -30,6 +30,10 @@ type manualScope struct {
 	tasks []*taskRec
 	byID  map[int64]*taskRec
 	seen  map[[3]string]bool // reported (earlier, later, tensor) launch pairs
+	// later are the tasks that complete when the scope ends, pending
+	// their ids (later.go).
+	later   []*laterTask
+	pending map[int64]bool
 }
 
 // taskRec is one task of a manual scope: its launch, its declared deps and
@@ -89,7 +93,7 @@ func (rc *rankCtx) enterScope(manual bool) *manualScope {
 	saved := rc.manual
 	rc.manual = nil
 	if manual {
-		rc.manual = &manualScope{byID: map[int64]*taskRec{}, seen: map[[3]string]bool{}}
+		rc.manual = &manualScope{byID: map[int64]*taskRec{}, seen: map[[3]string]bool{}, pending: map[int64]bool{}}
 	}
 	return saved
 }
@@ -102,7 +106,11 @@ func noTask() {}
 // beginTask starts a launch: it gets its id (the value its task id takes)
 // and, in a manual scope, a record of what it touches. end finishes it.
 func (x *Exec) beginTask(name string, pos ir.Span, deps []int64) (id int64, end func()) {
-	id = x.s.newTaskID()
+	return x.beginTaskID(x.s.newTaskID(), name, pos, deps)
+}
+
+// beginTaskID is beginTask for a task whose id was given out before.
+func (x *Exec) beginTaskID(id int64, name string, pos ir.Span, deps []int64) (int64, func()) {
 	rc := x.rc
 	ms := rc.manual
 	if ms == nil || rc.task != nil || len(ms.tasks) >= maxScopeTasks {
