@@ -368,9 +368,17 @@ func deferredProgram(waiters, cols int, manual, regions bool) *pl.Program {
 			tasks()
 		}
 	})
+	dataSignalHost(prog, orch, waiters, cols)
+	return prog
+}
+
+// dataSignalHost adds the host of the deferred-wait programs: it gives
+// each rank's orchestrator its x [1, cols] and y [rows, cols] rows, a
+// data window [1, cols] FP32 and a [1, 1] signal.
+func dataSignalHost(prog *pl.Program, orch *pl.Function, rows, cols int) {
 	prog.Host("host", func(f *pl.Func) {
 		xs := f.In("xs", pl.Tensor(pl.Dims(pld.WorldSize(), 1, cols), pl.FP32))
-		ys := f.Out("ys", pl.Tensor(pl.Dims(pld.WorldSize(), waiters, cols), pl.FP32))
+		ys := f.Out("ys", pl.Tensor(pl.Dims(pld.WorldSize(), rows, cols), pl.FP32))
 		dbuf := f.Let("data_buf", pld.AllocWindowBuffer(cols*4))
 		sbuf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
 		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
@@ -379,7 +387,6 @@ func deferredProgram(waiters, cols int, manual, regions bool) *pl.Program {
 				f.Let("signal", pld.Window(sbuf, pl.Dims(1, 1), pl.INT32))))
 		})
 	})
-	return prog
 }
 
 func depsIf(ok bool, tid pl.Expr) []pl.Expr {
@@ -454,17 +461,7 @@ func TestDeferredWaitInRegionCompletesTheRegion(t *testing.T) {
 			f.Set(y, pl.Store(f.Let("got", pl.Load(data, pl.Dims(0, 0), pl.Dims(1, cols))), pl.Dims(0, 0), y))
 		})
 	})
-	prog.Host("host", func(f *pl.Func) {
-		xs := f.In("xs", pl.Tensor(pl.Dims(n, 1, cols), pl.FP32))
-		ys := f.Out("ys", pl.Tensor(pl.Dims(n, 1, cols), pl.FP32))
-		dbuf := f.Let("data_buf", pld.AllocWindowBuffer(cols*4))
-		sbuf := f.Let("signal_buf", pld.AllocWindowBuffer(4))
-		f.For("r", pl.Range(pld.WorldSize()), func(r pl.Expr) {
-			f.Do(f.Dispatch(orch, r, pl.Index(xs, r), pl.Index(ys, r),
-				f.Let("data", pld.Window(dbuf, pl.Dims(1, cols), pl.FP32)),
-				f.Let("signal", pld.Window(sbuf, pl.Dims(1, 1), pl.INT32))))
-		})
-	})
+	dataSignalHost(prog, orch, 1, cols)
 	xs := tensor.Randn(5, n, 1, cols)
 	for seed := int64(0); seed < 8; seed++ {
 		res, rep, err := check(t, prog, n, []*tensor.Tensor{xs, tensor.Zeros(ir.FP32, n, 1, cols)}, seed)
