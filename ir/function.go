@@ -95,6 +95,14 @@ type CommGroup struct {
 	Slots   []*WindowBuffer
 }
 
+// InferCommGroups, when set, infers the comm groups of a program that
+// records none: one before the pass that records them, the program as
+// written included. Package passes sets it to its inference, so that a
+// device runs every stage with the comm domains the program's windows
+// will have (a peer index names a rank of the window's domain); ir cannot
+// import passes, and devices read it through here.
+var InferCommGroups func(*Program) ([]*CommGroup, error)
+
 // Program is a set of functions (kept sorted by name, as upstream's map) and
 // the comm groups a pass inferred.
 type Program struct {

@@ -19,6 +19,18 @@ func CollectCommGroups(p *ir.Program) (*ir.Program, error) {
 	return perHost(p, collectInHost)
 }
 
+// A device runs a program that records no comm groups yet with the ones
+// this inference gives (ir.InferCommGroups).
+func init() {
+	ir.InferCommGroups = func(p *ir.Program) ([]*ir.CommGroup, error) {
+		q, err := CollectCommGroups(p)
+		if err != nil {
+			return nil, err
+		}
+		return q.CommGroups, nil
+	}
+}
+
 // perHost runs build on every host orchestrator of p, replacing the function
 // and collecting the comm groups it finds; a program with none is returned
 // as it is.

@@ -135,11 +135,6 @@ var systemRanks = map[string]int{
 }
 
 var systemGaps = map[string]systemGap{
-	// Two overlapping comm groups ({0, 1} and {1, 2}) whose kernels name
-	// peers by their rank in the group. The compiled program runs (its
-	// passes infer the domains); the program as written runs without
-	// them, reads group rank 1 as world rank 1, and deadlocks.
-	"test_l3_multi_group.py/_build_two_group_swap_program": {"run", "deadlock: every live rank is blocked"},
 	// The checker's finding in upstream's program: round 2 publishes into
 	// the data window that round 1's consumer on the neighbouring rank
 	// may still be reading; nothing orders the two.

@@ -518,6 +518,10 @@ func (e *StopError) Unwrap() error { return e.Cause }
 type sim struct {
 	// taskIDs numbers the tasks a run launches (task.go): 0 is no task.
 	taskIDs atomic.Int64
+	// groups are the comm groups inferred for a program that records none
+	// (commGroups).
+	groupsOnce sync.Once
+	groups     []*ir.CommGroup
 	// hostRets are the host function's return values; entryRets the chip
 	// orchestrator's, when entryCall (the dispatch in the host the
 	// simulator writes for a one-device program) ran it.

@@ -144,13 +144,6 @@ func collective(sigArg int, body func(k *coll, a []any) (any, error)) OpFunc {
 // hostCollective runs a host-level collective: one task per rank.
 func (x *Exec) hostCollective(c *ir.Call, a []any, sigArg int, op OpFunc) (any, error) {
 	args := append([]any(nil), a...)
-	if sigArg >= len(args) {
-		buf, err := x.s.win.Alloc(fmt.Sprintf("__allreduce_signal_buf_%d", x.s.ops.Load()), x.s.world*4, nil)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, &view{dt: ir.INT32, shape: []int{x.s.world, 1}, strides: []int{1, 1}, win: buf})
-	}
 	t, err := winArg(a[0], "target")
 	if sigArg == 2 {
 		t, err = winArg(a[1], "target")
@@ -163,6 +156,15 @@ func (x *Exec) hostCollective(c *ir.Call, a []any, sigArg int, op OpFunc) (any, 
 		for r := 0; r < x.s.world; r++ {
 			ranks = append(ranks, r)
 		}
+	}
+	if sigArg >= len(args) {
+		// The signal spans the target's domain, as the one
+		// SynthesizeAllReduceSignals adds to the compiled program.
+		buf, err := x.s.win.Alloc(fmt.Sprintf("__allreduce_signal_buf_%d", x.s.ops.Load()), len(ranks)*4, t.win.Domain)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, &view{dt: ir.INT32, shape: []int{len(ranks), 1}, strides: []int{1, 1}, win: buf})
 	}
 	for _, r := range ranks {
 		x.s.dispatch(r, task{op: op, call: c, args: args})

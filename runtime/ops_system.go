@@ -127,10 +127,27 @@ func init() {
 	Register(ir.TileCommTest, commWaitOp)
 }
 
+// commGroups are the program's comm groups, inferred once a run when it
+// records none (ir.InferCommGroups): before MaterializeCommDomainScopes,
+// the program as written included, a window dispatched to a subset of the
+// devices still has that subset as its domain. A program the inference
+// refuses runs with every window on the world.
+func (s *sim) commGroups() []*ir.CommGroup {
+	if len(s.prog.CommGroups) > 0 || ir.InferCommGroups == nil {
+		return s.prog.CommGroups
+	}
+	s.groupsOnce.Do(func() {
+		if g, err := ir.InferCommGroups(s.prog); err == nil {
+			s.groups = g
+		}
+	})
+	return s.groups
+}
+
 // domainOf is the comm domain of the buffer allocated under name: the
 // devices of the CommGroup that lists it, or the world.
 func (s *sim) domainOf(name string) []int {
-	for _, g := range s.prog.CommGroups {
+	for _, g := range s.commGroups() {
 		for _, slot := range g.Slots {
 			if slot != nil && (slot.Name == name || (slot.Base != nil && slot.Base.Name == name)) && len(g.Devices) > 0 {
 				out := make([]int, 0, len(g.Devices))
