@@ -3,6 +3,7 @@ package pto
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -36,21 +37,10 @@ var deferAdapterTypes = []string{ctxType, ptrType("i32"), "i64", "i64"}
 // deferAdapterDecl is the adapter's module-level declaration.
 func deferAdapterDecl() *operation {
 	return &operation{name: "func.func", blank: true, declaration: true,
-		custom: "func.func private @" + deferAdapter + "(" + joinTypes(deferAdapterTypes) + ")",
+		custom: "func.func private @" + deferAdapter + "(" + strings.Join(deferAdapterTypes, ", ") + ")",
 		attrs: []attr{{"function_type", signature(deferAdapterTypes, nil)},
 			{"sym_name", strconv.Quote(deferAdapter)}, {"sym_visibility", `"private"`}},
 		regions: []*region{{}}}
-}
-
-func joinTypes(ts []string) string {
-	s := ""
-	for i, t := range ts {
-		if i > 0 {
-			s += ", "
-		}
-		s += t
-	}
-	return s
 }
 
 func emitDeferWait(c *Ctx, call *ir.Call, _ *ir.Var) error {
