@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -312,7 +311,7 @@ func diagnose(b runtime.BlockedRank, ci *cellInfo, w want, all []*cellInfo, fini
 	if len(finished) > 0 {
 		return fmt.Sprintf("nobody ever notified this cell and %s already finished: a barrier or collective that only some ranks call never completes — call it on every rank, not inside a rank-dependent if.", rankList(finished)), prioNever
 	}
-	if b.Op == ir.PldSystemDeferWait.Name {
+	if b.Deferred {
 		// On the device a deferred waiter frees its core and later tasks
 		// run; outside a manual scope the simulator completes a rank's
 		// tasks in program order.

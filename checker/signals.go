@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/runtime"
 )
 
@@ -190,12 +189,12 @@ func (c *Checker) checkStale(ct *cellTrack, w runtime.WaitResult, m waitSync) {
 	}
 }
 
-// isDeferred reports whether a wait is a pld.system.defer_wait: a task's
-// completion condition, which consumes nothing, so several tasks may wait
-// on one publication (upstream's deferred waiters all wait for one epoch);
-// two of them passing on the same credits are not a stale reuse.
+// isDeferred reports whether a wait is a task's deferred completion
+// condition (OpDef.Deferred), which consumes nothing, so several tasks may
+// wait on one publication (upstream's deferred waiters all wait for one
+// epoch): two of them passing on the same credits are not a stale reuse.
 func isDeferred(o runtime.Origin) bool {
-	return o.Call != nil && o.Call.Op == ir.PldSystemDeferWait
+	return o.Call != nil && o.Call.Op.Deferred
 }
 
 // needed marks the notifies wait w needed. A conditional wait (sync.go)

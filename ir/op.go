@@ -135,6 +135,12 @@ type OpDef struct {
 	// Acquire marks an op after which a rank must see what peers published
 	// before it (a signal wait): the caches need invalidating.
 	Acquire bool
+	// Deferred marks a wait that blocks nothing: it registers a completion
+	// condition of the running task (pld.system.defer_wait), whose kernel
+	// goes on and whose task completes once the condition holds. It
+	// consumes no credits, so any number of tasks may wait on one
+	// publication.
+	Deferred bool
 	// TileForm is the tile op ConvertTensorToTileOps lowers this tensor op to.
 	TileForm *OpDef
 	// TileScratch, with TileForm, is the scratch tile the lowering passes

@@ -159,7 +159,7 @@ func registerSignalOps() {
 		name := h.name
 		deferred := h.handle == &PldSystemDeferWait
 		*h.handle = RegisterOp(&OpDef{
-			Name: name, Category: distCategory, Class: ClassWait, Acquire: !deferred,
+			Name: name, Category: distCategory, Class: ClassWait, Acquire: !deferred, Deferred: deferred,
 			Doc:    "Block until this rank's signal cell compares true against expected (cmp=Eq or Ge).",
 			Args:   []ArgSpec{{Name: "signal", Signal: true}, {Name: "offsets"}, {Name: "expected", Int32: true}},
 			Kwargs: []KwargSpec{{Name: "cmp", Kind: KwInt, Required: true}},

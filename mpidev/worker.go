@@ -807,7 +807,7 @@ func (m *windows) Wait(rank int, buf *runtime.WindowBuf, cell runtime.Cell, cond
 			cell.Rank, cell.Buffer = rank, buf.Name
 			b := runtime.BlockedRank{Rank: m.w.rank, Cell: cell.String(), Value: int64(v), Want: cond.String(), Cond: cond, Func: who.Func, NoHistory: true}
 			if who.Call != nil {
-				b.Op, b.Pos = who.Call.Name(), who.Call.Pos
+				b.Op, b.Pos, b.Deferred = who.Call.Name(), who.Call.Pos, who.Call.Op.Deferred
 			}
 			m.w.send(report{Kind: repBlocked, Blocked: b})
 		}

@@ -521,7 +521,7 @@ func (e *ResourceDeadlockError) others() []BlockedRank {
 	}
 	var out []BlockedRank
 	for _, b := range e.Deadlock.Blocked {
-		if !held[b.Rank] || b.Op == ir.PldSystemDeferWait.Name {
+		if !held[b.Rank] || b.Deferred {
 			out = append(out, b)
 		}
 	}
@@ -574,7 +574,7 @@ func (s *sim) classifyDeadlock(d *DeadlockError) error {
 		}
 		r := StarvedRank{Rank: w.rank, Cores: w.cores}
 		for _, b := range d.Blocked {
-			if b.Rank == w.rank && b.Op != ir.PldSystemDeferWait.Name {
+			if b.Rank == w.rank && !b.Deferred {
 				r.Holding = append(r.Holding, b)
 			}
 		}

@@ -150,7 +150,7 @@ func TestClassifyDeadlock(t *testing.T) {
 	pub := fnDirs("publisher", true, ir.Out)
 	quiet := fnDirs("quiet", false, ir.Out)
 	wait := func(op string) BlockedRank {
-		return BlockedRank{Rank: 0, Op: op, Func: "waiter", Cell: "sig[0, 0]", Want: ">= 1"}
+		return BlockedRank{Rank: 0, Op: op, Deferred: ir.MustOp(op).Deferred, Func: "waiter", Cell: "sig[0, 0]", Want: ">= 1"}
 	}
 	on := func(fn *ir.Function, row int) *job { return &job{task: task{fn: fn, args: []any{hostRows(x, row, 1)}}} }
 	for _, tc := range []struct {

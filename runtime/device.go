@@ -190,13 +190,16 @@ type DeadlockError struct {
 
 // BlockedRank describes one rank stuck in a wait.
 type BlockedRank struct {
-	Rank  int
-	Op    string
-	Pos   ir.Span
-	Func  string
-	Cell  string // buffer[offsets]
-	Value int64  // the cell's current value
-	Want  string // ">= 1", "== 2", as Cond prints
+	Rank int
+	Op   string
+	// Deferred: the wait is a task's deferred completion condition
+	// (OpDef.Deferred), which holds no core while it waits.
+	Deferred bool
+	Pos      ir.Span
+	Func     string
+	Cell     string // buffer[offsets]
+	Value    int64  // the cell's current value
+	Want     string // ">= 1", "== 2", as Cond prints
 	// Cond is the wanted condition itself (Want is its text).
 	Cond   Cond
 	Writes []SignalWrite

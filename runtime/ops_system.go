@@ -411,7 +411,7 @@ func waitOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		cond.Cmp = "eq"
 	}
 	x.noteCell(-1, sig.win, cell, want)
-	if c.Op == ir.PldSystemDeferWait {
+	if c.Op.Deferred {
 		// The task completes once cell >= expected, compared as uint32.
 		cond = Cond{Cmp: "ge", Value: want, Unsigned: true}
 		cell.Index = append([]int(nil), cell.Index...) // kept past the op

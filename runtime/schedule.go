@@ -808,7 +808,7 @@ func (w *ctlWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 	c.Rank, c.Buffer = rank, buf.Name
 	info := &BlockedRank{Rank: rank, Cell: c.String(), Want: cond.String(), Cond: cond, Func: who.Func}
 	if who.Call != nil {
-		info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+		info.Op, info.Pos, info.Deferred = who.Call.Name(), who.Call.Pos, who.Call.Op.Deferred
 	}
 	key := cellKey{buf.id, cell.Offset}
 	enabled := func() bool {

@@ -976,7 +976,7 @@ func (w *simWindows) Wait(rank int, buf *WindowBuf, cell Cell, cond Cond, who Or
 			// The texts are made only if a report needs them (deadlockLocked).
 			info = &BlockedRank{Rank: rank, Cond: cond, Func: who.Func, cell: cell, on: m}
 			if who.Call != nil {
-				info.Op, info.Pos = who.Call.Name(), who.Call.Pos
+				info.Op, info.Pos, info.Deferred = who.Call.Name(), who.Call.Pos, who.Call.Op.Deferred
 			}
 		}
 		info.Value = int64(v)
