@@ -160,6 +160,14 @@ func (r *reader) callMethod(at *node, self *caseObject, name string, pos []value
 	if cls == nil {
 		return nil, false
 	}
+	return r.runMethod(at, cls, self, name, pos, kws)
+}
+
+// runMethod runs method name of class cls (or a base) as the reader runs
+// a helper def, with self bound (a case object, an enum member); its
+// errors are at at, a node of this file. ok is false when no class
+// defines it.
+func (r *reader) runMethod(at *node, cls *caseClass, self value, name string, pos []value, kws []kwArg) (value, bool) {
 	m, owner := cls.method(name)
 	if m == nil {
 		return nil, false

@@ -142,15 +142,9 @@ func (r *reader) memberAttr(at *node, m enumMember, attr string) value {
 	if !c.isProperty(attr) {
 		r.fail(at, "%s has no attribute %s that ptorepl reads (an enum member's .name, .value and @property methods)", m, attr)
 	}
-	def, owner := c.method(attr)
-	h := &factory{name: owner.name + "." + attr, def: def, helper: true}
-	e := home.globalEnv()
-	e.vars["self"] = m
-	if v := home.factoryBlock(h, def.ChildByFieldId(fldBody), e); v != nil {
-		return v
-	}
-	home.fail(def, "%s returns no value for %s", h.name, m)
-	return nil
+	def, _ := c.method(attr)
+	v, _ := home.runMethod(def, c, m, attr, nil, nil) // errors in the enum's file
+	return v
 }
 
 // dtypeName is the module-qualified name of a foreign symbol (the alias
