@@ -134,18 +134,14 @@ func (c *Ctx) logicalStrides(t *tensor) ([]dim, error) {
 		}
 		return out, nil
 	}
-	acc := dim{c.cIndex(1), 1, true}
-	for i := rank - 1; i >= 0; i-- {
-		out[i] = acc
-		if i > 0 {
-			v, n, static, err := c.dimValue(t.shape[i])
-			if err != nil {
-				return nil, fmt.Errorf("shape of %s: %v", t.name, err)
-			}
-			acc = c.mulDim(acc, dim{v, n, static})
+	for i, d := range t.shape {
+		v, n, static, err := c.dimValue(d)
+		if err != nil {
+			return nil, fmt.Errorf("shape of %s: %v", t.name, err)
 		}
+		out[i] = dim{v, n, static}
 	}
-	return out, nil
+	return c.rowMajorStrides(out), nil
 }
 
 // isParam reports whether v is one of fn's parameters.

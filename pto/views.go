@@ -39,6 +39,19 @@ func (c *Ctx) mulDim(a, b dim) dim {
 	return dim{v: c.bin("", "arith.muli", a.v, b.v)}
 }
 
+// rowMajorStrides are the element strides of a row-major tensor of dims.
+func (c *Ctx) rowMajorStrides(dims []dim) []dim {
+	strides := make([]dim, len(dims))
+	acc := dim{c.cIndex(1), 1, true}
+	for i := len(dims) - 1; i >= 0; i-- {
+		strides[i] = acc
+		if i > 0 {
+			acc = c.mulDim(acc, dims[i])
+		}
+	}
+	return strides
+}
+
 // makeView emits pto.make_tensor_view of ptr with t's shape: strides
 // row-major ND, or the view's own strides and layout; a rank >= 2 tensor
 // whose last dim is a static 1 and that has no explicit view is a column
@@ -83,13 +96,7 @@ func (c *Ctx) makeView(t *tensor, ptr value, hint string) (value, error) {
 		if t.view != nil {
 			layout = strings.ToLower(t.view.Layout.Name())
 		}
-		acc := dim{c.cIndex(1), 1, true}
-		for i := rank - 1; i >= 0; i-- {
-			strides[i] = acc
-			if i > 0 {
-				acc = c.mulDim(acc, dims[i])
-			}
-		}
+		strides = c.rowMajorStrides(dims)
 	}
 	shapeVals := make([]value, rank)
 	strideVals := make([]value, rank)
