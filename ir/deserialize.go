@@ -768,6 +768,12 @@ func (r *reader) typ(m json.RawMessage) (Type, error) {
 	case "CommCtxType", "CommCtx":
 		// The wrapper name upstream prints since #2487 reads as the same type.
 		return CommCtxT, nil
+	case "PrefetchAsyncContextType":
+		return PrefetchCtxT, nil
+	case "AsyncEventType":
+		return AsyncEventT, nil
+	case "AsyncSessionType":
+		return AsyncSessionT, nil
 	case "ScalarType":
 		dt, err := readDType(o, r)
 		return Scalar(dt), err

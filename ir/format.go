@@ -98,6 +98,8 @@ func (f *Formatter) Type(t Type) string {
 		return "pld.WindowBufferType"
 	case *CommCtxType:
 		return "pld.CommCtx"
+	case *AsyncHandleType:
+		return p + "." + t.name
 	}
 	return fmt.Sprintf("<%T>", t)
 }

@@ -104,6 +104,9 @@ var (
 	TensorExpandClone                                                    *OpDef // ops_expand.go
 )
 
+// Asynchronous prefetch ops (ops_prefetch.go).
+var PrefetchMakeContext, PrefetchAsyncPrefetch, PrefetchSession, PrefetchWait *OpDef
+
 // Seed PR #1301's tile-level signal ops (ops_comm.go).
 var TileCommNotify, TileCommWait, TileCommTest *OpDef
 

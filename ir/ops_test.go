@@ -695,6 +695,26 @@ func TestDeducerErrors(t *testing.T) {
 		dcase{"tensor.aic_gather", []Expr{acc}, Kwargs{{"split", int64(1)}},
 			"cell[3]:7: tensor.aic_gather: argument 'tensor': expected a pl.Tensor, given pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc]"},
 	)
+	// The prefetch ops, with upstream's checks (op/prefetch).
+	pctx, evt, sess := tvar("pctx", PrefetchCtxT), tvar("evt", AsyncEventT), tvar("session", AsyncSessionT)
+	cases = append(cases,
+		dcase{"prefetch.make_context", []Expr{ptr}, nil,
+			"cell[3]:7: prefetch.make_context: expected no positional arguments, given 1"},
+		dcase{"prefetch.async_prefetch", []Expr{tens(FP32, 1, 1, 256), pctx}, nil, ""},
+		dcase{"prefetch.async_prefetch", []Expr{tens(FP32, 2, 128), pctx}, nil,
+			"cell[3]:7: prefetch.async_prefetch: argument 'src': expected a flat contiguous logical 1D region (every dimension but the last 1; dimension 0 is 2: reshape to [N] or [1, ..., N]), given pl.Tensor[[2, 128], pl.FP32]"},
+		dcase{"prefetch.async_prefetch", []Expr{tvar("x", &TensorType{Shape: []Expr{Int(1), tvar("n", Scalar(INDEX))}, DType: FP32}), pctx}, nil,
+			"cell[3]:7: prefetch.async_prefetch: argument 'src': expected a fully static shape (the prefetch's byte extent is fixed at compile time), given pl.Tensor[[1, n], pl.FP32]"},
+		dcase{"prefetch.async_prefetch", []Expr{tile(FP32, MemVec, 1, 256), pctx}, nil,
+			"cell[3]:7: prefetch.async_prefetch: argument 'src': expected a pl.Tensor or pld.DistributedTensor, given pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec]"},
+		dcase{"prefetch.async_prefetch", []Expr{plain, ctx}, nil,
+			"cell[3]:7: prefetch.async_prefetch: argument 'ctx': expected a pl.PrefetchAsyncContext (output of pl.prefetch.make_context), given pld.CommCtx"},
+		dcase{"prefetch.session", []Expr{evt}, nil,
+			"cell[3]:7: prefetch.session: argument 'ctx': expected a pl.PrefetchAsyncContext (output of pl.prefetch.make_context), given pl.AsyncEvent"},
+		dcase{"prefetch.wait", []Expr{evt, sess}, nil, ""},
+		dcase{"prefetch.wait", []Expr{evt, pctx}, nil,
+			"cell[3]:7: prefetch.wait: argument 'session': expected a pl.AsyncSession (output of pl.prefetch.session), given pl.PrefetchAsyncContext"},
+	)
 	_ = ctx
 	_ = ptr
 	cases = append(cases, hostBuiltinDeducerCases()...)
@@ -894,6 +914,7 @@ func TestHandlesFilled(t *testing.T) {
 		TileAnd, TileOr, TileXor, TileShl, TileShr, TileNot, TileAnds, TileOrs, TileXors, TileShls, TileShrs,
 		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
 		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri, TileGemv, TileGemvAcc, TileGemvBias, TileExtract,
+		PrefetchMakeContext, PrefetchAsyncPrefetch, PrefetchSession, PrefetchWait,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

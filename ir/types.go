@@ -85,14 +85,28 @@ type WindowBufferType struct{}
 // CommCtxType is a communication context (pld.system.get_comm_ctx).
 type CommCtxType struct{}
 
+// AsyncHandleType is one of the three opaque handles of the asynchronous
+// prefetch ops (pl.prefetch.*, ops_prefetch.go): the context, the event of
+// one prefetch, and the session events complete in. Upstream has a type
+// for each; they carry no shape or buffer, so here one type with a name
+// serves all three.
+type AsyncHandleType struct {
+	name string // PrefetchAsyncContext, AsyncEvent or AsyncSession
+}
+
 // Singletons. Compare by kind, not by pointer: deserialized programs reuse them too.
 var (
-	Unknown      Type = &UnknownType{}
-	PtrT         Type = &PtrType{}
-	MemRefT      Type = &MemRefType{}
-	WindowBufT   Type = &WindowBufferType{}
-	CommCtxT     Type = &CommCtxType{}
-	scalarByType      = map[DataType]*ScalarType{}
+	Unknown    Type = &UnknownType{}
+	PtrT       Type = &PtrType{}
+	MemRefT    Type = &MemRefType{}
+	WindowBufT Type = &WindowBufferType{}
+	CommCtxT   Type = &CommCtxType{}
+	// The prefetch handles, printed pl.PrefetchAsyncContext, pl.AsyncEvent
+	// and pl.AsyncSession.
+	PrefetchCtxT  Type = &AsyncHandleType{"PrefetchAsyncContext"}
+	AsyncEventT   Type = &AsyncHandleType{"AsyncEvent"}
+	AsyncSessionT Type = &AsyncHandleType{"AsyncSession"}
+	scalarByType       = map[DataType]*ScalarType{}
 )
 
 func init() {
@@ -120,6 +134,7 @@ func (*PtrType) TypeName() string               { return "Ptr" }
 func (*MemRefType) TypeName() string            { return "MemRefType" }
 func (*WindowBufferType) TypeName() string      { return "WindowBufferType" }
 func (*CommCtxType) TypeName() string           { return "CommCtxType" }
+func (t *AsyncHandleType) TypeName() string     { return t.name + "Type" }
 
 func (*UnknownType) isType()           {}
 func (*ScalarType) isType()            {}
@@ -132,6 +147,7 @@ func (*PtrType) isType()               {}
 func (*MemRefType) isType()            {}
 func (*WindowBufferType) isType()      {}
 func (*CommCtxType) isType()           {}
+func (*AsyncHandleType) isType()       {}
 
 func (t *UnknownType) String() string           { return DefaultFormat.Type(t) }
 func (t *ScalarType) String() string            { return DefaultFormat.Type(t) }
@@ -144,6 +160,10 @@ func (t *PtrType) String() string               { return DefaultFormat.Type(t) }
 func (t *MemRefType) String() string            { return DefaultFormat.Type(t) }
 func (t *WindowBufferType) String() string      { return DefaultFormat.Type(t) }
 func (t *CommCtxType) String() string           { return DefaultFormat.Type(t) }
+func (t *AsyncHandleType) String() string       { return DefaultFormat.Type(t) }
+
+// Name is the handle's DSL name: pl.<Name>.
+func (t *AsyncHandleType) Name() string { return t.name }
 
 // TensorLike is the view AsTensorLike gives of a TensorType or a
 // DistributedTensorType (upstream AsTensorTypeLike).

@@ -710,6 +710,31 @@ func BlockIdx() Expr { return dsl.Call(ir.TileGetBlockIdx, nil, nil) }
 // (1 outside one). PyPTO: pl.tile.get_block_num().
 func BlockNum() Expr { return dsl.Call(ir.TileGetBlockNum, nil, nil) }
 
+// PrefetchContext makes a context for asynchronous prefetches into L2,
+// backed by the runtime's SDMA workspace. PyPTO:
+// pl.prefetch.make_context().
+func PrefetchContext() Expr { return dsl.Call(ir.PrefetchMakeContext, nil, nil) }
+
+// Prefetch starts pulling src (a tensor whose dimensions but the last are
+// 1, all static) into L2 and is its completion event. It blocks nothing
+// and changes no value: a kernel computes the same with or without it.
+// PyPTO: pl.prefetch.async_prefetch(src, ctx).
+func Prefetch(src, ctx any) Expr {
+	return dsl.Call(ir.PrefetchAsyncPrefetch, []ir.Expr{arg(src, "pl.Prefetch", "src"), arg(ctx, "pl.Prefetch", "ctx")}, nil)
+}
+
+// PrefetchSession is the session a context's prefetch events complete in.
+// PyPTO: pl.prefetch.session(ctx).
+func PrefetchSession(ctx any) Expr {
+	return dsl.Call(ir.PrefetchSession, []ir.Expr{arg(ctx, "pl.PrefetchSession", "ctx")}, nil)
+}
+
+// PrefetchWait waits until the prefetch of event has landed and is a BOOL
+// done flag. PyPTO: pl.prefetch.wait(event, session).
+func PrefetchWait(event, session any) Expr {
+	return dsl.Call(ir.PrefetchWait, []ir.Expr{arg(event, "pl.PrefetchWait", "event"), arg(session, "pl.PrefetchWait", "session")}, nil)
+}
+
 // ExpandClone writes a rank-3 input broadcast into target (a 1 expanded in
 // at most one dimension, or a plain copy) and is the written target: bind
 // it back (f.Set(y, pl.ExpandClone(x, y))). PyPTO: pl.expand_clone(input,

@@ -327,7 +327,53 @@ func deferWaitDynamicKernel() (*ir.Program, *ir.Function) {
 		eval(call("pld.system.defer_wait", args(sig, ir.Tuple(last), expected), kw("cmp", int64(ir.WaitGe)))))
 }
 
+// prefetchKernel is upstream's prefetch sequence (its codegen test's
+// PrefetchProgram): warm x, wait, copy a slice of it out. The SDMA
+// workspace is the hidden argument after the user's.
+func prefetchKernel() (*ir.Program, *ir.Function) {
+	x := newVar("x", tensorT(ir.FP32, 1, 4096))
+	out := newVar("out", tensorT(ir.FP32, 1, 128))
+	ctx, evt, sess := newVar("ctx", ir.PrefetchCtxT), newVar("evt", ir.AsyncEventT), newVar("session", ir.AsyncSessionT)
+	t := newVar("tile", tileT(ir.FP32, 0, 1, 128))
+	return kernel("main", []*ir.Var{x, out},
+		assign(ctx, call("prefetch.make_context", nil, nil)),
+		assign(evt, call("prefetch.async_prefetch", args(x, ctx), nil)),
+		assign(sess, call("prefetch.session", args(ctx), nil)),
+		eval(call("prefetch.wait", args(evt, sess), nil)),
+		assign(t, call("tile.load", args(x, ir.Dims(0, 0), ir.Dims(1, 128)), kw("target_memory", ir.MemVec))),
+		eval(call("tile.store", args(t, ir.Dims(0, 0), out), nil)))
+}
+
+// prefetchOrderedKernel has every hidden argument upstream orders: the
+// dynamic dim, then the SDMA workspace, then the SPMD identity.
+func prefetchOrderedKernel() (*ir.Program, *ir.Function) {
+	rows := newVar("ROWS", scalarT(ir.INDEX))
+	src := newVar("prefetch_src", tensorT(ir.FP32, 1, 4096))
+	x := newVar("x", &ir.TensorType{Shape: []ir.Expr{rows, ir.Int(128)}, DType: ir.FP32})
+	ctx, evt, sess := newVar("ctx", ir.PrefetchCtxT), newVar("evt", ir.AsyncEventT), newVar("session", ir.AsyncSessionT)
+	done := newVar("done", scalarT(ir.BOOL))
+	row := newVar("row", scalarT(ir.INDEX))
+	t := newVar("t", tileT(ir.FP32, 0, 1, 128))
+	return kernel("ordered", []*ir.Var{src, x},
+		assign(ctx, call("prefetch.make_context", nil, nil)),
+		assign(evt, call("prefetch.async_prefetch", args(src, ctx), nil)),
+		assign(sess, call("prefetch.session", args(ctx), nil)),
+		assign(done, call("prefetch.wait", args(evt, sess), nil)),
+		assign(row, call("tile.get_block_idx", nil, nil)),
+		assign(t, call("tile.load", args(x, ir.Tuple(row, ir.Int(0)), ir.Dims(1, 128)), kw("target_memory", ir.MemVec))),
+		eval(call("tile.store", args(t, ir.Tuple(row, ir.Int(0)), x), nil)))
+}
+
+// prefetchContextOnly makes a context in a kernel without parameters: the
+// workspace is its first argument.
+func prefetchContextOnly() (*ir.Program, *ir.Function) {
+	return kernel("main", nil, eval(call("prefetch.make_context", nil, nil)))
+}
+
 var goldenCases = []goldenCase{
+	{"prefetch", prefetchKernel, Options{}},
+	{"prefetch_ordered", prefetchOrderedKernel, Options{}},
+	{"prefetch_context_only", prefetchContextOnly, Options{}},
 	{"defer_wait", deferWaitKernel, Options{}},
 	{"defer_wait_dynamic", deferWaitDynamicKernel, Options{}},
 	{"notify_set", notifyKernel, Options{}},

@@ -34,6 +34,9 @@ type Ctx struct {
 	// rawArgs is the dispatch-args argument of a kernel with a deferred
 	// wait (ops_defer.go).
 	rawArgs value
+	// sdma is the SDMA workspace argument of a kernel making a prefetch
+	// context (ops_prefetch.go).
+	sdma value
 }
 
 // Function is the function being emitted.
@@ -164,6 +167,13 @@ func emitFunc(p *ir.Program, fn *ir.Function, o Options, m *moduleState) (*opera
 		c.names.reserve(rawArgsSSA)
 		c.rawArgs = value{ssa: rawArgsSSA, typ: ctxType}
 		args = append(args, c.rawArgs)
+	}
+	// A kernel making a prefetch context takes the runtime's SDMA
+	// workspace next, numbered as if it followed the dynamic dims.
+	if usesOp(fn, ir.PrefetchMakeContext) {
+		c.sdma = value{ssa: "%arg" + itoa(len(ordered)), typ: "!pto.ptr<i8>"}
+		c.names.reserve(c.sdma.ssa)
+		args = append(args, c.sdma)
 	}
 	// A kernel reading its SPMD identity takes it as two trailing i32
 	// arguments, block index then block count, as upstream's codegen

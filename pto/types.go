@@ -194,6 +194,8 @@ func mlirType(t ir.Type) (string, error) {
 		return s, nil
 	case *ir.CommCtxType:
 		return ctxType, nil
+	case *ir.AsyncHandleType:
+		return handleType(t), nil
 	}
 	return "", fmt.Errorf("values of type %s have no PTO-MLIR type", t)
 }

@@ -162,6 +162,9 @@ func init() {
 	builtins["pld.CommCtxType"] = ir.CommCtxT
 	builtins["pld.CommCtx"] = ir.CommCtxT
 	builtins["pl.UnknownType"] = ir.Unknown
+	for _, h := range []ir.Type{ir.PrefetchCtxT, ir.AsyncEventT, ir.AsyncSessionT} {
+		builtins["pl."+h.(*ir.AsyncHandleType).Name()] = h
+	}
 	builtins["pl.AUTO"] = int64(-1) // reserve_buffer's base: the compiler places the buffer
 	for _, d := range ir.Ops() {
 		opByCallee[d.Callee(nil)] = d

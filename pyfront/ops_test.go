@@ -2108,3 +2108,53 @@ func TestMatmulValidShapes(t *testing.T) {
 		}
 	})
 }
+
+// pl.prefetch.*: the prefetch changes no value, so the kernel computes
+// what it would without it, as written and compiled; its PTO is PTOAS's
+// asynchronous prefetch with the SDMA workspace as a hidden argument.
+// Waiting for an event in another context's session is reported.
+func TestPrefetch(t *testing.T) {
+	const rows, cols = 4, 512
+	prog, comp, text := authored(t, "prefetch.py", "WarmThenScale", 1)
+	wantPTO(t, text, "func.func @scale(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: !pto.ptr<f32>, %arg3: !pto.ptr<i8>)",
+		"%ctx = pto.make_prefetch_async_context(%arg3 : !pto.ptr<i8>) -> !pto.prefetch_async_context",
+		"= pto.tprefetch_async(%row_local_pview, %ctx : !pto.partition_tensor_view<1x512xf32>, !pto.prefetch_async_context) -> !pto.async_event",
+		"%session = pto.get_prefetch_async_session %ctx : !pto.prefetch_async_context -> !pto.async_session",
+		"%done = pto.comm.wait_async_event(%evt, %session : !pto.async_event, !pto.async_session) -> i1")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 1, cols), tensor.Randn(2, rows, cols), tensor.Zeros(ir.FP32, rows, cols)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				if got, want := a[2].At(i, j), f32(a[1].At(i, j)*a[0].At(0, j)); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+	// The handles survive ptorepl's JSON form, which the MPI device ships.
+	data, err := ir.MarshalProgram(prog.IR())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ir.UnmarshalProgram(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.AssertStructuralEqual(prog.IR(), back, true); err != nil {
+		t.Fatalf("the program read back differs: %v", err)
+	}
+	prog, comp, _ = authored(t, "prefetch.py", "OtherSession", 1)
+	for _, compiled := range []bool{false, true} {
+		var err error
+		a, out := tensor.Randn(1, cols), tensor.Zeros(ir.FP32, cols)
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), a, out)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), a, out)
+		}
+		if err == nil || !strings.Contains(err.Error(), "prefetch.wait (rank 0, copy): the event was started in another prefetch context than the session's") {
+			t.Fatalf("compiled %v: want the mismatched session reported, got %v", compiled, err)
+		}
+	}
+}

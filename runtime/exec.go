@@ -763,6 +763,12 @@ func describe(v any) string {
 		return "a tuple"
 	case commCtx:
 		return "a comm context"
+	case *prefetchCtx:
+		return "a prefetch context"
+	case asyncEvent:
+		return "a prefetch event"
+	case asyncSession:
+		return "a prefetch session"
 	}
 	return fmt.Sprintf("%T", v)
 }
