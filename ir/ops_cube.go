@@ -15,13 +15,14 @@ func cubeTile(c *DeduceCtx, i int, mem MemorySpace) (*TileType, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A Mat operand, or a cube result in Acc (written back to Mat by the
-	// fixpipe first), is moved to the op's memory by InferTileMemorySpace.
-	fromMat := c.Op.ArgSpecAt(i).Memory == mem && (t.Memory == MemMat || t.Memory == MemAcc)
+	// A Mat operand, a cube result in Acc (written back to Mat by the
+	// fixpipe first) or a vector result in Vec (upstream's V2C move to
+	// Mat) is moved to the op's memory by InferTileMemorySpace.
+	fromMat := c.Op.ArgSpecAt(i).Memory == mem && (t.Memory == MemMat || t.Memory == MemAcc || t.Memory == MemVec)
 	if t.Memory != MemNone && t.Memory != mem && !fromMat {
 		what := "a tile in " + mem.String() + " memory"
 		if c.Op.ArgSpecAt(i).Memory == mem {
-			what += " (or " + MemMat.String() + " or " + MemAcc.String() + ", moved there before the op)"
+			what += " (or " + MemMat.String() + ", " + MemAcc.String() + " or " + MemVec.String() + ", moved there before the op)"
 		}
 		return nil, c.Fail(i, what, t)
 	}

@@ -237,8 +237,10 @@ func registerRMAOps() {
 			if err := positiveStatic(c, 3, shape); err != nil {
 				return nil, err
 			}
-			if err := regionFits(c, 3, offs, shape, t.Shape, "the target"); err != nil {
-				return nil, err
+			if c.N() < 5 {
+				if err := regionFits(c, 3, offs, shape, t.Shape, "the target"); err != nil {
+					return nil, err
+				}
 			}
 			var view *TileView
 			if c.N() == 5 {
@@ -247,9 +249,19 @@ func registerRMAOps() {
 					return nil, err
 				}
 				for d, e := range valid {
-					if v, ok := ConstValue(e); ok && v < 0 {
+					v, ok := ConstValue(e)
+					if ok && v < 0 {
 						return nil, c.Fail(4, "non-negative valid extents", fmt.Sprintf("%d in dimension %d", v, d))
 					}
+					if w, isConst := ConstValue(shape[d]); ok && isConst && v > w {
+						return nil, c.Fail(4, "valid extents within the shape (a valid region cannot be larger than the tile)", fmt.Sprintf("%d > %d in dimension %d", v, w, d))
+					}
+				}
+				// Only the valid region is read, so it is what must lie
+				// inside the target: a fixed physical tile may reach past
+				// a ragged tail (upstream's clamped window read).
+				if err := regionFits(c, 4, offs, valid, t.Shape, "the target"); err != nil {
+					return nil, err
 				}
 				if !SameDims(valid, shape) {
 					iv := ImplicitTileView(MemNone)

@@ -54,9 +54,10 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 				base = v.Name
 			}
 			// A cube result read by the cube goes back to Mat first (the
-			// fixpipe writeback), then on to the operand's memory.
+			// fixpipe writeback), and a vector result crosses to Mat (the
+			// V2C move), then on to the operand's memory.
 			hops := []ir.MemorySpace{want}
-			if tt.Memory == ir.MemAcc && want != ir.MemVec {
+			if (tt.Memory == ir.MemAcc || tt.Memory == ir.MemVec) && want != ir.MemVec {
 				hops = []ir.MemorySpace{ir.MemMat, want}
 			}
 			if len(moves) == 0 {
@@ -99,10 +100,11 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 // movedFor reports whether a tile in memory from is moved before an op
 // that reads it from want: a cube operand from Mat to Left, Right or
 // Bias, a matmul's result in Acc to Vec for a vector op or (through Mat)
-// to a cube operand's memory.
+// to a cube operand's memory, a vector result (through Mat) to a cube
+// operand's memory.
 func movedFor(from, want ir.MemorySpace) bool {
 	switch from {
-	case ir.MemMat:
+	case ir.MemMat, ir.MemVec:
 		return want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias
 	case ir.MemAcc:
 		return want == ir.MemVec || want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias

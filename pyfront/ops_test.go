@@ -1709,6 +1709,23 @@ func TestVecIntoCube(t *testing.T) {
 			}
 		}
 	})
+
+	prog, comp, text = authored(t, "vec_into_cube.py", "TileOperands", 1)
+	wantPTO(t, text, "outs(%tile_a_Mat : !pto.tile_buf<loc=mat", "outs(%tile_a_Left : !pto.tile_buf<loc=left",
+		"outs(%tile_b_Mat : !pto.tile_buf<loc=mat", "outs(%tile_b_Right : !pto.tile_buf<loc=right", "pto.tmatmul")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(9, 16, 32).To(ir.FP16), tensor.Randn(10, 32, 64).To(ir.FP16), tensor.Zeros(ir.FP32, 16, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x := func(i, k int) float64 { return a[0].At(i, k) }
+		y := func(k, j int) float64 { return a[1].At(k, j) }
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 64; j++ {
+				if want := matmul(x, y, i, j, 32); a[2].At(i, j) != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, a[2].At(i, j), want)
+				}
+			}
+		}
+	})
 }
 
 // Gathers into an on-chip accumulator (upstream's gather_row and
@@ -2156,5 +2173,29 @@ func TestPrefetch(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "prefetch.wait (rank 0, copy): the event was started in another prefetch context than the session's") {
 			t.Fatalf("compiled %v: want the mismatched session reported, got %v", compiled, err)
 		}
+	}
+}
+
+// A remote load whose fixed physical tile reaches past the window's
+// ragged tail reads only its valid_shape (upstream's clamped window
+// read): each rank gets its neighbour's 17 columns, as written and
+// compiled, and the peer partition is 17 columns wide.
+func TestRaggedTailRemoteLoad(t *testing.T) {
+	const cols = 17
+	for _, ranks := range []int{2, 3} {
+		prog, comp, text := authored(t, "ragged_tail.py", "ragged_tail", ranks)
+		wantPTO(t, text, "sizes = [%c1_index, %c17_index] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x17xf32>",
+			"rows=1, cols=32, v_row=1, v_col=17")
+		writtenAndCompiled(t, prog, comp, ranks, func() []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.Randn(11, ranks, 1, cols), tensor.Zeros(ir.FP32, ranks, 1, cols)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			for r := 0; r < ranks; r++ {
+				for j := 0; j < cols; j++ {
+					if got, want := a[1].At(r, 0, j), a[0].At((r+1)%ranks, 0, j); got != want {
+						t.Fatalf("P=%d compiled %v: y[%d, 0, %d] = %v, want %v", ranks, compiled, r, j, got, want)
+					}
+				}
+			}
+		})
 	}
 }

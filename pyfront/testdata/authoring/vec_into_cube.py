@@ -47,3 +47,31 @@ class CubeRoundTrip:
                 c_next = pl.add(c_prev, pl.matmul(a_add, b_chunk))
                 c = pl.assemble(c, c_next, [0, n0])
         return c
+
+
+@pl.program
+class TileOperands:
+    """The tile-level form (upstream's mixed prefetch kernel): pl.load
+    gives Vec tiles, and pl.tile.matmul takes them as they are; each moves
+    to Mat, then to Left or Right, before the cube reads it."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(
+        self,
+        a: pl.Tensor[[M, K], pl.FP16],
+        b: pl.Tensor[[K, N], pl.FP16],
+        out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+    ) -> pl.Tensor[[M, N], pl.FP32]:
+        tile_a = pl.load(a, [0, 0], [M, K])
+        tile_b = pl.load(b, [0, 0], [K, N])
+        return pl.store(pl.tile.matmul(tile_a, tile_b), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orchestrator(
+        self,
+        a: pl.Tensor[[M, K], pl.FP16],
+        b: pl.Tensor[[K, N], pl.FP16],
+        out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+    ) -> pl.Tensor[[M, N], pl.FP32]:
+        out = self.main(a, b, out)
+        return out
