@@ -82,6 +82,7 @@ var (
 	TileRandom, TensorRandom, TileReinterpretView, TensorReinterpretView *OpDef
 	TensorFillpadExpand                                                  *OpDef
 	TileGetBlockIdx, TileGetBlockNum                                     *OpDef // ops_spmd.go
+	TensorGetBlockIdx, TensorGetBlockNum, TensorGetSubblockIdx           *OpDef
 	TensorReshape, TileGather, TensorGather                              *OpDef
 	TileGatherMask, TensorGatherMask                                     *OpDef
 	TileScatter, TensorScatter, TileScatterMask, TensorScatterMask       *OpDef

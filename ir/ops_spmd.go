@@ -18,4 +18,35 @@ func init() {
 			Deduce: func(c *DeduceCtx) (Type, error) { return &ScalarType{DType: INDEX}, nil },
 		})
 	}
+	// The tensor-scope aliases (pl.get_block_idx, pl.tensor.get_block_idx,
+	// ...), which ConvertTensorToTileOps turns into the tile ops.
+	for _, op := range []struct {
+		name string
+		tile *OpDef
+		h    **OpDef
+	}{
+		{"get_block_idx", TileGetBlockIdx, &TensorGetBlockIdx},
+		{"get_block_num", TileGetBlockNum, &TensorGetBlockNum},
+		{"get_subblock_idx", TileGetSubblockIdx, &TensorGetSubblockIdx},
+	} {
+		*op.h = RegisterOp(&OpDef{
+			Name: "tensor." + op.name, Class: ClassSetup, Category: "TensorOp",
+			Doc:    "The tensor-scope form of " + op.tile.Name + ": " + op.tile.Doc,
+			Deduce: op.tile.Deduce,
+		})
+	}
+}
+
+// BlockQueryTile is the tile op a tensor-scope block query is (nil for
+// any other op).
+func BlockQueryTile(d *OpDef) *OpDef {
+	switch d {
+	case TensorGetBlockIdx:
+		return TileGetBlockIdx
+	case TensorGetBlockNum:
+		return TileGetBlockNum
+	case TensorGetSubblockIdx:
+		return TileGetSubblockIdx
+	}
+	return nil
 }

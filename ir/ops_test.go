@@ -693,6 +693,9 @@ func TestDeducerErrors(t *testing.T) {
 	acc := tile(FP32, MemAcc, 16, 32)
 	cases = append(cases,
 		dcase{"tile.get_subblock_idx", nil, nil, ""},
+		dcase{"tensor.get_block_idx", nil, nil, ""},
+		dcase{"tensor.get_block_num", []Expr{Int(0)}, nil, "cell[3]:7: tensor.get_block_num: expected no positional arguments, given 1"},
+		dcase{"tensor.get_subblock_idx", nil, nil, ""},
 		dcase{"tile.aiv_shard", []Expr{acc}, Kwargs{{"split", int64(3)}},
 			"cell[3]:7: tile.aiv_shard: kwarg 'split': expected pl.SplitMode: 0 (NONE), 1 (UP_DOWN) or 2 (LEFT_RIGHT), from the enclosing pl.split_aiv region, given int 3"},
 		dcase{"tile.aic_gather", []Expr{tile(FP32, MemVec, 2, 4, 4)}, Kwargs{{"split", int64(1)}},
@@ -922,6 +925,7 @@ func TestHandlesFilled(t *testing.T) {
 		TensorAnd, TensorOr, TensorXor, TensorShl, TensorShr, TensorNot, TensorAnds, TensorOrs, TensorXors, TensorShls, TensorShrs,
 		TileMaximums, TileMinimums, TileLrelu, TileRowExpand, TensorRowExpand, TileSels, TilePrelu, TileTri, TileGemv, TileGemvAcc, TileGemvBias, TileExtract,
 		PrefetchMakeContext, PrefetchAsyncPrefetch, PrefetchSession, PrefetchWait,
+		TensorGetBlockIdx, TensorGetBlockNum, TensorGetSubblockIdx,
 	} {
 		require.NotNil(t, h)
 		require.False(t, handles[h], "%s has two handles", h.Name)

@@ -32,7 +32,7 @@ func ClassifySpmdBody(stmts []Stmt) SpmdBody {
 	for _, s := range stmts {
 		WalkStmt(s, func(e Expr) {
 			if c, ok := e.(*Call); ok {
-				readsIdx = readsIdx || c.Op == TileGetBlockIdx
+				readsIdx = readsIdx || c.Op == TileGetBlockIdx || c.Op == TensorGetBlockIdx
 				calls = calls || c.Fn != nil
 			}
 		}, nil)

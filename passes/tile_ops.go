@@ -322,20 +322,39 @@ var transferRules = map[*ir.OpDef]transferRule{
 		}
 		return nil
 	}},
-	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
-	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
-	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
-	ir.TensorExpandClone:   {rewrite: (*tileConv).expandClone},
-	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
-	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
-	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
-	ir.TensorCreateL1:      {rewrite: (*tileConv).createL1, tile: ir.MemMat},
-	ir.TensorGatherRow:     {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
-	ir.TensorPagedGather:   {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
+	ir.TensorAssemble:       {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorMatmul:         {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorMatmulAcc:      {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorGather:         {rewrite: (*tileConv).gather, tile: ir.MemVec},
+	ir.TensorExpandClone:    {rewrite: (*tileConv).expandClone},
+	ir.TensorGatherCompare:  {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
+	ir.TensorScatter:        {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorScatterMask:    {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorCmp:            {rewrite: (*tileConv).cmp, tile: ir.MemVec},
+	ir.TensorScatterUpdate:  {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TileScatterUpdate:    {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
+	ir.TensorCreateL1:       {rewrite: (*tileConv).createL1, tile: ir.MemMat},
+	ir.TensorGatherRow:      {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
+	ir.TensorPagedGather:    {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
+	ir.TensorGetBlockIdx:    {rewrite: (*tileConv).blockQuery},
+	ir.TensorGetBlockNum:    {rewrite: (*tileConv).blockQuery},
+	ir.TensorGetSubblockIdx: {rewrite: (*tileConv).blockQuery},
+}
+
+// blockQuery makes a tensor-scope block query (pl.get_block_idx) the tile
+// op it aliases, as upstream's conversion registry maps it.
+func (t *tileConv) blockQuery(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	call, err := ir.BlockQueryTile(c.Op).NewCall(nil, nil, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		return []ir.Stmt{&ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: call}}, nil
+	case *ir.EvalStmt:
+		return []ir.Stmt{&ir.EvalStmt{StmtBase: x.StmtBase, Expr: call}}, nil
+	}
+	return []ir.Stmt{s}, nil
 }
 
 // tileLowerable reports whether the pass rewrites statement s: a program is

@@ -448,6 +448,28 @@ func TestSpmd(t *testing.T) {
 	}
 }
 
+// The tensor-scope block queries (pl.get_block_idx, pl.get_block_num)
+// make an inline launch's body its kernel as the tile ones do, run as
+// written and compiled, and become the tile ops in ConvertTensorToTileOps.
+func TestSpmdTensorScope(t *testing.T) {
+	prog, comp, text := authored(t, "spmd.py", "SpmdTensorScope", 1)
+	wantPTO(t, text, "%c = arith.index_cast %__pypto_spmd_block_idx : i32 to index", "arith.index_cast %__pypto_spmd_block_num : i32 to index")
+	if st, ok := comp.Stage("ConvertTensorToTileOps"); !ok || !strings.Contains(st.Text, "c: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()") {
+		t.Fatalf("ConvertTensorToTileOps left the tensor-scope query:\n%s", st.Text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(3, 64, 32), tensor.Zeros(ir.FP32, 64, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 64; i++ {
+			for j := 0; j < 32; j++ {
+				if got, want := a[1].At(i, j), f32(a[0].At(i, j)*4); got != want {
+					t.Fatalf("compiled %v: out[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}
+
 // Cube operands loaded to Mat and passed straight to tile.matmul,
 // matmul_acc and matmul_bias are moved to Left, Right and Bias by
 // InferTileMemorySpace; the products are right as written and compiled.

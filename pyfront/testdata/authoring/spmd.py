@@ -43,3 +43,22 @@ class Spmd:
             u = pl.load(b, [j * 8, 0], [8, 32])
             doubled = pl.store(pl.add(u, u), [j * 8, 0], doubled)
         return out, scaled, doubled
+
+
+@pl.program
+class SpmdTensorScope:
+    """The tensor-scope block queries (pl.get_block_idx, pl.get_block_num)
+    in an inline launch written with tensor ops."""
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[64, 32], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 32], pl.FP32]],
+    ) -> pl.Tensor[[64, 32], pl.FP32]:
+        with pl.spmd(4):
+            c = pl.get_block_idx()
+            n = pl.cast(pl.get_block_num(), pl.FP32)
+            part = pl.slice(a, [16, 32], [c * 16, 0])
+            out = pl.assemble(out, pl.mul(part, n), [c * 16, 0])
+        return out
