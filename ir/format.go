@@ -107,7 +107,7 @@ func (f *Formatter) Type(t Type) string {
 func (f *Formatter) tensorBody(shape []Expr, dt DataType, view *TensorView, mr *MemRef) string {
 	s := f.Dims(shape) + ", " + f.DType(dt)
 	if view != nil {
-		s += ", " + f.tensorView(view)
+		s += ", " + f.tensorView(view, shape)
 	}
 	if mr != nil {
 		s += ", " + f.MemRef(mr)
@@ -115,16 +115,17 @@ func (f *Formatter) tensorBody(shape []Expr, dt DataType, view *TensorView, mr *
 	return s
 }
 
-func (f *Formatter) tensorView(v *TensorView) string {
+// tensorView prints a tensor view as upstream's printer does: valid_shape
+// first unless it is the tensor's own shape, then stride and layout, both
+// always once anything is set (TensorView's constructor takes both), then a
+// non-null pad; a view with every field at its default is pl.TensorView().
+func (f *Formatter) tensorView(v *TensorView, shape []Expr) string {
 	var parts []string
-	if len(v.Stride) > 0 {
-		parts = append(parts, "stride="+f.Dims(v.Stride))
-	}
-	if v.Layout != LayoutND {
-		parts = append(parts, "layout="+f.pl()+".TensorLayout."+v.Layout.Name())
-	}
-	if len(v.ValidShape) > 0 {
+	if len(v.ValidShape) > 0 && !SameDims(v.ValidShape, shape) {
 		parts = append(parts, "valid_shape="+f.Dims(v.ValidShape))
+	}
+	if len(parts) > 0 || len(v.Stride) > 0 || v.Layout != LayoutND || v.Pad != PadNull {
+		parts = append(parts, "stride="+f.Dims(v.Stride), "layout="+f.pl()+".TensorLayout."+v.Layout.Name())
 	}
 	if v.Pad != PadNull {
 		parts = append(parts, "pad="+f.pl()+".PadValue."+v.Pad.Name())

@@ -343,8 +343,11 @@ func registerRMAOps() {
 			src, ok := c.Args[0].Type().(*TensorType)
 			if !ok {
 				exp := "a pl.Tensor (tensor-level value)"
-				if _, isDist := c.Args[0].Type().(*DistributedTensorType); isDist {
+				switch c.Args[0].Type().(type) {
+				case *DistributedTensorType:
 					exp += "; use pld.tensor.put for window-to-window copies"
+				case *TileType:
+					exp += "; store a tile with pld.tile.remote_store"
 				}
 				return nil, c.Fail(0, exp, c.Args[0])
 			}

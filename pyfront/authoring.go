@@ -284,7 +284,8 @@ var elementwiseOps = map[string]elementwiseSpelling{
 // not a lowering (the registry's TileForm) but a sibling: pl.read of a
 // tile is tile.read, pl.matmul of tiles is tile.matmul.
 var tileSpellings = map[*ir.OpDef]*ir.OpDef{ir.TensorRead: ir.TileRead, ir.TensorWrite: ir.TileWrite, ir.TensorSlice: ir.TileSlice,
-	ir.TensorMatmul: ir.TileMatmul, ir.TensorMatmulAcc: ir.TileMatmulAcc, ir.TensorCmp: ir.TileCmp, ir.TensorGatherRow: ir.TileGatherRow}
+	ir.TensorMatmul: ir.TileMatmul, ir.TensorMatmulAcc: ir.TileMatmulAcc, ir.TensorCmp: ir.TileCmp, ir.TensorGatherRow: ir.TileGatherRow,
+	ir.PldTensorRemoteStore: ir.PldTileRemoteStore}
 
 // tileFormOf is the op an authoring spelling means on a tile operand: the
 // registry's TileForm, or a sibling tile op; nil when there is none.

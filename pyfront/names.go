@@ -132,6 +132,10 @@ var shortOps = map[string]*ir.OpDef{
 	"pld.alloc_window_buffer": ir.PldTensorAllocWindowBuffer,
 	"pld.notify":              ir.PldSystemNotify,
 	"pld.wait":                ir.PldSystemWait,
+	// The short forms pld.remote_load and pld.remote_store (the latter a
+	// tile op on a tile source, tileSpellings).
+	"pld.remote_load":  ir.PldTileRemoteLoad,
+	"pld.remote_store": ir.PldTensorRemoteStore,
 }
 
 func init() {
@@ -164,6 +168,15 @@ func init() {
 	// CommCtx of upstream #2487.
 	builtins["pld.CommCtxType"] = ir.CommCtxT
 	builtins["pld.CommCtx"] = ir.CommCtxT
+	// Upstream's short names: the tensor layouts (pl.NZ) and the levels'
+	// readability aliases (pl.Level.POD is CLUSTER_0).
+	for _, l := range []ir.TensorLayout{ir.LayoutND, ir.LayoutDN, ir.LayoutNZ, ir.LayoutMXAZZ, ir.LayoutMXBNN} {
+		builtins["pl."+l.Name()] = l
+	}
+	for alias, l := range map[string]ir.Level{"L2CACHE": ir.LevelChipDie, "PROCESSOR": ir.LevelChip, "UMA": ir.LevelChip,
+		"NODE": ir.LevelHost, "POD": ir.LevelCluster0, "CLOS1": ir.LevelCluster1, "CLOS2": ir.LevelCluster2} {
+		builtins["pl.Level."+alias] = l
+	}
 	builtins["pl.UnknownType"] = ir.Unknown
 	for _, h := range []ir.Type{ir.PrefetchCtxT, ir.AsyncEventT, ir.AsyncSessionT} {
 		builtins["pl."+h.(*ir.AsyncHandleType).Name()] = h

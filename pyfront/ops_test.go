@@ -898,8 +898,8 @@ func TestSliceWindows(t *testing.T) {
 	prog, comp, _ := authored(t, "slice_windows.py", "SliceWindows", 1)
 	printed := prog.String()
 	for _, want := range []string{
-		"t: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[15, 64])] = pl.tensor.slice(a, [16, 64], [0, 0], [15, 64])",
-		"c: pl.Tensor[[8, 64], pl.FP32, pl.TensorView(valid_shape=[5, 64])] = pl.tensor.slice(a, [8, 64], [10, 0], clamp=True)",
+		"t: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[15, 64], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.slice(a, [16, 64], [0, 0], [15, 64])",
+		"c: pl.Tensor[[8, 64], pl.FP32, pl.TensorView(valid_shape=[5, 64], stride=[], layout=pl.TensorLayout.ND)] = pl.tensor.slice(a, [8, 64], [10, 0], clamp=True)",
 	} {
 		if !strings.Contains(printed, want) {
 			t.Fatalf("no %s in\n%s", want, printed)

@@ -380,3 +380,34 @@ class ViewDim:
 	}
 	roundTrip(t, "ViewDim", p)
 }
+
+// Upstream's short spellings read as the long ones: each source, read,
+// prints as the canonical text (which reads back equal).
+func TestShortSpellings(t *testing.T) {
+	const head = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.program\nclass P:\n"
+	for _, c := range []struct{ name, short, long string }{
+		{"remote_load", "    @pl.function\n    def k(self, data: pld.DistributedTensor[[64, 32], pl.FP16], peer: pl.Scalar[pl.INT32]):\n        t = pld.remote_load(data, peer=peer, offsets=[0, 0], shape=[32, 16])\n",
+			"t: pl.Tile[[32, 16], pl.FP16] = pld.tile.remote_load(data, peer, [0, 0], [32, 16])"},
+		{"remote_store_tile", "    @pl.function\n    def k(self, data: pld.DistributedTensor[[64, 32], pl.FP16], peer: pl.Scalar[pl.INT32]):\n        t = pld.tile.remote_load(data, peer=peer, offsets=[0, 0], shape=[32, 16])\n        pld.remote_store(t, data, peer, [0, 0])\n",
+			"pld.tile.remote_store(t, data, peer, [0, 0])"},
+		{"remote_store_tensor", "    @pl.function\n    def k(self, x: pl.Tensor[[16, 8], pl.FP16], data: pld.DistributedTensor[[64, 32], pl.FP16], peer: pl.Scalar[pl.INT32]):\n        pld.remote_store(x, data, peer, [0, 0])\n",
+			"pld.tensor.remote_store(x, data, peer, [0, 0])"},
+		{"layout_slot", "    @pl.function\n    def k(self, x: pld.DistributedTensor[[64], pl.FP32, pl.NZ]) -> pl.Tensor[[64], pl.FP32]:\n        return x\n",
+			"x: pld.DistributedTensor[[64], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.NZ)]"},
+		{"level_alias", "    @pl.function(level=pl.Level.POD, role=pl.Role.Orchestrator)\n    def k(self):\n        pass\n",
+			"@pl.function(level=pl.Level.CLUSTER_0, role=pl.Role.Orchestrator)"},
+		{"block_query", "    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        b = pl.get_block_idx()\n",
+			"b: pl.Scalar[pl.INDEX] = pl.tensor.get_block_idx()"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := readOne(t, c.name, head+c.short)
+			text := printer.Program(p)
+			if !strings.Contains(text, c.long) {
+				t.Fatalf("no %s in\n%s", c.long, text)
+			}
+			if err := ir.AssertStructuralEqual(p, readOne(t, c.name+" printed", text), true); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -51,6 +51,14 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 				view = v
 			case *ir.MemRef:
 				mr = v
+			case ir.TensorLayout:
+				// A bare layout (pl.NZ) is a stride-less view carrying it,
+				// as upstream widens it; DN is refused as upstream does.
+				if v == ir.LayoutDN {
+					r.fail(subs[i+2], "%s[..., %s] is not supported: the DN layout-only shorthand forces two coordinate systems onto one annotation; "+
+						"keep the source shape and derive DN with pl.transpose(x, -2, -1), or write pl.TensorView(stride=[...], layout=pl.TensorLayout.DN)", head, r.text(subs[i+2]))
+				}
+				view = &ir.TensorView{Layout: v}
 			case string:
 				if head == "pld.DistributedTensor" && strings.HasPrefix(v, "window_buffer=") {
 					continue // explicit-layout marker; the buffer comes from the comm domain
