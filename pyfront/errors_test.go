@@ -190,6 +190,7 @@ class P:
 	{"tpop_tensor_annotation", kernel("        r: pl.Tensor[[4, 16], pl.FP32] = pl.tpop_from_aic(split=0)\n")},
 	{"prefetch_2d_region", kernel("        ctx = pl.prefetch.make_context()\n        evt = pl.prefetch.async_prefetch(x, ctx)\n")},
 	{"prefetch_inline_slice", kernel("        ctx = pl.prefetch.make_context()\n        evt = pl.prefetch.async_prefetch(pl.slice(x, [1, 16], [0, 0]), ctx)\n")},
+	{"jit_bare_window_unsized", "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.jit\ndef f(data: pl.InOut[pld.DistributedTensor]):\n    pass\n"},
 	{"tensor_dn_shorthand", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def k(self, x: pl.Tensor[[64, 32], pl.FP32, pl.DN]):\n        pass\n"},
 	{"tensor_remote_store_of_tile", "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.program\nclass P:\n    @pl.function\n    def k(self, data: pld.DistributedTensor[[64, 32], pl.FP16], peer: pl.Scalar[pl.INT32]):\n        t = pld.tile.remote_load(data, peer=peer, offsets=[0, 0], shape=[32, 16])\n        pld.tensor.remote_store(t, data, peer, [0, 0])\n"},
 	{"prefetch_session_of_event", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, a: pl.Tensor[[64], pl.FP32]):\n        ctx = pl.prefetch.make_context()\n        evt = pl.prefetch.async_prefetch(a, ctx)\n        pl.prefetch.wait(evt, ctx)\n"},

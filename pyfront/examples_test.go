@@ -252,6 +252,21 @@ var ownCases = []exampleCase{
 	{"scopes.py", "TwoStages", []int{2, 3}, rowsFrom(same, one, func(int) float64 { return 2 })},
 	{"scopes.py", "ScopedRing", []int{2, 3, 4, 8}, rowsFrom(next, zero, one)},
 	{"scopes.py", "ChipScope", []int{1, 2}, sumOfTwo},
+	{"bare_window.py", "host_orch", []int{2, 3, 4, 8}, ownPlusNext},
+}
+
+// ownPlusNext: output row r is input row r plus row r+1 (mod p).
+func ownPlusNext(args []*tensor.Tensor, p int) error {
+	x, y := args[0], args[1]
+	shape := y.Shape()
+	for r := 0; r < p; r++ {
+		for j := 0; j < shape[2]; j++ {
+			if got, want := y.At(r, 0, j), float64(float32(x.At(r, 0, j)+x.At((r+1)%p, 0, j))); got != want {
+				return fmt.Errorf("y[%d, 0, %d] = %v, want %v", r, j, got, want)
+			}
+		}
+	}
+	return nil
 }
 
 // sumOfTwo: the third host tensor is the sum of the first two.

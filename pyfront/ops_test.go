@@ -1350,12 +1350,22 @@ func TestScatterUpdate(t *testing.T) {
 	}
 }
 
-// @pl.function(attrs={...}) sets the function's attributes (a split mode
-// as its number), printed as the body's pl.func_attr line.
+// @pl.function(attrs={...}) and the body's pl.func_attr({...}) set the
+// function's attributes (a split mode as its number), printed as the
+// body's pl.func_attr line.
 func TestDecoratorAttrs(t *testing.T) {
-	prog, _, _ := authored(t, "func_attrs.py", "Attrs", 1)
-	if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": 1, "dual_aiv_dispatch": True})`) {
-		t.Fatalf("the decorator's attrs are not the function's:\n%s", text)
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "func_attrs.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Attrs", "BodyAttrs"} {
+		prog, err := mod.Program(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": 1, "dual_aiv_dispatch": True})`) {
+			t.Fatalf("%s: the attrs are not the function's:\n%s", name, text)
+		}
 	}
 }
 

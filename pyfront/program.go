@@ -249,8 +249,11 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 		idx++
 		dir := ir.In
 		var t any
-		if d, bare := r.bareTensor(tnode); bare {
-			st, ok := r.specialized(name, idx)
+		if d, head := r.bareHead(tnode); head != "" {
+			st, ok := r.specialized(name, idx, head, pname, tnode)
+			if !ok && head == "pld.DistributedTensor" {
+				r.fail(tnode, "parameter %s of %s is a bare pld.DistributedTensor: @pl.jit takes its shape from the window a call passes, and no call of %s from another function passes one; annotate it, pld.DistributedTensor[[1, 256], pl.FP32]", pname, name, name)
+			}
 			if !ok {
 				how := "or annotate it, pl.Tensor[[128, 128], pl.FP32]"
 				if r.mod != nil && r.mod.entries[name] {
@@ -521,6 +524,8 @@ func (r *reader) attrValue(n *node, fc *fnCtx) any {
 		return dirs
 	case ir.Expr, int64, bool, string, float64, ir.DataType, ir.MemorySpace, ir.TileLayout, ir.TensorLayout, ir.PadValue:
 		return x
+	case ir.SplitMode:
+		return int64(x) // stored as its number, as in the decorator's attrs
 	}
 	r.fail(n, "unsupported attribute value %s", describe(v))
 	return nil

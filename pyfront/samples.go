@@ -1,6 +1,7 @@
 package pyfront
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -589,9 +590,17 @@ func hasKw(r *reader, args []*node, name string) bool {
 	return false
 }
 
-// bareTensor reports whether a parameter annotation is a bare pl.Tensor,
-// alone or in pl.Out[...] / pl.InOut[...] (its direction then).
+// bareTensor reports whether a parameter annotation is a bare pl.Tensor
+// or pld.DistributedTensor, alone or in pl.Out[...] / pl.InOut[...] (its
+// direction then).
 func (r *reader) bareTensor(t *node) (dir ir.ParamDirection, ok bool) {
+	dir, head := r.bareHead(t)
+	return dir, head != ""
+}
+
+// bareHead is bareTensor's direction and the bare type's name ("" when
+// the annotation is not bare).
+func (r *reader) bareHead(t *node) (dir ir.ParamDirection, head string) {
 	if t.Kind() == "type" {
 		t = r.kids(t)[0]
 	}
@@ -603,15 +612,19 @@ func (r *reader) bareTensor(t *node) (dir ir.ParamDirection, ok bool) {
 		case "pl.InOut":
 			dir = ir.InOut
 		default:
-			return 0, false
+			return 0, ""
 		}
 		subs := r.subscriptArgs(t)
 		if len(subs) != 1 {
-			return 0, false
+			return 0, ""
 		}
 		t = subs[0]
 	}
-	return dir, r.dotted(t) == "pl.Tensor"
+	switch h := r.dotted(t); h {
+	case "pl.Tensor", "pld.DistributedTensor":
+		return dir, h
+	}
+	return dir, ""
 }
 
 // hasBareTensor reports whether a def has a bare pl.Tensor parameter.
@@ -628,14 +641,32 @@ func (r *reader) hasBareTensor(def *node) bool {
 
 // specialized is the type a call in the __main__ block gives parameter i
 // of fn; ok false when no call sizes it.
-func (r *reader) specialized(fn string, i int) (ir.Type, bool) {
+func (r *reader) specialized(fn string, i int, head, param string, at *node) (ir.Type, bool) {
 	if ts, ok := r.argTypes[fn]; ok {
 		if i < len(ts) {
-			if tt, ok := ts[i].(*ir.TensorType); ok {
-				return tt, true
+			switch tt := ts[i].(type) {
+			case *ir.TensorType:
+				return tt, head == "pl.Tensor"
+			case *ir.DistributedTensorType:
+				// The window's shape and layout; its buffer is the
+				// caller's business. A dimension the host computes
+				// (pld.world_size()) is the callee's dynamic dimension.
+				shape := make([]ir.Expr, len(tt.Shape))
+				for k, d := range tt.Shape {
+					shape[k] = d
+					if _, isConst := ir.ConstValue(d); !isConst {
+						if _, isVar := d.(*ir.Var); !isVar {
+							shape[k] = r.dynamic(fmt.Sprintf("%s_dim%d", param, k), at)
+						}
+					}
+				}
+				return &ir.DistributedTensorType{Shape: shape, DType: tt.DType, View: tt.View}, head == "pld.DistributedTensor"
 			}
 		}
 		return nil, false
+	}
+	if head != "pl.Tensor" {
+		return nil, false // a torch tensor in __main__ sizes a pl.Tensor only
 	}
 	args := r.specs[fn]
 	if i >= len(args) || args[i] == nil || args[i].scalar != nil {

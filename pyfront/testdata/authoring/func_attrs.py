@@ -24,3 +24,19 @@ class Attrs:
     ) -> pl.Tensor[[16, 16], pl.FP32]:
         y = self.kernel(x, y)
         return y
+
+
+@pl.program
+class BodyAttrs:
+    """The same attributes given in the body, as upstream's guide writes
+    them: pl.func_attr({...}) with a split mode by name."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "dual_aiv_dispatch": True})
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
+        return pl.store(pl.add(t, t), [0, 0], y)
