@@ -109,7 +109,7 @@ const (
 	ScopeCluster   ScopeKind = 2 // with pl.cluster(): co-scheduled cube and vector kernels
 	ScopeHierarchy ScopeKind = 3 // with pl.at(level=<another level>, role=...)
 	ScopeSpmd      ScopeKind = 4 // with pl.spmd(core_num): its body runs once per block
-	ScopeRuntime   ScopeKind = 5 // with pl.manual_scope() (Manual) or pl.auto_scope()
+	ScopeRuntime   ScopeKind = 5 // with pl.scope(mode=pl.ScopeMode.MANUAL) (Manual, alias pl.manual_scope()) or pl.scope()
 	ScopeSplitAiv  ScopeKind = 7 // for aiv_id in pl.split_aiv(2, mode=...): its body runs on each vector lane
 )
 

@@ -14,12 +14,17 @@ import (
 // computes.
 
 // ManualScope adds a region whose tasks the runtime orders only by their
-// declared deps. PyPTO: with pl.manual_scope(): ...
+// declared deps. PyPTO: with pl.scope(mode=pl.ScopeMode.MANUAL): ...
+// (pl.manual_scope()).
 func (f *Func) ManualScope(body func()) { f.runtimeScope(true, body) }
 
 // AutoScope adds a region whose tasks the runtime orders by the buffers
-// they touch (the default). PyPTO: with pl.auto_scope(): ...
-func (f *Func) AutoScope(body func()) { f.runtimeScope(false, body) }
+// they touch (the default), placed by hand: the function then places all
+// its AUTO scopes itself (auto_scope=False). PyPTO: with pl.scope(): ...
+func (f *Func) AutoScope(body func()) {
+	f.b.Fn.Attrs = f.b.Fn.Attrs.With("auto_scope", false)
+	f.runtimeScope(false, body)
+}
 
 func (f *Func) runtimeScope(manual bool, body func()) {
 	pos := dsl.Caller()

@@ -65,7 +65,7 @@ func ExampleFunc_Submit() {
 	//         return pl.tile.store(pl.tile.adds(t, 1.0), [row, 0], out)
 	//     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
 	//     def main(self, x: pl.Tensor[[32, 16], pl.FP32], s: pl.Out[pl.Tensor[[32, 16], pl.FP32]], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]):
-	//         with pl.manual_scope():
+	//         with pl.scope(mode=pl.ScopeMode.MANUAL):
 	//             for b in pl.parallel(4):
 	//                 first: pl.Tuple[pl.Tensor[[32, 16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.double, x, s, b * 8)
 	//                 s_1: pl.Tensor[[32, 16], pl.FP32] = first[0]

@@ -464,7 +464,7 @@ func (p *printer) splitAiv(s *ir.ScopeStmt, indent int, rv []*ir.Var) {
 }
 
 // scopeHeader is the call a scope prints as, upstream's spelling:
-// pl.manual_scope() / pl.auto_scope(), pl.cluster(), or pl.at with its level
+// pl.scope() / pl.scope(mode=pl.ScopeMode.MANUAL), pl.cluster(), or pl.at with its level
 // (CORE_GROUP for an InCore scope), role, optimizations and name_hint when
 // given, then deps=[...].
 func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
@@ -472,9 +472,9 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 	switch s.Kind {
 	case ir.ScopeRuntime:
 		if s.Manual {
-			return pre + ".manual_scope()"
+			return pre + ".scope(mode=" + pre + ".ScopeMode.MANUAL)"
 		}
-		return pre + ".auto_scope()"
+		return pre + ".scope()"
 	case ir.ScopeCluster:
 		if s.NameHint != "" {
 			return pre + ".cluster(name_hint=" + strconv.Quote(s.NameHint) + ")"

@@ -16,6 +16,8 @@ type jitFunc struct {
 	kind string // "incore", "orch", "host"
 	dec  *node
 	def  *node
+	// autoScopeOff: @pl.jit(auto_scope=False), scopes placed by hand.
+	autoScopeOff bool
 }
 
 func (r *reader) jitDecl(n *node, dec string) *jitFunc {
@@ -32,7 +34,18 @@ func (r *reader) jitDecl(n *node, dec string) *jitFunc {
 		r.fail(n, "unknown decorator @%s (expected @pl.jit.incore, @pl.jit or @pl.jit.host)", dec)
 	}
 	if d := r.decorator(n); d != nil && d.Kind() == "call" {
-		r.fail(d, "@%s takes no arguments here", dec)
+		// Only auto_scope=False (hand-placed runtime scopes) is read.
+		args := r.kids(d.ChildByFieldId(fldArguments))
+		for _, a := range args {
+			if a.Kind() != "keyword_argument" || r.text(a.ChildByFieldId(fldName)) != "auto_scope" {
+				r.fail(a, "@%s takes only auto_scope= here", dec)
+			}
+			b, ok := r.eval(a.ChildByFieldId(fldValue), r.globalEnv()).(bool)
+			if !ok {
+				r.fail(a, "@%s: auto_scope must be True or False", dec)
+			}
+			j.autoScopeOff = !b
+		}
 	}
 	return j
 }
@@ -178,6 +191,9 @@ func (r *reader) jitProgram(host *jitFunc, byName map[string]*jitFunc) *ir.Progr
 			fn.Kind, fn.Level, fn.Role = ir.Orchestration, ir.LevelChip, ir.Orchestrator
 		case "host":
 			fn.Kind, fn.Level, fn.Role = ir.Opaque, ir.LevelHost, ir.Orchestrator
+		}
+		if j.autoScopeOff {
+			fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "auto_scope", Value: false})
 		}
 		fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: true}
 		fc.body(j.def)

@@ -177,6 +177,8 @@ func init() {
 		"NODE": ir.LevelHost, "POD": ir.LevelCluster0, "CLOS1": ir.LevelCluster1, "CLOS2": ir.LevelCluster2} {
 		builtins["pl.Level."+alias] = l
 	}
+	builtins["pl.ScopeMode.AUTO"] = scopeAuto
+	builtins["pl.ScopeMode.MANUAL"] = scopeManual
 	builtins["pl.UnknownType"] = ir.Unknown
 	for _, h := range []ir.Type{ir.PrefetchCtxT, ir.AsyncEventT, ir.AsyncSessionT} {
 		builtins["pl."+h.(*ir.AsyncHandleType).Name()] = h

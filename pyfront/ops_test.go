@@ -950,7 +950,7 @@ func TestTaskGraph(t *testing.T) {
 		staged  []string
 	}{
 		{"Pipeline", true, []string{
-			"with pl.manual_scope():",
+			"with pl.scope(mode=pl.ScopeMode.MANUAL):",
 			"_tuple_tmp: pl.Tuple[pl.Tensor[[64, 32], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.double, x, scratch, i * 16, j * 16)",
 			"pl.submit(self.plus_one, scratch_1, out, i * 16, j * 16, deps=[first])",
 		}, "", nil},

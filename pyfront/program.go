@@ -53,6 +53,9 @@ type fnCtx struct {
 	// loops counts the loops around the statement being read (a break or
 	// continue needs one).
 	loops int
+	// manualDepth counts the manual runtime scopes around the statement
+	// being read (the runtime nests no scope in one).
+	manualDepth int
 	// skip is a statement the block being read leaves out (a pl.while_
 	// body's pl.cond line, read as the loop's condition).
 	skip *node

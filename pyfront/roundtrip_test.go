@@ -381,9 +381,9 @@ class ViewDim:
 	roundTrip(t, "ViewDim", p)
 }
 
-// Upstream's short spellings read as the long ones: each source, read,
+// Upstream's other spellings read as the printed ones: each source, read,
 // prints as the canonical text (which reads back equal).
-func TestShortSpellings(t *testing.T) {
+func TestUpstreamSpellings(t *testing.T) {
 	const head = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n@pl.program\nclass P:\n"
 	for _, c := range []struct{ name, short, long string }{
 		{"remote_load", "    @pl.function\n    def k(self, data: pld.DistributedTensor[[64, 32], pl.FP16], peer: pl.Scalar[pl.INT32]):\n        t = pld.remote_load(data, peer=peer, offsets=[0, 0], shape=[32, 16])\n",
@@ -398,9 +398,21 @@ func TestShortSpellings(t *testing.T) {
 			"@pl.function(level=pl.Level.CLUSTER_0, role=pl.Role.Orchestrator)"},
 		{"block_query", "    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        b = pl.get_block_idx()\n",
 			"b: pl.Scalar[pl.INDEX] = pl.tensor.get_block_idx()"},
+		// Runtime scopes print as upstream's pl.scope(...); pl.manual_scope()
+		// is its alias.
+		{"scope_manual_alias", "    @pl.function(type=pl.FunctionType.Orchestration)\n    def k(self):\n        with pl.manual_scope():\n            pass\n",
+			"with pl.scope(mode=pl.ScopeMode.MANUAL):"},
+		{"scope_auto", "    @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)\n    def k(self):\n        with pl.scope(mode=pl.ScopeMode.AUTO):\n            pass\n",
+			"with pl.scope():"},
+		// The authoring form: @pl.jit(auto_scope=False) places its scopes.
+		{"jit_auto_scope_off", "", "@pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator, auto_scope=False)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := readOne(t, c.name, head+c.short)
+			src := head + c.short
+			if c.short == "" {
+				src = jitScopeSource
+			}
+			p := readOne(t, c.name, src)
 			text := printer.Program(p)
 			if !strings.Contains(text, c.long) {
 				t.Fatalf("no %s in\n%s", c.long, text)
@@ -411,3 +423,27 @@ func TestShortSpellings(t *testing.T) {
 		})
 	}
 }
+
+// jitScopeSource hand-places an AUTO scope in a @pl.jit orchestrator.
+const jitScopeSource = `import pypto.language as pl
+
+
+@pl.jit.incore
+def k(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+    t = pl.load(a, [0, 0], [16, 16])
+    out = pl.store(pl.add(t, t), [0, 0], out)
+    return out
+
+
+@pl.jit(auto_scope=False)
+def orch(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+    with pl.scope():
+        out = k(a, out)
+    return out
+
+
+@pl.jit.host
+def main(a: pl.Tensor[[1, 16, 16], pl.FP32], out: pl.Out[pl.Tensor[[1, 16, 16], pl.FP32]]):
+    orch(a[0], out[0], device=0)
+    return out
+`

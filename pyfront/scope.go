@@ -50,14 +50,18 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			fc.bind(s.TaskID.Name, s.TaskID)
 		}
 		return []ir.Stmt{s}
-	case "pl.manual_scope", "pl.auto_scope":
-		if pos, _, kws := r.args(call, fc.env, fc); len(pos)+len(kws) > 0 {
-			r.fail(call, "%s() takes no arguments", callee)
+	case "pl.scope", "pl.manual_scope":
+		s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: ir.ScopeRuntime, Level: ir.LevelNone, Role: ir.RoleNone,
+			Manual: fc.runtimeScopeMode(call, callee)}
+		if s.Manual {
+			fc.manualDepth++
+			defer func() { fc.manualDepth-- }()
 		}
-		s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Kind: ir.ScopeRuntime, Level: ir.LevelNone, Role: ir.RoleNone, Manual: callee == "pl.manual_scope"}
 		body := n.ChildByFieldId(fldBody)
 		s.Body = &ir.SeqStmts{Stmts: fc.block(body, nil, r.commentsBefore(n, body), false)}
 		return []ir.Stmt{s}
+	case "pl.auto_scope":
+		r.fail(call, "pl.auto_scope() is not PyPTO: an AUTO runtime scope is with pl.scope(): (in a function with auto_scope=False)")
 	case "pl.cluster":
 		// Co-scheduled cube and vector kernels (upstream outlines the
 		// region into a Group function); its statements run where they
@@ -79,7 +83,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		return []ir.Stmt{s}
 	}
 	if callee != "pl.at" {
-		r.fail(call, "unsupported with scope %s: ptorepl reads pl.at(level=..., role=..., name_hint=...), pl.spmd(n), pl.cluster(), pl.manual_scope() and pl.auto_scope() scopes", r.text(call))
+		r.fail(call, "unsupported with scope %s: ptorepl reads pl.at(level=..., role=..., name_hint=...), pl.spmd(n), pl.cluster(), pl.scope(mode=...) and pl.manual_scope() scopes", r.text(call))
 	}
 	pos, nodes, kws := r.args(call, fc.env, fc)
 	s := &ir.ScopeStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Level: ir.LevelNone, Role: ir.RoleNone}
@@ -369,4 +373,54 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+// runtimeScopeMode reads `with pl.scope(mode=...)` or `with
+// pl.manual_scope()` and reports whether the scope is manual, with
+// upstream's placement rules: no manual scope in a manual one, no AUTO
+// scope in a manual one, and a hand-placed AUTO scope only in a function
+// with auto_scope=False (elsewhere the compiler places AUTO scopes).
+func (fc *fnCtx) runtimeScopeMode(call *node, callee string) bool {
+	r := fc.r
+	pos, _, kws := r.args(call, fc.env, fc)
+	manual := callee == "pl.manual_scope"
+	if manual && len(pos)+len(kws) > 0 {
+		r.fail(call, "pl.manual_scope() does not accept arguments (or write pl.scope(mode=pl.ScopeMode.MANUAL))")
+	}
+	if !manual {
+		if len(pos) > 0 {
+			r.fail(call, "pl.scope() takes only a 'mode=' keyword, not positional arguments")
+		}
+		for _, k := range kws {
+			m, ok := k.val.(scopeMode)
+			if k.name != "mode" || !ok {
+				r.fail(k.node, "pl.scope(): the only keyword is mode=pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL, given %s=%s", k.name, describe(k.val))
+			}
+			manual = m == scopeManual
+		}
+	}
+	switch {
+	case manual && fc.manualDepth > 0:
+		r.fail(call, "a manual scope may not be nested inside another manual scope: flatten it into the enclosing one")
+	case !manual && fc.manualDepth > 0:
+		r.fail(call, "an AUTO scope may not be nested inside a manual scope (the runtime forbids it): move it outside")
+	case !manual && fc.fn.Attrs.Bool("auto_scope", true):
+		r.fail(call, "a hand-placed AUTO 'with pl.scope()' requires auto_scope=False on %s (@pl.function(auto_scope=False)): by default the compiler places AUTO scopes; or use pl.scope(mode=pl.ScopeMode.MANUAL)", fc.fn.Name)
+	}
+	return manual
+}
+
+// scopeMode is a pl.ScopeMode value.
+type scopeMode int
+
+const (
+	scopeAuto scopeMode = iota
+	scopeManual
+)
+
+func (m scopeMode) String() string {
+	if m == scopeManual {
+		return "pl.ScopeMode.MANUAL"
+	}
+	return "pl.ScopeMode.AUTO"
 }
