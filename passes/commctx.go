@@ -112,16 +112,7 @@ func materializeCtx(fn *ir.Function, dtParams map[string][]int) (*ir.Function, e
 				nc.Attrs = call.Attrs.With("arg_directions", ds)
 			}
 		}
-		var rebuilt ir.Stmt
-		switch x := s.(type) {
-		case *ir.AssignStmt:
-			rebuilt = &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: &nc}
-		case *ir.EvalStmt:
-			rebuilt = &ir.EvalStmt{StmtBase: x.StmtBase, Expr: &nc}
-		case *ir.ReturnStmt:
-			rebuilt = &ir.ReturnStmt{StmtBase: x.StmtBase, Values: []ir.Expr{&nc}}
-		}
-		return append(pre, rebuilt), nil
+		return append(pre, replaceCall(s, call, &nc)), nil
 	})
 	if err != nil {
 		return nil, err

@@ -229,10 +229,8 @@ func SynthesizeAllReduceSignals(p *ir.Program) (*ir.Program, error) {
 				return nil, err
 			}
 			switch x := s.(type) {
-			case *ir.AssignStmt:
-				return []ir.Stmt{&ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: nc}}, nil
-			case *ir.EvalStmt:
-				return []ir.Stmt{&ir.EvalStmt{StmtBase: x.StmtBase, Expr: nc}}, nil
+			case *ir.AssignStmt, *ir.EvalStmt:
+				return []ir.Stmt{replaceCall(s, c, nc)}, nil
 			case *ir.ReturnStmt:
 				res := ir.NewVar(freshName(used, "__allreduce_result_"), nc.Type(), c.Pos)
 				return []ir.Stmt{assign(res, nc), &ir.ReturnStmt{StmtBase: x.StmtBase, Values: []ir.Expr{res}}}, nil

@@ -81,11 +81,9 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch x := s.(type) {
-		case *ir.AssignStmt:
-			return append(moves, &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: call}), nil
-		case *ir.EvalStmt:
-			return append(moves, &ir.EvalStmt{StmtBase: x.StmtBase, Expr: call}), nil
+		switch s.(type) {
+		case *ir.AssignStmt, *ir.EvalStmt:
+			return append(moves, replaceCall(s, c, call)), nil
 		}
 		return []ir.Stmt{s}, nil
 	})

@@ -577,6 +577,27 @@ func assign(v *ir.Var, e ir.Expr) *ir.AssignStmt {
 
 func eval(e ir.Expr) *ir.EvalStmt { return &ir.EvalStmt{StmtBase: ir.StmtBase{Pos: e.Span()}, Expr: e} }
 
+// replaceCall is statement s (an assignment, an evaluation or a return)
+// with its call old replaced by nc, keeping its comments and position;
+// nil for any other statement.
+func replaceCall(s ir.Stmt, old, nc *ir.Call) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		return &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: nc}
+	case *ir.EvalStmt:
+		return &ir.EvalStmt{StmtBase: x.StmtBase, Expr: nc}
+	case *ir.ReturnStmt:
+		vals := append([]ir.Expr(nil), x.Values...)
+		for i, e := range vals {
+			if e == ir.Expr(old) {
+				vals[i] = nc
+			}
+		}
+		return &ir.ReturnStmt{StmtBase: x.StmtBase, Values: vals}
+	}
+	return nil
+}
+
 // withBody is fn with body, or fn itself when the body did not change.
 func withBody(fn *ir.Function, body ir.Stmt) *ir.Function {
 	if body == fn.Body {

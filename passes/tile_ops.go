@@ -76,24 +76,12 @@ func passNewOutputs(fn *ir.Function, p *ir.Program, added map[string]int) (*ir.F
 		}
 		nc := *c
 		nc.Args = args
-		switch x := s.(type) {
-		case *ir.AssignStmt:
-			out = append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: &nc})
-		case *ir.EvalStmt:
-			out = append(out, &ir.EvalStmt{StmtBase: x.StmtBase, Expr: &nc})
-		case *ir.ReturnStmt:
-			// return self.k(...): the call's new arguments come first.
-			vals := append([]ir.Expr(nil), x.Values...)
-			for i, e := range vals {
-				if e == ir.Expr(c) {
-					vals[i] = &nc
-				}
-			}
-			out = append(out, &ir.ReturnStmt{StmtBase: x.StmtBase, Values: vals})
-		default:
+		// return self.k(...) too: the call's new arguments come first.
+		rebuilt := replaceCall(s, c, &nc)
+		if rebuilt == nil {
 			return nil, fmt.Errorf("%s: a call of %s (which gained output parameters) inside %s", fn.Name, c.Fn.Name, describeStmt(s))
 		}
-		return out, nil
+		return append(out, rebuilt), nil
 	})
 	if err != nil {
 		return nil, err
@@ -348,11 +336,8 @@ func (t *tileConv) blockQuery(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch x := s.(type) {
-	case *ir.AssignStmt:
-		return []ir.Stmt{&ir.AssignStmt{StmtBase: x.StmtBase, Var: x.Var, Value: call}}, nil
-	case *ir.EvalStmt:
-		return []ir.Stmt{&ir.EvalStmt{StmtBase: x.StmtBase, Expr: call}}, nil
+	if r := replaceCall(s, c, call); r != nil {
+		return []ir.Stmt{r}, nil
 	}
 	return []ir.Stmt{s}, nil
 }

@@ -35,11 +35,9 @@ func handleType(t *ir.AsyncHandleType) string {
 func init() {
 	Register(ir.PrefetchMakeContext, func(c *Ctx, call *ir.Call, res *ir.Var) error {
 		ws := c.sdma
-		r := c.op(hint(res), prefetchCtxType, "pto.make_prefetch_async_context", []value{ws}, nil,
+		r := c.op(resultHint(res, ""), prefetchCtxType, "pto.make_prefetch_async_context", []value{ws}, nil,
 			"pto.make_prefetch_async_context("+ws.ssa+" : "+ws.typ+") -> "+prefetchCtxType)
-		if res != nil {
-			c.vals[res] = r
-		}
+		c.bindScalar(res, r)
 		return nil
 	})
 	Register(ir.PrefetchAsyncPrefetch, func(c *Ctx, call *ir.Call, res *ir.Var) error {
@@ -52,11 +50,9 @@ func init() {
 		if err != nil {
 			return err
 		}
-		r := c.op(hint(res), asyncEventType, "pto.tprefetch_async", []value{pv, ctx}, nil,
+		r := c.op(resultHint(res, ""), asyncEventType, "pto.tprefetch_async", []value{pv, ctx}, nil,
 			"pto.tprefetch_async("+pv.ssa+", "+ctx.ssa+" : "+pv.typ+", "+ctx.typ+") -> "+asyncEventType)
-		if res != nil {
-			c.vals[res] = r
-		}
+		c.bindScalar(res, r)
 		return nil
 	})
 	Register(ir.PrefetchSession, func(c *Ctx, call *ir.Call, res *ir.Var) error {
@@ -65,11 +61,9 @@ func init() {
 			return err
 		}
 		// A projection: upstream's assembly has no parenthesised operands.
-		r := c.op(hint(res), asyncSessionType, "pto.get_prefetch_async_session", []value{ctx}, nil,
+		r := c.op(resultHint(res, ""), asyncSessionType, "pto.get_prefetch_async_session", []value{ctx}, nil,
 			"pto.get_prefetch_async_session "+ctx.ssa+" : "+ctx.typ+" -> "+asyncSessionType)
-		if res != nil {
-			c.vals[res] = r
-		}
+		c.bindScalar(res, r)
 		return nil
 	})
 	Register(ir.PrefetchWait, func(c *Ctx, call *ir.Call, res *ir.Var) error {
@@ -81,11 +75,9 @@ func init() {
 		if err != nil {
 			return err
 		}
-		r := c.op(hint(res), "i1", "pto.comm.wait_async_event", []value{evt, sess}, nil,
+		r := c.op(resultHint(res, ""), "i1", "pto.comm.wait_async_event", []value{evt, sess}, nil,
 			"pto.comm.wait_async_event("+evt.ssa+", "+sess.ssa+" : "+evt.typ+", "+sess.typ+") -> i1")
-		if res != nil {
-			c.vals[res] = r
-		}
+		c.bindScalar(res, r)
 		return nil
 	})
 }
@@ -99,12 +91,4 @@ func (c *Ctx) handle(call *ir.Call, i int) (value, error) {
 		}
 	}
 	return value{}, c.errorf("%s: %s has no value here: bind the producing pl.prefetch op to a variable", call.Op.Name, ir.Describe(call.Args[i]))
-}
-
-// hint is the result name of res, or "" for a fresh temporary.
-func hint(res *ir.Var) string {
-	if res == nil {
-		return ""
-	}
-	return res.Name
 }
