@@ -256,7 +256,16 @@ func (p *printer) function(f *ir.Function, indent int, inClass bool) {
 			if kv.Key == "auto_scope" || kv.Key == "external_source" {
 				continue
 			}
-			attrs = append(attrs, fmt.Sprintf("%q: %s", kv.Key, p.fmt.KwargValue(-1, kv.Value)))
+			value := p.fmt.KwargValue(-1, kv.Value)
+			if n, ok := kv.Value.(int64); ok && kv.Key == "split" {
+				// Stored as its number, printed by name; a stored 0 is "no
+				// split", which upstream's printer leaves out.
+				if n == int64(ir.SplitNone) {
+					continue
+				}
+				value = pre + ".SplitMode." + ir.SplitMode(n).String()
+			}
+			attrs = append(attrs, fmt.Sprintf("%q: %s", kv.Key, value))
 		}
 		if len(attrs) > 0 {
 			p.line(body, pre+".func_attr({"+strings.Join(attrs, ", ")+"})")

@@ -1352,7 +1352,7 @@ func TestScatterUpdate(t *testing.T) {
 
 // @pl.function(attrs={...}) and the body's pl.func_attr({...}) set the
 // function's attributes (a split mode as its number), printed as the
-// body's pl.func_attr line.
+// body's pl.func_attr line with the mode by name; a NONE split is none.
 func TestDecoratorAttrs(t *testing.T) {
 	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "func_attrs.py"))
 	if err != nil {
@@ -1363,9 +1363,16 @@ func TestDecoratorAttrs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": 1, "dual_aiv_dispatch": True})`) {
+		if text := prog.String(); !strings.Contains(text, `pl.func_attr({"split": pl.SplitMode.UP_DOWN, "dual_aiv_dispatch": True})`) {
 			t.Fatalf("%s: the attrs are not the function's:\n%s", name, text)
 		}
+	}
+	prog, err := mod.Program("NoSplit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := prog.String(); strings.Contains(text, "func_attr") || strings.Contains(text, "attrs=") {
+		t.Fatalf("a NONE split should leave no attrs:\n%s", text)
 	}
 }
 

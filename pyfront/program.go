@@ -508,7 +508,11 @@ func (fc *fnCtx) funcAttr(c *node) {
 		if !ok {
 			r.fail(p, "pl.func_attr: keys are strings")
 		}
-		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
+		v := r.attrValue(p.ChildByFieldId(fldValue), fc)
+		if m, ok := v.(int64); ok && k == "split" && m == int64(ir.SplitNone) {
+			continue // an explicit NONE is no split, as upstream's parser drops it
+		}
+		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: v})
 	}
 }
 
@@ -650,7 +654,9 @@ func (r *reader) decoratorAttrs(d *node, e *env) ir.Kwargs {
 		}
 		switch v := r.eval(p.ChildByFieldId(fldValue), e).(type) {
 		case ir.SplitMode:
-			out = append(out, ir.Kwarg{Key: k, Value: int64(v)})
+			if v != ir.SplitNone || k != "split" { // an explicit NONE is no split, as upstream's parser drops it
+				out = append(out, ir.Kwarg{Key: k, Value: int64(v)})
+			}
 		case int64, bool, string, float64, ir.DataType:
 			out = append(out, ir.Kwarg{Key: k, Value: v})
 		default:

@@ -40,3 +40,19 @@ class BodyAttrs:
         pl.func_attr({"split": pl.SplitMode.UP_DOWN, "dual_aiv_dispatch": True})
         t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
         return pl.store(pl.add(t, t), [0, 0], y)
+
+
+@pl.program
+class NoSplit:
+    """pl.SplitMode.NONE is no split: upstream's parser drops it, so
+    nothing prints."""
+
+    @pl.function(type=pl.FunctionType.InCore, attrs={"split": pl.SplitMode.NONE})
+    def kernel(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP32],
+        y: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.NONE})
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
+        return pl.store(pl.add(t, t), [0, 0], y)
