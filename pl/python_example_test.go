@@ -41,8 +41,8 @@ def build_copy(rows, cols=8):
 	// class Copy:
 	//     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
 	//     def kernel(x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
-	//         y_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec), [0, 0], y)
-	//         return y_1
+	//         y: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec), [0, 0], y)
+	//         return y
 }
 
 func ExampleModule_Tests() {

@@ -402,7 +402,8 @@ class P:
 	text := printer.Program(readProgram(t, src, "P"))
 	for _, want := range []string{
 		"pld.tensor.allreduce(data, sig, op=0, mode='mesh', core_num=1)",
-		"pld.tensor.put(data_1, pl.const(1, pl.INT32), src, atomic=pl.AtomicType.None_)",
+		"data: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.allreduce(",
+		"pld.tensor.put(data, pl.const(1, pl.INT32), src, atomic=pl.AtomicType.None_)",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("want %s in\n%s", want, text)

@@ -316,6 +316,13 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 		}
 		e = named
 	}
+	// A name rebound to a value of its type is assigned through its Var, as
+	// upstream's parser does since #647 (the printed text keeps the name;
+	// ConvertToSSA versions it). Another type binds a new Var (upstream
+	// refuses that; ptorepl reads it).
+	if old, ok := fc.env.vars[name].(*ir.Var); ok && ir.StructuralEqual(old.Type(), t, true) {
+		return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: old, Value: e}}
+	}
 	nv := ir.NewVar(name, t, r.pos(left))
 	fc.bind(name, nv)
 	return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: nv, Value: e}}
