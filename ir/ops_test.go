@@ -776,6 +776,11 @@ func TestDeducedTypes(t *testing.T) {
 		{"pld.tensor.allreduce", []Expr{data, sig}, Kwargs{{"op", int64(0)}, {"mode", "mesh"}, {"core_num", int64(1)}}, "pld.DistributedTensor[[1, 256], pl.FP32]"},
 		{"tile.comm_test", []Expr{tens(INT32, 1), i32(1)}, Kwargs{{"cmp", "eq"}}, "pl.Scalar[pl.BOOL]"},
 		{"tile.load", []Expr{tens(FP32, 1, 64), Dims(0, 0), Dims(1, 64), Dims(1, 64)}, Kwargs{{"target_memory", MemVec}}, "pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec]"},
+		// Upstream's load layouts: a column is col_major, a single row to
+		// Mat an ND row (row_major / none_box); more rows to Mat the NZ pair.
+		{"tile.load", []Expr{tens(FP32, 16, 1), Dims(0, 0), Dims(16, 1), Dims(16, 1)}, Kwargs{{"target_memory", MemVec}}, "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major)]"},
+		{"tile.load", []Expr{tens(FP16, 1, 64), Dims(0, 0), Dims(1, 64), Dims(1, 64)}, Kwargs{{"target_memory", MemMat}}, "pl.Tile[[1, 64], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)]"},
+		{"tile.load", []Expr{tens(FP16, 16, 64), Dims(0, 0), Dims(16, 64), Dims(16, 64)}, Kwargs{{"target_memory", MemMat}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat]"},
 		{"tile.store", []Expr{tile(FP32, MemVec, 1, 256), Dims(0, 0), data}, nil, "pld.DistributedTensor[[1, 256], pl.FP32]"},
 		{"tile.create", []Expr{Dims(16, 64)}, Kwargs{{"dtype", FP16}, {"target_memory", MemVec}}, "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]"},
 		{"tile.add", []Expr{tile(FP32, MemNone, 1, 8), tile(FP32, MemNone, 1, 8)}, nil, "pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]"},

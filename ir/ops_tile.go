@@ -56,15 +56,24 @@ func init() {
 			if v, ok := c.Kwargs.Get("target_memory"); ok {
 				mem = v.(MemorySpace)
 			}
-			var view *TileView
-			if valid != nil {
-				if !SameDims(valid, shape) {
-					iv := ImplicitTileView(mem)
-					iv.ValidShape = valid
-					view = &iv
-				}
+			iv := ImplicitTileView(mem)
+			if valid != nil && !SameDims(valid, shape) {
+				iv.ValidShape = valid
 			}
-			return NewTileType(shape, t.DType, mem, view), nil
+			// Upstream's load picks two layouts the memory alone does not:
+			// a column (last dimension 1) off Mat is col_major, and a
+			// single-row 2-D load to Mat (a GEMV lhs or bias) is an ND row,
+			// row_major / none_box, not the NZ pair.
+			last, lastOK := ConstValue(shape[len(shape)-1])
+			switch {
+			case mem == MemMat && len(shape) == 2:
+				if rows, ok := ConstValue(shape[0]); ok && rows == 1 {
+					iv.BLayout, iv.SLayout = RowMajor, NoneBox
+				}
+			case mem != MemNone && mem != MemMat && lastOK && last == 1:
+				iv.BLayout = ColMajor
+			}
+			return NewTileType(shape, t.DType, mem, &iv), nil
 		},
 	})
 	TileStore = RegisterOp(&OpDef{

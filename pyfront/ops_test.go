@@ -2238,3 +2238,35 @@ func TestRaggedTailRemoteLoad(t *testing.T) {
 		})
 	}
 }
+
+// Loads take the layout their shape implies, as upstream's tile.load
+// deduces it: a column is col_major, a single row to Mat an ND row. The
+// kernels compute the same either way, written and compiled.
+func TestLoadLayouts(t *testing.T) {
+	prog, comp, text := authored(t, "load_layouts.py", "ColumnScale", 1)
+	wantPTO(t, text, "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, blayout=col_major, slayout=none_box")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(12, 16, 1), tensor.Zeros(ir.FP32, 16, 1)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			if got, want := a[1].At(i, 0), f32(a[0].At(i, 0)*3); got != want {
+				t.Fatalf("compiled %v: y[%d] = %v, want %v", compiled, i, got, want)
+			}
+		}
+	})
+	prog, comp, text = authored(t, "load_layouts.py", "RowTimesMatrix", 1)
+	wantPTO(t, text, "%ta = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=mat, dtype=f16, rows=1, cols=64, v_row=1, v_col=64, blayout=row_major, slayout=none_box")
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(13, 1, 64).To(ir.FP16), tensor.Randn(14, 64, 32).To(ir.FP16), tensor.Zeros(ir.FP32, 1, 32)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for j := 0; j < 32; j++ {
+			s := 0.0
+			for k := 0; k < 64; k++ {
+				s += a[0].At(0, k) * a[1].At(k, j)
+			}
+			if got, want := a[2].At(0, j), f32(s); got != want {
+				t.Fatalf("compiled %v: y[%d] = %v, want %v", compiled, j, got, want)
+			}
+		}
+	})
+}
