@@ -632,6 +632,29 @@ func (s *Session) known(name string) bool {
 	return pkg
 }
 
+// reflectPanics are the panics Yaegi raises through reflect where compiled
+// Go raises a runtime error, in the words a Go programmer knows (without
+// the index and length, which reflect's message does not carry).
+var reflectPanics = []struct{ yaegi, goWords string }{
+	{"reflect: slice index out of range", "runtime error: index out of range"},
+	{"reflect: array index out of range", "runtime error: index out of range"},
+	{"reflect: string index out of range", "runtime error: index out of range"},
+	{"reflect.Value.Slice: slice index out of bounds", "runtime error: slice bounds out of range"},
+	{"reflect.Value.Slice3: slice index out of bounds", "runtime error: slice bounds out of range"},
+	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+}
+
+// goRuntimeWords is msg with a reflect panic said as Go says it.
+func goRuntimeWords(msg string) string {
+	for _, p := range reflectPanics {
+		if msg == p.yaegi {
+			return p.goWords
+		}
+	}
+	return msg
+}
+
 // panicError makes a panic value one clean error: DSL errors already carry
 // their cell position; other panics get the line of the innermost
 // interpreted frame Yaegi reported.
@@ -652,7 +675,7 @@ func (s *Session) panicError(n int, v any) error {
 	s.plMu.Lock()
 	frames := s.panics
 	s.plMu.Unlock()
-	ce := &CellError{Cell: n, Msg: "panic: " + msg, Kind: "panic"}
+	ce := &CellError{Cell: n, Msg: "panic: " + goRuntimeWords(msg), Kind: "panic"}
 	if strings.HasSuffix(msg, "nil type") || strings.HasSuffix(msg, "nil reflect type") {
 		// The interpreter's type checker gave up: say so, not its panic.
 		ce.Msg, ce.Kind = yaegiTypeLimit, "compile"

@@ -85,6 +85,24 @@ func TestPanicIsOneCleanError(t *testing.T) {
 	require.Equal(t, "2", eval(t, s, "1+1").Text())
 }
 
+// Runtime errors that the interpreter raises through reflect read as
+// compiled Go's, on the cell's line.
+func TestRuntimeErrorsInGoWords(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct{ cell, want string }{
+		{"x := []int{1}\n_ = x[5]", "cell[1]:2: panic: runtime error: index out of range"},
+		{"s := \"ab\"\n_ = s[7]", "cell[2]:2: panic: runtime error: index out of range"},
+		{"arr := [2]int{}\ni := 3\n_ = arr[i]", "cell[3]:3: panic: runtime error: index out of range"},
+		{"y := []int{1}\n_ = y[1:9]", "cell[4]:2: panic: runtime error: slice bounds out of range"},
+		{"type T struct{ A int }\nvar p *T\n_ = p.A", "cell[5]:3: panic: runtime error: invalid memory address or nil pointer dereference"},
+		{"var m map[string]int\nm[\"a\"] = 1", "cell[6]:2: panic: assignment to entry in nil map"},
+	} {
+		ce := evalErr(t, s, c.cell)
+		require.Equal(t, c.want, ce.Error(), c.cell)
+	}
+	require.Equal(t, "2", eval(t, s, "1+1").Text())
+}
+
 func TestPanicOutputHasNoYaegiFrames(t *testing.T) {
 	s := newSession(t)
 	r, err := s.Eval(context.Background(), "func f() { panic(\"deep\") }\nf()")
