@@ -189,6 +189,11 @@ type OpDef struct {
 	// Collective is, for a host builtin, the device collective whose body
 	// each device runs.
 	Collective *OpDef
+	// AliasOf is the op this one is another spelling of (tensor.get_block_idx
+	// of tile.get_block_idx): a layer's behaviour it does not set is the
+	// aliased op's (Facet), and ConvertTensorToTileOps calls the aliased op
+	// in its place.
+	AliasOf *OpDef
 
 	mu     sync.RWMutex
 	facets map[string]any
@@ -207,8 +212,11 @@ func (d *OpDef) SetFacet(key string, v any) {
 // Facet returns the behaviour a layer attached under key.
 func (d *OpDef) Facet(key string) (any, bool) {
 	d.mu.RLock()
-	defer d.mu.RUnlock()
 	v, ok := d.facets[key]
+	d.mu.RUnlock()
+	if !ok && d.AliasOf != nil {
+		return d.AliasOf.Facet(key)
+	}
 	return v, ok
 }
 

@@ -19,7 +19,8 @@ func init() {
 		})
 	}
 	// The tensor-scope aliases (pl.get_block_idx, pl.tensor.get_block_idx,
-	// ...), which ConvertTensorToTileOps turns into the tile ops.
+	// ...): the tile ops under another name, which ConvertTensorToTileOps
+	// turns into the tile ops.
 	for _, op := range []struct {
 		name string
 		tile *OpDef
@@ -31,22 +32,9 @@ func init() {
 	} {
 		*op.h = RegisterOp(&OpDef{
 			Name: "tensor." + op.name, Class: ClassSetup, Category: "TensorOp",
-			Doc:    "The tensor-scope form of " + op.tile.Name + ": " + op.tile.Doc,
-			Deduce: op.tile.Deduce,
+			Doc:     "The tensor-scope form of " + op.tile.Name + ": " + op.tile.Doc,
+			Deduce:  op.tile.Deduce,
+			AliasOf: op.tile,
 		})
 	}
-}
-
-// BlockQueryTile is the tile op a tensor-scope block query is (nil for
-// any other op).
-func BlockQueryTile(d *OpDef) *OpDef {
-	switch d {
-	case TensorGetBlockIdx:
-		return TileGetBlockIdx
-	case TensorGetBlockNum:
-		return TileGetBlockNum
-	case TensorGetSubblockIdx:
-		return TileGetSubblockIdx
-	}
-	return nil
 }

@@ -32,7 +32,7 @@ func ClassifySpmdBody(stmts []Stmt) SpmdBody {
 	for _, s := range stmts {
 		WalkStmt(s, func(e Expr) {
 			if c, ok := e.(*Call); ok {
-				readsIdx = readsIdx || c.Op == TileGetBlockIdx || c.Op == TensorGetBlockIdx
+				readsIdx = readsIdx || c.Op == TileGetBlockIdx || (c.Op != nil && c.Op.AliasOf == TileGetBlockIdx)
 				calls = calls || c.Fn != nil
 			}
 		}, nil)

@@ -310,29 +310,27 @@ var transferRules = map[*ir.OpDef]transferRule{
 		}
 		return nil
 	}},
-	ir.TensorAssemble:       {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
-	ir.TensorMatmul:         {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
-	ir.TensorMatmulAcc:      {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
-	ir.TensorGather:         {rewrite: (*tileConv).gather, tile: ir.MemVec},
-	ir.TensorExpandClone:    {rewrite: (*tileConv).expandClone},
-	ir.TensorGatherCompare:  {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
-	ir.TensorScatter:        {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorScatterMask:    {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorCmp:            {rewrite: (*tileConv).cmp, tile: ir.MemVec},
-	ir.TensorScatterUpdate:  {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TileScatterUpdate:    {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
-	ir.TensorCreateL1:       {rewrite: (*tileConv).createL1, tile: ir.MemMat},
-	ir.TensorGatherRow:      {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
-	ir.TensorPagedGather:    {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
-	ir.TensorGetBlockIdx:    {rewrite: (*tileConv).blockQuery},
-	ir.TensorGetBlockNum:    {rewrite: (*tileConv).blockQuery},
-	ir.TensorGetSubblockIdx: {rewrite: (*tileConv).blockQuery},
+	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
+	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
+	ir.TensorExpandClone:   {rewrite: (*tileConv).expandClone},
+	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
+	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
+	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
+	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
+	ir.TensorCreateL1:      {rewrite: (*tileConv).createL1, tile: ir.MemMat},
+	ir.TensorGatherRow:     {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
+	ir.TensorPagedGather:   {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
 }
 
-// blockQuery makes a tensor-scope block query (pl.get_block_idx) the tile
-// op it aliases, as upstream's conversion registry maps it.
-func (t *tileConv) blockQuery(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	call, err := ir.BlockQueryTile(c.Op).NewCall(nil, nil, c.Pos)
+// aliasCall calls the op c's op is another spelling of (a tensor-scope
+// pl.get_block_idx is tile.get_block_idx), as upstream's conversion
+// registry maps it.
+func (t *tileConv) aliasCall(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	call, err := c.Op.AliasOf.NewCall(c.Args, c.Kwargs, c.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +347,7 @@ func tileLowerable(s ir.Stmt) bool {
 	if c == nil || c.Op == nil {
 		return false
 	}
-	if _, ok := transferRules[c.Op]; ok {
+	if _, ok := transferRules[c.Op]; ok || c.Op.AliasOf != nil {
 		return true
 	}
 	_, assign := s.(*ir.AssignStmt)
@@ -362,7 +360,7 @@ func tileLowerable(s ir.Stmt) bool {
 // matmul's operands (Mat). nil when s is not rewritten.
 func tileOperands(s ir.Stmt) ([]ir.Expr, ir.MemorySpace) {
 	c := ir.StmtCall(s)
-	if c == nil || c.Op == nil || !tileLowerable(s) {
+	if c == nil || c.Op == nil || !tileLowerable(s) || c.Op.AliasOf != nil {
 		return nil, ir.MemNone
 	}
 	if rule, ok := transferRules[c.Op]; ok {
@@ -484,6 +482,9 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return t.fixUses(s)
 	}
 	c := ir.StmtCall(s)
+	if c.Op.AliasOf != nil {
+		return t.aliasCall(s, c)
+	}
 	if rule, ok := transferRules[c.Op]; ok {
 		return rule.rewrite(t, s, c)
 	}

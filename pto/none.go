@@ -27,9 +27,6 @@ func init() {
 	NoEmitter(ir.TileBatchMatmulAcc, "FlattenTileNdTo2D unrolls it into one tile.matmul_acc per batch before codegen")
 	NoEmitter(ir.TensorGather, "a tensor-level op: ConvertTensorToTileOps lowers it to a loop of tile.gather before codegen")
 	NoEmitter(ir.TensorGatherCompare, "ConvertTensorToTileOps lowers it to tile.gather_compare")
-	for _, op := range []*ir.OpDef{ir.TensorGetBlockIdx, ir.TensorGetBlockNum, ir.TensorGetSubblockIdx} {
-		NoEmitter(op, "a tensor-scope alias: ConvertTensorToTileOps turns it into "+ir.BlockQueryTile(op).Name+" before codegen")
-	}
 	NoEmitter(ir.TensorExpandClone, "ConvertTensorToTileOps lowers it to tile loads, row or column expansions and stores")
 	NoEmitter(ir.TensorCreateL1, "a tensor-level op: ConvertTensorToTileOps lowers it to a tile.create in Mat before codegen")
 	NoEmitter(ir.TensorGatherRow, "a tensor-level op: ConvertTensorToTileOps lowers it to tile.gather_row before codegen")

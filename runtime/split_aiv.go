@@ -23,14 +23,12 @@ type splitRegion struct {
 }
 
 func init() {
-	subblockIdx := func(x *Exec, c *ir.Call, a []any) (any, error) {
+	Register(ir.TileGetSubblockIdx, func(x *Exec, c *ir.Call, a []any) (any, error) {
 		if x.rc == nil || x.rc.split == nil {
 			return int64(0), nil
 		}
 		return int64(x.rc.split.lane), nil
-	}
-	Register(ir.TileGetSubblockIdx, subblockIdx)
-	Register(ir.TensorGetSubblockIdx, subblockIdx)
+	})
 	shard := func(x *Exec, c *ir.Call, a []any) (any, error) {
 		t, axis, err := splitOperand(c, a[0])
 		if err != nil || axis < 0 {

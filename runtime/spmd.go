@@ -14,27 +14,18 @@ import (
 // meet at system.syncall runs them as coroutines instead (syncall.go).
 
 func init() {
-	// The tensor-scope aliases are the same queries.
-	for _, op := range []*ir.OpDef{ir.TileGetBlockIdx, ir.TensorGetBlockIdx} {
-		Register(op, blockIdx)
-	}
-	for _, op := range []*ir.OpDef{ir.TileGetBlockNum, ir.TensorGetBlockNum} {
-		Register(op, blockNum)
-	}
-}
-
-func blockIdx(x *Exec, c *ir.Call, a []any) (any, error) {
-	if x.rc == nil {
-		return int64(0), nil
-	}
-	return int64(x.rc.block), nil
-}
-
-func blockNum(x *Exec, c *ir.Call, a []any) (any, error) {
-	if x.rc == nil || x.rc.blocks == 0 {
-		return int64(1), nil
-	}
-	return int64(x.rc.blocks), nil
+	Register(ir.TileGetBlockIdx, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rc == nil {
+			return int64(0), nil
+		}
+		return int64(x.rc.block), nil
+	})
+	Register(ir.TileGetBlockNum, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rc == nil || x.rc.blocks == 0 {
+			return int64(1), nil
+		}
+		return int64(x.rc.blocks), nil
+	})
 }
 
 // spmd runs body once per block of the launch s, whose block count is n,
