@@ -508,12 +508,23 @@ func (fc *fnCtx) funcAttr(c *node) {
 		if !ok {
 			r.fail(p, "pl.func_attr: keys are strings")
 		}
-		v := r.attrValue(p.ChildByFieldId(fldValue), fc)
-		if m, ok := v.(int64); ok && k == "split" && m == int64(ir.SplitNone) {
-			continue // an explicit NONE is no split, as upstream's parser drops it
+		if kw, keep := attrKwarg(k, r.attrValue(p.ChildByFieldId(fldValue), fc)); keep {
+			fc.fn.Attrs = append(fc.fn.Attrs, kw)
 		}
-		fc.fn.Attrs = append(fc.fn.Attrs, ir.Kwarg{Key: k, Value: v})
 	}
+}
+
+// attrKwarg is the function attribute k: v, a split mode stored as its
+// number (as outlining stores it); keep is false for a NONE split, which
+// upstream's parser drops.
+func attrKwarg(k string, v any) (kw ir.Kwarg, keep bool) {
+	if m, ok := v.(ir.SplitMode); ok {
+		v = int64(m)
+	}
+	if n, ok := v.(int64); ok && k == "split" && n == int64(ir.SplitNone) {
+		return kw, false
+	}
+	return ir.Kwarg{Key: k, Value: v}, true
 }
 
 func (r *reader) attrValue(n *node, fc *fnCtx) any {
@@ -529,10 +540,8 @@ func (r *reader) attrValue(n *node, fc *fnCtx) any {
 			dirs = append(dirs, d)
 		}
 		return dirs
-	case ir.Expr, int64, bool, string, float64, ir.DataType, ir.MemorySpace, ir.TileLayout, ir.TensorLayout, ir.PadValue:
+	case ir.Expr, int64, bool, string, float64, ir.DataType, ir.MemorySpace, ir.TileLayout, ir.TensorLayout, ir.PadValue, ir.SplitMode:
 		return x
-	case ir.SplitMode:
-		return int64(x) // stored as its number, as in the decorator's attrs
 	}
 	r.fail(n, "unsupported attribute value %s", describe(v))
 	return nil
@@ -653,12 +662,10 @@ func (r *reader) decoratorAttrs(d *node, e *env) ir.Kwargs {
 			r.fail(p, "@pl.function attrs: keys are strings")
 		}
 		switch v := r.eval(p.ChildByFieldId(fldValue), e).(type) {
-		case ir.SplitMode:
-			if v != ir.SplitNone || k != "split" { // an explicit NONE is no split, as upstream's parser drops it
-				out = append(out, ir.Kwarg{Key: k, Value: int64(v)})
+		case ir.SplitMode, int64, bool, string, float64, ir.DataType:
+			if kw, keep := attrKwarg(k, v); keep {
+				out = append(out, kw)
 			}
-		case int64, bool, string, float64, ir.DataType:
-			out = append(out, ir.Kwarg{Key: k, Value: v})
 		default:
 			r.fail(p.ChildByFieldId(fldValue), "@pl.function attrs: unsupported attribute value %s", describe(v))
 		}
