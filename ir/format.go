@@ -134,7 +134,7 @@ func (f *Formatter) tensorView(v *TensorView, shape []Expr) string {
 }
 
 func (f *Formatter) tileView(t *TileType) string {
-	implicit := ImplicitTileView(t.Memory)
+	implicit := ImplicitTileView(t.Shape, t.Memory)
 	v := t.View
 	if v == nil {
 		if !f.Explicit {
@@ -144,7 +144,7 @@ func (f *Formatter) tileView(t *TileType) string {
 	}
 	p := f.pl()
 	var parts []string
-	if len(v.ValidShape) > 0 {
+	if len(v.ValidShape) > 0 && !SameDims(v.ValidShape, t.Shape) {
 		parts = append(parts, "valid_shape="+f.Dims(v.ValidShape))
 	}
 	if len(v.Stride) > 0 {

@@ -26,7 +26,7 @@ func packedMask(t *TileType) *TileType {
 	}
 	var view *TileView
 	if !SameDims(valid, shape) {
-		v := ImplicitTileView(MemVec)
+		v := ImplicitTileView(shape, MemVec)
 		v.ValidShape = valid
 		view = &v
 	}

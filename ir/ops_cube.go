@@ -69,7 +69,7 @@ func matmulResult(c *DeduceCtx, li, ri int) (*TileType, error) {
 	shape := []Expr{l.Shape[0], r.Shape[1]}
 	var view *TileView
 	if valid := []Expr{lv[0], rv[1]}; !SameDims(valid, shape) {
-		v := ImplicitTileView(MemAcc)
+		v := ImplicitTileView(shape, MemAcc)
 		v.ValidShape = valid
 		view = &v
 	}
@@ -273,7 +273,7 @@ func init() {
 			// pad, as upstream's move keeps them.
 			var view *TileView
 			if t.View != nil && (len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) || t.View.Pad != PadNull) {
-				v := ImplicitTileView(mem)
+				v := ImplicitTileView(t.Shape, mem)
 				if len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) {
 					v.ValidShape = t.View.ValidShape
 				}

@@ -242,7 +242,18 @@ func registerRMAOps() {
 					return nil, err
 				}
 			}
-			var view *TileView
+			// The layout follows the shape, unless the target's own view
+			// says ND (row_major) or DN (col_major), as upstream's deduces.
+			iv := ImplicitTileView(shape, MemNone)
+			if t.View != nil {
+				switch t.View.Layout {
+				case LayoutND:
+					iv.BLayout = RowMajor
+				case LayoutDN:
+					iv.BLayout = ColMajor
+				}
+			}
+			view := &iv
 			if c.N() == 5 {
 				valid, err := c.Tuple(4, rank)
 				if err != nil {
@@ -263,11 +274,7 @@ func registerRMAOps() {
 				if err := regionFits(c, 4, offs, valid, t.Shape, "the target"); err != nil {
 					return nil, err
 				}
-				if !SameDims(valid, shape) {
-					iv := ImplicitTileView(MemNone)
-					iv.ValidShape = valid
-					view = &iv
-				}
+				iv.ValidShape = valid
 			}
 			return NewTileType(shape, t.DType, MemNone, view), nil
 		},

@@ -123,7 +123,7 @@ func indexInside(c *DeduceCtx, i int, elems, shape []Expr, what string) error {
 func vecLike(t *TileType) *TileType {
 	var view *TileView
 	if t.View != nil && len(t.View.ValidShape) > 0 {
-		v := ImplicitTileView(MemVec)
+		v := ImplicitTileView(t.Shape, MemVec)
 		v.ValidShape = t.View.ValidShape
 		view = &v
 	}
@@ -158,7 +158,7 @@ func validInside(c *DeduceCtx, i int, shape []Expr) ([]Expr, error) {
 func generatedTile(shape []Expr, dt DataType, valid []Expr) *TileType {
 	var view *TileView
 	if valid != nil {
-		v := ImplicitTileView(MemVec)
+		v := ImplicitTileView(shape, MemVec)
 		v.ValidShape = valid
 		view = &v
 	}

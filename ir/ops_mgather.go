@@ -195,7 +195,7 @@ func mgatherMatDeduce(c *DeduceCtx, mem TensorLike) (Type, error) {
 			}
 		}
 		if !SameDims(t.Elems, shape) {
-			v := ImplicitTileView(MemMat)
+			v := ImplicitTileView(shape, MemMat)
 			v.ValidShape = t.Elems
 			view = &v
 		}

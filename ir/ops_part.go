@@ -33,7 +33,7 @@ func init() {
 				valid := validUnion(ts[0].Shape, tileValid(ts[0]), tileValid(ts[1]))
 				var view *TileView
 				if !SameDims(valid, ts[0].Shape) {
-					v := ImplicitTileView(MemVec)
+					v := ImplicitTileView(ts[0].Shape, MemVec)
 					v.ValidShape = valid
 					view = &v
 				}

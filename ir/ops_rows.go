@@ -127,7 +127,7 @@ func init() {
 				n := len(t.Shape)
 				shape := append(append([]Expr(nil), t.Shape[:n-1]...), Int(1))
 				valid := append(append([]Expr(nil), tileValid(t)[:n-1]...), Int(1))
-				view := ImplicitTileView(MemVec)
+				view := ImplicitTileView(shape, MemVec)
 				view.BLayout = ColMajor
 				view.ValidShape = valid
 				return NewTileType(shape, reducedType(t.DType, op.index), MemVec, &view), nil
@@ -168,7 +168,7 @@ func init() {
 				}
 				shape := append([]Expr{Int(1)}, t.Shape[1:]...)
 				valid := append([]Expr{Int(1)}, tileValid(t)[1:]...)
-				view := ImplicitTileView(MemVec)
+				view := ImplicitTileView(shape, MemVec)
 				view.BLayout = RowMajor
 				if !SameDims(valid, shape) {
 					view.ValidShape = valid
@@ -337,10 +337,7 @@ func init() {
 			}
 			shape := append([]Expr(nil), t.Shape...)
 			shape[n-2], shape[n-1] = shape[n-1], shape[n-2]
-			src := ImplicitTileView(t.Memory)
-			if t.View != nil {
-				src = *t.View
-			}
+			src := t.EffectiveView()
 			flip := func(l TileLayout) TileLayout {
 				switch l {
 				case RowMajor:

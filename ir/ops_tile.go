@@ -56,7 +56,12 @@ func init() {
 			if v, ok := c.Kwargs.Get("target_memory"); ok {
 				mem = v.(MemorySpace)
 			}
-			iv := ImplicitTileView(mem)
+			// Without a memory the layout waits for InferTileMemorySpace,
+			// and the view keeps the raw defaults until then, as upstream's.
+			iv := TileView{BLayout: RowMajor, SLayout: NoneBox, Fractal: 512}
+			if mem != MemNone {
+				iv = ImplicitTileView(shape, mem)
+			}
 			if valid != nil && !SameDims(valid, shape) {
 				iv.ValidShape = valid
 			}
@@ -449,7 +454,7 @@ func registerElementwise() {
 					return nil, err
 				}
 			}
-			v := ImplicitTileView(t.Memory)
+			v := t.EffectiveView()
 			v.ValidShape = []Expr{c.Args[1], c.Args[2]}
 			return NewTileType(t.Shape, t.DType, t.Memory, &v), nil
 		},

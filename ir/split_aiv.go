@@ -125,7 +125,7 @@ func splitReshape(halve, tile bool) func(c *DeduceCtx) (Type, error) {
 		}
 		var view *TileView
 		if len(valid) > 0 {
-			v := ImplicitTileView(mem)
+			v := ImplicitTileView(shape, mem)
 			v.ValidShape = valid
 			view = &v
 		}

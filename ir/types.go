@@ -212,25 +212,67 @@ func WithShape(t Type, shape []Expr, dt DataType) Type {
 	return t
 }
 
-// ImplicitTileView is the view a tile in memory space m has when none is given.
-func ImplicitTileView(m MemorySpace) TileView {
+// ImplicitTileView is the layout a tile of this shape in memory space m has
+// when no view is given (upstream's GetImplicitTileLayout): the block
+// layout follows the shape (a static column [N, 1], N > 1, is col_major,
+// anything else row_major) unless the memory fixes it, and the memory
+// fixes the box and fractal. Its ValidShape is empty: the whole shape.
+func ImplicitTileView(shape []Expr, m MemorySpace) TileView {
+	v := TileView{BLayout: implicitBlockLayout(shape), SLayout: NoneBox, Fractal: 512}
 	switch m {
 	case MemAcc:
-		return TileView{BLayout: ColMajor, SLayout: RowMajor, Fractal: 1024}
+		v.BLayout, v.SLayout, v.Fractal = ColMajor, RowMajor, 1024
 	case MemMat, MemLeft:
-		return TileView{BLayout: ColMajor, SLayout: RowMajor, Fractal: 512}
+		v.BLayout, v.SLayout = ColMajor, RowMajor
 	case MemRight:
-		return TileView{BLayout: RowMajor, SLayout: ColMajor, Fractal: 512}
+		v.SLayout = ColMajor
+	case MemLeftScale: // one shared exponent per 32 elements
+		v.BLayout, v.SLayout, v.Fractal = RowMajor, RowMajor, 32
+	case MemRightScale:
+		v.BLayout, v.SLayout, v.Fractal = ColMajor, ColMajor, 32
 	}
-	return TileView{BLayout: RowMajor, SLayout: NoneBox, Fractal: 512}
+	return v
 }
 
-// NewTileType builds a tile type, collapsing a view equal to the implicit one to
-// nil as upstream's constructor does.
+// implicitBlockLayout is the block layout a shape implies: a static 2-D
+// column of more than one row is stored column-major.
+func implicitBlockLayout(shape []Expr) TileLayout {
+	if len(shape) != 2 {
+		return RowMajor
+	}
+	rows, ok1 := ConstValue(shape[0])
+	cols, ok2 := ConstValue(shape[1])
+	if ok1 && ok2 && cols == 1 && rows > 1 {
+		return ColMajor
+	}
+	return RowMajor
+}
+
+// EffectiveView is the tile's view with its implicit layout filled in when
+// it has none; an empty ValidShape still means the whole shape.
+func (t *TileType) EffectiveView() TileView {
+	if t.View != nil {
+		return *t.View
+	}
+	return ImplicitTileView(t.Shape, t.Memory)
+}
+
+// NewTileType builds a tile type in upstream's canonical form: a valid
+// shape equal to the shape is dropped, and a view that then says nothing
+// the shape and memory do not already imply collapses to nil.
 func NewTileType(shape []Expr, dt DataType, mem MemorySpace, view *TileView) *TileType {
 	t := &TileType{Shape: shape, DType: dt, Memory: mem, View: view}
-	if view != nil && len(view.ValidShape) == 0 && len(view.Stride) == 0 && view.StartOffset == nil &&
-		view.Pad == PadNull && sameLayout(*view, ImplicitTileView(mem)) {
+	if view == nil {
+		return t
+	}
+	if len(view.ValidShape) > 0 && SameDims(view.ValidShape, shape) {
+		v := *view
+		v.ValidShape = nil
+		view = &v
+		t.View = view
+	}
+	if len(view.ValidShape) == 0 && len(view.Stride) == 0 && view.StartOffset == nil &&
+		view.Pad == PadNull && sameLayout(*view, ImplicitTileView(shape, mem)) {
 		t.View = nil
 	}
 	return t

@@ -114,7 +114,7 @@ func unrollBatchMatmul(names *namer, defs map[*ir.Var]*ir.Call, a *ir.AssignStmt
 		if !ok {
 			return nil, fmt.Errorf("%stile.batch_matmul of %s: ptorepl unrolls a batched matmul of static shapes only", at, t)
 		}
-		if im := ir.ImplicitTileView(t.Memory); t.View != nil && (t.View.BLayout != im.BLayout || t.View.SLayout != im.SLayout) {
+		if im := ir.ImplicitTileView(t.Shape, t.Memory); t.View != nil && (t.View.BLayout != im.BLayout || t.View.SLayout != im.SLayout) {
 			return nil, fmt.Errorf("%stile.batch_matmul of %s: ptorepl unrolls operands in their loaded layout, or a tile.transpose_view of one", at, t)
 		}
 		o.rows, o.cols, o.batch = d[len(d)-2], d[len(d)-1], d[:len(d)-2]

@@ -8,8 +8,9 @@ import (
 )
 
 // InferTileMemorySpace gives every InCore tile whose memory space is still
-// unresolved the Vec space: on the vector core every tile this project
-// builds (loads, remote loads, staging tiles, reductions) lives there.
+// unresolved the Vec space, and the layout its shape has there: on the
+// vector core every tile this project builds (loads, remote loads, staging
+// tiles, reductions) lives there.
 func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if fn.Kind != ir.InCore {
@@ -20,9 +21,14 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 			if !ok || tt.Memory != ir.MemNone {
 				return nil, false
 			}
-			c := *tt
-			c.Memory = ir.MemVec
-			return &c, true
+			// The layout becomes the one the shape has in Vec; what the
+			// view says of the data (valid shape, stride, pad) stays.
+			v := tt.EffectiveView()
+			im := ir.ImplicitTileView(tt.Shape, ir.MemVec)
+			v.BLayout, v.SLayout, v.Fractal = im.BLayout, im.SLayout, im.Fractal
+			c := ir.NewTileType(tt.Shape, tt.DType, ir.MemVec, &v)
+			c.MemRef = tt.MemRef
+			return c, true
 		})
 		return moveOperands(fn)
 	})

@@ -31,7 +31,7 @@ func tileT(dt ir.DataType, addr int64, dims ...int64) *ir.TileType {
 
 // withValid gives a tile type a valid shape.
 func withValid(t *ir.TileType, valid ...ir.Expr) *ir.TileType {
-	v := ir.ImplicitTileView(t.Memory)
+	v := t.EffectiveView()
 	v.ValidShape = valid
 	c := *t
 	c.View = &v

@@ -526,10 +526,7 @@ func init() {
 func (c *Ctx) window(hint string, base value, bt *ir.TileType, row, col value, shape, valid []ir.Expr) (value, error) {
 	vt := *bt
 	vt.Shape = shape
-	view := ir.ImplicitTileView(bt.Memory)
-	if bt.View != nil {
-		view = *bt.View
-	}
+	view := bt.EffectiveView()
 	view.ValidShape = valid
 	vt.View = &view
 	typ, err := tileBufType(&vt)

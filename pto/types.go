@@ -173,10 +173,7 @@ func tileBufType(t *ir.TileType) (string, error) {
 		return "", fmt.Errorf("has the dynamic shape %s (on-chip tiles need a static shape)", ir.ShapeString(t.Shape))
 	}
 	vr, vc := tileRowsCols(tileValidShape(t))
-	view := ir.ImplicitTileView(t.Memory)
-	if t.View != nil {
-		view = *t.View
-	}
+	view := t.EffectiveView()
 	return fmt.Sprintf("!pto.tile_buf<loc=%s, dtype=%s, rows=%d, cols=%d, v_row=%s, v_col=%s, blayout=%s, slayout=%s, fractal=%d, pad=%d>",
 		loc, elem, rows, cols, dimText(vr), dimText(vc), view.BLayout.Name(), view.SLayout.Name(), view.Fractal, int(view.Pad)), nil
 }

@@ -410,3 +410,32 @@ class P:
 		}
 	}
 }
+
+// A tile view written out reads back canonical: one that says what the
+// shape implies (a [16, 1] column is col_major) is no view at all and
+// prints without one; one that says otherwise stays and prints as written.
+func TestReadsTileViewsCanonical(t *testing.T) {
+	for _, c := range []struct{ view, want string }{
+		{"pl.TileView(blayout=pl.TileLayout.col_major)", "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec]"},
+		{"pl.TileView(valid_shape=[16, 1])", "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec]"},
+		{"pl.TileView()", "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec]"},
+		{"pl.TileView(blayout=pl.TileLayout.row_major)", "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.row_major)]"},
+		{"pl.TileView(valid_shape=[9, 1])", "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[9, 1])]"},
+	} {
+		src := `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[16, 1], pl.FP32], y: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec, ` + c.view + `] = pl.tile.load(x, [0, 0], [16, 1], [16, 1], target_memory=pl.Mem.Vec)
+        y: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(t, [0, 0], y)
+        return y
+`
+		p := readProgram(t, src, "P")
+		text := printer.Program(p)
+		if !strings.Contains(text, "t: "+c.want+" = ") {
+			t.Errorf("%s reads back as\n%s\nwant t: %s", c.view, text, c.want)
+		}
+	}
+}

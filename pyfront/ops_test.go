@@ -2254,6 +2254,33 @@ func TestLoadLayouts(t *testing.T) {
 			}
 		}
 	})
+	prog, comp, text = authored(t, "load_layouts.py", "ColumnAccumulate", 1)
+	// Every [16, 1] tile, created, reduced or summed, is col_major in PTO,
+	// and none prints a view: the shape implies it.
+	if n := strings.Count(text, "rows=16, cols=1, v_row=16, v_col=1, blayout=col_major, slayout=none_box"); n < 3 {
+		t.Fatalf("%d [16, 1] tile_bufs are col_major, want every one of at least 3:\n%s", n, text)
+	}
+	if strings.Contains(text, "rows=16, cols=1, v_row=16, v_col=1, blayout=row_major") {
+		t.Fatalf("a [16, 1] tile is row_major:\n%s", text)
+	}
+	for _, st := range comp.Stages() {
+		if strings.Contains(st.Text, "pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec, pl.TileView") {
+			t.Fatalf("a [16, 1] tile prints a view after %s:\n%s", st.Name, st.Text)
+		}
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(15, 16, 64), tensor.Zeros(ir.FP32, 16, 1)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			s := float32(0)
+			for j := 0; j < 64; j++ {
+				s += float32(a[0].At(i, j))
+			}
+			if got := a[1].At(i, 0); math.Abs(got-float64(s)) > 1e-4 {
+				t.Fatalf("compiled %v: y[%d] = %v, want %v", compiled, i, got, s)
+			}
+		}
+	})
 	prog, comp, text = authored(t, "load_layouts.py", "RowTimesMatrix", 1)
 	wantPTO(t, text, "%ta = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=mat, dtype=f16, rows=1, cols=64, v_row=1, v_col=64, blayout=row_major, slayout=none_box")
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {

@@ -98,7 +98,11 @@ func (r *reader) subscript(n *node, e *env, fc *fnCtx) value {
 			}
 		}
 		if hasView {
-			t.View = r.tileView(spec, t.Memory, e, fc)
+			// Canonical as the tile types ops deduce: a view that says only
+			// what the shape and memory imply is none.
+			c := ir.NewTileType(shape, dt, t.Memory, r.tileView(spec, shape, t.Memory, e, fc))
+			c.MemRef = t.MemRef
+			return c
 		}
 		return t
 	case "pl.Out", "pl.InOut":
@@ -387,8 +391,8 @@ func (r *reader) tensorView(n *node, pos []value, kws []kwArg) value {
 	return v
 }
 
-func (r *reader) tileView(spec tileViewSpec, mem ir.MemorySpace, e *env, fc *fnCtx) *ir.TileView {
-	v := ir.ImplicitTileView(mem)
+func (r *reader) tileView(spec tileViewSpec, shape []ir.Expr, mem ir.MemorySpace, e *env, fc *fnCtx) *ir.TileView {
+	v := ir.ImplicitTileView(shape, mem)
 	for _, k := range spec {
 		switch k.name {
 		case "valid_shape":
