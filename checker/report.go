@@ -21,6 +21,7 @@ const (
 	KindRunError         Kind = "run-error"            // the run failed otherwise (exploration)
 	KindTileOverlap      Kind = "tile-overlap"         // two live tiles overlapping on the on-chip buffer
 	KindTaskRace         Kind = "manual-scope-race"    // tasks of a manual scope sharing bytes with no deps chain
+	KindNoDepRace        Kind = "no-dep-race"          // tasks a pl.no_dep slot leaves unordered sharing bytes
 	KindUnchecked        Kind = "unchecked-device"     // the device cannot be observed: no race checking
 	// The relaxed memory mode's kinds are in relaxed.go.
 )

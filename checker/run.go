@@ -357,7 +357,11 @@ func TaskRaces(rs []runtime.TaskRace) []Finding {
 	var out []Finding
 	at := map[string]int{}
 	for _, r := range rs {
-		key := fmt.Sprintf("manual-scope-race|%s|%s|%s", r.Earlier, r.Later, r.Tensor)
+		kind := KindTaskRace
+		if r.NoDep {
+			kind = KindNoDepRace
+		}
+		key := fmt.Sprintf("%s|%s|%s|%s", kind, r.Earlier, r.Later, r.Tensor)
 		if i, dup := at[key]; dup {
 			out[i].Count = max(out[i].Count, 1) + 1 // the same pair on another rank
 			continue
@@ -369,9 +373,14 @@ func TaskRaces(rs []runtime.TaskRace) []Finding {
 			}
 			return "reads"
 		}
-		out = append(out, Finding{Kind: KindTaskRace, Severity: Error,
-			Message: fmt.Sprintf("in a pl.manual_scope, %s %s %s, which %s %s, and no chain of deps orders them: the runtime infers no edges there, so they may run at once; add deps=[...] naming the earlier task",
-				r.Later.Name, verb(r.LaterWrites), r.Tensor, r.Earlier.Name, verb(r.EarlierWrites)),
+		msg := fmt.Sprintf("in a pl.manual_scope, %s %s %s, which %s %s, and no chain of deps orders them: the runtime infers no edges there, so they may run at once; add deps=[...] naming the earlier task",
+			r.Later.Name, verb(r.LaterWrites), r.Tensor, r.Earlier.Name, verb(r.EarlierWrites))
+		if r.NoDep {
+			msg = fmt.Sprintf("%s %s %s, which %s %s, and a pl.no_dep slot takes the pair out of the runtime's tracking: nothing orders them, so they may run at once; drop pl.no_dep for it or add deps=[...] naming the earlier task",
+				r.Later.Name, verb(r.LaterWrites), r.Tensor, r.Earlier.Name, verb(r.EarlierWrites))
+		}
+		out = append(out, Finding{Kind: kind, Severity: Error,
+			Message: msg,
 			Details: []string{"earlier: " + r.Earlier.String(), "later:   " + r.Later.String(),
 				fmt.Sprintf("shared:  bytes [%d, %d) of %s on rank %d", r.Lo, r.Hi, r.Tensor, r.Rank)},
 			key: key})

@@ -211,6 +211,8 @@ var docIndex = map[string]docEntry{
 	"pl.Ne":                             {Signature: "func Ne(a, b any) Expr", Doc: "Ne is a != b."},
 	"pl.Neg":                            {Signature: "func Neg(a any) Expr", Doc: "Neg is -a on a scalar, or elementwise on a tile or tensor (PyPTO:\npl.neg(t))."},
 	"pl.NewProgram":                     {Signature: "func NewProgram(name string) *Program", Doc: "NewProgram starts an empty program."},
+	"pl.NoDep":                          {Signature: "func NoDep(t Expr) NoDepArg", Doc: "NoDep marks a tensor argument of f.Call, f.Dispatch or f.Submit whose\nslot the runtime is not to track: the launch neither waits for earlier\nwriters of it nor orders later tasks after its own write. It is a\npromise that nothing else touches those bytes meanwhile; the simulator\nruns launches in order and checks the promise (a broken one is a task\nrace). PyPTO: self.k(pl.no_dep(t), ...)"},
+	"pl.NoDepArg":                       {Signature: "type NoDepArg struct {\n\t// contains filtered or unexported fields\n}", Doc: "NoDepArg is an argument of a kernel call marked with NoDep."},
 	"pl.Not":                            {Signature: "func Not(a any) Expr", Doc: "Not is not a on a BOOL scalar, or the elementwise bitwise complement of\nan integer tile or tensor. PyPTO: not a, pl.not_(x)."},
 	"pl.Opaque":                         {Signature: "const pl.Opaque", Doc: "Function types for Program.Function."},
 	"pl.Or":                             {Signature: "func Or(a, b any) Expr", Doc: "Or is a or b, or the elementwise bitwise OR, like And. PyPTO: a or b,\npl.or_(a, b)."},

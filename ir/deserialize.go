@@ -395,6 +395,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
+		if _, ok := o["no_dep_args"]; ok {
+			if s.NoDepArgs, err = r.exprs(o["no_dep_args"], "no_dep_args"); err != nil {
+				return nil, err
+			}
+		}
 		if m, ok := o["predicate"]; ok {
 			if s.Predicate, err = r.expr(m); err != nil {
 				return nil, err

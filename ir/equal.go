@@ -314,6 +314,14 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 				return false
 			}
 		}
+		if len(a.NoDepArgs) != len(b.NoDepArgs) {
+			return e.fail(path, "scope no_dep_args (%d) vs no_dep_args (%d)", len(a.NoDepArgs), len(b.NoDepArgs))
+		}
+		for i := range a.NoDepArgs {
+			if !e.expr(a.NoDepArgs[i], b.NoDepArgs[i], fmt.Sprintf("%s.no_dep_args[%d]", path, i)) {
+				return false
+			}
+		}
 		if (a.Predicate == nil) != (b.Predicate == nil) {
 			return e.fail(path, "scope predicate set %v vs %v", a.Predicate != nil, b.Predicate != nil)
 		}

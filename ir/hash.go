@@ -161,6 +161,12 @@ func (h *hasher) stmt(s Stmt) {
 			for _, d := range c.Deps {
 				h.expr(d)
 			}
+			if len(c.NoDepArgs) > 0 {
+				h.mix(5)
+				for _, d := range c.NoDepArgs {
+					h.expr(d)
+				}
+			}
 			if c.Predicate != nil {
 				h.mix(4)
 				h.expr(c.Predicate)

@@ -139,6 +139,9 @@ func NodeChildren(n Node) []Node {
 		for _, d := range s.Deps {
 			addE(d)
 		}
+		for _, d := range s.NoDepArgs {
+			addE(d)
+		}
 		if s.Predicate != nil {
 			addE(s.Predicate)
 		}

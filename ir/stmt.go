@@ -144,6 +144,12 @@ type ScopeStmt struct {
 	// them) it waits for (deps=[...]).
 	TaskID *Var
 	Deps   []Expr
+	// NoDepArgs (no_dep_args=[t, ...]) are tensors the region reads or
+	// writes that the runtime is not to track for its launch: on the
+	// outlined call their slots become pl.adir.no_dep
+	// (attrs["arg_direction_overrides"]), as pl.no_dep(t) marks a slot of
+	// an explicit kernel call.
+	NoDepArgs []Expr
 	// AllowEarlyResolve lets the scheduler stage the launch's consumers
 	// before it completes (allow_early_resolve=True): a scheduling hint
 	// the outlined pl.submit carries, with no effect on what runs.

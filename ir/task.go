@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Task graphs. The runtime does not run an orchestration statement by
 // statement: every kernel launch is a task, and it orders tasks by the
@@ -312,4 +315,58 @@ func NewTaskDummy(deps []Expr, pos Span) (*Call, error) {
 	}
 	c.Attrs = Kwargs{{Key: attrDeps, Value: &MakeTuple{Elems: deps, Pos: pos}}}
 	return c, nil
+}
+
+// attrNoDep is the call attr listing the argument slots the runtime is not
+// to track for the launch (upstream's arg_direction_overrides): the
+// positions of pl.no_dep(t) arguments, or of an outlined region's
+// no_dep_args, ascending.
+const attrNoDep = "arg_direction_overrides"
+
+// WithNoDep marks argument slots of a call of a program function as
+// pl.adir.no_dep. Slots are kept ascending and once each, as upstream
+// applies them as a set.
+func WithNoDep(c *Call, slots []int) (*Call, error) {
+	if c.Fn == nil {
+		return nil, fmt.Errorf("pl.no_dep marks an argument of a kernel call, not of %s", c.Name())
+	}
+	set := map[int]bool{}
+	for _, s := range append(c.NoDepSlots(), slots...) {
+		if s < 0 || s >= len(c.Args) {
+			return nil, fmt.Errorf("pl.no_dep: %s has no argument %d", c.Fn.Name, s)
+		}
+		set[s] = true
+	}
+	sorted := make([]int, 0, len(set))
+	for s := range set {
+		sorted = append(sorted, s)
+	}
+	sort.Ints(sorted)
+	elems := make([]Expr, len(sorted))
+	for i, s := range sorted {
+		elems[i] = Int(int64(s))
+	}
+	n := *c
+	n.Attrs = c.Attrs.With(attrNoDep, &MakeTuple{Elems: elems, Pos: c.Pos})
+	return &n, nil
+}
+
+// NoDepSlots are the argument slots of c marked pl.adir.no_dep (nil:
+// none).
+func (c *Call) NoDepSlots() []int {
+	v, ok := c.Attrs.Get(attrNoDep)
+	if !ok {
+		return nil
+	}
+	t, ok := v.(*MakeTuple)
+	if !ok {
+		return nil
+	}
+	var out []int
+	for _, e := range t.Elems {
+		if n, ok := ConstValue(e); ok {
+			out = append(out, int(n))
+		}
+	}
+	return out
 }

@@ -41,6 +41,9 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 		for _, d := range s.Deps {
 			ex(d)
 		}
+		for _, d := range s.NoDepArgs {
+			ex(d)
+		}
 		if s.Predicate != nil {
 			ex(s.Predicate)
 		}

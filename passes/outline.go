@@ -491,6 +491,29 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 		t = &ir.TupleType{Types: types}
 	}
 	call := &ir.Call{Fn: &ir.GlobalVar{Name: name}, Args: args, T: t, Pos: sc.Pos}
+	// no_dep_args=[...] name captured tensors; their slots on the call
+	// become pl.adir.no_dep, as upstream's outliner maps them.
+	if len(sc.NoDepArgs) > 0 {
+		slot := map[*ir.Var]int{}
+		for i, v := range f.liveIn {
+			slot[v] = i
+		}
+		var slots []int
+		for _, e := range sc.NoDepArgs {
+			v, _ := ir.VarOf(substVars(e, o.renames))
+			i, ok := slot[v]
+			if !ok {
+				o.err = fmt.Errorf("%s: pl.at(no_dep_args=[...]) names %s, which the region does not read or write: only tensors used inside `with pl.at(...):` can be no_dep", sc.Pos, ir.DefaultFormat.Expr(e))
+				return nil
+			}
+			slots = append(slots, i)
+		}
+		var err error
+		if call, err = ir.WithNoDep(call, slots); err != nil {
+			o.err = err
+			return nil
+		}
+	}
 	base := ir.StmtBase{Pos: sc.Pos, Leading: sc.Leading}
 	if sc.TaskID != nil || len(sc.Deps) > 0 || sc.AllowEarlyResolve {
 		// A region with a task id, declared edges or the early-resolve

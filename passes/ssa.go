@@ -284,6 +284,9 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 			if len(x.Deps) > 0 {
 				c.Deps = s.uses(x.Deps, env)
 			}
+			if len(x.NoDepArgs) > 0 {
+				c.NoDepArgs = s.uses(x.NoDepArgs, env)
+			}
 			if x.Predicate != nil {
 				c.Predicate = s.use(x.Predicate, env)
 			}

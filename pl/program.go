@@ -484,8 +484,13 @@ func (f *Func) call(fn *Function, device ir.Expr, args []any) Expr {
 		dsl.Raise(&ir.TypeError{Op: op, Expected: fmt.Sprintf("%d arguments", len(callee.Params)), Given: fmt.Sprintf("%d", len(args)), Pos: pos})
 	}
 	es := make([]ir.Expr, len(args))
+	var noDep []int
 	for i, a := range args {
 		p := callee.Params[i]
+		if m, ok := a.(NoDepArg); ok {
+			a = m.t
+			noDep = append(noDep, i)
+		}
 		es[i] = dsl.Expr(a, op+" argument "+p.Name)
 		if why := mismatch(p.Type(), es[i].Type()); why != "" {
 			dsl.Raise(&ir.TypeError{Op: op, Arg: p.Name, Expected: p.Type().String(), Given: es[i].Type().String() + " (" + why + ")", Pos: pos})
@@ -509,7 +514,33 @@ func (f *Func) call(fn *Function, device ir.Expr, args []any) Expr {
 	if device != nil {
 		c.Attrs = ir.Kwargs{{Key: "device", Value: device}}
 	}
+	if len(noDep) > 0 {
+		nc, err := ir.WithNoDep(c, noDep)
+		if err != nil {
+			dsl.Failf("%s: %v", op, err)
+		}
+		c = nc
+	}
 	return c
+}
+
+// NoDepArg is an argument of a kernel call marked with NoDep.
+type NoDepArg struct{ t Expr }
+
+// NoDep marks a tensor argument of f.Call, f.Dispatch or f.Submit whose
+// slot the runtime is not to track: the launch neither waits for earlier
+// writers of it nor orders later tasks after its own write. It is a
+// promise that nothing else touches those bytes meanwhile; the simulator
+// runs launches in order and checks the promise (a broken one is a task
+// race). PyPTO: self.k(pl.no_dep(t), ...)
+func NoDep(t Expr) NoDepArg {
+	if t == nil {
+		dsl.Failf("pl.NoDep: the tensor is nil")
+	}
+	if _, ok := ir.AsTensorLike(t.Type()); !ok {
+		dsl.Failf("pl.NoDep: expected a tensor, given %s", ir.Describe(t))
+	}
+	return NoDepArg{t}
 }
 
 // mismatch is the argument (and return) check of a function call: the

@@ -2,6 +2,7 @@ package pl_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/tensor"
@@ -120,4 +121,40 @@ func ExampleFunc_SpmdSubmit() {
 	//             r: pl.Tuple[pl.Tensor[[16, 8], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.spmd_submit(self.expert, x, y, e, core_num=2, predicate=(pl.tensor.read(counts, [e, 0]) > 0))
 	//             y_1: pl.Tensor[[16, 8], pl.FP32] = r[0]
 	// true true
+}
+
+// NoDep takes a kernel-call argument out of the runtime's dependency
+// tracking: here the second launch writes the other half of out, so it
+// need not wait for the first. The checker holds the program to the
+// promise.
+func ExampleNoDep() {
+	prog := pl.NewProgram("Halves")
+	scale := prog.InCore("scale", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		row := f.Scalar("row", pl.INDEX)
+		f.Returns(pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		t := f.Let("t", pl.Load(x, pl.Dims(row, 0), pl.Dims(8, 16)))
+		f.Return(pl.Store(pl.Add(t, t), pl.Dims(row, 0), out))
+	})
+	prog.Orchestration("main", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		out := f.Out("out", pl.Tensor(pl.Dims(16, 16), pl.FP32))
+		f.Set(out, f.Call(scale, x, out, 0))
+		f.Set(out, f.Call(scale, x, pl.NoDep(out), 8))
+	})
+	for _, line := range strings.Split(prog.String(), "\n") {
+		if strings.Contains(line, "self.scale") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	res, err := pl.Run(prog, pl.Ranks(1), tensor.Randn(1, 16, 16), tensor.Zeros(pl.FP32, 16, 16))
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(res.Report())
+	// Output:
+	// out_1: pl.Tensor[[16, 16], pl.FP32] = self.scale(x, out, 0)
+	// out_2: pl.Tensor[[16, 16], pl.FP32] = self.scale(x, out_1, 8, attrs={"arg_direction_overrides": [1]})
+	// protocol check: clean
 }

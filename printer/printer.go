@@ -511,12 +511,15 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 }
 
 // taskArgs are a launching scope's place in the task graph, as its
-// header's keyword arguments: deps=[...], allow_early_resolve=True,
-// predicate=(...).
+// header's keyword arguments: deps=[...], no_dep_args=[...],
+// allow_early_resolve=True, predicate=(...).
 func (p *printer) taskArgs(s *ir.ScopeStmt) []string {
 	var out []string
 	if len(s.Deps) > 0 {
 		out = append(out, "deps="+p.fmt.Expr(&ir.MakeTuple{Elems: s.Deps}))
+	}
+	if len(s.NoDepArgs) > 0 {
+		out = append(out, "no_dep_args="+p.fmt.Expr(&ir.MakeTuple{Elems: s.NoDepArgs}))
 	}
 	if s.AllowEarlyResolve {
 		out = append(out, "allow_early_resolve=True")

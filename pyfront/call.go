@@ -114,7 +114,11 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			if hi != lo {
 				want = fmt.Sprintf("%d to %d", lo, hi)
 			}
-			r.fail(n, "%s: expected %s positional arguments, given %d", callee, want, len(pos))
+			noun := "arguments"
+			if hi == 1 && lo == 1 {
+				noun = "argument"
+			}
+			r.fail(n, "%s: expected %s positional %s, given %d", callee, want, noun, len(pos))
 		}
 	}
 	if d, ok := dtypeGetByte(callee); ok {
@@ -169,6 +173,14 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 			r.fail(n, "pl.cross_core_slot needs slot_num=N")
 		}
 		return opt
+	case "pl.no_dep":
+		// A marker on a kernel call's argument (programCall unwraps it).
+		noKw()
+		nargs(1, 1)
+		if _, ok := pos[0].(noDepArg); ok {
+			return pos[0] // pl.no_dep(pl.no_dep(t)) is pl.no_dep(t)
+		}
+		return noDepArg{pos[0]}
 	case "pl.dynamic":
 		noKw()
 		nargs(1, 1)
@@ -821,7 +833,12 @@ func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, k
 		r.fail(n, "%s takes %d arguments, given %d", name, len(callee.Params), len(pos))
 	}
 	args := make([]ir.Expr, len(pos))
+	var noDep []int
 	for i, v := range pos {
+		if m, ok := v.(noDepArg); ok {
+			v = m.v
+			noDep = append(noDep, i)
+		}
 		args[i] = r.toExpr(nodes[i], v)
 		if !compatible(callee.Params[i].Type(), args[i].Type()) {
 			r.fail(nodes[i], "%s argument %s: expected %s, given %s", name, callee.Params[i].Name, callee.Params[i].Type(), args[i].Type())
@@ -856,6 +873,13 @@ func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, k
 			r.fail(k.node, "call of %s: unknown keyword %s (expected device= or attrs=)", name, k.name)
 		}
 	}
+	if len(noDep) > 0 {
+		nc, err := ir.WithNoDep(c, noDep)
+		if err != nil {
+			r.fail(n, "%v", err)
+		}
+		c = nc
+	}
 	return c
 }
 
@@ -888,6 +912,11 @@ func compatible(param, arg ir.Type) bool {
 	}
 	return true
 }
+
+// noDepArg is pl.no_dep(t): an argument of a kernel call whose slot the
+// runtime is not to track (ArgDirection NoDep). Anywhere else it is an
+// error.
+type noDepArg struct{ v value }
 
 // scopeOpt is one entry of a scope's optimizations list: a split mode,
 // a cross-core slot count, or both (pl.split(mode, slot_num=N)).

@@ -209,10 +209,31 @@ class P:
 	{"high_precision_integer", kernel("        i = pl.tile.cast(t, target_type=pl.INT32)\n        u = pl.tile.div(i, i, high_precision=True)\n")},
 	{"high_precision_not_bool", kernel("        u = pl.tile.log(t, high_precision=1.5)\n")},
 	{"comprehension_unbounded", "import pypto.language as pl\nX = [a for a in range(60000) for b in range(60000)]\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self, x: pl.Tensor[[X[0], 4], pl.FP32]) -> pl.Tensor[[X[0], 4], pl.FP32]:\n        return x\n"},
+	{"no_dep_as_value", submitCase("pl.submit(self.k, x, y)\n        z = pl.no_dep(x)")},
+	{"no_dep_two_args", submitCase("pl.submit(self.k, pl.no_dep(x, y), y)")},
+	{"no_dep_args_not_list", noDepRegion("no_dep_args=x")},
+	{"no_dep_args_not_name", noDepRegion("no_dep_args=[x[0:2, :]]")},
+	{"no_dep_args_scalar", noDepRegion("no_dep_args=[n]")},
+	{"no_dep_args_twice", noDepRegion("no_dep_args=[x, x]")},
 	{"parametrize_set_arity", parametrized(`@pytest.mark.parametrize("rows,cols", [(4, 8), (4,)])`)},
 	{"parametrize_param_arity", parametrized(`@pytest.mark.parametrize("rows,cols", [pytest.param(4, id="four")])`)},
 	{"parametrize_names_not_strings", parametrized(`@pytest.mark.parametrize(4, [(4, 8)])`)},
 	{"parametrize_indirect", parametrized(`@pytest.mark.parametrize("rows,cols", [(4, 8)], indirect=True)`)},
+}
+
+// noDepRegion is an orchestration with an InCore region whose pl.at
+// takes kwarg.
+func noDepRegion(kwarg string) string {
+	return `import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, ` + kwarg + `):
+            y = pl.store(pl.load(x, [0, 0], [4, 16]), [0, 0], y)
+        return y
+`
 }
 
 // parametrized is a pytest test under mark that builds a program from its

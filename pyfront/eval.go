@@ -492,6 +492,8 @@ func (r *reader) toExpr(n *node, v value) ir.Expr {
 		return r.tupleExpr(n, x)
 	case pyTuple:
 		return r.tupleExpr(n, x)
+	case noDepArg:
+		r.fail(n, "pl.no_dep(...) marks an argument of a kernel call (self.k(pl.no_dep(t), ...)), not a value of its own")
 	}
 	r.fail(n, "expected a value, given %s", describe(v))
 	return nil

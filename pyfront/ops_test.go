@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/printer"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -2296,4 +2297,65 @@ func TestLoadLayouts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pl.no_dep is a promise the checker holds a program to: kept (disjoint
+// halves) the run is clean; broken, on a kernel call or a region's
+// no_dep_args, the pair it leaves unordered is a no-dep-race. The values
+// come out right either way (tasks run in order), written and compiled,
+// and the printed forms carry the marks: the call's slot list and the
+// region's no_dep_args, then the outlined call's slot.
+func TestNoDep(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"DisjointHalves", "protocol check: clean"},
+		{"BrokenPromise", "error [no-dep-race] plus_one reads scratch, which double writes, and a pl.no_dep slot takes the pair out of the runtime's tracking"},
+		{"RegionPromise", "error [no-dep-race] consume reads scratch, which produce writes"},
+	} {
+		prog, comp, _ := authored(t, "no_dep.py", tc.name, 1)
+		for _, compiled := range []bool{false, true} {
+			x := tensor.Randn(4, 32, 32)
+			out := tensor.Zeros(ir.FP32, 32, 32)
+			args := []*tensor.Tensor{x, tensor.Zeros(ir.FP32, 32, 32), out}
+			if tc.name == "DisjointHalves" {
+				args = []*tensor.Tensor{x, out}
+			}
+			var res *pl.RunResult
+			var err error
+			if compiled {
+				res, err = comp.Run(pl.Ranks(1), args...)
+			} else {
+				res, err = pl.Run(prog, pl.Ranks(1), args...)
+			}
+			if err != nil {
+				t.Fatalf("%s compiled %v: %v", tc.name, compiled, err)
+			}
+			want := f32(f32(2*x.At(31, 31)) + 1)
+			if tc.name == "DisjointHalves" {
+				want = f32(3 * x.At(31, 31))
+			}
+			if got := out.At(31, 31); got != want {
+				t.Fatalf("%s compiled %v: out[31, 31] = %v, want %v", tc.name, compiled, got, want)
+			}
+			if rep := res.Report().String(); !strings.Contains(rep, tc.want) {
+				t.Errorf("%s (compiled %v): report\n%s\nwant %q", tc.name, compiled, rep, tc.want)
+			}
+		}
+		text := printer.Program(prog.IR())
+		final := printer.Program(comp.Final())
+		switch tc.name {
+		case "BrokenPromise":
+			for _, s := range []string{text, final} {
+				if !strings.Contains(s, `, out, attrs={"arg_direction_overrides": [0]})`) {
+					t.Errorf("the no_dep slot does not print:\n%s", s)
+				}
+			}
+		case "RegionPromise":
+			if !strings.Contains(text, `with pl.at(level=pl.Level.CORE_GROUP, name_hint="consume", no_dep_args=[scratch]):`) {
+				t.Errorf("no_dep_args does not print:\n%s", text)
+			}
+			if !strings.Contains(final, `"arg_direction_overrides": [`) {
+				t.Errorf("the outlined call carries no no_dep slot:\n%s", final)
+			}
+		}
+	}
 }

@@ -129,10 +129,12 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			r.optimizations("pl.at", k, s)
 		case "deps", "allow_early_resolve":
 			fc.taskKwarg("pl.at", k, s)
-		case "no_dep_args", "dumps", "windowize":
+		case "no_dep_args":
+			s.NoDepArgs = fc.noDepArgs(k)
+		case "dumps", "windowize":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
-			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps or allow_early_resolve)", k.name)
+			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps, no_dep_args or allow_early_resolve)", k.name)
 		}
 	}
 	if s.Level == ir.LevelNone {
@@ -206,6 +208,36 @@ func (fc *fnCtx) deps(what string, k kwArg) []ir.Expr {
 	}
 	if err := ir.CheckDeps(out); err != nil {
 		r.fail(k.node, "%s: %v", what, err)
+	}
+	return out
+}
+
+// noDepArgs reads pl.at's no_dep_args=[t, ...]: bare names of tensors
+// in scope, each once, as upstream's parser takes them.
+func (fc *fnCtx) noDepArgs(k kwArg) []ir.Expr {
+	r := fc.r
+	list := k.node.ChildByFieldId(fldValue)
+	if list.Kind() != "list" {
+		r.fail(list, "pl.at: no_dep_args must be a list literal of tensor names: no_dep_args=[t1, t2]")
+	}
+	var out []ir.Expr
+	seen := map[*ir.Var]bool{}
+	for _, e := range r.kids(list) {
+		if e.Kind() != "identifier" {
+			r.fail(e, "pl.at: no_dep_args entries must be bare tensor names, given %s", r.text(e))
+		}
+		v, ok := r.evalIn(e, fc.env, fc).(*ir.Var)
+		if !ok {
+			r.fail(e, "pl.at: no_dep_args names %s, which is not a variable", r.text(e))
+		}
+		if _, ok := ir.AsTensorLike(v.Type()); !ok {
+			r.fail(e, "pl.at: no_dep_args entry %s is not a tensor (it is %s)", r.text(e), v.Type())
+		}
+		if seen[v] {
+			r.fail(e, "pl.at: no_dep_args lists %s more than once", r.text(e))
+		}
+		seen[v] = true
+		out = append(out, v)
 	}
 	return out
 }

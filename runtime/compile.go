@@ -968,6 +968,7 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 				}
 				run = fr.x.launch(c, spec, a, run)
 			}
+			fr.x.markNoDep(c, a)
 			return fr.x.submit(c, dv, run, placeholder)
 		}
 	}
@@ -977,7 +978,8 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 			return nil, err
 		}
 		end := noTask
-		if fr.x.rc.manual != nil {
+		if fr.x.records() {
+			fr.x.markNoDep(c, a)
 			_, end = fr.x.beginTask(callee.fn.Name, c.Pos, nil) // a plain call is a task without deps
 		}
 		out, err := fr.x.ccall(callee, a)
@@ -1001,6 +1003,7 @@ func (fc *fcomp) callFunction(c *ir.Call, eval func(*frame) ([]any, error)) cexp
 // stay as they were.
 func (fc *fcomp) scopeTask(s *ir.ScopeStmt, name string, launch cstmt) cstmt {
 	deps := fc.exprs(s.Deps)
+	noDep := fc.exprs(s.NoDepArgs)
 	var pred cexpr
 	skip := func(*frame) error { return nil }
 	if s.Predicate != nil {
@@ -1065,6 +1068,15 @@ func (fc *fcomp) scopeTask(s *ir.ScopeStmt, name string, launch cstmt) cstmt {
 				fr.slots[tid] = id
 			}
 			return nil, false, nil
+		}
+		if len(noDep) > 0 {
+			nd := make([]any, len(noDep))
+			for i, e := range noDep {
+				if nd[i], err = e(fr); err != nil {
+					return nil, false, err
+				}
+			}
+			fr.x.markRegionNoDep(nd)
 		}
 		id, end := fr.x.beginTask(name, s.Pos, depIDs(dv))
 		vals, ret, err := region(fr)

@@ -570,6 +570,9 @@ type sim struct {
 	// the entry parameter that holds it.
 	taskRaces []TaskRace
 	hostNames map[*byte]string
+	// noDep: the program marks kernel-call slots pl.adir.no_dep, so auto
+	// scopes record their tasks too, to check those promises.
+	noDep bool
 
 	compiled *cprog // the device functions, compiled at Load
 
@@ -579,6 +582,7 @@ type sim struct {
 func newSim(p *ir.Program, o RunOptions) *sim {
 	sc := &sched{}
 	s := &sim{prog: p, opts: o, world: o.Ranks, sched: sc, timeline: newTimeline(o.Ranks, o.MaxEvents, nil), start: time.Now(), only: -1}
+	s.noDep = marksNoDep(p)
 	s.mem = newSimWindows(o.Ranks, sc, o.Observer)
 	s.win = s.mem
 	if o.Relaxed {

@@ -41,11 +41,16 @@ type rankCtx struct {
 	// inside one); task is the task of it running now (taskcheck.go).
 	manual *manualScope
 	task   *taskRec
-	cur    *ir.Call // the op executing, for panic reports
-	curFn  string
-	rng    *rand.Rand // schedule perturbation (nil: none)
-	lane   *lane
-	ev     *rec // the op being recorded
+	// auto records the running auto scope's tasks when the program marks
+	// pl.no_dep slots (nil otherwise, or not yet); noDep are the
+	// buffers the launch about to begin passes only through such slots.
+	auto  *manualScope
+	noDep map[*byte]bool
+	cur   *ir.Call // the op executing, for panic reports
+	curFn string
+	rng   *rand.Rand // schedule perturbation (nil: none)
+	lane  *lane
+	ev    *rec // the op being recorded
 	// block and blocks are the running Spmd launch's block index and
 	// block count (blocks 0: no launch, a kernel is block 0 of 1).
 	block, blocks int
@@ -549,6 +554,15 @@ func (x *Exec) stmt(s ir.Stmt) (vals []any, returned bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
+		if len(s.NoDepArgs) > 0 {
+			nd := make([]any, len(s.NoDepArgs))
+			for i, e := range s.NoDepArgs {
+				if nd[i], err = x.expr(e); err != nil {
+					return nil, false, err
+				}
+			}
+			x.markRegionNoDep(nd)
+		}
 		id, end := x.beginTask(scopeTaskName(x.fnName(), s), s.Pos, depIDs(deps))
 		nDeferred := len(x.rc.deferred)
 		vals, ret, err := x.stmt(s.Body)
@@ -1046,10 +1060,12 @@ func (x *Exec) callFunction(c *ir.Call, args []any) (any, error) {
 			}
 			run = x.launch(c, spec, args, run)
 		}
+		x.markNoDep(c, args)
 		return x.submit(c, deps, run, placeholder)
 	}
 	end := noTask
-	if x.rc.manual != nil {
+	if x.records() {
+		x.markNoDep(c, args)
 		_, end = x.beginTask(fn.Name, c.Pos, nil) // a plain call is a task without deps
 	}
 	out, err := x.call(fn, args)

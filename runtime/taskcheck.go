@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -20,13 +21,24 @@ import (
 // Only launches the orchestration runs itself (pl.at regions, pl.submit,
 // plain calls) are tasks here; window memory is left to the protocol
 // checker, which orders it by signals.
+//
+// An auto scope orders two tasks that touch the same bytes, one writing,
+// as the runtime's overlap tracking does, except through a slot marked
+// pl.adir.no_dep (pl.no_dep(t), no_dep_args=[t]): the launch neither
+// waits for earlier writers of that tensor nor is waited for by later
+// users. When a program marks such slots, its auto scopes record tasks as
+// manual ones do; each task is ordered after the earlier ones it shares
+// bytes with through tracked slots on both sides (and its deps), and a
+// sharing the order does not cover, one side untracked, is a race.
 
 // maxScopeTasks bounds the tasks one manual scope compares (the check is
 // quadratic); past it the scope's later tasks are not checked.
 const maxScopeTasks = 4096
 
-// manualScope is a running pl.manual_scope: the tasks launched in it.
+// manualScope is a running pl.manual_scope: the tasks launched in it; or,
+// with auto set, an auto scope of a program that marks no_dep slots.
 type manualScope struct {
+	auto  bool
 	tasks []*taskRec
 	byID  map[int64]*taskRec
 	seen  map[[3]string]bool // reported (earlier, later, tensor) launch pairs
@@ -41,8 +53,11 @@ type manualScope struct {
 type taskRec struct {
 	id   int64
 	ref  TaskRef
-	deps []int64
+	deps []int64 // declared, and in an auto scope the inferred ones
 	acc  []taskAccess
+	// untracked are the buffers the launch passes only through no_dep
+	// slots.
+	untracked map[*byte]bool
 }
 
 type taskAccess struct {
@@ -74,6 +89,9 @@ type TaskRace struct {
 	Tensor                     string
 	Lo, Hi                     int // the first shared bytes
 	EarlierWrites, LaterWrites bool
+	// NoDep: the two are in an auto scope, unordered because a no_dep
+	// slot opts one of them out of the runtime's tracking.
+	NoDep bool
 }
 
 func (r TaskRace) String() string {
@@ -83,22 +101,100 @@ func (r TaskRace) String() string {
 		}
 		return "reads"
 	}
-	return fmt.Sprintf("rank %d: %s %s bytes [%d, %d) of %s, which %s %s, and no deps chain orders them in the pl.manual_scope",
-		r.Rank, r.Later, verb(r.LaterWrites), r.Lo, r.Hi, r.Tensor, r.Earlier, verb(r.EarlierWrites))
+	why := "no deps chain orders them in the pl.manual_scope"
+	if r.NoDep {
+		why = "a pl.no_dep slot leaves them unordered"
+	}
+	return fmt.Sprintf("rank %d: %s %s bytes [%d, %d) of %s, which %s %s, and %s",
+		r.Rank, r.Later, verb(r.LaterWrites), r.Lo, r.Hi, r.Tensor, r.Earlier, verb(r.EarlierWrites), why)
 }
 
 // enterScope starts a runtime scope's body: a manual one gets a fresh task
-// record; an auto one checks nothing. It returns what leaveScope restores.
-func (rc *rankCtx) enterScope(manual bool) *manualScope {
-	saved := rc.manual
-	rc.manual = nil
+// record; an auto one records its tasks only if the program marks no_dep
+// slots (from its first launch). It returns what leaveScope restores.
+func (rc *rankCtx) enterScope(manual bool) scopeRecs {
+	saved := scopeRecs{rc.manual, rc.auto}
+	rc.manual, rc.auto = nil, nil
 	if manual {
-		rc.manual = &manualScope{byID: map[int64]*taskRec{}, seen: map[[3]string]bool{}, pending: map[int64]bool{}}
+		rc.manual = newScopeRec(false)
 	}
 	return saved
 }
 
-func (rc *rankCtx) leaveScope(saved *manualScope) { rc.manual = saved }
+// scopeRecs are the task records of the scope a runtime scope is in.
+type scopeRecs struct{ manual, auto *manualScope }
+
+func (rc *rankCtx) leaveScope(saved scopeRecs) { rc.manual, rc.auto = saved.manual, saved.auto }
+
+func newScopeRec(auto bool) *manualScope {
+	return &manualScope{auto: auto, byID: map[int64]*taskRec{}, seen: map[[3]string]bool{}, pending: map[int64]bool{}}
+}
+
+// records says whether the scope running records launches as tasks: a
+// manual one does, and an auto one of a program that marks no_dep slots.
+func (x *Exec) records() bool { return x.rc.manual != nil || x.s.noDep }
+
+// marksNoDep says whether any call of p marks a slot pl.adir.no_dep, or
+// any region names no_dep_args.
+func marksNoDep(p *ir.Program) bool {
+	found := false
+	for _, fn := range p.Functions {
+		ir.WalkStmt(fn.Body, func(e ir.Expr) {
+			if c, ok := e.(*ir.Call); ok && len(c.NoDepSlots()) > 0 {
+				found = true
+			}
+		}, func(s ir.Stmt) {
+			if sc, ok := s.(*ir.ScopeStmt); ok && len(sc.NoDepArgs) > 0 {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// markRegionNoDep notes, for the region about to launch, the tensors its
+// no_dep_args name (their values).
+func (x *Exec) markRegionNoDep(vals []any) {
+	x.rc.noDep = nil
+	if !x.records() {
+		return
+	}
+	untracked := map[*byte]bool{}
+	for _, a := range vals {
+		if v, ok := a.(*view); ok && len(v.host) > 0 {
+			untracked[&v.host[0]] = true
+		}
+	}
+	x.rc.noDep = untracked
+}
+
+// markNoDep notes, for the launch about to begin, the buffers of args
+// that only its no_dep slots pass (a tensor passed through a tracked
+// slot as well stays tracked).
+func (x *Exec) markNoDep(c *ir.Call, args []any) {
+	x.rc.noDep = nil
+	slots := c.NoDepSlots()
+	if len(slots) == 0 || !x.records() {
+		return
+	}
+	untracked := map[*byte]bool{}
+	for _, i := range slots {
+		if i < len(args) {
+			if v, ok := args[i].(*view); ok && len(v.host) > 0 {
+				untracked[&v.host[0]] = true
+			}
+		}
+	}
+	for i, a := range args {
+		if v, ok := a.(*view); ok && len(v.host) > 0 && !slices.Contains(slots, i) {
+			delete(untracked, &v.host[0])
+		}
+	}
+	x.rc.noDep = untracked
+}
 
 // noTask ends a launch no manual scope records.
 func noTask() {}
@@ -113,10 +209,18 @@ func (x *Exec) beginTask(name string, pos ir.Span, deps []int64) (id int64, end 
 func (x *Exec) beginTaskID(id int64, name string, pos ir.Span, deps []int64) (int64, func()) {
 	rc := x.rc
 	ms := rc.manual
+	if ms == nil && x.s.noDep {
+		if rc.auto == nil {
+			rc.auto = newScopeRec(true)
+		}
+		ms = rc.auto
+	}
+	untracked := rc.noDep
+	rc.noDep = nil
 	if ms == nil || rc.task != nil || len(ms.tasks) >= maxScopeTasks {
 		return id, noTask
 	}
-	t := &taskRec{id: id, ref: TaskRef{Name: name, Pos: pos}, deps: deps}
+	t := &taskRec{id: id, ref: TaskRef{Name: name, Pos: pos}, deps: deps, untracked: untracked}
 	rc.task = t
 	return id, func() {
 		rc.task = nil
@@ -143,6 +247,15 @@ func (x *Exec) checkTask(ms *manualScope, t *taskRec) {
 	t.acc = mergeAccesses(t.acc)
 	if len(t.acc) == 0 {
 		return
+	}
+	if ms.auto {
+		// The runtime's own edges: earlier tasks sharing bytes with t
+		// through tracked slots on both sides.
+		for _, p := range ms.tasks {
+			if trackedConflict(p, t) {
+				t.deps = append(t.deps, p.id)
+			}
+		}
 	}
 	before := map[int64]bool{}
 	var walk func(id int64)
@@ -175,7 +288,7 @@ func (x *Exec) checkTask(ms *manualScope, t *taskRec) {
 		}
 		ms.seen[key] = true
 		lo, hi := max(a.lo, b.lo), min(a.hi, b.hi)
-		r := TaskRace{Rank: x.rank, Earlier: p.ref, Later: t.ref, Tensor: tensor, Lo: lo, Hi: hi, EarlierWrites: a.write, LaterWrites: b.write}
+		r := TaskRace{Rank: x.rank, Earlier: p.ref, Later: t.ref, Tensor: tensor, Lo: lo, Hi: hi, EarlierWrites: a.write, LaterWrites: b.write, NoDep: ms.auto}
 		x.s.ovMu.Lock()
 		x.s.taskRaces = append(x.s.taskRaces, r)
 		x.s.ovMu.Unlock()
@@ -217,6 +330,22 @@ func conflict(a, b []taskAccess) (taskAccess, taskAccess, bool) {
 		}
 	}
 	return taskAccess{}, taskAccess{}, false
+}
+
+// trackedConflict says whether p and t share bytes, one writing, through
+// accesses neither launch opted out of tracking.
+func trackedConflict(p, t *taskRec) bool {
+	for _, x := range p.acc {
+		if p.untracked[x.buf] {
+			continue
+		}
+		for _, y := range t.acc {
+			if x.buf == y.buf && !t.untracked[y.buf] && (x.write || y.write) && x.lo < y.hi && y.lo < x.hi {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // depIDs flattens a launch's evaluated deps (task ids and arrays of them)

@@ -1,0 +1,89 @@
+"""pl.no_dep: a kernel-call argument (or, on a region, no_dep_args=) that
+the runtime does not track, so the launch neither waits for earlier
+writers of that tensor nor makes later users wait for it. It is a
+promise. Kept, two kernels write disjoint halves of one tensor and may
+run together; broken, a consumer reads what its producer is still
+writing. The simulator runs tasks in order, so the values come out right
+either way, and the checker reports the broken promise."""
+
+import pypto.language as pl
+
+ROWS = 32
+COLS = 32
+HALF = 16
+
+
+@pl.program
+class DisjointHalves:
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        row: pl.Scalar[pl.INDEX],
+        k: pl.Scalar[pl.FP32],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        t: pl.Tile[[HALF, COLS], pl.FP32] = pl.load(x, [row, 0], [HALF, COLS])
+        return pl.store(pl.mul(t, k), [row, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        out = self.scale(x, out, 0, 2.0)
+        # The second half is disjoint from the first: no need to wait.
+        out = self.scale(x, pl.no_dep(out), HALF, 3.0)
+        return out
+
+
+@pl.program
+class BrokenPromise:
+    @pl.function(type=pl.FunctionType.InCore)
+    def double(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        scratch: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        t: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(x, [0, 0], [ROWS, COLS])
+        return pl.store(pl.add(t, t), [0, 0], scratch)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def plus_one(
+        self,
+        scratch: pl.Tensor[[ROWS, COLS], pl.FP32],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        t: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(scratch, [0, 0], [ROWS, COLS])
+        return pl.store(pl.add(t, 1.0), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        scratch: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        scratch = self.double(x, scratch)
+        # Wrong: plus_one reads every byte double writes.
+        out = self.plus_one(pl.no_dep(scratch), out)
+        return out
+
+
+@pl.program
+class RegionPromise:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[ROWS, COLS], pl.FP32],
+        scratch: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="produce"):
+            t: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(x, [0, 0], [ROWS, COLS])
+            scratch = pl.store(pl.add(t, t), [0, 0], scratch)
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="consume", no_dep_args=[scratch]):
+            u: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(scratch, [0, 0], [ROWS, COLS])
+            out = pl.store(pl.add(u, 1.0), [0, 0], out)
+        return out
