@@ -485,7 +485,8 @@ func TestPyptoNotebookScopes(t *testing.T) {
 
 // TestPyptoNotebookTasks: the notebook's manual-scope pipeline without its
 // edge is named a race between its two launches, and with deps=[first] it
-// runs clean.
+// runs clean; a kept pl.no_dep promise runs clean and a broken one is
+// named.
 func TestPyptoNotebookTasks(t *testing.T) {
 	nb := executedCourse(t)["12_pypto_python.ipynb"]
 	require.NotNil(t, nb)
@@ -493,6 +494,10 @@ func TestPyptoNotebookTasks(t *testing.T) {
 	race := strings.Index(out, "manual-scope-race in a pl.manual_scope, inc reads s, which double writes")
 	require.GreaterOrEqual(t, race, 0, "no manual-scope race in\n%s", out)
 	require.Contains(t, out[race:], "protocol check: clean", "the fixed pipeline is not clean")
+	// pl.no_dep: the kept promise is clean, the broken one a no-dep-race.
+	broken := strings.Index(out, "no-dep-race inc reads s, which double writes, and a pl.no_dep slot takes the pair out")
+	require.GreaterOrEqual(t, broken, 0, "no no-dep race in\n%s", out)
+	require.Equal(t, 2, strings.Count(out[race:broken], "protocol check: clean"), "the fixed pipeline and the kept promise should both run clean")
 	require.NotRegexp(t, `0x[0-9a-f]{8,}`, out, "a cell echoes a pointer")
 }
 
