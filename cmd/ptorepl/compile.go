@@ -25,10 +25,11 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ptorepl compile [--out DIR] [--ranks N] [--stages] FILE.go...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		fs.Usage()
 		return 2
 	}
@@ -41,7 +42,7 @@ func compileFiles(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
 	}
-	for _, name := range fs.Args() {
+	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptorepl: %v\n", err)
@@ -111,6 +112,28 @@ func printStages(p *ir.Program, stdout, stderr io.Writer) bool {
 
 // ranksGiven validates --ranks when the command line gave it, with the
 // bounds pl.Ranks enforces in a cell.
+// parseInterleaved parses a command line whose flags may come before or
+// after its files (ptorepl run kernel.py --entry k, as Python tools take
+// them), and returns the files in order. After "--" every argument is a
+// file.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return files, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(files, rest...), nil
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
+}
+
 func ranksGiven(fs *flag.FlagSet, cmd string, n int) error {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ranks" })

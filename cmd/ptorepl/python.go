@@ -43,10 +43,11 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ptorepl run [--entry NAME [--args A,B,...] [--ranks N] [--cores K] [--seed S] [--dims M=64,N=128] [--relaxed] [--device sim|mpi [--hosts LIST | --hostfile FILE]]] FILE.py")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fs.Usage()
 		return 2
 	}
@@ -58,7 +59,7 @@ func runPython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	mod, err := pl.LoadPython(fs.Arg(0))
+	mod, err := pl.LoadPython(files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
@@ -220,10 +221,11 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ptorepl compile [--entry NAME [--args A,B,...]] [--out DIR] [--ranks N] [--stages] FILE.py")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fs.Usage()
 		return 2
 	}
@@ -231,7 +233,7 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	mod, err := pl.LoadPython(fs.Arg(0))
+	mod, err := pl.LoadPython(files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "ptorepl: %v\n", err)
 		return 1
@@ -244,7 +246,7 @@ func compilePython(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptorepl compile: %s\n", why)
 			return 1
 		} else {
-			fmt.Fprintf(stderr, "ptorepl compile: %s has %d programs (%s); pick one with --entry\n", fs.Arg(0), len(names), strings.Join(names, ", "))
+			fmt.Fprintf(stderr, "ptorepl compile: %s has %d programs (%s); pick one with --entry\n", files[0], len(names), strings.Join(names, ", "))
 			return 2
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,22 @@ func TestRunPython(t *testing.T) {
 	require.Equal(t, 0, run([]string{"run", "--entry", "ring_put", "--ranks", "3", ringPy}, nil, &out, &errOut), errOut.String())
 	require.True(t, strings.HasPrefix(out.String(), "y = tensor("), out.String())
 	require.NotContains(t, out.String(), "x = tensor(")
+	before := out.String()
+
+	// Flags may follow the file, as the issue and Python tools write
+	// them, or surround it; the run is the same.
+	for _, args := range [][]string{
+		{"run", ringPy, "--entry", "ring_put", "--ranks", "3"},
+		{"run", "--ranks", "3", ringPy, "--entry", "ring_put"},
+	} {
+		out.Reset()
+		require.Equal(t, 0, run(args, nil, &out, &errOut), "%v: %s", args, errOut.String())
+		require.Equal(t, before, out.String(), "%v", args)
+	}
+	// Two files are still one too many.
+	errOut.Reset()
+	require.Equal(t, 2, run([]string{"run", ringPy, "--ranks", "3", ringPy}, nil, &out, &errOut))
+	require.Contains(t, errOut.String(), "usage: ptorepl run")
 }
 
 func TestRunPythonError(t *testing.T) {
@@ -177,4 +194,29 @@ func TestLoadPackage(t *testing.T) {
 	require.Contains(t, out.String(), "class model:")
 	require.Contains(t, out.String(), "\ntrue\n")
 	require.NotContains(t, errOut.String(), "relative import")
+}
+
+func TestParseInterleaved(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		files []string
+		entry string
+	}{
+		{[]string{"--entry", "k", "a.py"}, []string{"a.py"}, "k"},
+		{[]string{"a.py", "--entry", "k"}, []string{"a.py"}, "k"},
+		{[]string{"a.py", "b.py", "--entry=k"}, []string{"a.py", "b.py"}, "k"},
+		{[]string{"a.py", "--", "--entry", "k"}, []string{"a.py", "--entry", "k"}, ""},
+		{nil, nil, ""},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		entry := fs.String("entry", "", "")
+		files, err := parseInterleaved(fs, c.args)
+		require.NoError(t, err, "%v", c.args)
+		require.Equal(t, c.files, files, "%v", c.args)
+		require.Equal(t, c.entry, *entry, "%v", c.args)
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(&bytes.Buffer{})
+	_, err := parseInterleaved(fs, []string{"a.py", "--nope"})
+	require.Error(t, err, "an unknown flag after the file")
 }
