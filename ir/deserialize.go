@@ -385,6 +385,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
+		if _, ok := o["windowize"]; ok {
+			if err := r.field(o, "windowize", &s.Windowize); err != nil {
+				return nil, err
+			}
+		}
 		if _, ok := o["allow_early_resolve"]; ok {
 			if err := r.field(o, "allow_early_resolve", &s.AllowEarlyResolve); err != nil {
 				return nil, err

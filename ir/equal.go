@@ -291,6 +291,9 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 		if a.Split != b.Split || a.SlotNum != b.SlotNum {
 			return e.fail(path, "scope optimizations split=%s, slot_num=%d vs split=%s, slot_num=%d", a.Split, a.SlotNum, b.Split, b.SlotNum)
 		}
+		if a.Windowize != b.Windowize {
+			return e.fail(path, "scope windowize=%v vs windowize=%v", a.Windowize, b.Windowize)
+		}
 		if a.Kind != b.Kind || a.Level != b.Level || a.Role != b.Role || a.NameHint != b.NameHint {
 			return e.fail(path, "scope pl.at(level=%s, role=%s, name_hint=%q) vs pl.at(level=%s, role=%s, name_hint=%q)", a.Level, a.Role, a.NameHint, b.Level, b.Role, b.NameHint)
 		}

@@ -146,6 +146,9 @@ func (h *hasher) stmt(s Stmt) {
 			h.str(c.NameHint)
 			h.mix(uint64(c.Split))
 			h.mix(uint64(c.SlotNum))
+			if c.Windowize {
+				h.mix(6)
+			}
 			if c.CoreNum != nil {
 				h.expr(c.CoreNum)
 			}

@@ -228,6 +228,9 @@ func (w *writer) stmt(s Stmt) (any, error) {
 		if s.SlotNum != 0 {
 			o["slot_num"] = s.SlotNum
 		}
+		if s.Windowize {
+			o["windowize"] = true
+		}
 		if s.CoreNum != nil {
 			x, e := w.expr(s.CoreNum)
 			set("core_num", x, e)

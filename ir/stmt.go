@@ -131,6 +131,10 @@ type ScopeStmt struct {
 	// computes; OutlineIncoreScopes carries them to the kernel's attrs.
 	Split   SplitMode
 	SlotNum int
+	// Windowize (windowize=True) lets upstream's OptimizeOrchTensors window
+	// the kernel's tensors locally; the outlined kernel carries it as its
+	// "windowize" attr. It changes no value.
+	Windowize bool
 	// An Spmd scope's launch: CoreNum blocks run its body, each seeing its
 	// own index through tile.get_block_idx (upstream's SpmdScopeStmt);
 	// SyncStart asks that they start together.

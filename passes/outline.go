@@ -472,6 +472,9 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	if sc.SlotNum != 0 {
 		fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "slot_num", Value: int64(sc.SlotNum)})
 	}
+	if sc.Windowize {
+		fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "windowize", Value: true})
+	}
 	o.out = append(o.out, fn)
 
 	// The call site.

@@ -507,6 +507,9 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 	for _, a := range p.taskArgs(s) {
 		h += ", " + a
 	}
+	if s.Windowize {
+		h += ", windowize=True"
+	}
 	return h + ")"
 }
 

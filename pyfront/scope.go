@@ -131,14 +131,23 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			fc.taskKwarg("pl.at", k, s)
 		case "no_dep_args":
 			s.NoDepArgs = fc.noDepArgs(k)
-		case "dumps", "windowize":
+		case "windowize":
+			b, ok := k.val.(bool)
+			if !ok {
+				r.fail(k.node, "pl.at: windowize must be True or False, given %s", describe(k.val))
+			}
+			s.Windowize = b
+		case "dumps":
 			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
 		default:
-			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps, no_dep_args or allow_early_resolve)", k.name)
+			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps, no_dep_args, allow_early_resolve or windowize)", k.name)
 		}
 	}
 	if s.Level == ir.LevelNone {
 		r.fail(call, "pl.at needs a level: pl.at(level=pl.Level.CORE_GROUP)")
+	}
+	if s.Windowize && s.Level != ir.LevelCoreGroup {
+		r.fail(call, "pl.at: windowize=True applies to an InCore scope (level=pl.Level.CORE_GROUP)")
 	}
 	if s.Level == ir.LevelCoreGroup {
 		if s.Role != ir.RoleNone {

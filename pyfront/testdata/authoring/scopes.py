@@ -52,7 +52,7 @@ class TwoStages:
         x: pl.Tensor[[ROWS, COLS], pl.FP32],
         y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
     ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
-        with pl.at(level=pl.Level.CORE_GROUP, name_hint="double"):
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="double", windowize=True):
             t = pl.load(x, [0, 0], [ROWS, COLS])
             y = pl.store(pl.add(t, t), [0, 0], y)
         with pl.at(level=pl.Level.CORE_GROUP, name_hint="plus_one"):
