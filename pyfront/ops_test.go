@@ -1095,6 +1095,20 @@ func TestMscatter(t *testing.T) {
 	}
 }
 
+// runEither runs program name on one rank, as written or compiled.
+func runEither(t *testing.T, name string, prog *pl.Program, comp *pl.Compiled, compiled bool, args ...*tensor.Tensor) *pl.RunResult {
+	t.Helper()
+	run := func() (*pl.RunResult, error) { return pl.Run(prog, pl.Ranks(1), args...) }
+	if compiled {
+		run = func() (*pl.RunResult, error) { return comp.Run(pl.Ranks(1), args...) }
+	}
+	res, err := run()
+	if err != nil {
+		t.Fatalf("%s compiled %v: %v", name, compiled, err)
+	}
+	return res
+}
+
 // A manual scope whose consumer has no deps chain to its producer is a
 // race the checker names (the values still come out right: the simulator
 // runs a rank's tasks in order); the programs with their edges are clean.
@@ -1110,16 +1124,7 @@ func TestManualScopeRaces(t *testing.T) {
 			if name == "Chain" {
 				args = []*tensor.Tensor{x, o}
 			}
-			var res *pl.RunResult
-			var err error
-			if compiled {
-				res, err = comp.Run(pl.Ranks(1), args...)
-			} else {
-				res, err = pl.Run(prog, pl.Ranks(1), args...)
-			}
-			if err != nil {
-				t.Fatalf("%s compiled %v: %v", name, compiled, err)
-			}
+			res := runEither(t, name, prog, comp, compiled, args...)
 			if got, want := o.At(63, 31), f32(f32(2*x.At(63, 31))+1); got != want {
 				t.Fatalf("%s compiled %v: out[63, 31] = %v, want %v", name, compiled, got, want)
 			}
@@ -2319,16 +2324,7 @@ func TestNoDep(t *testing.T) {
 			if tc.name == "DisjointHalves" {
 				args = []*tensor.Tensor{x, out}
 			}
-			var res *pl.RunResult
-			var err error
-			if compiled {
-				res, err = comp.Run(pl.Ranks(1), args...)
-			} else {
-				res, err = pl.Run(prog, pl.Ranks(1), args...)
-			}
-			if err != nil {
-				t.Fatalf("%s compiled %v: %v", tc.name, compiled, err)
-			}
+			res := runEither(t, tc.name, prog, comp, compiled, args...)
 			want := f32(f32(2*x.At(31, 31)) + 1)
 			if tc.name == "DisjointHalves" {
 				want = f32(3 * x.At(31, 31))
