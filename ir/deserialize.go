@@ -405,6 +405,11 @@ func (r *reader) stmt(m json.RawMessage) (Stmt, error) {
 				return nil, err
 			}
 		}
+		if _, ok := o["dumps"]; ok {
+			if s.Dumps, err = r.exprs(o["dumps"], "dumps"); err != nil {
+				return nil, err
+			}
+		}
 		if m, ok := o["predicate"]; ok {
 			if s.Predicate, err = r.expr(m); err != nil {
 				return nil, err

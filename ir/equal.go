@@ -325,6 +325,14 @@ func (e *equalizer) stmt(a, b Stmt, path string) bool {
 				return false
 			}
 		}
+		if len(a.Dumps) != len(b.Dumps) {
+			return e.fail(path, "scope dumps (%d) vs dumps (%d)", len(a.Dumps), len(b.Dumps))
+		}
+		for i := range a.Dumps {
+			if !e.expr(a.Dumps[i], b.Dumps[i], fmt.Sprintf("%s.dumps[%d]", path, i)) {
+				return false
+			}
+		}
 		if (a.Predicate == nil) != (b.Predicate == nil) {
 			return e.fail(path, "scope predicate set %v vs %v", a.Predicate != nil, b.Predicate != nil)
 		}

@@ -423,12 +423,19 @@ func (f *Formatter) Call(c *Call) string {
 	if deps, ok := c.Attrs.Get(attrDeps); ok {
 		parts = append(parts, "deps="+f.KwargValue(-1, deps))
 	}
+	var attrs []string
 	if dumps := c.DumpArgs(); len(dumps) > 0 {
 		names := make([]string, len(dumps))
 		for i, k := range dumps {
 			names[i] = f.Expr(c.Args[k])
 		}
-		parts = append(parts, "dumps=["+strings.Join(names, ", ")+"]")
+		// A submit spells them as its dumps= kwarg; a plain call has no
+		// such kwarg and carries them in its attrs, as upstream prints it.
+		if c.IsSubmit() {
+			parts = append(parts, "dumps=["+strings.Join(names, ", ")+"]")
+		} else {
+			attrs = append(attrs, strconv.Quote("dump_vars")+": ["+strings.Join(names, ", ")+"]")
+		}
 	}
 	if n := c.CoreNum(); n != nil {
 		parts = append(parts, "core_num="+f.Expr(n))
@@ -442,7 +449,6 @@ func (f *Formatter) Call(c *Call) string {
 	if p := c.Predicate(); p != nil {
 		parts = append(parts, "predicate=("+f.Expr(p)+")")
 	}
-	var attrs []string
 	for _, kv := range c.Attrs {
 		switch kv.Key {
 		case "device", attrDeps, attrSubmit, attrEarly, attrDumps, attrCoreNum, attrSyncStart, attrPredicate:

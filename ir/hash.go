@@ -170,6 +170,12 @@ func (h *hasher) stmt(s Stmt) {
 					h.expr(d)
 				}
 			}
+			if len(c.Dumps) > 0 {
+				h.mix(7)
+				for _, d := range c.Dumps {
+					h.expr(d)
+				}
+			}
 			if c.Predicate != nil {
 				h.mix(4)
 				h.expr(c.Predicate)

@@ -142,6 +142,9 @@ func NodeChildren(n Node) []Node {
 		for _, d := range s.NoDepArgs {
 			addE(d)
 		}
+		for _, d := range s.Dumps {
+			addE(d)
+		}
 		if s.Predicate != nil {
 			addE(s.Predicate)
 		}

@@ -252,6 +252,10 @@ func (w *writer) stmt(s Stmt) (any, error) {
 			x, e := w.exprList(s.NoDepArgs)
 			set("no_dep_args", x, e)
 		}
+		if len(s.Dumps) > 0 {
+			x, e := w.exprList(s.Dumps)
+			set("dumps", x, e)
+		}
 		if s.Predicate != nil {
 			x, e := w.expr(s.Predicate)
 			set("predicate", x, e)

@@ -154,6 +154,11 @@ type ScopeStmt struct {
 	// (attrs["arg_direction_overrides"]), as pl.no_dep(t) marks a slot of
 	// an explicit kernel call.
 	NoDepArgs []Expr
+	// Dumps (dumps=[t, ...]) are tensors the runtime's selective dump
+	// captures for the region's launch: the outlined call's dump_vars.
+	// The reader seeds them with the tensors pl.dump_tag marked before the
+	// scope, as upstream's parser does. They change no value.
+	Dumps []Expr
 	// AllowEarlyResolve lets the scheduler stage the launch's consumers
 	// before it completes (allow_early_resolve=True): a scheduling hint
 	// the outlined pl.submit carries, with no effect on what runs.

@@ -124,17 +124,34 @@ func PredicateRead(b *BinaryExpr) *Call {
 	return nil
 }
 
-// WithDumps is the pl.submit c marking the arguments at positions idx for
-// the runtime's selective tensor dump (dumps=[x, ...]). They are kept by
+// WithDumps is the kernel call c (a pl.submit or a plain call) marking
+// the arguments at positions idx for the runtime's selective tensor dump
+// (a submit's dumps=[x, ...], a plain call's attrs={"dump_vars": [x]}),
+// merged with those it marks already, in argument order. They are kept by
 // position, so renaming the arguments keeps them.
 func WithDumps(c *Call, idx []int) *Call {
 	d := *c
-	elems := make([]Expr, len(idx))
-	for i, k := range idx {
-		elems[i] = Int(int64(k))
-	}
-	d.Attrs = append(append(Kwargs(nil), c.Attrs...), Kwarg{Key: attrDumps, Value: &MakeTuple{Elems: elems, Pos: c.Pos}})
+	d.Attrs = c.Attrs.With(attrDumps, slotTuple(append(c.DumpArgs(), idx...), c.Pos))
 	return &d
+}
+
+// slotTuple is a set of argument positions as the ascending tuple a call
+// attr holds.
+func slotTuple(slots []int, pos Span) *MakeTuple {
+	set := map[int]bool{}
+	for _, s := range slots {
+		set[s] = true
+	}
+	sorted := make([]int, 0, len(set))
+	for s := range set {
+		sorted = append(sorted, s)
+	}
+	sort.Ints(sorted)
+	elems := make([]Expr, len(sorted))
+	for i, s := range sorted {
+		elems[i] = Int(int64(s))
+	}
+	return &MakeTuple{Elems: elems, Pos: pos}
 }
 
 // DumpArgs are the positions of the arguments a pl.submit marks for dumping.
@@ -330,24 +347,13 @@ func WithNoDep(c *Call, slots []int) (*Call, error) {
 	if c.Fn == nil {
 		return nil, fmt.Errorf("pl.no_dep marks an argument of a kernel call, not of %s", c.Name())
 	}
-	set := map[int]bool{}
-	for _, s := range append(c.NoDepSlots(), slots...) {
+	for _, s := range slots {
 		if s < 0 || s >= len(c.Args) {
 			return nil, fmt.Errorf("pl.no_dep: %s has no argument %d", c.Fn.Name, s)
 		}
-		set[s] = true
-	}
-	sorted := make([]int, 0, len(set))
-	for s := range set {
-		sorted = append(sorted, s)
-	}
-	sort.Ints(sorted)
-	elems := make([]Expr, len(sorted))
-	for i, s := range sorted {
-		elems[i] = Int(int64(s))
 	}
 	n := *c
-	n.Attrs = c.Attrs.With(attrNoDep, &MakeTuple{Elems: elems, Pos: c.Pos})
+	n.Attrs = c.Attrs.With(attrNoDep, slotTuple(append(c.NoDepSlots(), slots...), c.Pos))
 	return &n, nil
 }
 

@@ -44,6 +44,9 @@ func WalkStmt(s Stmt, onExpr func(Expr), onStmt func(Stmt)) {
 		for _, d := range s.NoDepArgs {
 			ex(d)
 		}
+		for _, d := range s.Dumps {
+			ex(d)
+		}
 		if s.Predicate != nil {
 			ex(s.Predicate)
 		}

@@ -517,6 +517,23 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 			return nil
 		}
 	}
+	// dumps=[...] become the call's dump_vars: those the region captures,
+	// in argument order (a tag the region does not use is dropped, as
+	// upstream's outliner drops it).
+	if len(sc.Dumps) > 0 {
+		var slots []int
+		for _, e := range sc.Dumps {
+			v, _ := ir.VarOf(substVars(e, o.renames))
+			for i, in := range f.liveIn {
+				if in == v {
+					slots = append(slots, i)
+				}
+			}
+		}
+		if len(slots) > 0 {
+			call = ir.WithDumps(call, slots)
+		}
+	}
 	base := ir.StmtBase{Pos: sc.Pos, Leading: sc.Leading}
 	if sc.TaskID != nil || len(sc.Deps) > 0 || sc.AllowEarlyResolve {
 		// A region with a task id, declared edges or the early-resolve

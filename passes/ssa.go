@@ -287,6 +287,9 @@ func (s *ssaConv) block(stmts []ir.Stmt, env map[string]ir.Expr) ([]ir.Stmt, err
 			if len(x.NoDepArgs) > 0 {
 				c.NoDepArgs = s.uses(x.NoDepArgs, env)
 			}
+			if len(x.Dumps) > 0 {
+				c.Dumps = s.uses(x.Dumps, env)
+			}
 			if x.Predicate != nil {
 				c.Predicate = s.use(x.Predicate, env)
 			}

@@ -514,7 +514,7 @@ func (p *printer) scopeHeader(s *ir.ScopeStmt) string {
 }
 
 // taskArgs are a launching scope's place in the task graph, as its
-// header's keyword arguments: deps=[...], no_dep_args=[...],
+// header's keyword arguments: deps=[...], no_dep_args=[...], dumps=[...],
 // allow_early_resolve=True, predicate=(...).
 func (p *printer) taskArgs(s *ir.ScopeStmt) []string {
 	var out []string
@@ -523,6 +523,9 @@ func (p *printer) taskArgs(s *ir.ScopeStmt) []string {
 	}
 	if len(s.NoDepArgs) > 0 {
 		out = append(out, "no_dep_args="+p.fmt.Expr(&ir.MakeTuple{Elems: s.NoDepArgs}))
+	}
+	if len(s.Dumps) > 0 {
+		out = append(out, "dumps="+p.fmt.Expr(&ir.MakeTuple{Elems: s.Dumps}))
 	}
 	if s.AllowEarlyResolve {
 		out = append(out, "allow_early_resolve=True")

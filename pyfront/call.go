@@ -5,6 +5,7 @@ package pyfront
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -833,7 +834,7 @@ func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, k
 		r.fail(n, "%s takes %d arguments, given %d", name, len(callee.Params), len(pos))
 	}
 	args := make([]ir.Expr, len(pos))
-	var noDep []int
+	var noDep, dumps []int
 	for i, v := range pos {
 		if m, ok := v.(noDepArg); ok {
 			v = m.v
@@ -867,6 +868,12 @@ func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, k
 				if !ok {
 					r.fail(p, "attrs keys are strings")
 				}
+				if key == "dump_vars" {
+					// The printed form of a plain call's dumps: its
+					// arguments, by name.
+					dumps = append(dumps, fc.argPositions(p.ChildByFieldId(fldValue), "attrs[\"dump_vars\"]", args)...)
+					continue
+				}
 				c.Attrs = append(c.Attrs, ir.Kwarg{Key: key, Value: r.attrValue(p.ChildByFieldId(fldValue), fc)})
 			}
 		default:
@@ -880,7 +887,34 @@ func (fc *fnCtx) programCall(n *node, name string, pos []value, nodes []*node, k
 		}
 		c = nc
 	}
+	for i, a := range args {
+		if v, ok := a.(*ir.Var); ok && slices.Contains(fc.dumpTagged, v) {
+			dumps = append(dumps, i)
+		}
+	}
+	if len(dumps) > 0 {
+		c = ir.WithDumps(c, dumps)
+	}
 	return c
+}
+
+// argPositions reads a list of a call's arguments by name (a plain
+// call's attrs["dump_vars"]) as their positions.
+func (fc *fnCtx) argPositions(n *node, what string, args []ir.Expr) []int {
+	r := fc.r
+	list, ok := r.evalIn(n, fc.env, fc).(pyList)
+	if !ok {
+		r.fail(n, "%s takes a list of the call's arguments", what)
+	}
+	var out []int
+	for _, v := range list {
+		at := slices.IndexFunc(args, func(a ir.Expr) bool { return a == v })
+		if at < 0 {
+			r.fail(n, "%s names %s, which is not an argument of the call", what, describe(v))
+		}
+		out = append(out, at)
+	}
+	return out
 }
 
 // compatible is the Go builder's argument check: the same kind of type, same

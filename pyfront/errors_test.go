@@ -215,6 +215,8 @@ class P:
 	{"no_dep_args_not_name", noDepRegion("no_dep_args=[x[0:2, :]]")},
 	{"no_dep_args_scalar", noDepRegion("no_dep_args=[n]")},
 	{"no_dep_args_twice", noDepRegion("no_dep_args=[x, x]")},
+	{"dumps_not_names", noDepRegion("dumps=[x, 1]")},
+	{"dump_tag_expression", submitCase("pl.submit(self.k, x, y)\n        pl.dump_tag(pl.add(x, x))")},
 	{"windowize_not_bool", noDepRegion("windowize=1")},
 	{"windowize_on_chip", "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(self, x: pl.Tensor[[4, 16], pl.FP32]):\n        with pl.at(level=pl.Level.CHIP, role=pl.Role.Orchestrator, windowize=True):\n            pass\n"},
 	{"parametrize_set_arity", parametrized(`@pytest.mark.parametrize("rows,cols", [(4, 8), (4,)])`)},
@@ -224,7 +226,7 @@ class P:
 }
 
 // noDepRegion is an orchestration with an InCore region whose pl.at
-// takes kwarg (no_dep_args=, windowize=).
+// takes kwarg (no_dep_args=, dumps=, windowize=).
 func noDepRegion(kwarg string) string {
 	return `import pypto.language as pl
 

@@ -14,7 +14,8 @@ import (
 // the call's value (a tuple for `return a, b`). ptorepl reads
 // @pl.jit.inline helpers the same way, so the program it builds holds
 // them already spliced, where upstream's JIT emits an Inline function
-// that its first pass (InlineFunctions) splices.
+// that its first pass (InlineFunctions) splices; being a function, such
+// a helper's names do not reach the caller.
 
 // inlineHelper is one @pl.inline or @pl.jit.inline def.
 type inlineHelper struct {
@@ -62,9 +63,20 @@ func (fc *fnCtx) inlineCall(n *node, h *inlineHelper, pos []value, kws []kwArg) 
 	}
 	fc.inlining[h] = true
 	defer delete(fc.inlining, h)
+	// A helper's pl.dump_tag marks its own calls only, as upstream parses
+	// the helper on its own before splicing it.
+	defer func(tags []*ir.Var) { fc.dumpTagged = tags }(fc.dumpTagged)
 	defer r.enter(h.home)()
-	// As upstream, the parameters (and whatever the body defines) stay
-	// bound in the caller's scope after the call.
+	// An @pl.inline helper's parameters (and whatever its body defines)
+	// stay bound in the caller's scope after the call, as upstream's
+	// parser leaks them. An @pl.jit.inline helper is a function of its
+	// own that InlineFunctions splices with its parameters substituted:
+	// its names stay its own, so a parameter named like a caller's
+	// variable does not rebind that variable.
+	if h.dec == "pl.jit.inline" {
+		defer func(e *env) { fc.env = e }(fc.env)
+		fc.env = fc.env.child()
+	}
 	for i, p := range h.params {
 		fc.bind(p, pos[i])
 	}

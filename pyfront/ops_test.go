@@ -2355,3 +2355,48 @@ func TestNoDep(t *testing.T) {
 		}
 	}
 }
+
+// pl.dump_tag marks a tensor for the selective dump of every later kernel
+// call that passes it (attrs={"dump_vars": [...]}) and every later pl.at
+// region (dumps=[...], after the region's own), carried to the outlined
+// call; an @pl.jit.inline helper whose parameters share the entry's names
+// leaves the entry's variables alone. Written and compiled compute the
+// same, and the dumps change nothing.
+func TestDumpTags(t *testing.T) {
+	prog, comp, _ := authored(t, "dump_tags.py", "add_then_double", 1)
+	text := printer.Program(prog.IR())
+	for _, want := range []string{"with pl.at(level=pl.Level.CORE_GROUP, dumps=[mid, a]):", "with pl.at(level=pl.Level.CORE_GROUP, dumps=[mid]):"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if final := printer.Program(comp.Final()); strings.Count(final, `attrs={"dump_vars": [`) != 2 {
+		t.Errorf("the outlined calls do not both carry their dumps:\n%s", final)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(16, 64, 64), tensor.Zeros(ir.FP32, 64, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		if got, want := a[1].At(63, 63), f32(2*f32(a[0].At(63, 63)+1)); got != want {
+			t.Fatalf("compiled %v: c[63, 63] = %v, want (a + 1) * 2 = %v", compiled, got, want)
+		}
+	})
+
+	prog, comp, _ = authored(t, "dump_tags.py", "TaggedCalls", 1)
+	text = printer.Program(prog.IR())
+	for _, want := range []string{
+		"= self.scale(x, y)\n", // before the tag
+		`= self.scale(x, z, attrs={"dump_vars": [x]})`,
+		`with pl.at(level=pl.Level.CORE_GROUP, name_hint="plus", dumps=[z, x]):`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(17, 64, 64), tensor.Zeros(ir.FP32, 64, 64), tensor.Zeros(ir.FP32, 64, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		if got, want := a[2].At(5, 7), f32(f32(2*a[0].At(5, 7))+1); got != want {
+			t.Fatalf("compiled %v: z[5, 7] = %v, want %v", compiled, got, want)
+		}
+	})
+}

@@ -53,6 +53,10 @@ type fnCtx struct {
 	// loops counts the loops around the statement being read (a break or
 	// continue needs one).
 	loops int
+	// dumpTagged are the tensors pl.dump_tag marked so far, in order: each
+	// kernel call that passes one, and each pl.at scope after it, dumps
+	// it (forward-sticky, as upstream's parser keeps them).
+	dumpTagged []*ir.Var
 	// manualDepth counts the manual runtime scopes around the statement
 	// being read (the runtime nests no scope in one).
 	manualDepth int

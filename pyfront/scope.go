@@ -130,7 +130,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		case "deps", "allow_early_resolve":
 			fc.taskKwarg("pl.at", k, s)
 		case "no_dep_args":
-			s.NoDepArgs = fc.noDepArgs(k)
+			s.NoDepArgs = fc.tensorNames("no_dep_args", k)
 		case "windowize":
 			b, ok := k.val.(bool)
 			if !ok {
@@ -138,7 +138,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 			}
 			s.Windowize = b
 		case "dumps":
-			r.fail(k.node, "pl.at: %s= is not supported yet", k.name)
+			s.Dumps = fc.tensorNames("dumps", k)
 		default:
 			r.fail(k.node, "pl.at: unknown keyword %s (expected level, role, name_hint, optimizations, deps, no_dep_args, allow_early_resolve or windowize)", k.name)
 		}
@@ -146,6 +146,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 	if s.Level == ir.LevelNone {
 		r.fail(call, "pl.at needs a level: pl.at(level=pl.Level.CORE_GROUP)")
 	}
+	s.Dumps = fc.stickyDumps(s.Dumps)
 	if s.Windowize && s.Level != ir.LevelCoreGroup {
 		r.fail(call, "pl.at: windowize=True applies to an InCore scope (level=pl.Level.CORE_GROUP)")
 	}
@@ -221,29 +222,29 @@ func (fc *fnCtx) deps(what string, k kwArg) []ir.Expr {
 	return out
 }
 
-// noDepArgs reads pl.at's no_dep_args=[t, ...]: bare names of tensors
-// in scope, each once, as upstream's parser takes them.
-func (fc *fnCtx) noDepArgs(k kwArg) []ir.Expr {
+// tensorNames reads pl.at's no_dep_args=[t, ...] or dumps=[t, ...]: bare
+// names of tensors in scope, each once, as upstream's parser takes them.
+func (fc *fnCtx) tensorNames(kw string, k kwArg) []ir.Expr {
 	r := fc.r
 	list := k.node.ChildByFieldId(fldValue)
 	if list.Kind() != "list" {
-		r.fail(list, "pl.at: no_dep_args must be a list literal of tensor names: no_dep_args=[t1, t2]")
+		r.fail(list, "pl.at: %s must be a list literal of tensor names: %s=[t1, t2]", kw, kw)
 	}
 	var out []ir.Expr
 	seen := map[*ir.Var]bool{}
 	for _, e := range r.kids(list) {
 		if e.Kind() != "identifier" {
-			r.fail(e, "pl.at: no_dep_args entries must be bare tensor names, given %s", r.text(e))
+			r.fail(e, "pl.at: %s entries must be bare tensor names, given %s", kw, r.text(e))
 		}
 		v, ok := r.evalIn(e, fc.env, fc).(*ir.Var)
 		if !ok {
-			r.fail(e, "pl.at: no_dep_args names %s, which is not a variable", r.text(e))
+			r.fail(e, "pl.at: %s names %s, which is not a variable", kw, r.text(e))
 		}
 		if _, ok := ir.AsTensorLike(v.Type()); !ok {
-			r.fail(e, "pl.at: no_dep_args entry %s is not a tensor (it is %s)", r.text(e), v.Type())
+			r.fail(e, "pl.at: %s entry %s is not a tensor (it is %s)", kw, r.text(e), v.Type())
 		}
 		if seen[v] {
-			r.fail(e, "pl.at: no_dep_args lists %s more than once", r.text(e))
+			r.fail(e, "pl.at: %s lists %s more than once", kw, r.text(e))
 		}
 		seen[v] = true
 		out = append(out, v)

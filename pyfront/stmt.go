@@ -3,6 +3,7 @@
 package pyfront
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -329,9 +330,9 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 }
 
 // dumpTag reads pl.dump_tag(t, ...): it marks tensors for the runtime's
-// partial argument dump (a debug capture on the device that changes no
-// value). ptorepl checks its operands and keeps no record: nothing here
-// dumps arguments.
+// selective argument dump (a debug capture on the device that changes no
+// value). Each kernel call after it that passes a marked tensor, and each
+// pl.at scope after it, carries the tensor as a dump (fc.dumpTagged).
 func (fc *fnCtx) dumpTag(n *node) {
 	r := fc.r
 	pos, nodes, kws := r.args(n, fc.env, fc)
@@ -343,7 +344,26 @@ func (fc *fnCtx) dumpTag(n *node) {
 		if _, tensor := ir.AsTensorLike(typeOf(e, ok)); !tensor {
 			r.fail(nodes[i], "pl.dump_tag: expected a tensor, given %s", describe(v))
 		}
+		tv, isVar := e.(*ir.Var)
+		if !isVar {
+			r.fail(nodes[i], "pl.dump_tag: expected a tensor variable, given %s", r.text(nodes[i]))
+		}
+		if !slices.Contains(fc.dumpTagged, tv) {
+			fc.dumpTagged = append(fc.dumpTagged, tv)
+		}
 	}
+}
+
+// stickyDumps are the dumps of a pl.at scope: the tensors its dumps=
+// names, then those pl.dump_tag marked before it.
+func (fc *fnCtx) stickyDumps(explicit []ir.Expr) []ir.Expr {
+	out := explicit
+	for _, v := range fc.dumpTagged {
+		if !slices.ContainsFunc(out, func(e ir.Expr) bool { return e == v }) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // unpack reads `a, b = f(...)` for a call that returns a tuple, as
