@@ -2400,3 +2400,40 @@ func TestDumpTags(t *testing.T) {
 		}
 	})
 }
+
+// TestUpstreamJitInlineNames reads upstream's two (a + 1) * 2 entries made
+// of @pl.jit.inline helpers whose parameters are named a and c, as the
+// entries' own variables are (examples/utils/cross_function_calls.py and
+// the dump_tag system test), unmodified: each computes into its output c,
+// as written and compiled.
+func TestUpstreamJitInlineNames(t *testing.T) {
+	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if examples == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read examples/utils and tests/st beside it")
+	}
+	for _, c := range []struct{ file, entry string }{
+		{filepath.Join(examples, "..", "utils", "cross_function_calls.py"), "main_kernel"},
+		{filepath.Join(examples, "..", "..", "tests", "st", "runtime", "framework_and_models", "test_dump_tag.py"), "add_mul_with_dump_tags"},
+	} {
+		mod, err := pl.LoadPython(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := tensor.Randn(21, 128, 128)
+		prog, err := mod.Specialize(c.entry, x, tensor.Zeros(ir.FP32, 128, 128))
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatalf("%s: %v", c.entry, err)
+		}
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			return []*tensor.Tensor{x, tensor.Zeros(ir.FP32, 128, 128)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			if got, want := a[1].At(100, 3), f32(2*f32(x.At(100, 3)+1)); got != want {
+				t.Fatalf("%s compiled %v: c[100, 3] = %v, want (a + 1) * 2 = %v", c.entry, compiled, got, want)
+			}
+		})
+	}
+}
