@@ -154,7 +154,8 @@ func slotTuple(slots []int, pos Span) *MakeTuple {
 	return &MakeTuple{Elems: elems, Pos: pos}
 }
 
-// DumpArgs are the positions of the arguments a pl.submit marks for dumping.
+// DumpArgs are the positions of the arguments a kernel call marks for
+// dumping, ascending.
 func (c *Call) DumpArgs() []int {
 	v, ok := c.Attrs.Get(attrDumps)
 	t, isTuple := v.(*MakeTuple)
