@@ -2401,25 +2401,35 @@ func TestDumpTags(t *testing.T) {
 	})
 }
 
-// TestUpstreamJitInlineNames reads upstream's two (a + 1) * 2 entries made
-// of @pl.jit.inline helpers whose parameters are named a and c, as the
-// entries' own variables are (examples/utils/cross_function_calls.py and
-// the dump_tag system test), unmodified: each computes into its output c,
-// as written and compiled.
+// TestUpstreamJitInlineNames reads upstream's @pl.jit entries made of
+// @pl.jit.inline helpers, unmodified: the two (a + 1) * 2 entries whose
+// helpers' parameters are named a and c, as the entries' own variables are
+// (examples/utils/cross_function_calls.py, the dump_tag system test), and
+// test_jit.py's entries that forward a slice of their input to a helper
+// (c = src[0:128] + 1, c = src[128:] + 1). Each computes into its output
+// c, as written and compiled.
 func TestUpstreamJitInlineNames(t *testing.T) {
 	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if examples == "" {
 		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to read examples/utils and tests/st beside it")
 	}
-	for _, c := range []struct{ file, entry string }{
-		{filepath.Join(examples, "..", "utils", "cross_function_calls.py"), "main_kernel"},
-		{filepath.Join(examples, "..", "..", "tests", "st", "runtime", "framework_and_models", "test_dump_tag.py"), "add_mul_with_dump_tags"},
+	st := filepath.Join(examples, "..", "..", "tests", "st", "runtime", "framework_and_models")
+	addMul := func(x *tensor.Tensor, i, j int) float64 { return f32(2 * f32(x.At(i, j)+1)) }
+	for _, c := range []struct {
+		file, entry string
+		rows        int // of the input; the output has 128
+		want        func(x *tensor.Tensor, i, j int) float64
+	}{
+		{filepath.Join(examples, "..", "utils", "cross_function_calls.py"), "main_kernel", 128, addMul},
+		{filepath.Join(st, "test_dump_tag.py"), "add_mul_with_dump_tags", 128, addMul},
+		{filepath.Join(st, "test_jit.py"), "subscript_slice_addone", 256, func(x *tensor.Tensor, i, j int) float64 { return f32(x.At(i, j) + 1) }},
+		{filepath.Join(st, "test_jit.py"), "open_slice_addone", 256, func(x *tensor.Tensor, i, j int) float64 { return f32(x.At(128+i, j) + 1) }},
 	} {
 		mod, err := pl.LoadPython(c.file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := tensor.Randn(21, 128, 128)
+		x := tensor.Randn(21, c.rows, 128)
 		prog, err := mod.Specialize(c.entry, x, tensor.Zeros(ir.FP32, 128, 128))
 		if err != nil {
 			t.Fatal(err)
@@ -2431,8 +2441,10 @@ func TestUpstreamJitInlineNames(t *testing.T) {
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{x, tensor.Zeros(ir.FP32, 128, 128)}
 		}, func(a []*tensor.Tensor, compiled bool) {
-			if got, want := a[1].At(100, 3), f32(2*f32(x.At(100, 3)+1)); got != want {
-				t.Fatalf("%s compiled %v: c[100, 3] = %v, want (a + 1) * 2 = %v", c.entry, compiled, got, want)
+			for _, ij := range [][2]int{{0, 0}, {100, 3}, {127, 127}} {
+				if got, want := a[1].At(ij[0], ij[1]), c.want(x, ij[0], ij[1]); got != want {
+					t.Fatalf("%s compiled %v: c%v = %v, want %v", c.entry, compiled, ij, got, want)
+				}
 			}
 		})
 	}
