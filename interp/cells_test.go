@@ -81,6 +81,8 @@ func TestCellErrorsAreClear(t *testing.T) {
 		{"method of an undefined name with two results", "a, b := undefinedM.Program(\"x\")", 1, "undefined: undefinedM"},
 		{"range over a function", "for x := range func(yield func(int) bool) {} {\n\t_ = x\n}", 1, "range over a function"},
 		{"top-level return with a value", "if true {\n\treturn 3\n}", 2, "top-level return"},
+		// Every argument of pl.Load is wrong; the error names the first.
+		{"a DSL call's first bad argument", "pl.Load(nil, 1, 2)", 1, "pl.Load argument 'tensor': got nil"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

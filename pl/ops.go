@@ -25,20 +25,21 @@ func isTensor(e ir.Expr) bool { _, ok := ir.AsTensorLike(e.Type()); return ok }
 // Load loads a tile of shape at offsets from tensor t into Vec memory.
 // PyPTO: pl.load(t, offsets, shape) → pl.tile.load(t, offsets, shape, shape, target_memory=pl.Mem.Vec).
 func Load(t, offsets, shape any) Expr {
+	// Arguments are checked in order, so an error names the first bad one.
+	x, o := arg(t, "pl.Load", "tensor"), dsl.TupleArg(offsets, "pl.Load offsets")
 	s := dsl.TupleArg(shape, "pl.Load shape")
 	valid := &ir.MakeTuple{Elems: append([]ir.Expr(nil), s.Elems...)}
-	return dsl.Call(ir.TileLoad, []ir.Expr{arg(t, "pl.Load", "tensor"), dsl.TupleArg(offsets, "pl.Load offsets"), s, valid},
-		kw("target_memory", ir.MemVec))
+	return dsl.Call(ir.TileLoad, []ir.Expr{x, o, s, valid}, kw("target_memory", ir.MemVec))
 }
 
 // LoadTo loads a tile of shape at offsets from tensor t into memory mem
 // (pl.Mat for the cube path). PyPTO: pl.load(t, offsets, shape,
 // target_memory=mem).
 func LoadTo(t, offsets, shape any, mem MemorySpace) Expr {
+	x, o := arg(t, "pl.LoadTo", "tensor"), dsl.TupleArg(offsets, "pl.LoadTo offsets")
 	sh := dsl.TupleArg(shape, "pl.LoadTo shape")
 	valid := &ir.MakeTuple{Elems: append([]ir.Expr(nil), sh.Elems...)}
-	return dsl.Call(ir.TileLoad, []ir.Expr{arg(t, "pl.LoadTo", "tensor"), dsl.TupleArg(offsets, "pl.LoadTo offsets"), sh, valid},
-		kw("target_memory", mem))
+	return dsl.Call(ir.TileLoad, []ir.Expr{x, o, sh, valid}, kw("target_memory", mem))
 }
 
 // Store stores tile into tensor t at offsets; the result is t's new value.
