@@ -2449,3 +2449,51 @@ func TestUpstreamJitInlineNames(t *testing.T) {
 		})
 	}
 }
+
+// TestNoDepChain: a launch reading a tensor through pl.no_dep is still
+// ordered after its writer through a chain of tracked launches (64
+// accumulations), so the run is clean; with the chain's own tensor no_dep
+// too, both unordered pairs are named. The values are right either way.
+func TestNoDepChain(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "no_dep.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		broken bool
+		want   []string
+	}{
+		{false, []string{"protocol check: clean"}},
+		{true, []string{"protocol check: 2 errors",
+			"error [no-dep-race] finish reads a tensor the program created, which double writes",
+			"error [no-dep-race] finish reads acc, which accumulate writes"}},
+	} {
+		prog, err := mod.Call("build_chain", c.broken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, compiled := range []bool{false, true} {
+			x, acc, out := tensor.Randn(3, 32, 32), tensor.Randn(4, 32, 32), tensor.Zeros(ir.FP32, 32, 32)
+			acc0 := acc.At(7, 9)
+			res := runEither(t, "Chain", prog, comp, compiled, x, acc, out)
+			twice := f32(2 * x.At(7, 9))
+			want := acc0
+			for i := 0; i < 64; i++ {
+				want = f32(want + twice)
+			}
+			if got := out.At(7, 9); got != f32(twice+want) {
+				t.Fatalf("broken %v compiled %v: out[7, 9] = %v, want %v", c.broken, compiled, got, f32(twice+want))
+			}
+			rep := res.Report().String()
+			for _, w := range c.want {
+				if !strings.Contains(rep, w) {
+					t.Errorf("broken %v compiled %v: report\n%s\nwant %q", c.broken, compiled, rep, w)
+				}
+			}
+		}
+	}
+}

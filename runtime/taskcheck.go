@@ -53,8 +53,12 @@ type manualScope struct {
 type taskRec struct {
 	id   int64
 	ref  TaskRef
-	deps []int64 // declared, and in an auto scope the inferred ones
+	deps []int64 // declared
 	acc  []taskAccess
+	// idx is its place in the scope's tasks; in an auto scope before
+	// holds the earlier tasks it runs after (bit i: tasks[i]).
+	idx    int
+	before bitset
 	// untracked are the buffers the launch passes only through no_dep
 	// slots.
 	untracked map[*byte]bool
@@ -224,6 +228,7 @@ func (x *Exec) beginTaskID(id int64, name string, pos ir.Span, deps []int64) (in
 	rc.task = t
 	return id, func() {
 		rc.task = nil
+		t.idx = len(ms.tasks)
 		x.checkTask(ms, t)
 		ms.tasks = append(ms.tasks, t)
 		ms.byID[t.id] = t
@@ -245,36 +250,34 @@ func (rc *rankCtx) noteHost(v *view, segs []Segment, write bool) {
 // not order before it.
 func (x *Exec) checkTask(ms *manualScope, t *taskRec) {
 	t.acc = mergeAccesses(t.acc)
-	if len(t.acc) == 0 {
-		return
-	}
+	var ordered func(p *taskRec) bool
 	if ms.auto {
-		// The runtime's own edges: earlier tasks sharing bytes with t
-		// through tracked slots on both sides.
-		for _, p := range ms.tasks {
-			if trackedConflict(p, t) {
-				t.deps = append(t.deps, p.id)
-			}
-		}
-	}
-	before := map[int64]bool{}
-	var walk func(id int64)
-	walk = func(id int64) {
-		if before[id] {
+		t.before = ms.orderAuto(t)
+		ordered = func(p *taskRec) bool { return t.before.has(p.idx) }
+	} else {
+		if len(t.acc) == 0 {
 			return
 		}
-		before[id] = true
-		if p := ms.byID[id]; p != nil {
-			for _, d := range p.deps {
-				walk(d)
+		before := map[int64]bool{}
+		var walk func(id int64)
+		walk = func(id int64) {
+			if before[id] {
+				return
+			}
+			before[id] = true
+			if p := ms.byID[id]; p != nil {
+				for _, d := range p.deps {
+					walk(d)
+				}
 			}
 		}
-	}
-	for _, d := range t.deps {
-		walk(d)
+		for _, d := range t.deps {
+			walk(d)
+		}
+		ordered = func(p *taskRec) bool { return before[p.id] }
 	}
 	for _, p := range ms.tasks {
-		if before[p.id] {
+		if ordered(p) {
 			continue
 		}
 		a, b, ok := conflict(p.acc, t.acc)
@@ -330,6 +333,40 @@ func conflict(a, b []taskAccess) (taskAccess, taskAccess, bool) {
 		}
 	}
 	return taskAccess{}, taskAccess{}, false
+}
+
+// orderAuto is the set of the auto scope's earlier tasks that t runs
+// after: its deps and what runs before them, and each task it shares bytes
+// with through tracked slots on both sides with what runs before that. The
+// tasks are tried from the latest back, so a task already ordered through
+// a later one costs nothing and a chain of n launches costs n unions, not
+// a walk of every path.
+func (ms *manualScope) orderAuto(t *taskRec) bitset {
+	bs := make(bitset, (t.idx+63)/64)
+	for _, id := range t.deps {
+		if p := ms.byID[id]; p != nil {
+			bs.set(p.idx)
+			bs.or(p.before)
+		}
+	}
+	for i := t.idx - 1; i >= 0; i-- {
+		if p := ms.tasks[i]; !bs.has(i) && trackedConflict(p, t) {
+			bs.set(i)
+			bs.or(p.before)
+		}
+	}
+	return bs
+}
+
+// bitset is a set of small non-negative integers.
+type bitset []uint64
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) or(c bitset) {
+	for i := range c {
+		b[i] |= c[i]
+	}
 }
 
 // trackedConflict says whether p and t share bytes, one writing, through

@@ -87,3 +87,65 @@ class RegionPromise:
             u: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(scratch, [0, 0], [ROWS, COLS])
             out = pl.store(pl.add(u, 1.0), [0, 0], out)
         return out
+
+
+STEPS = 64
+
+
+def build_chain(broken):
+    """double writes t, STEPS launches add t into acc, finish reads t
+    through pl.no_dep. finish is still ordered after double, through the
+    acc chain (each accumulate reads t as double wrote it, finish reads acc
+    as the last one left it): clean. With acc no_dep too, nothing orders
+    finish after either: both are races."""
+
+    @pl.program
+    class Chain:
+        @pl.function(type=pl.FunctionType.InCore)
+        def double(
+            self,
+            x: pl.Tensor[[ROWS, COLS], pl.FP32],
+            t: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+            a: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(x, [0, 0], [ROWS, COLS])
+            return pl.store(pl.add(a, a), [0, 0], t)
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def accumulate(
+            self,
+            t: pl.Tensor[[ROWS, COLS], pl.FP32],
+            acc: pl.InOut[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+            a: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(t, [0, 0], [ROWS, COLS])
+            b: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(acc, [0, 0], [ROWS, COLS])
+            return pl.store(pl.add(a, b), [0, 0], acc)
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def finish(
+            self,
+            t: pl.Tensor[[ROWS, COLS], pl.FP32],
+            acc: pl.Tensor[[ROWS, COLS], pl.FP32],
+            out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+            a: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(t, [0, 0], [ROWS, COLS])
+            b: pl.Tile[[ROWS, COLS], pl.FP32] = pl.load(acc, [0, 0], [ROWS, COLS])
+            return pl.store(pl.add(a, b), [0, 0], out)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            x: pl.Tensor[[ROWS, COLS], pl.FP32],
+            acc: pl.InOut[pl.Tensor[[ROWS, COLS], pl.FP32]],
+            out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+        ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
+            t = pl.create_tensor([ROWS, COLS], dtype=pl.FP32)
+            t = self.double(x, t)
+            for i in pl.range(STEPS):
+                acc = self.accumulate(t, acc)
+            if broken:
+                out = self.finish(pl.no_dep(t), pl.no_dep(acc), out)
+            else:
+                out = self.finish(pl.no_dep(t), acc, out)
+            return out
+
+    return Chain
