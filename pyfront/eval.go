@@ -48,6 +48,9 @@ type reader struct {
 	// bounds their nesting.
 	sampleMakers map[string]*node
 	sampleDepth  int
+	// sampleDefs are the same functions' definitions, for a call that
+	// passes them a kernel (def check(kernel): kernel(A, out)).
+	sampleDefs map[string]*node
 	// binding is the module constant whose value is being read: a
 	// pl.MemRef() declared without a name takes it.
 	binding string

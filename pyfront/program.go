@@ -266,7 +266,7 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 				if r.mod != nil && r.mod.entries[name] {
 					how = fmt.Sprintf("annotate it, pl.Tensor[[128, 128], pl.FP32], or size the call from Go with mod.Specialize(%q, tensors...)", name)
 				}
-				r.fail(tnode, "parameter %s of %s is a bare pl.Tensor: @pl.jit takes its shape from the tensor a call passes, and no call of %s in the file's __main__ block passes one ptorepl can size (a = torch.zeros((128, 128), dtype=torch.float32)); %s", pname, name, name, how)
+				r.fail(tnode, "parameter %s of %s is a bare pl.Tensor: @pl.jit takes its shape from the tensor a call passes, and no call of %s in the file (at module level, under __main__ or in a plain function) passes one ptorepl can size (a = torch.zeros((128, 128), dtype=torch.float32)); %s", pname, name, name, how)
 			}
 			t = st
 			if d != ir.In {

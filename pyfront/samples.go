@@ -52,9 +52,9 @@ type sdict struct{ keys, vals seq }
 // dict's values. A call of it specializes every function among them.
 type oneOf seq
 
-// scanSamples reads the module's __main__ block and its undecorated
-// functions (def main, the harness functions examples drive kernels from)
-// for sample tensors and the calls that pass them; r.specs gets, per
+// scanSamples reads the module's top-level statements, its __main__ block
+// and its undecorated functions (def main, the harness functions examples
+// drive kernels from) for sample tensors and the calls that pass them; r.specs gets, per
 // called function, each argument's sample (the first call that sizes it
 // wins). Calls through tables of cases count: a loop over a literal tuple,
 // list or dict (.items(), .values()) binds its targets to each element in
@@ -63,11 +63,16 @@ type oneOf seq
 func (r *reader) scanSamples(root *node) {
 	global := map[string]sval{}
 	r.sampleMakers = map[string]*node{}
-	var blocks []*node
+	r.sampleDefs = map[string]*node{}
+	var blocks, top []*node
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
 		switch n.Kind() {
 		case "expression_statement":
+			// A script may call its kernels at module level, with no
+			// __main__ guard (A = torch.randn(ROWS, COLS); k(A, B, c)):
+			// those statements are walked in order, before the blocks.
+			top = append(top, n)
 			// Module-level tables of kernels (_MODES = {"a": kernel_a}).
 			if a := n.NamedChild(0); a != nil && a.Kind() == "assignment" {
 				left, right := a.ChildByFieldId(fldLeft), a.ChildByFieldId(fldRight)
@@ -75,6 +80,8 @@ func (r *reader) scanSamples(root *node) {
 					global[r.text(left)] = r.svalue(right, global)
 				}
 			}
+		case "for_statement", "with_statement":
+			top = append(top, n) // for kernel in (k1, k2): kernel(A, B, c)
 		case "if_statement":
 			cond := strings.Join(strings.Fields(r.text(n.ChildByFieldId(fldCondition))), " ")
 			if cond == `__name__ == "__main__"` || cond == `__name__ == '__main__'` {
@@ -86,6 +93,7 @@ func (r *reader) scanSamples(root *node) {
 			blocks = append(blocks, n.ChildByFieldId(fldBody))
 			if name := n.ChildByFieldId(fldName); name != nil {
 				r.sampleMakers[r.text(name)] = n.ChildByFieldId(fldBody)
+				r.sampleDefs[r.text(name)] = n
 			}
 		case "decorated_definition":
 			// A pytest function (@pytest.mark.parametrize def test_x) or
@@ -105,6 +113,13 @@ func (r *reader) scanSamples(root *node) {
 				blocks = append(blocks, r.testMethods(n)...)
 			}
 		}
+	}
+	module := make(map[string]sval, len(global))
+	for k, v := range global {
+		module[k] = v
+	}
+	for _, s := range top {
+		r.walkSamples(s, module)
 	}
 	for _, b := range blocks {
 		vars := make(map[string]sval, len(global))
@@ -205,6 +220,12 @@ func (r *reader) bindSample(target *node, v sval, vars map[string]sval) {
 // function, a variable bound to one, f.lower / f.compile, D[key]) and its
 // arguments' samples (*args spreads a tuple).
 func (r *reader) sampleCall(n *node, vars map[string]sval) {
+	if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && r.sampleDepth < 4 {
+		if def := r.sampleDefs[r.text(f)]; def != nil {
+			r.helperCall(def, n, vars)
+			return
+		}
+	}
 	var names []string
 	var callee func(f *node)
 	callee = func(f *node) {
@@ -331,7 +352,7 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 				return s
 			}
 		}
-	case "tuple", "list":
+	case "tuple", "list", "expression_list":
 		var out seq
 		for _, k := range r.kids(n) {
 			out = append(out, r.svalue(k, vars))
@@ -348,7 +369,11 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 		}
 		return d
 	case "subscript":
-		d, ok := r.svalue(n.ChildByFieldId(fldValue), vars).(*sdict)
+		base := r.svalue(n.ChildByFieldId(fldValue), vars)
+		if s, ok := base.(*sample); ok && s.scalar == nil {
+			return r.sliceSample(s, r.subscriptArgs(n), vars)
+		}
+		d, ok := base.(*sdict)
 		if !ok {
 			return nil
 		}
@@ -406,19 +431,141 @@ func (r *reader) svalue(n *node, vars map[string]sval) sval {
 		// file that builds samples returns.
 		if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && r.sampleDepth < 4 {
 			if body := r.sampleMakers[r.text(f)]; body != nil {
-				return r.madeSamples(body)
+				return r.madeSamples(body, r.boundParams(r.sampleDefs[r.text(f)], n, vars))
 			}
 		}
 	}
 	return nil
 }
 
-// madeSamples is what a sample-building function returns: its body's
-// samples, read in order, then the value of its first top-level return.
-func (r *reader) madeSamples(body *node) sval {
+// helperCall walks a plain function of the file called with arguments
+// (check(kernel), check(kernel, rows)): its body sees the caller's samples
+// and its parameters bound to the arguments' values, so the calls it makes
+// of a kernel it was passed size that kernel.
+func (r *reader) helperCall(def, call *node, vars map[string]sval) {
 	r.sampleDepth++
 	defer func() { r.sampleDepth-- }()
-	vars := map[string]sval{}
+	inner := make(map[string]sval, len(vars))
+	for k, v := range vars {
+		inner[k] = v
+	}
+	var params []string
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		if name, _, ok := r.param(p); ok {
+			params = append(params, name)
+		}
+	}
+	i := 0
+	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
+		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
+			continue
+		}
+		if i < len(params) {
+			if v := r.svalue(a, vars); v != nil {
+				inner[params[i]] = v
+			} else {
+				delete(inner, params[i])
+			}
+		}
+		i++
+	}
+	r.walkSamples(def.ChildByFieldId(fldBody), inner)
+}
+
+// sliceSample is the sample a subscript of s gives (A[:64], A[rows:, 0:8]):
+// each slice with constant bounds narrows its dimension, an integer index
+// drops it, the dimensions not named stay; nil for anything else.
+func (r *reader) sliceSample(s *sample, subs []*node, vars map[string]sval) sval {
+	if len(subs) > len(s.shape) {
+		return nil
+	}
+	constant := func(n *node) (int64, bool) {
+		if i, ok := r.svalue(n, vars).(int64); ok {
+			return i, true // a bound name, a literal or a module constant
+		}
+		v, err := r.tryEval(n, r.globalEnv())
+		i, ok := v.(int64)
+		return i, err == nil && ok
+	}
+	var shape []int64
+	for d, sub := range subs {
+		size := s.shape[d]
+		if sub.Kind() != "slice" {
+			if _, ok := constant(sub); !ok {
+				return nil
+			}
+			continue // an index drops the dimension
+		}
+		// [start]:[stop] (no step): the bounds are the children around
+		// the first colon.
+		bound := [2]int64{0, size}
+		part := 0
+		for i := uint(0); i < sub.ChildCount(); i++ {
+			c := sub.Child(i)
+			if c.Kind() == ":" {
+				part++
+				continue
+			}
+			if part > 1 {
+				return nil // a step
+			}
+			v, ok := constant(c)
+			if !ok {
+				return nil
+			}
+			if v < 0 {
+				v += size
+			}
+			bound[part] = min(max(v, 0), size)
+		}
+		shape = append(shape, max(bound[1]-bound[0], 0))
+	}
+	shape = append(shape, s.shape[len(subs):]...)
+	return &sample{shape: shape, dt: s.dt}
+}
+
+// boundParams are the values a call of a plain function of the file binds
+// its parameters to: the arguments' values in order, else the defaults
+// (def fresh(rows=ROWS)) that are integers.
+func (r *reader) boundParams(def, call *node, vars map[string]sval) map[string]sval {
+	out := map[string]sval{}
+	if def == nil {
+		return out
+	}
+	var args []*node
+	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
+		if a.Kind() != "keyword_argument" && a.Kind() != "list_splat" && a.Kind() != "dictionary_splat" {
+			args = append(args, a)
+		}
+	}
+	for i, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		name, dflt, ok := r.param(p)
+		if !ok {
+			continue
+		}
+		var v sval
+		if i < len(args) {
+			v = r.svalue(args[i], vars)
+		} else if dflt != nil {
+			if d, err := r.tryEval(dflt, r.globalEnv()); err == nil {
+				if n, isInt := d.(int64); isInt {
+					v = n
+				}
+			}
+		}
+		if v != nil {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+// madeSamples is what a sample-building function returns: its body's
+// samples, read in order (its parameters bound to vars), then the value of
+// its first top-level return.
+func (r *reader) madeSamples(body *node, vars map[string]sval) sval {
+	r.sampleDepth++
+	defer func() { r.sampleDepth-- }()
 	for _, st := range r.kids(body) {
 		if st.Kind() == "return_statement" {
 			if kids := r.kids(st); len(kids) == 1 {

@@ -645,3 +645,45 @@ class P:
 		t.Fatalf("optimizations= on a hierarchy scope: %v", err)
 	}
 }
+
+// TestJitScriptCalls: a script that calls its @pl.jit kernels at module
+// level (no __main__ block), with sliced samples, a loop over kernels and
+// a helper handed the kernel and a row count, sizes each kernel from its
+// first call; each runs, as written and compiled, to what it computes.
+func TestJitScriptCalls(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "script_calls.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		entry string
+		rows  int
+		f     func(x float64) float64
+	}{
+		{"double", 64, func(x float64) float64 { return float64(float32(2 * x)) }},
+		{"negate", 64, func(x float64) float64 { return -x }},
+		{"whole_plus_one", 128, func(x float64) float64 { return float64(float32(x + 1)) }},
+	} {
+		prog, err := mod.Program(c.entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("a: pl.Tensor[[%d, 64], pl.FP32], c: pl.Out[pl.Tensor[[%d, 64], pl.FP32]]", c.rows, c.rows)
+		if !strings.Contains(prog.String(), want) {
+			t.Fatalf("%s is not sized by its first call (want %s):\n%s", c.entry, want, prog)
+		}
+		comp, err := pl.TryCompile(prog, pl.Ranks(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, compiled := range []bool{false, true} {
+			x, out := tensor.Randn(9, c.rows, 64), tensor.Zeros(ir.FP32, c.rows, 64)
+			runEither(t, c.entry, prog, comp, compiled, x, out)
+			for _, ij := range [][2]int{{0, 0}, {c.rows - 1, 63}, {5, 17}} {
+				if got, want := out.At(ij[0], ij[1]), c.f(x.At(ij[0], ij[1])); got != want {
+					t.Fatalf("%s compiled %v: c%v = %v, want %v", c.entry, compiled, ij, got, want)
+				}
+			}
+		}
+	}
+}
