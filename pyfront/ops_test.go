@@ -2468,14 +2468,7 @@ func TestNoDepChain(t *testing.T) {
 			"error [no-dep-race] finish reads a tensor the program created, which double writes",
 			"error [no-dep-race] finish reads acc, which accumulate writes"}},
 	} {
-		prog, err := mod.Call("build_chain", c.broken)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp, err := pl.TryCompile(prog, pl.Ranks(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog, comp := calledCompiled(t, mod, 1, "build_chain", c.broken)
 		for _, compiled := range []bool{false, true} {
 			x, acc, out := tensor.Randn(3, 32, 32), tensor.Randn(4, 32, 32), tensor.Zeros(ir.FP32, 32, 32)
 			acc0 := acc.At(7, 9)
