@@ -200,11 +200,12 @@ func (x *Exec) markNoDep(c *ir.Call, args []any) {
 	x.rc.noDep = untracked
 }
 
-// noTask ends a launch no manual scope records.
+// noTask ends a launch no scope records.
 func noTask() {}
 
 // beginTask starts a launch: it gets its id (the value its task id takes)
-// and, in a manual scope, a record of what it touches. end finishes it.
+// and, in a manual scope or an auto one checking no_dep slots, a record of
+// what it touches. end finishes it.
 func (x *Exec) beginTask(name string, pos ir.Span, deps []int64) (id int64, end func()) {
 	return x.beginTaskID(x.s.newTaskID(), name, pos, deps)
 }
@@ -246,8 +247,9 @@ func (rc *rankCtx) noteHost(v *view, segs []Segment, write bool) {
 	}
 }
 
-// checkTask compares t with the scope's earlier tasks that its deps do
-// not order before it.
+// checkTask compares t with the scope's earlier tasks that nothing orders
+// before it: in a manual scope its deps, in an auto one also the runtime's
+// own edges (orderAuto).
 func (x *Exec) checkTask(ms *manualScope, t *taskRec) {
 	t.acc = mergeAccesses(t.acc)
 	var ordered func(p *taskRec) bool
