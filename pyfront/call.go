@@ -415,6 +415,12 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 		if u, ok := r.consts[callee].(unevaluable); ok {
 			r.resolved(fnNode, callee, u)
 		}
+		if fnNode.Kind() == "identifier" && !r.topNames[callee] && !pythonBuiltins[callee] {
+			if _, bound := fc.env.lookup(callee); !bound {
+				// A kernel of another file or page, used without its import.
+				r.fail(fnNode, "%s is not defined or imported in this file: a call of it needs its def here, or an import (from kernels import %s)", callee, callee)
+			}
+		}
 		r.fail(fnNode, "unsupported call %s(...): only PyPTO ops (pl.*, pld.*), program functions and pl.const/pl.cast/pl.min/pl.max/abs are allowed", callee)
 	}
 	for _, k := range kws {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -215,6 +216,8 @@ class P:
 	{"no_dep_args_not_name", noDepRegion("no_dep_args=[x[0:2, :]]")},
 	{"no_dep_args_scalar", noDepRegion("no_dep_args=[n]")},
 	{"no_dep_args_twice", noDepRegion("no_dep_args=[x, x]")},
+	{"call_undefined_kernel", submitCase("pl.submit(self.k, x, y)\n        per_rank_get(x, y)")},
+	{"call_builtin", submitCase("pl.submit(self.k, x, y)\n        sorted(x)")},
 	{"dumps_not_names", noDepRegion("dumps=[x, 1]")},
 	{"dump_tag_expression", submitCase("pl.submit(self.k, x, y)\n        pl.dump_tag(pl.add(x, x))")},
 	{"windowize_not_bool", noDepRegion("windowize=1")},
@@ -380,5 +383,19 @@ def lone(x: pl.Tensor[[1, 8], pl.FP32]):
 		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: got %v, want %s...", name, err, want)
 		}
+	}
+}
+
+// The names the reader takes for Python's built-ins (a call of one is
+// unsupported, not undefined) are all built-ins of Debian's Python.
+func TestPythonBuiltinsAreBuiltins(t *testing.T) {
+	names := pyfront.PythonBuiltins()
+	cmd := exec.Command("/usr/bin/python3", append([]string{"-c", "import builtins, sys\nfor n in sys.argv[1:]:\n    if not callable(getattr(builtins, n, None)): print(n)"}, names...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	if s := strings.TrimSpace(string(out)); s != "" {
+		t.Fatalf("not Python built-in functions: %s", s)
 	}
 }

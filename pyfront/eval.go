@@ -51,6 +51,9 @@ type reader struct {
 	// sampleDefs are the same functions' definitions, for a call that
 	// passes them a kernel (def check(kernel): kernel(A, out)).
 	sampleDefs map[string]*node
+	// topNames are the names the file's top level binds: its defs and
+	// classes, assignment targets and imports (topLevelNames).
+	topNames map[string]bool
 	// binding is the module constant whose value is being read: a
 	// pl.MemRef() declared without a name takes it.
 	binding string

@@ -82,3 +82,13 @@ func SplitAgrees(src []byte, max int) (tried, joined int, err error) {
 
 // ArenaBytes is the memory the parser's pooled arenas hold.
 func ArenaBytes() int { return arenaBytes() }
+
+// PythonBuiltins are the names the reader takes for Python's built-in
+// functions.
+func PythonBuiltins() []string {
+	var out []string
+	for n := range pythonBuiltins {
+		out = append(out, n)
+	}
+	return out
+}

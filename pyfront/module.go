@@ -236,6 +236,7 @@ func (r *reader) module(root *node) *Module {
 	r.helpers = map[string]*factory{}
 	r.cases = map[string]*caseClass{}
 	r.enumImports = map[string]enumRef{}
+	r.topNames = r.topLevelNames(root)
 	var jits []*jitFunc
 	add := func(name string, n *node) {
 		for _, o := range m.order {
@@ -335,6 +336,60 @@ func (r *reader) module(root *node) *Module {
 		m.progs[e.name] = e.prog
 	}
 	return m
+}
+
+// topLevelNames are the names the statements at the file's top level
+// bind, as Python would: def and class names, assignment targets (tuples
+// unpacked), import aliases, and those bound under if/for/with/try there.
+func (r *reader) topLevelNames(root *node) map[string]bool {
+	names := map[string]bool{}
+	var target func(n *node)
+	target = func(n *node) {
+		switch n.Kind() {
+		case "identifier":
+			names[r.text(n)] = true
+		case "pattern_list", "tuple_pattern", "tuple", "list_pattern", "list", "parenthesized_expression":
+			for _, k := range r.kids(n) {
+				target(k)
+			}
+		}
+	}
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, s := range r.kids(n) {
+			switch s.Kind() {
+			case "function_definition", "class_definition":
+				target(s.ChildByFieldId(fldName))
+			case "decorated_definition":
+				if def := s.ChildByFieldId(fldDefinition); def != nil {
+					target(def.ChildByFieldId(fldName))
+				}
+			case "expression_statement":
+				if a := s.NamedChild(0); a != nil && a.Kind() == "assignment" {
+					target(a.ChildByFieldId(fldLeft))
+				}
+			case "import_statement", "import_from_statement":
+				for _, k := range r.kids(s) {
+					switch k.Kind() {
+					case "aliased_import":
+						target(k.ChildByFieldId(fldAlias))
+					case "dotted_name":
+						if parts := r.kids(k); len(parts) > 0 {
+							target(parts[len(parts)-1]) // from m import name
+							target(parts[0])            // import pkg.mod binds pkg
+						}
+					}
+				}
+			case "if_statement", "for_statement", "while_statement", "with_statement", "try_statement", "block", "else_clause", "elif_clause", "except_clause", "finally_clause":
+				if s.Kind() == "for_statement" {
+					target(s.ChildByFieldId(fldLeft))
+				}
+				walk(s)
+			}
+		}
+	}
+	walk(root)
+	return names
 }
 
 // buildEntry builds one program of the module. A reading error fails that

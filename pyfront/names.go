@@ -206,3 +206,17 @@ func enumEntry(prefix, name string, v value) {
 	}
 	builtins[prefix+name] = v
 }
+
+// pythonBuiltins are Python's built-in functions: a call of one that is
+// not a PyPTO spelling is unsupported, not undefined.
+var pythonBuiltins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`abs all any ascii bin bool breakpoint bytearray bytes callable chr
+		classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format
+		frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len
+		list locals map max memoryview min next object oct open ord pow print property range repr
+		reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`) {
+		m[n] = true
+	}
+	return m
+}()
