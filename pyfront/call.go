@@ -953,6 +953,15 @@ func compatible(param, arg ir.Type) bool {
 	return true
 }
 
+// boolKwarg is keyword k of call what, which must be True or False.
+func (r *reader) boolKwarg(what string, k kwArg) bool {
+	b, ok := k.val.(bool)
+	if !ok {
+		r.fail(k.node, "%s: %s must be True or False, given %s", what, k.name, describe(k.val))
+	}
+	return b
+}
+
 // noDepArg is pl.no_dep(t): an argument of a kernel call whose slot the
 // runtime is not to track (ArgDirection NoDep). Anywhere else it is an
 // error.
@@ -1006,13 +1015,7 @@ func (fc *fnCtx) submit(n *node, callee string) ir.Expr {
 	var rest []kwArg
 	var dumps, coreNum, predicate *kwArg
 	early, syncStart := false, false
-	flag := func(k kwArg) bool {
-		b, ok := k.val.(bool)
-		if !ok {
-			r.fail(k.node, "%s: %s must be True or False, given %s", callee, k.name, describe(k.val))
-		}
-		return b
-	}
+	flag := func(k kwArg) bool { return r.boolKwarg(callee, k) }
 	for _, k := range kws {
 		k := k
 		switch {

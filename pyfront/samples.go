@@ -449,25 +449,14 @@ func (r *reader) helperCall(def, call *node, vars map[string]sval) {
 	for k, v := range vars {
 		inner[k] = v
 	}
-	var params []string
+	// A parameter hides the caller's name of the same name, bound or not.
 	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
 		if name, _, ok := r.param(p); ok {
-			params = append(params, name)
+			delete(inner, name)
 		}
 	}
-	i := 0
-	for _, a := range r.kids(call.ChildByFieldId(fldArguments)) {
-		if a.Kind() == "keyword_argument" || a.Kind() == "list_splat" || a.Kind() == "dictionary_splat" {
-			continue
-		}
-		if i < len(params) {
-			if v := r.svalue(a, vars); v != nil {
-				inner[params[i]] = v
-			} else {
-				delete(inner, params[i])
-			}
-		}
-		i++
+	for k, v := range r.boundParams(def, call, vars) {
+		inner[k] = v
 	}
 	r.walkSamples(def.ChildByFieldId(fldBody), inner)
 }

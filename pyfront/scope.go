@@ -132,11 +132,7 @@ func (fc *fnCtx) withStmt(n *node) []ir.Stmt {
 		case "no_dep_args":
 			s.NoDepArgs = fc.tensorNames("no_dep_args", k)
 		case "windowize":
-			b, ok := k.val.(bool)
-			if !ok {
-				r.fail(k.node, "pl.at: windowize must be True or False, given %s", describe(k.val))
-			}
-			s.Windowize = b
+			s.Windowize = r.boolKwarg("pl.at", k)
 		case "dumps":
 			s.Dumps = fc.tensorNames("dumps", k)
 		default:
@@ -184,11 +180,7 @@ func (fc *fnCtx) taskKwarg(what string, k kwArg, s *ir.ScopeStmt) {
 	case "deps":
 		s.Deps = fc.deps(what, k)
 	case "allow_early_resolve":
-		b, ok := k.val.(bool)
-		if !ok {
-			r.fail(k.node, "%s: allow_early_resolve must be True or False, given %s", what, describe(k.val))
-		}
-		s.AllowEarlyResolve = b
+		s.AllowEarlyResolve = r.boolKwarg(what, k)
 	case "predicate":
 		p := r.toExpr(k.node, k.val)
 		if err := ir.CheckPredicate(p); err != nil {
@@ -299,11 +291,7 @@ func (fc *fnCtx) spmdLaunch(call *node) (*ir.ScopeStmt, *ir.ScopeStmt) {
 	for _, k := range kws {
 		switch k.name {
 		case "sync_start":
-			b, ok := k.val.(bool)
-			if !ok {
-				r.fail(k.node, "pl.spmd: sync_start must be True or False, given %s", describe(k.val))
-			}
-			s.SyncStart = b
+			s.SyncStart = r.boolKwarg("pl.spmd", k)
 		case "name_hint":
 			h, ok := k.val.(string)
 			if !ok || (h != "" && !isIdentifier(h)) {
