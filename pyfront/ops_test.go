@@ -211,12 +211,25 @@ func TestColumnReductions(t *testing.T) {
 	}, func(a []*tensor.Tensor, compiled bool) {
 		x := a[0]
 		for j := 0; j < 16; j++ {
-			sum, mx, mn, prod := 0.0, math.Inf(-1), math.Inf(1), 1.0
+			mx, mn, prod := math.Inf(-1), math.Inf(1), 1.0
+			// col_sum adds in FP32 as TCOLSUM does: row by row, or with a
+			// scratch tile as a binary tree (8 rows: three levels).
+			seq := x.At(0, j)
+			var tree [8]float64
 			for i := 0; i < 8; i++ {
 				v := x.At(i, j)
-				sum, mx, mn, prod = sum+v, math.Max(mx, v), math.Min(mn, v), prod*v
+				mx, mn, prod = math.Max(mx, v), math.Min(mn, v), prod*v
+				if i > 0 {
+					seq = f32(seq + v)
+				}
+				tree[i] = v
 			}
-			for k, want := range []float64{f32(sum), f32(sum), mx, mn, f32(prod)} {
+			for n := 8; n > 1; n /= 2 {
+				for i := 0; i < n/2; i++ {
+					tree[i] = f32(tree[2*i] + tree[2*i+1])
+				}
+			}
+			for k, want := range []float64{seq, tree[0], mx, mn, f32(prod)} {
 				if got := a[1+k].At(0, j); got != want {
 					t.Fatalf("compiled %v: output %d column %d = %v, want %v", compiled, k, j, got, want)
 				}
@@ -2488,5 +2501,79 @@ func TestNoDepChain(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A slice may reach past the end of its tensor, as upstream's paged
+// attention's block-index slice does near the table's end: what lies
+// inside reads as the table's, and a read past the end is an error that
+// says so.
+func TestSliceOverhang(t *testing.T) {
+	prog, comp, _ := authored(t, "slice_overhang.py", "SliceOverhang", 1)
+	table := func() *tensor.Tensor { return tensor.FromInt32([]int32{10, 11, 12, 13, 14, 15, 16, 17}, 8) }
+	one := func(v int32) *tensor.Tensor { return tensor.FromInt32([]int32{v}, 1) }
+	for _, c := range []struct {
+		start, reach int32
+		want         []float64
+	}{
+		{2, 4, []float64{12, 13, 14, 15}}, // inside
+		{6, 2, []float64{16, 17, 0, 0}},   // overhangs, reads what exists
+	} {
+		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+			return []*tensor.Tensor{table(), one(c.start), one(c.reach), tensor.Zeros(ir.INT32, 4)}
+		}, func(a []*tensor.Tensor, compiled bool) {
+			for i, w := range c.want {
+				if got := a[3].At(i); got != w {
+					t.Fatalf("start %d, compiled %v: out[%d] = %v, want %v", c.start, compiled, i, got, w)
+				}
+			}
+		})
+	}
+	for _, compiled := range []bool{false, true} {
+		args := []*tensor.Tensor{table(), one(6), one(3), tensor.Zeros(ir.INT32, 4)}
+		var err error
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		if err == nil || !strings.Contains(err.Error(), "reaches past the end of the tensor this slice was cut from") {
+			t.Fatalf("compiled %v: reading past the table's end gave %v", compiled, err)
+		}
+	}
+}
+
+// An INDEX tensor parameter takes an INT64 host tensor, as upstream's
+// runtime passes torch's int64 there (torch has no index type); another
+// integer type is still refused.
+func TestIndexTensorFromInt64(t *testing.T) {
+	mod, err := pl.ParsePython(`import pypto.language as pl
+
+
+@pl.program
+class IndexArg:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, vs: pl.Tensor[[2], pl.INDEX], out: pl.Out[pl.Tensor[[1], pl.INT64]]) -> pl.Tensor[[1], pl.INT64]:
+        r: pl.Scalar[pl.INDEX] = pl.tensor.read(vs, [1])
+        pl.tensor.write(out, [0], pl.cast(r, pl.INT64))
+        return out
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("IndexArg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := tensor.Zeros(ir.INT64, 1)
+	if _, err := pl.Run(prog, pl.Ranks(1), tensor.FromFloat64(ir.INT64, []float64{3, 5}, 2), out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.At(0); got != 5 {
+		t.Fatalf("out[0] = %v, want 5", got)
+	}
+	_, err = pl.Run(prog, pl.Ranks(1), tensor.FromInt32([]int32{3, 5}, 2), out)
+	if err == nil || !strings.Contains(err.Error(), "host tensor vs: expected dtype pl.INDEX, given pl.INT32") {
+		t.Fatalf("an INT32 tensor for an INDEX parameter gave %v", err)
 	}
 }

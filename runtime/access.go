@@ -55,6 +55,9 @@ func (rc *rankCtx) newViewLayout(v *view) *ViewLayout {
 // readInto gathers the view's elements (row-major) as raw bytes into dst,
 // which holds exactly that many bytes.
 func (x *Exec) readInto(v *view, rank int, dst []byte, c *ir.Call) error {
+	if err := v.checkInside(); err != nil {
+		return err
+	}
 	segs := x.segments(v)
 	if v.win == nil {
 		if x.rc.task != nil {
@@ -83,6 +86,9 @@ func (x *Exec) readBytes(v *view, rank int, c *ir.Call) ([]byte, error) {
 
 // writeBytes scatters raw bytes (row-major) over the view.
 func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
+	if err := v.checkInside(); err != nil {
+		return err
+	}
 	segs := x.segments(v)
 	if v.win == nil {
 		if x.rc.task != nil {
@@ -107,7 +113,7 @@ func (x *Exec) writeBytes(v *view, rank int, b []byte, c *ir.Call) error {
 // transfer can read or write them in place; ok is false for window views,
 // strided views and views that do not fit (the general path reports those).
 func hostRun(v *view) (b []byte, ok bool) {
-	if v.win != nil || !v.contiguous() {
+	if v.win != nil || !v.contiguous() || v.inside != nil {
 		return nil, false
 	}
 	sz := v.dt.Bytes()

@@ -393,8 +393,14 @@ func hostView(t *tensor.Tensor, p *ir.Var) (*view, error) {
 	if !supported(t.DType()) {
 		return nil, fmt.Errorf("host tensor %s: the simulator does not support dtype %s", p.Name, t.DType().Name())
 	}
+	vdt := t.DType()
 	if dims, dt, ok := ir.ShapeOf(p.Type()); ok {
-		if dt != t.DType() {
+		// An INDEX tensor arrives as INT64 (torch has no index type, and
+		// upstream's runtime passes int64 tensors there): same bytes.
+		if dt == ir.INDEX && vdt == ir.INT64 {
+			vdt = ir.INDEX
+		}
+		if dt != vdt {
 			return nil, fmt.Errorf("host tensor %s: expected dtype %s, given %s", p.Name, dt, t.DType())
 		}
 		if len(dims) != t.Dim() {
@@ -407,7 +413,7 @@ func hostView(t *tensor.Tensor, p *ir.Var) (*view, error) {
 		}
 	}
 	sh := t.Shape()
-	return &view{dt: t.DType(), shape: sh, strides: rowMajor(sh), host: t.Bytes()}, nil
+	return &view{dt: vdt, shape: sh, strides: rowMajor(sh), host: t.Bytes()}, nil
 }
 
 // bindDims binds symbolic dims (NR = pl.dynamic) to the sizes of a value.

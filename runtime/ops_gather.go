@@ -399,15 +399,19 @@ func gather(mem []float64, mshape []int, dt ir.DataType, idx *Tile, elem bool, o
 		unit = "elements"
 	}
 	// at maps index k (element i of idx) into [0, n), or -1 for a zero.
+	// The device reads an index as an unsigned 32-bit offset, so a
+	// negative one is past the end: clamp takes the last, wrap takes
+	// 2^32 + k modulo n.
 	at := func(k, n, i int) (int, error) {
 		if k >= 0 && k < n {
 			return k, nil
 		}
+		u := int(uint32(int64(k)))
 		switch oob {
 		case 1:
-			return min(max(k, 0), n-1), nil
+			return min(u, n-1), nil
 		case 2:
-			return ((k % n) + n) % n, nil
+			return u % n, nil
 		case 3:
 			return -1, nil
 		}

@@ -153,11 +153,67 @@ func init() {
 // Column reductions fold the first axis over its valid rows into one row.
 func init() {
 	for op, k := range map[*ir.OpDef]reduction{
-		ir.TileColSum: sumFold, ir.TileColMax: maxFold, ir.TileColMin: minFold, ir.TileColProd: prodFold,
+		ir.TileColMax: maxFold, ir.TileColMin: minFold, ir.TileColProd: prodFold,
 		ir.TileColArgmax: argmax, ir.TileColArgmin: argmin,
 	} {
 		Register(op, reduceOp(k, true))
 	}
+}
+
+// tile.col_sum adds the valid rows in the tile's own precision, in the
+// order TCOLSUM does: with a scratch tile, a binary tree (rows paired
+// 0+1, 2+3, ..., an odd last row added into row 0, then the halves again);
+// without one, row by row. Each addition rounds, which for FP16 is far
+// from one rounding of the exact sum.
+func init() {
+	Register(ir.TileColSum, func(x *Exec, c *ir.Call, a []any) (any, error) {
+		t, err := tileArg(a[0], "tile")
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) != 2 {
+			return nil, fmt.Errorf("%s needs a 2-D tile, got %v", c.Name(), dimsText(t.Shape))
+		}
+		valid := t.validShape()
+		rows, cols := valid[0], t.Shape[1]
+		buf := make([]float64, rows*cols)
+		for i := 0; i < rows; i++ {
+			for j := 0; j < valid[1]; j++ {
+				buf[i*cols+j] = t.at(i*cols + j)
+			}
+		}
+		add := func(dst, src int) {
+			for j := 0; j < valid[1]; j++ {
+				buf[dst*cols+j] = round(buf[dst*cols+j]+buf[src*cols+j], t.DType)
+			}
+		}
+		if len(a) > 1 && a[1] != nil {
+			for n := rows; n > 1; n /= 2 {
+				half := n / 2
+				for i := 0; i < half; i++ {
+					for j := 0; j < valid[1]; j++ {
+						buf[i*cols+j] = round(buf[2*i*cols+j]+buf[(2*i+1)*cols+j], t.DType)
+					}
+				}
+				if n%2 == 1 {
+					add(0, n-1)
+				}
+			}
+		} else {
+			for i := 1; i < rows; i++ {
+				add(0, i)
+			}
+		}
+		out := make([]float64, cols)
+		if rows > 0 {
+			copy(out, buf[:cols])
+		}
+		res := tileOf(t.DType, []int{1, cols}, out)
+		if t.Valid != nil {
+			res.Valid = []int{1, valid[1]}
+		}
+		return res, nil
+	})
 }
 
 // reduceOp folds a tile's last axis (a row reduction, keepdim [..., 1]) or,

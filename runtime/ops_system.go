@@ -102,6 +102,9 @@ func init() {
 		if !v.contiguous() {
 			return nil, fmt.Errorf("cannot reinterpret a strided view %v as %v", dimsText(v.shape), dimsText(shape))
 		}
+		if err := v.checkInside(); err != nil {
+			return nil, err
+		}
 		if numel(shape) > numel(v.shape) && v.win == nil {
 			return nil, fmt.Errorf("a view %v is larger than the tensor %v", dimsText(shape), dimsText(v.shape))
 		}
@@ -223,13 +226,16 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if len(a) > 3 || c.Kwargs.Bool("clamp", false) {
 		sub, err = x.windowSlice(v, c, a, offs, shape)
 	} else {
-		sub, err = v.sub(offs, shape)
+		sub, err = v.overhang(offs, shape)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(drop) == 0 {
 		return sub, nil
+	}
+	if sub.inside != nil {
+		return nil, fmt.Errorf("a slice that drops dims may not reach past the end of its tensor (%v at %v of %v)", dimsText(shape), dimsText(offs), dimsText(v.shape))
 	}
 	dropped := map[int]bool{}
 	for _, d := range drop {

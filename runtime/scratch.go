@@ -89,7 +89,7 @@ func (x *Exec) ints(v any, what string) ([]int, error) {
 // subScratch is v.sub with the result in op scratch.
 func (x *Exec) subScratch(v *view, offs, shape []int) (*view, error) {
 	out := x.rc.sc.view()
-	return out, v.subInto(out, x.rc.sc.intSlice(len(v.shape)), offs, shape)
+	return out, v.subInto(out, x.rc.sc.intSlice(len(v.shape)), offs, shape, false)
 }
 
 // segments is v.segments in op scratch.

@@ -143,6 +143,13 @@ type view struct {
 	// valid is the valid shape tensor.set_validshape gave (nil: all of
 	// it); tensor.fillpad pads what lies outside it.
 	valid []int
+	// inside is, per dim, how far a slice that overhangs the end of the
+	// tensor it was cut from lies inside it (nil: all of it). Upstream
+	// makes such a view without a check (paged attention slices a fixed
+	// number of block indices near the table's end and reads only the
+	// ones that exist), so the simulator does too, and refuses an access
+	// that reaches past the end.
+	inside []int
 }
 
 func (v *view) String() string {
@@ -195,12 +202,32 @@ func (v *view) elemOffset(idx []int) (int, error) {
 // tensor.
 func (v *view) sub(offs, shape []int) (*view, error) {
 	out := &view{}
-	return out, v.subInto(out, make([]int, len(v.shape)), offs, shape)
+	return out, v.subInto(out, make([]int, len(v.shape)), offs, shape, false)
+}
+
+// overhang is tensor.slice's view of shape at offs of a rank-local
+// tensor: it may reach past the tensor's end (an access there is an
+// error), as upstream's slices may.
+func (v *view) overhang(offs, shape []int) (*view, error) {
+	out := &view{}
+	return out, v.subInto(out, make([]int, len(v.shape)), offs, shape, v.win == nil)
+}
+
+// checkInside fails when an access of the whole view would reach past the
+// end of the tensor an overhanging slice was cut from.
+func (v *view) checkInside() error {
+	for i, n := range v.inside {
+		if n < v.shape[i] {
+			return fmt.Errorf("the slice %v reaches past the end of the tensor it was cut from (dim %d holds %d of its %d there): only the part inside may be read or written", dimsText(v.shape), i, n, v.shape[i])
+		}
+	}
+	return nil
 }
 
 // subInto sets out to the view of shape at offs, with full (len(v.shape)
-// ints) as its shape; offs may be nil (all zeros).
-func (v *view) subInto(out *view, full, offs, shape []int) error {
+// ints) as its shape; offs may be nil (all zeros). overhang lets the
+// region reach past v's end (out records how far it lies inside).
+func (v *view) subInto(out *view, full, offs, shape []int, overhang bool) error {
 	if len(offs) != 0 && len(offs) != len(v.shape) {
 		return fmt.Errorf("offsets %v have %d dims, the tensor has %d (%v)", dimsText(offs), len(offs), len(v.shape), dimsText(v.shape))
 	}
@@ -218,7 +245,7 @@ func (v *view) subInto(out *view, full, offs, shape []int) error {
 		if len(offs) != 0 {
 			at = offs[i]
 		}
-		if at < 0 || at+full[i] > v.shape[i] {
+		if at < 0 || (!overhang && at+full[i] > v.shape[i]) {
 			if len(offs) == 0 {
 				offs = make([]int, len(v.shape))
 			}
@@ -227,7 +254,38 @@ func (v *view) subInto(out *view, full, offs, shape []int) error {
 		o += at * v.strides[i]
 	}
 	*out = view{dt: v.dt, shape: full, strides: v.strides, off: o, host: v.host, win: v.win}
+	if v.inside == nil && !overhang {
+		return nil
+	}
+	var inside []int
+	for i := range full {
+		end := v.shape[i]
+		if v.inside != nil {
+			end = v.inside[i]
+		}
+		at := 0
+		if len(offs) != 0 {
+			at = offs[i]
+		}
+		if n := max(0, min(full[i], end-at)); n < full[i] {
+			if !overhang {
+				return fmt.Errorf("region %v at offsets %v reaches past the end of the tensor this slice was cut from (it holds %v there)", dimsText(full), dimsText(offsOr0(offs, len(full))), dimsText(v.inside))
+			}
+			if inside == nil {
+				inside = append([]int(nil), full...)
+			}
+			inside[i] = n
+		}
+	}
+	out.inside = inside
 	return nil
+}
+
+func offsOr0(offs []int, n int) []int {
+	if len(offs) == 0 {
+		return make([]int, n)
+	}
+	return offs
 }
 
 // contiguous reports whether the view is one dense row-major run.
@@ -260,7 +318,7 @@ func staticShape(t ir.Type) []int {
 // base, which is the slice's parent block, as the device does.
 func asParam(arg any, shape []int) any {
 	v, ok := arg.(*view)
-	if !ok || shape == nil || equalInts(v.shape, shape) {
+	if !ok || shape == nil || equalInts(v.shape, shape) || v.inside != nil {
 		return arg
 	}
 	if numel(v.shape) == numel(shape) && v.contiguous() {
