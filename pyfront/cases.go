@@ -21,8 +21,11 @@ import (
 // earlier in the module (a base from elsewhere, PTOTestCase, adds
 // nothing ptorepl reads).
 type caseClass struct {
-	name  string
+	name string
+	// base is the class after this one in its MRO (super()); mro is this
+	// class and its bases in Python's lookup order.
 	base  *caseClass
+	mro   []*caseClass
 	attrs []*node          // class-level assignments
 	own   map[string]*node // function_definition by name
 	props map[string]bool  // the methods that are @property
@@ -34,9 +37,34 @@ type caseClass struct {
 	idByValue bool
 }
 
+// linearize is c's method resolution order over the bases the module
+// defines: depth first, left to right, a class shared by two bases taking
+// its last place, which is Python's C3 order for the mixin hierarchies
+// tests write (class QKMatmulPTOASTestCase(PTOASTestCaseMixin,
+// QKMatmulTestCase) finds get_program in the second base).
+func (c *caseClass) linearize(bases []*caseClass) {
+	var all []*caseClass
+	for _, b := range bases {
+		all = append(all, b.mro...)
+	}
+	c.mro = []*caseClass{c}
+	for i, k := range all {
+		later := false
+		for _, l := range all[i+1:] {
+			later = later || l == k
+		}
+		if !later {
+			c.mro = append(c.mro, k)
+		}
+	}
+	if len(c.mro) > 1 {
+		c.base = c.mro[1]
+	}
+}
+
 // isProperty reports whether name is a @property of c or a base.
 func (c *caseClass) isProperty(name string) bool {
-	for k := c; k != nil; k = k.base {
+	for _, k := range c.mro {
 		if _, defined := k.own[name]; defined {
 			return k.props[name]
 		}
@@ -47,7 +75,7 @@ func (c *caseClass) isProperty(name string) bool {
 // method is the definition of name that c's instances use, and the class
 // that defines it.
 func (c *caseClass) method(name string) (*node, *caseClass) {
-	for k := c; k != nil; k = k.base {
+	for _, k := range c.mro {
 		if m := k.own[name]; m != nil {
 			return m, k
 		}
@@ -67,15 +95,17 @@ type caseObject struct {
 func (r *reader) caseDecl(n *node) *factory {
 	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}, props: map[string]bool{}}
 	enum, byValue := false, false
+	var bases []*caseClass
 	if sup := n.ChildByFieldId(fldSuperclasses); sup != nil {
 		for _, b := range r.kids(sup) {
-			if b.Kind() == "identifier" && c.base == nil {
-				c.base = r.cases[r.text(b)]
+			if k := r.cases[r.text(b)]; b.Kind() == "identifier" && k != nil {
+				bases = append(bases, k)
 			}
 			enum = enum || isEnumBase(r.text(b))
 			byValue = byValue || idByValueBase(r.text(b))
 		}
 	}
+	c.linearize(bases)
 	for _, s := range r.kids(n.ChildByFieldId(fldBody)) {
 		switch s.Kind() {
 		case "function_definition":
@@ -129,17 +159,12 @@ func (r *reader) initParams(init *node) (ps []factoryParam, rest string) {
 // case's parameters and running the assignments that set up self.
 func (r *reader) runCase(f *factory, at *node, pos []value, kws []kwArg) value {
 	self := &caseObject{class: f.name, attrs: map[string]value{}}
-	var classAttrs func(c *caseClass)
-	classAttrs = func(c *caseClass) {
-		if c == nil {
-			return
-		}
-		classAttrs(c.base)
-		for _, a := range c.attrs {
+	// Bases first, so that a class's own attributes win.
+	for i := len(f.cls.mro) - 1; i >= 0; i-- {
+		for _, a := range f.cls.mro[i].attrs {
 			r.caseAssign(a, r.globalEnv(), self, true)
 		}
 	}
-	classAttrs(f.cls)
 	r.runInit(f.cls, at, pos, kws, self)
 	get, _ := f.cls.method("get_program")
 	e := r.globalEnv()

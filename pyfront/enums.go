@@ -121,6 +121,17 @@ func (r *reader) valueAttr(n *node, e *env, fc *fnCtx) (value, bool) {
 	switch v := v.(type) {
 	case enumMember:
 		return r.memberAttr(n, v, attr), true
+	case funcRef:
+		// A test-case class's class attribute (op_cls.op_name): its last
+		// assignment in the class or, failing that, in a base.
+		for _, k := range v.f.cls.mro {
+			for i := len(k.attrs) - 1; i >= 0; i-- {
+				a := k.attrs[i]
+				if left := a.ChildByFieldId(fldLeft); left.Kind() == "identifier" && r.text(left) == attr {
+					return r.eval(a.ChildByFieldId(fldRight), r.globalEnv()), true
+				}
+			}
+		}
 	case foreignSymbol:
 		if d, ok := torchDTypes[v.dtypeName()]; ok && attr == "itemsize" {
 			return int64(max(d.Bits()/8, 1)), true // torch.bool takes a byte

@@ -226,6 +226,16 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 	case "none":
 		return nil
 	case "string", "concatenated_string":
+		if n.Kind() == "string" && hasInterpolation(n) {
+			return r.fstring(n, e, fc)
+		}
+		if n.Kind() == "concatenated_string" {
+			var b strings.Builder
+			for _, c := range r.kids(n) {
+				b.WriteString(r.evalIn(c, e, fc).(string))
+			}
+			return b.String()
+		}
 		return r.str(n)
 	case "parenthesized_expression":
 		return r.evalIn(r.kids(n)[0], e, fc)

@@ -278,11 +278,11 @@ func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMar
 	if !strings.HasPrefix(name, "test") {
 		return nil
 	}
-	calls := r.programCalls(def.ChildByFieldId(fldBody))
+	marks = append(append([]paramMark(nil), marks...), classMarks...)
+	calls := r.programCalls(def.ChildByFieldId(fldBody), factoryParams(marks))
 	if len(calls) == 0 {
 		return nil
 	}
-	marks = append(append([]paramMark(nil), marks...), classMarks...)
 	type combo struct {
 		ids  []string
 		bind map[string]value
@@ -334,12 +334,14 @@ func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMar
 
 // programCalls are the calls in body of a factory or test case of the
 // module, in source order.
-func (r *reader) programCalls(body *node) []*node {
+// A call of a test parameter that parametrize binds to factories or test
+// cases (op_cls(m=m, n=n) over [TileRowArgmax, TileRowArgmin]) is one too.
+func (r *reader) programCalls(body *node, params map[string]bool) []*node {
 	var out []*node
 	var walk func(n *node)
 	walk = func(n *node) {
 		if n.Kind() == "call" {
-			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && r.facs[r.text(f)] != nil {
+			if f := n.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && (r.facs[r.text(f)] != nil || params[r.text(f)] || r.returnsCase(r.text(f))) {
 				out = append(out, n)
 				return
 			}
@@ -353,6 +355,62 @@ func (r *reader) programCalls(body *node) []*node {
 	}
 	if body != nil {
 		walk(body)
+	}
+	return out
+}
+
+// returnsCase reports whether name is a module helper def that returns a
+// call of a factory or test case (def _submit_case(**kw): return
+// _PhaseFenceCase(...)), so that calling it builds a program.
+func (r *reader) returnsCase(name string) bool {
+	h := r.helpers[name]
+	if h == nil || h.def == nil {
+		return false
+	}
+	found := false
+	var walk func(n *node)
+	walk = func(n *node) {
+		if found || n.Kind() == "function_definition" && n != h.def || n.Kind() == "class_definition" {
+			return
+		}
+		if n.Kind() == "return_statement" {
+			for _, x := range r.kids(n) {
+				if x.Kind() == "call" {
+					if f := x.ChildByFieldId(fldFunction); f != nil && f.Kind() == "identifier" && r.facs[r.text(f)] != nil {
+						found = true
+					}
+				}
+			}
+			return
+		}
+		for _, k := range r.kids(n) {
+			walk(k)
+		}
+	}
+	walk(h.def)
+	return found
+}
+
+// factoryParams are the parametrize names whose values are all factories
+// or test cases.
+func factoryParams(marks []paramMark) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range marks {
+		for i, name := range m.names {
+			all := len(m.sets) > 0
+			for _, set := range m.sets {
+				if i >= len(set.vals) {
+					all = false
+					break
+				}
+				if _, ok := set.vals[i].(funcRef); !ok {
+					all = false
+				}
+			}
+			if all {
+				out[name] = true
+			}
+		}
 	}
 	return out
 }

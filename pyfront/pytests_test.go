@@ -59,7 +59,7 @@ func pytestIDs(t *testing.T, file string) []string {
 // parameter sets (test_empty, which pytest collects to skip) are the ones
 // left out.
 func TestTestsMatchPytest(t *testing.T) {
-	for _, file := range []string{"testdata/pytests/test_params.py", "testdata/pytests/test_enums.py"} {
+	for _, file := range []string{"testdata/pytests/test_params.py", "testdata/pytests/test_enums.py", "testdata/pytests/test_cases.py"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			mod, err := pl.LoadPython(file)
 			require.NoError(t, err)
@@ -108,6 +108,29 @@ func TestTestEnumPrograms(t *testing.T) {
 			p, err := mod.Program(c.id)
 			require.NoError(t, err)
 			require.Contains(t, p.String(), "a: "+c.shape)
+		})
+	}
+}
+
+// Cases reached through a parameter naming the class, a mixin, and a
+// helper that returns one build the programs Python would.
+func TestTestCasePrograms(t *testing.T) {
+	mod, err := pl.LoadPython("testdata/pytests/test_cases.py")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		id    string
+		shape string
+	}{
+		{"test_fstring_ids[r04]", "[4, 8]"},
+		{"test_case_class_param[2-copy]", "[2, 8]"},
+		{"test_case_class_param[4-wide_copy]", "[4, 16]"},
+		{"test_mixin", "[4, 8]"},
+		{"test_helper[4]", "[8, 8]"},
+	} {
+		t.Run(c.id, func(t *testing.T) {
+			p, err := mod.Program(c.id)
+			require.NoError(t, err)
+			require.Contains(t, p.String(), "a: pl.Tensor["+c.shape+", pl.FP32]")
 		})
 	}
 }

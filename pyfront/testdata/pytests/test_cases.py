@@ -1,0 +1,82 @@
+"""Test cases reached the ways upstream's runtime tests reach them: ids
+written as f-strings (with format specs), a parameter that names the case
+class (op_cls) with ids from its class attribute, a case that mixes in a
+class before the one with get_program, and a helper def that returns a
+case. The values are the rows of a copied tile, so each program differs."""
+
+import pypto.language as pl
+import pytest
+
+_ROWS = [2, 4]
+_SCALES = [0.5, -2.0, 1.0]
+
+
+class CopyCase:
+    op_name = "copy"
+
+    def __init__(self, rows=2, cols=8):
+        self.rows = rows
+        self.cols = cols
+
+    def get_program(self):
+        rows, cols = self.rows, self.cols
+
+        @pl.program
+        class CopyProgram:
+            @pl.function(type=pl.FunctionType.InCore)
+            def copy(
+                self,
+                a: pl.Tensor[[rows, cols], pl.FP32],
+                c: pl.Out[pl.Tensor[[rows, cols], pl.FP32]],
+            ) -> pl.Tensor[[rows, cols], pl.FP32]:
+                t = pl.load(a, [0, 0], [rows, cols])
+                c = pl.store(t, [0, 0], c)
+                return c
+
+        return CopyProgram
+
+
+class WideCopyCase(CopyCase):
+    op_name = "wide_copy"
+
+    def __init__(self, rows=2):
+        super().__init__(rows, 16)
+
+
+class TallMixin:
+    def get_name(self):
+        return f"tall_{self.rows}"
+
+
+class TallCopyCase(TallMixin, CopyCase):
+    pass
+
+
+def _tall_case(rows):
+    return TallCopyCase(rows * 2)
+
+
+@pytest.mark.parametrize("rows", _ROWS, ids=[f"r{r:02d}" for r in _ROWS])
+def test_fstring_ids(test_runner, rows):
+    test_runner.run(CopyCase(rows))
+
+
+@pytest.mark.parametrize("scale", _SCALES, ids=[f"s{s}" for s in _SCALES])
+@pytest.mark.parametrize("rows,cols", [(2, 8), (4, 16)], ids=[f"{r}x{c:<3}|{c:>4}|{c:^5}|{r:+}|{r * 1.5:.2f}|{r!r}|{'x'!r}" for r, c in [(2, 8), (4, 16)]])
+def test_format_specs(test_runner, rows, cols, scale):
+    test_runner.run(CopyCase(rows, cols))
+
+
+@pytest.mark.parametrize("op_cls", [CopyCase, WideCopyCase], ids=[c.op_name for c in [CopyCase, WideCopyCase]])
+@pytest.mark.parametrize("rows", _ROWS)
+def test_case_class_param(test_runner, op_cls, rows):
+    test_runner.run(op_cls(rows=rows))
+
+
+def test_mixin(test_runner):
+    test_runner.run(TallCopyCase(4))
+
+
+@pytest.mark.parametrize("rows", _ROWS)
+def test_helper(test_runner, rows):
+    test_runner.run(_tall_case(rows))
