@@ -72,17 +72,51 @@ func (r *reader) argsAfter(call *node, e *env, fc *fnCtx, lead int) ([]*node, []
 func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	fnNode := n.ChildByFieldId(fldFunction)
 	callee := r.dotted(fnNode)
-	if fc == nil && (fnNode.Kind() == "subscript" || fnNode.Kind() == "identifier") {
-		// A def reached through a value: a table's entry, a variable.
+	if fc == nil && (fnNode.Kind() == "subscript" || fnNode.Kind() == "identifier" || fnNode.Kind() == "attribute") {
+		// A def or lambda reached through a value: a table's entry, a
+		// variable, a test case's attribute (self._program_builder()).
 		var v value
-		if fnNode.Kind() == "subscript" {
+		switch fnNode.Kind() {
+		case "subscript":
 			v = r.evalIn(fnNode, e, fc)
-		} else {
+		case "identifier":
 			v, _ = e.lookup(callee)
+		default:
+			// Only an attribute __init__ or the class body assigned: a
+			// method call goes the methods' way below.
+			if obj := fnNode.ChildByFieldId(fldObject); obj.Kind() == "identifier" {
+				if s, _ := e.lookup(r.text(obj)); s != nil {
+					if self, ok := s.(*caseObject); ok {
+						v = self.attrs[r.text(fnNode.ChildByFieldId(fldAttribute))]
+					}
+				}
+			}
 		}
-		if ref, ok := v.(funcRef); ok {
+		switch f := v.(type) {
+		case funcRef:
 			pos, _, kws := r.args(n, e, fc)
-			return r.runFactory(ref.f, n, pos, kws)
+			return r.runFactory(f.f, n, pos, kws)
+		case *pyLambda:
+			pos, _, kws := r.args(n, e, fc)
+			return r.callLambda(f, n, pos, kws)
+		}
+	}
+	if fc == nil && fnNode.Kind() == "attribute" && r.text(fnNode.ChildByFieldId(fldAttribute)) == "get" {
+		// dict.get(key[, default]), as an ids= function looks a tag up.
+		if obj, err := r.tryEval(fnNode.ChildByFieldId(fldObject), e); err == nil {
+			if d, ok := obj.(*pyDict); ok {
+				pos, _, kws := r.args(n, e, fc)
+				if len(pos) < 1 || len(pos) > 2 || len(kws) > 0 {
+					r.fail(n, "dict.get takes a key and an optional default")
+				}
+				if i := d.find(pos[0]); i >= 0 {
+					return d.vals[i]
+				}
+				if len(pos) == 2 {
+					return pos[1]
+				}
+				return nil
+			}
 		}
 	}
 	if callee == "" {

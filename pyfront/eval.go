@@ -253,6 +253,10 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		}
 	case "dictionary":
 		return r.dict(n, e, fc)
+	case "lambda":
+		if fc == nil {
+			return &pyLambda{def: n, env: e}
+		}
 	case "tuple", "expression_list":
 		out := pyTuple{}
 		for _, c := range r.kids(n) {

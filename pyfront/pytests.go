@@ -176,12 +176,17 @@ func (r *reader) paramMark(c *node) (m paramMark) {
 		r.fail(pos[0], "parametrize: argument names must be a string or a list of strings, given %s", describe(v))
 	}
 	var ids []value
+	var idFn *factory
 	for _, kw := range kws {
 		switch kw.name {
 		case "ids":
-			// A list of ids; a function of the values (ids=tag) is not
-			// run, so those tests keep pytest's default ids.
+			// A list of ids, or a function pytest calls on each value
+			// (ids=_planner_tag): a string it returns is that value's
+			// id, anything else (None) leaves pytest's own.
 			if v, err := r.tryEval(kw.node, r.globalEnv()); err == nil {
+				if f, ok := v.(funcRef); ok {
+					idFn = f.f
+				}
 				ids, _ = seqOf(v).([]value)
 			}
 		case "indirect":
@@ -195,9 +200,33 @@ func (r *reader) paramMark(c *node) (m paramMark) {
 				set.id = s
 			}
 		}
+		if idFn != nil && set.id == "" {
+			set.id = r.callIDs(idFn, c, set.vals, m.names, i)
+		}
 		m.sets = append(m.sets, set)
 	}
 	return m
+}
+
+// callIDs is the id an ids= function gives a parameter set: each value's
+// own id joined by "-", where a value the function gives no string for
+// (or that it cannot be run on) keeps pytest's default.
+func (r *reader) callIDs(f *factory, at *node, vals []value, names []string, idx int) string {
+	parts := make([]string, len(vals))
+	for k, v := range vals {
+		parts[k] = paramID(v, names[min(k, len(names)-1)], idx)
+		if got, err := r.tryCall(f, at, v); err == nil {
+			if s, ok := got.(string); ok {
+				parts[k] = s
+			}
+		}
+	}
+	return strings.Join(parts, "-")
+}
+
+func (r *reader) tryCall(f *factory, at *node, v value) (got value, err error) {
+	defer r.recoverTo(&err)
+	return r.runFactory(f, at, []value{v}, nil), nil
 }
 
 // paramValues are the entries of a parametrize list: the literal's items
@@ -392,7 +421,7 @@ func (r *reader) returnsCase(name string) bool {
 }
 
 // factoryParams are the parametrize names whose values are all factories
-// or test cases.
+// or test cases (not helper defs, which a test may call for other values).
 func factoryParams(marks []paramMark) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range marks {
@@ -403,7 +432,7 @@ func factoryParams(marks []paramMark) map[string]bool {
 					all = false
 					break
 				}
-				if _, ok := set.vals[i].(funcRef); !ok {
+				if f, ok := set.vals[i].(funcRef); !ok || f.f.helper {
 					all = false
 				}
 			}

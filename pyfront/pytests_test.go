@@ -112,8 +112,9 @@ func TestTestEnumPrograms(t *testing.T) {
 	}
 }
 
-// Cases reached through a parameter naming the class, a mixin, and a
-// helper that returns one build the programs Python would.
+// Cases reached through a parameter naming the class, a mixin, a helper
+// that returns one, and a lambda the case calls through self build the
+// programs Python would.
 func TestTestCasePrograms(t *testing.T) {
 	mod, err := pl.LoadPython("testdata/pytests/test_cases.py")
 	require.NoError(t, err)
@@ -126,6 +127,8 @@ func TestTestCasePrograms(t *testing.T) {
 		{"test_case_class_param[4-wide_copy]", "[4, 16]"},
 		{"test_mixin", "[4, 8]"},
 		{"test_helper[4]", "[8, 8]"},
+		{"test_lambda[4]", "[12, 8]"},
+		{"test_lambda_args", "[2, 32]"},
 	} {
 		t.Run(c.id, func(t *testing.T) {
 			p, err := mod.Program(c.id)

@@ -56,6 +56,40 @@ def _tall_case(rows):
     return TallCopyCase(rows * 2)
 
 
+def _build_copy(rows, cols=8):
+    @pl.program
+    class BuiltCopy:
+        @pl.function(type=pl.FunctionType.InCore)
+        def copy(
+            self,
+            a: pl.Tensor[[rows, cols], pl.FP32],
+            c: pl.Out[pl.Tensor[[rows, cols], pl.FP32]],
+        ) -> pl.Tensor[[rows, cols], pl.FP32]:
+            t = pl.load(a, [0, 0], [rows, cols])
+            c = pl.store(t, [0, 0], c)
+            return c
+
+    return BuiltCopy
+
+
+class BuilderCase:
+    def __init__(self, builder):
+        self._builder = builder
+
+    def get_program(self):
+        return self._builder()
+
+
+def _lambda_case(rows):
+    scale = 3
+    return BuilderCase(lambda: _build_copy(rows * scale))
+
+
+def _lambda_args_case(rows):
+    build = lambda r, cols=16: _build_copy(r, cols=cols)  # noqa: E731
+    return BuilderCase(lambda: build(rows, cols=32))
+
+
 @pytest.mark.parametrize("rows", _ROWS, ids=[f"r{r:02d}" for r in _ROWS])
 def test_fstring_ids(test_runner, rows):
     test_runner.run(CopyCase(rows))
@@ -80,3 +114,28 @@ def test_mixin(test_runner):
 @pytest.mark.parametrize("rows", _ROWS)
 def test_helper(test_runner, rows):
     test_runner.run(_tall_case(rows))
+
+
+@pytest.mark.parametrize("rows", _ROWS)
+def test_lambda(test_runner, rows):
+    test_runner.run(_lambda_case(rows))
+
+
+def test_lambda_args(test_runner):
+    test_runner.run(_lambda_args_case(2))
+
+
+def _tag(rows):
+    return {2: "two", 4: "four"}.get(rows)
+
+
+def _tag_some(cols):
+    if cols == 8:
+        return "narrow"
+    return None
+
+
+@pytest.mark.parametrize("rows", _ROWS, ids=_tag)
+@pytest.mark.parametrize("rows2,cols", [(2, 8), (4, 16)], ids=_tag_some)
+def test_id_function(test_runner, rows, rows2, cols):
+    test_runner.run(CopyCase(rows, cols))
