@@ -12,6 +12,11 @@ cd "$(dirname "$0")/.."
 # reader must give (pyfront); gcc for cgo (the Python grammar of pyfront);
 # OpenMPI and pkg-config for the MPI device (tests under the build tag mpi).
 apt_packages=(python3 python3-pytest gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
+# With a PyPTO checkout named, the value oracle runs upstream's tests under
+# real torch (pyfront's TestUpstreamOracle).
+if [ -n "${PTOREPL_PYPTO_EXAMPLES:-}" ]; then
+	apt_packages+=(python3-torch)
+fi
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,271 @@
+"""A pytest plugin that turns upstream PyPTO's runtime tests into value oracles.
+
+Upstream's tests under tests/st build a test case (a PTOTestCase) and hand it
+to a ``test_runner`` fixture, which compiles its program with PyPTO, runs it on
+an NPU or simulator, and compares the outputs with what the case's
+``compute_expected`` computes with torch. ptorepl builds the same programs from
+the same files (pyfront), so only the inputs and the expected outputs are
+needed from Python. This plugin's ``test_runner`` makes them, with real torch,
+as upstream's harness does (a TensorSpec's init_value: None is zeros, a number
+fills, a tensor is cast, torch.randn/rand/zeros/ones are called with the shape
+and dtype, any other callable is called with no arguments), and writes them to
+the directory ``--oracle-out`` names: one directory per run with meta.json and
+each tensor's raw bytes, in.NAME before compute_expected and out.NAME after it.
+The Go test (pyfront's TestUpstreamOracle) runs the programs on those inputs
+and compares.
+
+PyPTO itself is not installed here: every ``pypto`` module the test files
+import is a stand-in whose attributes, calls and subscripts give more stand-ins,
+so the @pl.program classes inside get_program are defined without meaning
+anything. Only RunConfig keeps what the plugin reads (rtol, atol).
+
+Run with --noconftest (upstream's conftest needs the real PyPTO), with the
+upstream tests/st directory on sys.path (for its harness package) and
+-p ptorepl_oracle.
+"""
+
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+import types
+
+
+class _Stand:
+    """Anything PyPTO: every use gives another stand-in. The same name gives
+    the same stand-in, so enum members compare equal and key dicts."""
+
+    def __new__(cls, name="pypto", *args, **kwargs):
+        s = _stands.get(name)
+        if s is None:
+            s = object.__new__(cls)
+            object.__setattr__(s, "_name", name)
+            _stands[name] = s
+        return s
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return _Stand(f"{self._name}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        # A decorator keeps what it decorates (a class or function stays
+        # itself), so test files can still call and subclass what they define.
+        if len(args) == 1 and not kwargs and (isinstance(args[0], type) or callable(args[0])) and not isinstance(args[0], _Stand):
+            return args[0]
+        return _Stand(f"{self._name}()")
+
+    def __getitem__(self, key):
+        return _Stand(f"{self._name}[]")
+
+    def __mro_entries__(self, bases):
+        return (object,)
+
+    def __iter__(self):
+        return iter(())
+
+    def __or__(self, other):
+        return self
+
+    __ror__ = __or__
+
+    def __repr__(self):
+        return self._name
+
+
+_stands = {}
+
+
+class _RunConfig:
+    """pypto.runtime.runner.RunConfig: the tolerances the comparison uses."""
+
+    def __init__(self, *args, rtol=1e-5, atol=1e-5, **kwargs):
+        self.rtol = rtol
+        self.atol = atol
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return None
+
+
+class _StandModule(types.ModuleType):
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        if attr == "RunConfig":
+            return _RunConfig
+        return _Stand(f"{self.__name__}.{attr}")
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path, target=None):
+        if fullname == "pypto" or fullname.startswith("pypto."):
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        m = _StandModule(spec.name)
+        m.__path__ = []
+        return m
+
+    def exec_module(self, module):
+        pass
+
+
+sys.meta_path.insert(0, _Finder())
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+
+def pytest_addoption(parser):
+    parser.addoption("--oracle-out", default=None, help="directory the inputs and expected outputs go to")
+    parser.addoption("--platform", default="a2a3", help="the platform variant to keep, as upstream's conftest")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "platforms(*ids): the platforms a test runs on")
+
+
+def pytest_collection_modifyitems(config, items):
+    # As upstream's conftest with its default --platform: keep the variants
+    # of the one platform (and tests with no platform parameter), within a
+    # test's own @pytest.mark.platforms list.
+    want = config.getoption("--platform")
+    keep, drop = [], []
+    for item in items:
+        marker = next(item.iter_markers(name="platforms"), None)
+        allowed = set(marker.args) if marker is not None else {want}
+        callspec = getattr(item, "callspec", None)
+        platform = callspec.params.get("platform") if callspec else None
+        if want in allowed and platform in (None, want):
+            keep.append(item)
+        else:
+            drop.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _create(spec):
+    dtype = spec.dtype.torch_dtype
+    init = spec.init_value
+    if init is None:
+        return torch.zeros(spec.shape, dtype=dtype)
+    if isinstance(init, (int, float)):
+        return torch.full(spec.shape, init, dtype=dtype)
+    if isinstance(init, torch.Tensor):
+        return init.to(dtype=dtype)
+    if init in (torch.randn, torch.rand, torch.zeros, torch.ones):
+        return init(spec.shape, dtype=dtype)
+    if callable(init):
+        return torch.as_tensor(init(), dtype=dtype)
+    raise TypeError(f"unsupported init_value {type(init)!r} for tensor {spec.name!r}")
+
+
+def _raw(t):
+    t = t.detach().contiguous()
+    if t.dtype == torch.bool:
+        t = t.to(torch.uint8)
+    return t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
+
+
+# The oracle's cap on one case's tensors: the largest upstream cases (paged
+# attention over 8 Mi rows) would write gigabytes for a run the simulator
+# takes minutes over.
+_MAX_BYTES = 16 << 20
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+class _Result:
+    passed = True
+    error = None
+
+
+class _Runner:
+    def __init__(self, out):
+        self.config = _RunConfig()
+        self.out = out
+        self.count = 0
+        self.item = None
+        self.runs = 0
+
+    def run(self, case, *args, **kwargs):
+        self.runs += 1
+        self.count += 1
+        d = os.path.join(self.out, f"{self.count:05d}")
+        os.makedirs(d)
+        meta = {
+            "nodeid": self.item.nodeid,
+            "file": str(self.item.path),
+            "test": self.item.nodeid.split("::", 1)[1],
+            "run": self.runs,
+            "case": type(case).__name__,
+            "rtol": case.config.rtol,
+            "atol": case.config.atol,
+            "tensors": [],
+        }
+        try:
+            if case.scalar_specs:
+                raise NotImplementedError("the case defines scalars (define_scalars)")
+            specs = case.tensor_specs
+            size = sum(_numel(s.shape) * torch.empty((), dtype=s.dtype.torch_dtype).element_size() for s in specs)
+            if size > _MAX_BYTES:
+                raise NotImplementedError(f"its tensors take {size >> 20} MiB, over the oracle's {_MAX_BYTES >> 20} MiB")
+            data = {s.name: _create(s) for s in specs}
+            for s in specs:
+                meta["tensors"].append(
+                    {
+                        "name": s.name,
+                        "dtype": s.dtype.name,
+                        "shape": list(data[s.name].shape),
+                        "output": bool(s.is_output),
+                    }
+                )
+                with open(os.path.join(d, "in." + s.name), "wb") as f:
+                    f.write(_raw(data[s.name]))
+            case.compute_expected(data)
+            for s in specs:
+                if s.is_output:
+                    t = data[s.name].to(dtype=s.dtype.torch_dtype)
+                    with open(os.path.join(d, "out." + s.name), "wb") as f:
+                        f.write(_raw(t))
+        except Exception as e:  # recorded for the Go side to report
+            meta["error"] = f"{type(e).__name__}: {e}"
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        return _Result()
+
+
+@pytest.fixture(scope="session")
+def test_config():
+    return _RunConfig()
+
+
+@pytest.fixture(scope="session")
+def test_runner(request):
+    return _Runner(request.config.getoption("--oracle-out"))
+
+
+@pytest.fixture(autouse=True)
+def _oracle_item(request):
+    # The runner learns which test it serves, and every test starts from
+    # the same seed, so a run's inputs do not depend on what ran before.
+    if "test_runner" in request.fixturenames:
+        r = request.getfixturevalue("test_runner")
+        r.item, r.runs = request.node, 0
+    torch.manual_seed(0)
+    yield
