@@ -2577,3 +2577,28 @@ class IndexArg:
 		t.Fatalf("an INT32 tensor for an INDEX parameter gave %v", err)
 	}
 }
+
+// A tile.slice of an Acc tile is a window of its memory: matmul_acc into
+// column windows fills the tile, as written and compiled (upstream's
+// test_matmul_acc_column_window pattern).
+func TestAccWindow(t *testing.T) {
+	prog, comp, _ := authored(t, "acc_window.py", "AccWindow", 1)
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 64), tensor.Randn(2, 64, 64), tensor.Zeros(ir.FP32, 16, 64)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 64; j++ {
+				// Two K chunks of 32, each summed in float64 and rounded,
+				// the second added to the first's rounded result.
+				lo := matmulAt(a[0].At, a[1].At, 32, i, j)
+				s := lo
+				for q := 32; q < 64; q++ {
+					s += a[0].At(i, q) * a[1].At(q, j)
+				}
+				if got, want := a[2].At(i, j), f32(s); got != want {
+					t.Fatalf("compiled %v: c[%d, %d] = %v, want %v", compiled, i, j, got, want)
+				}
+			}
+		}
+	})
+}

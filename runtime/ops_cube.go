@@ -132,11 +132,18 @@ func init() {
 		if numel(acc.Shape) != l.Shape[0]*r.Shape[len(r.Shape)-1] {
 			return nil, fmt.Errorf("%s: the accumulator %v does not hold lhs @ rhs", c.Name(), dimsText(acc.Shape))
 		}
+		src := acc
 		if len(a) > 3 && truthy(a[3]) {
 			// init_cond holds: the product overwrites the accumulator.
-			return product(c, l, r, nil)
+			src = nil
 		}
-		return product(c, l, r, acc)
+		out, err := product(c, l, r, src)
+		if err == nil && acc.window != nil && out.DType == acc.window.parent.DType && len(out.Shape) == 2 && slices.Equal(out.Shape, acc.Shape) {
+			// The MAD writes its destination in place: a window of a
+			// larger Acc tile updates that tile.
+			acc.window.writeBack(out)
+		}
+		return out, err
 	}
 	Register(ir.TileMatmulAcc, matmulAcc)
 	Register(ir.TileGemvAcc, matmulAcc)

@@ -175,7 +175,13 @@ func (x *Exec) tileWindow(c *ir.Call, t *Tile, offs, shape, drop []int) (any, er
 		return nil, err
 	}
 	out := newTile(t.DType, dropDims(sub.shape, drop))
-	return out, x.readTile(sub, x.local(), out, c)
+	if err := x.readTile(sub, x.local(), out, c); err != nil {
+		return nil, err
+	}
+	if c.Op == ir.TileSlice && len(drop) == 0 && len(t.Shape) == 2 {
+		out.window = &tileWindowOf{parent: t, offs: append([]int(nil), offs...)}
+	}
+	return out, nil
 }
 
 // extractOp is tile.extract: the window at (index_row, index_col), in the

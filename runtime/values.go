@@ -37,6 +37,39 @@ type Tile struct {
 	Data  []float64 // the elements, unless DType is FP32
 	f32   []float32 // the elements of an FP32 tile
 	home  *ubTile   // where f32 lives on the simulated on-chip buffer (nil: elsewhere)
+	// window is set on a tile.slice of another tile: the slice is a view
+	// of the parent's memory, so an op that accumulates into it in place
+	// (matmul_acc into a column window of an Acc tile) writes the parent.
+	window *tileWindowOf
+}
+
+// tileWindowOf is where a sliced tile lies in the tile it was cut from.
+type tileWindowOf struct {
+	parent *Tile
+	offs   []int
+}
+
+// writeBack stores t's elements into the parent tile it is a window of,
+// and keeps t a window of it.
+func (w *tileWindowOf) writeBack(t *Tile) {
+	p := w.parent
+	n := len(p.Shape)
+	cols, pcols := t.Shape[len(t.Shape)-1], p.Shape[n-1]
+	rows := t.size() / cols
+	base := 0
+	for d, o := range w.offs {
+		stride := 1
+		for _, s := range p.Shape[d+1:] {
+			stride *= s
+		}
+		base += o * stride
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			p.set(base+i*pcols+j, t.at(i*cols+j))
+		}
+	}
+	t.window = w
 }
 
 func newTile(dt ir.DataType, shape []int) *Tile {
