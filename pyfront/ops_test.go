@@ -2602,3 +2602,36 @@ func TestAccWindow(t *testing.T) {
 		}
 	})
 }
+
+// A standalone split vector kernel written at full shape runs as upstream's
+// SplitVectorKernel makes it: each lane pops, loads and stores its half at
+// its place, with its own part of the valid extent, so the stored region
+// is exactly the valid one, as written and compiled, in both split modes.
+func TestSplitLanes(t *testing.T) {
+	mod, err := pl.LoadPython(filepath.Join("testdata", "authoring", "split_lanes.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, upDown := range []bool{true, false} {
+		mode := map[bool]string{true: "UP_DOWN", false: "LEFT_RIGHT"}[upDown]
+		for _, valid := range [][2]int{{16, 16}, {5, 16}, {16, 11}, {9, 3}} {
+			prog, comp := calledCompiled(t, mod, 1, "build_split_lanes", upDown)
+			writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.Randn(1, 16, 16).To(ir.BF16), tensor.Randn(2, 16, 16).To(ir.BF16), tensor.Randn(3, 16, 16),
+					tensor.FromFloat64(ir.INT64, []float64{float64(valid[0]), float64(valid[1])}, 2), tensor.Full(ir.FP32, -7, 16, 16)}
+			}, func(a []*tensor.Tensor, compiled bool) {
+				for i := 0; i < 16; i++ {
+					for j := 0; j < 16; j++ {
+						want := -7.0 // outside the valid region nothing is stored
+						if i < valid[0] && j < valid[1] {
+							want = f32(matmulAt(a[0].At, a[1].At, 16, i, j) + a[2].At(i, j))
+						}
+						if got := a[4].At(i, j); got != want {
+							t.Fatalf("%s valid %v, compiled %v: out[%d, %d] = %v, want %v", mode, valid, compiled, i, j, got, want)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -146,19 +146,7 @@ var oracleDir = flag.String("oracle-dir", "", "TestUpstreamOracle: read the plug
 
 // oracleGaps are the cases whose values ptorepl does not give yet, by id,
 // with a part of the failure they give.
-var oracleGaps = map[string]string{
-	// SplitVectorKernel is not followed (runtime/pipes.go): under a split
-	// each vector lane pops its half, but its store is not moved to the
-	// half's place and set_validshape is not localized per lane.
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_up_down_valid_shape_parity[vr1-a2a3]":                     "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_up_down_valid_shape_parity[vr7-a2a3]":                     "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_up_down_valid_shape_parity[vr8-a2a3]":                     "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_up_down_valid_shape_parity[vr9-a2a3]":                     "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_up_down_valid_shape_parity[vr15-a2a3]":                    "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_left_right_valid_shape_parity[vc9-a2a3]":                  "elements differ",
-	"runtime/cross_core/test_cross_core_split_parity.py::TestSplitParityRuntime::test_left_right_valid_shape_parity[vc15-a2a3]":                 "elements differ",
-	"runtime/cross_core/test_cross_core_tpush_valid_shape.py::TestCrossCoreTpushValidShape::test_set_validshape_on_vector_side_localized[a2a3]": "valid shape [16, 8] is outside the tile [8, 16]",
-}
+var oracleGaps = map[string]string{}
 
 // oracleRec is one recorded test_runner.run: its meta.json.
 type oracleRec struct {

@@ -799,7 +799,12 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 		}
 	}
 	op := f.(OpFunc)
-	if kb, ok := c.Op.Facet(KernelFacetKey); ok && !fc.cp.generic {
+	if axis := laneSplitAxis(fc.fn); axis >= 0 && laneOp(c.Op) {
+		// A split AIV function's lanes rewrite these calls' arguments
+		// (split_lanes.go): the generic semantics read them, a kernel
+		// may have compiled them in.
+		op = laneAdjusted(op, axis)
+	} else if kb, ok := c.Op.Facet(KernelFacetKey); ok && !fc.cp.generic {
 		if k := kb.(KernelBuilder)(c); k != nil {
 			op = k
 		}

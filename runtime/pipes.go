@@ -30,9 +30,9 @@ import (
 // members launched before them have ended (the group's return reads their
 // results): the AIC member's result, or vector lane 0's.
 //
-// SplitVectorKernel, which rewrites a split AIV function per lane, is not
-// followed: under a split each lane pops its half, and its stores must
-// place that half themselves (tile.get_subblock_idx is the lane).
+// SplitVectorKernel, which rewrites a split AIV function per lane, is
+// applied as the lanes run (split_lanes.go): each lane pops its half, and
+// its loads, stores and valid shapes are its own.
 
 // pipeKey names one direction of one pipe.
 type pipeKey struct {
@@ -124,7 +124,23 @@ func (fc *fcomp) mixedGroupBody(body ir.Stmt) cstmt {
 	}
 	var steps []step
 	var pending []groupMember
+	// `return self.vector(...)` launches the member and returns its
+	// result, as `result = self.vector(...); return result` does.
+	var flat []ir.Stmt
 	for _, s := range stmts {
+		if r, ok := s.(*ir.ReturnStmt); ok && len(r.Values) == 1 {
+			if c, ok := r.Values[0].(*ir.Call); ok && c.Fn != nil {
+				v := ir.NewVar(fmt.Sprintf("%s result", c.Fn.Name), c.Type(), r.Pos)
+				a := &ir.AssignStmt{StmtBase: r.StmtBase, Var: v, Value: c}
+				if _, member := fc.groupMember(a); member {
+					flat = append(flat, a, &ir.ReturnStmt{StmtBase: r.StmtBase, Values: []ir.Expr{v}})
+					continue
+				}
+			}
+		}
+		flat = append(flat, s)
+	}
+	for _, s := range flat {
 		if m, ok := fc.groupMember(s); ok {
 			pending = append(pending, m)
 			continue

@@ -50,7 +50,7 @@ echo "== go test -race (the simulator's concurrency)"
 # share rank state; the race detector checks the executor and the
 # scheduler that hand it between them.
 go test -count=1 -race ./runtime
-go test -count=1 -race ./pyfront -run 'TestSyncall|TestSplitAiv|TestCrossCoreSync|TestCrossCorePipes|TestPipeMisuse|TestDispatchPredicate|TestNoDep'
+go test -count=1 -race ./pyfront -run 'TestSyncall|TestSplitAiv|TestCrossCoreSync|TestCrossCorePipes|TestPipeMisuse|TestDispatchPredicate|TestNoDep|TestSplitLanes'
 
 echo "== go test -tags mpi (the MPI device)"
 # The MPI device and the front-ends that reach it are only built with the

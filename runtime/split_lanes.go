@@ -1,0 +1,153 @@
+package runtime
+
+import (
+	"github.com/ptorepl/ptorepl/ir"
+)
+
+// Standalone split vector kernels. An AIV function whose split attr is
+// UP_DOWN or LEFT_RIGHT runs on two vector lanes, and upstream's
+// SplitVectorKernel rewrites its body for them: each lane's tpop_from_aic
+// takes its half of the cube's tile, a tile.load, tile.create or
+// tile.full makes only the lane's half (offset by lane × half along the
+// split axis), a tile.store of a halved tile lands at the lane's place,
+// and tile.set_validshape's extents become the lane's own, max(min(v −
+// lane × half, half), 0). The user writes full shapes and offsets [0, 0].
+//
+// The simulator applies the same rewrite as the lanes run: a tile's
+// static type keeps the function's full shape, and a lane's tile whose
+// extent along the axis is smaller is its half. A tile of extent 1 along
+// the axis (a broadcast row) is not split.
+
+// laneSplitAxis is the axis a standalone split AIV function's lanes
+// halve, or -1.
+func laneSplitAxis(fn *ir.Function) int {
+	if fn == nil || fn.Kind != ir.AIV {
+		return -1
+	}
+	return ir.SplitAxis(fn.Attrs.Int("split", 0))
+}
+
+// laneOp reports whether SplitVectorKernel rewrites calls of op.
+func laneOp(op *ir.OpDef) bool {
+	switch op {
+	case ir.TileLoad, ir.TileStore, ir.TileSetValidshape, ir.TileCreate, ir.TileFull:
+		return true
+	}
+	return false
+}
+
+// laneAdjusted runs op with its arguments rewritten for the running lane
+// of a split AIV function (axis: the split axis).
+func laneAdjusted(op OpFunc, axis int) OpFunc {
+	return func(x *Exec, c *ir.Call, a []any) (any, error) {
+		if x.rc == nil || x.rc.split == nil || x.rc.group == nil {
+			return op(x, c, a) // not running as a group's vector lane
+		}
+		b, err := laneArgs(x, c, a, axis, x.lane())
+		if err != nil {
+			return nil, err
+		}
+		return op(x, c, b)
+	}
+}
+
+// fullExtent is the static extent of a tile type along axis, and the
+// lane's half of it; ok is false when the axis is not split there.
+func fullExtent(t ir.Type, axis int) (full, half int, ok bool) {
+	tt, isTile := t.(*ir.TileType)
+	if !isTile || len(tt.Shape) < 2 || axis >= len(tt.Shape) {
+		return 0, 0, false
+	}
+	e, static := ir.ConstValue(tt.Shape[axis])
+	if !static || e <= 1 {
+		return 0, 0, false
+	}
+	return int(e), (int(e) + 1) / 2, true
+}
+
+func laneArgs(x *Exec, c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	b := append([]any(nil), a...)
+	switch c.Op {
+	case ir.TileLoad:
+		full, half, ok := fullExtent(c.Type(), axis)
+		if !ok || len(a) < 3 {
+			return a, nil
+		}
+		offs, err := intsArg(a[1], "offsets")
+		if err != nil {
+			return nil, err
+		}
+		shape, err := intsArg(a[2], "shapes")
+		if err != nil {
+			return nil, err
+		}
+		if axis >= len(offs) || axis >= len(shape) || shape[axis] != full {
+			return a, nil
+		}
+		offs[axis] += lane * half
+		shape[axis] = half
+		b[1], b[2] = anyInts(offs), anyInts(shape)
+		if len(a) > 3 && a[3] != nil {
+			valid, err := intsArg(a[3], "valid_shape")
+			if err != nil {
+				return nil, err
+			}
+			if axis < len(valid) {
+				valid[axis] = localize(valid[axis], half, lane)
+				b[3] = anyInts(valid)
+			}
+		}
+	case ir.TileCreate, ir.TileFull:
+		full, half, ok := fullExtent(c.Type(), axis)
+		if !ok {
+			return a, nil
+		}
+		shape, err := intsArg(a[0], "shape")
+		if err != nil {
+			return nil, err
+		}
+		if axis < len(shape) && shape[axis] == full {
+			shape[axis] = half
+			b[0] = anyInts(shape)
+		}
+	case ir.TileStore:
+		t, isTile := a[0].(*Tile)
+		full, half, ok := fullExtent(c.Args[0].Type(), axis)
+		if !isTile || !ok || axis >= len(t.Shape) || t.Shape[axis] != half || half == full {
+			return a, nil
+		}
+		offs, err := intsArg(a[1], "offsets")
+		if err != nil {
+			return nil, err
+		}
+		if axis < len(offs) {
+			offs[axis] += lane * half
+			b[1] = anyInts(offs)
+		}
+	case ir.TileSetValidshape:
+		t, isTile := a[0].(*Tile)
+		full, half, ok := fullExtent(c.Args[0].Type(), axis)
+		if !isTile || !ok || axis >= len(t.Shape) || t.Shape[axis] != half || half == full || len(a) < 3 {
+			return a, nil
+		}
+		v, err := toInt(a[1+axis])
+		if err != nil {
+			return nil, err
+		}
+		b[1+axis] = int64(localize(int(v), half, lane))
+	}
+	return b, nil
+}
+
+// localize is a lane's part of a valid extent v along the split axis.
+func localize(v, half, lane int) int {
+	return max(0, min(half, v-lane*half))
+}
+
+func anyInts(v []int) []any {
+	out := make([]any, len(v))
+	for i, n := range v {
+		out[i] = int64(n)
+	}
+	return out
+}
