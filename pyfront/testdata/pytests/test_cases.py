@@ -1,14 +1,31 @@
 """Test cases reached the ways upstream's runtime tests reach them: ids
-written as f-strings (with format specs), a parameter that names the case
-class (op_cls) with ids from its class attribute, a case that mixes in a
-class before the one with get_program, and a helper def that returns a
-case. The values are the rows of a copied tile, so each program differs."""
+written as f-strings (with format specs) or given by a function, a
+parameter that names the case class (op_cls) with ids from its class
+attribute, a case that mixes in a class before the one with get_program,
+a helper def that returns a case, and a case handed its program as a
+lambda it calls through self. The shapes differ, so each program does."""
 
 import pypto.language as pl
 import pytest
 
 _ROWS = [2, 4]
 _SCALES = [0.5, -2.0, 1.0]
+
+
+def _build_copy(rows, cols=8):
+    @pl.program
+    class BuiltCopy:
+        @pl.function(type=pl.FunctionType.InCore)
+        def copy(
+            self,
+            a: pl.Tensor[[rows, cols], pl.FP32],
+            c: pl.Out[pl.Tensor[[rows, cols], pl.FP32]],
+        ) -> pl.Tensor[[rows, cols], pl.FP32]:
+            t = pl.load(a, [0, 0], [rows, cols])
+            c = pl.store(t, [0, 0], c)
+            return c
+
+    return BuiltCopy
 
 
 class CopyCase:
@@ -19,21 +36,7 @@ class CopyCase:
         self.cols = cols
 
     def get_program(self):
-        rows, cols = self.rows, self.cols
-
-        @pl.program
-        class CopyProgram:
-            @pl.function(type=pl.FunctionType.InCore)
-            def copy(
-                self,
-                a: pl.Tensor[[rows, cols], pl.FP32],
-                c: pl.Out[pl.Tensor[[rows, cols], pl.FP32]],
-            ) -> pl.Tensor[[rows, cols], pl.FP32]:
-                t = pl.load(a, [0, 0], [rows, cols])
-                c = pl.store(t, [0, 0], c)
-                return c
-
-        return CopyProgram
+        return _build_copy(self.rows, self.cols)
 
 
 class WideCopyCase(CopyCase):
@@ -54,22 +57,6 @@ class TallCopyCase(TallMixin, CopyCase):
 
 def _tall_case(rows):
     return TallCopyCase(rows * 2)
-
-
-def _build_copy(rows, cols=8):
-    @pl.program
-    class BuiltCopy:
-        @pl.function(type=pl.FunctionType.InCore)
-        def copy(
-            self,
-            a: pl.Tensor[[rows, cols], pl.FP32],
-            c: pl.Out[pl.Tensor[[rows, cols], pl.FP32]],
-        ) -> pl.Tensor[[rows, cols], pl.FP32]:
-            t = pl.load(a, [0, 0], [rows, cols])
-            c = pl.store(t, [0, 0], c)
-            return c
-
-    return BuiltCopy
 
 
 class BuilderCase:
