@@ -69,7 +69,11 @@ func (r *reader) interpolate(n *node, e *env, fc *fnCtx) string {
 	}
 	v := r.evalIn(expr, e, fc)
 	if conv == "r" {
-		v = pyRepr(v)
+		s, ok := pyRepr(v)
+		if !ok {
+			r.fail(expr, "an f-string cannot show %s", describe(v))
+		}
+		v = s
 	}
 	if spec == nil {
 		s, ok := pyStr(v)
@@ -86,13 +90,14 @@ func (r *reader) interpolate(n *node, e *env, fc *fnCtx) string {
 	return s
 }
 
-// pyStr is Python's str(v) for the values the reader evaluates.
+// pyStr is Python's str(v) for the values the reader evaluates; ok is
+// false for a value it cannot show (an IR expression, a program).
 func pyStr(v value) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
 	case pyList, pyTuple:
-		return pyRepr(v).(string), true
+		return pyRepr(v)
 	case nil, bool, int64, float64:
 		return paramID(v, "", 0), true
 	case enumMember:
@@ -104,29 +109,29 @@ func pyStr(v value) (string, bool) {
 }
 
 // pyRepr is Python's repr(v): strings quoted, sequences bracketed.
-func pyRepr(v value) value {
+func pyRepr(v value) (string, bool) {
 	switch x := v.(type) {
 	case string:
-		return "'" + strings.ReplaceAll(strings.ReplaceAll(x, `\`, `\\`), "'", `\'`) + "'"
+		return "'" + strings.ReplaceAll(strings.ReplaceAll(x, `\`, `\\`), "'", `\'`) + "'", true
 	case pyList, pyTuple:
 		items := seqOf(v).([]value)
 		parts := make([]string, len(items))
 		for i, it := range items {
-			s, _ := pyStr(pyRepr(it))
+			s, ok := pyRepr(it)
+			if !ok {
+				return "", false
+			}
 			parts[i] = s
 		}
 		if _, tuple := v.(pyTuple); tuple {
 			if len(parts) == 1 {
-				return "(" + parts[0] + ",)"
+				return "(" + parts[0] + ",)", true
 			}
-			return "(" + strings.Join(parts, ", ") + ")"
+			return "(" + strings.Join(parts, ", ") + ")", true
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return "[" + strings.Join(parts, ", ") + "]", true
 	}
-	if s, ok := pyStr(v); ok {
-		return s
-	}
-	return v
+	return pyStr(v)
 }
 
 // pyFormat is format(v, spec) for Python's format mini-language, as far

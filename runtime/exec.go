@@ -349,10 +349,14 @@ func (s *sim) createdReturns(rets []any) []*tensor.Tensor {
 
 // bytesOf is what v sees of mem (its memory, or a snapshot of it), in
 // row-major order.
+// Bytes past mem's end (a returned slice that overhangs its tensor) read
+// as zero.
 func (v *view) bytesOf(mem []byte) []byte {
 	b := make([]byte, 0, numel(v.shape)*v.dt.Bytes())
 	for _, sg := range v.segments() {
-		b = append(b, mem[sg.Off:sg.Off+sg.Len]...)
+		lo, hi := min(sg.Off, len(mem)), min(sg.Off+sg.Len, len(mem))
+		b = append(b, mem[lo:hi]...)
+		b = append(b, make([]byte, sg.Len-(hi-lo))...)
 	}
 	return b
 }
