@@ -159,6 +159,20 @@ for _name in ("log", "sqrt", "rsqrt", "exp", "prod", "clamp", "clamp_min", "relu
         setattr(torch.Tensor, _name, _widening(getattr(torch.Tensor, _name)))
 
 
+# Newer torch also indexes with any integer tensor; 1.13 only with int64.
+def _index_key(key):
+    if isinstance(key, torch.Tensor) and not key.is_floating_point() and key.dtype not in (torch.int64, torch.uint8, torch.bool):
+        return key.long()
+    if isinstance(key, tuple):
+        return tuple(_index_key(k) for k in key)
+    return key
+
+
+_getitem, _setitem = torch.Tensor.__getitem__, torch.Tensor.__setitem__
+torch.Tensor.__getitem__ = lambda self, key: _getitem(self, _index_key(key))
+torch.Tensor.__setitem__ = lambda self, key, value: _setitem(self, _index_key(key), value)
+
+
 def pytest_addoption(parser):
     parser.addoption("--oracle-out", default=None, help="directory the inputs and expected outputs go to")
     parser.addoption("--platform", default="a2a3", help="the platform variant to keep, as upstream's conftest")
