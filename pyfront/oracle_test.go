@@ -28,13 +28,13 @@ import (
 // real pytest and real torch, and for each test_runner.run(case) writes the
 // inputs the case's define_tensors declares and the outputs its
 // compute_expected computes from them. This test builds the same test's
-// program from the same file, compiles it, runs it on those inputs at one
-// device and compares with the case's own rtol and atol (NaN in the
+// program from the same file, runs it as written and compiled on those
+// inputs at one device and compares with the case's own rtol and atol (NaN in the
 // expected output is don't-care, as upstream's validate_golden has it).
 //
 // What ptorepl cannot build is the business of TestUpstreamCorpusNoInternalError
 // and is only counted here; a case torch cannot compute (torch 1.13 lacks
-// some half-precision kernels) or that is too large for the oracle is
+// dtype.itemsize and unsigned 16- and 32-bit dtypes) or that is too large for the oracle is
 // counted too. A case that builds but fails to compile or run, or gives
 // other values, fails the test unless oracleGaps lists it with the reason;
 // a listed case that passes fails it too, so the list stays true.
@@ -215,8 +215,9 @@ func (r *oracleRec) goID(mod *pl.Module) string {
 	return r.Test
 }
 
-// check compiles prog, runs it on the recorded inputs and compares its
-// outputs with the recorded expected ones: "" when they agree.
+// check runs prog as written and compiled on the recorded inputs and
+// compares its outputs with the recorded expected ones: "" when both
+// agree.
 func (r *oracleRec) check(prog *pl.Program) string {
 	host, err := runtime.HostOf(prog.IR())
 	if err != nil {
@@ -240,41 +241,62 @@ func (r *oracleRec) check(prog *pl.Program) string {
 		}
 		order[i] = j
 	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		return "compile: " + err.Error()
+	}
+	for _, compiled := range []bool{false, true} {
+		args, err := r.inputs(order)
+		if err != nil {
+			return err.Error()
+		}
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		stage := map[bool]string{false: "as written", true: "compiled"}[compiled]
+		if err != nil {
+			return stage + ": run: " + err.Error()
+		}
+		var bad []string
+		for i, j := range order {
+			tn := r.Tensors[j]
+			if !tn.Output {
+				continue
+			}
+			raw, err := os.ReadFile(filepath.Join(r.dir, "out."+tn.Name))
+			if err != nil {
+				return err.Error()
+			}
+			if msg := closeTo(args[i], tensor.FromBytes(args[i].DType(), raw, tn.Shape...), r.Rtol, r.Atol); msg != "" {
+				bad = append(bad, tn.Name+": "+msg)
+			}
+		}
+		if len(bad) > 0 {
+			return stage + ": " + strings.Join(bad, "; ")
+		}
+	}
+	return ""
+}
+
+// inputs are fresh host tensors of the recorded inputs, in the entry's
+// parameter order.
+func (r *oracleRec) inputs(order []int) ([]*tensor.Tensor, error) {
 	args := make([]*tensor.Tensor, len(order))
 	for i, j := range order {
 		tn := r.Tensors[j]
 		dt, ok := ir.DataTypeByName(tn.DType)
 		if !ok {
-			return "unknown dtype " + tn.DType
+			return nil, fmt.Errorf("unknown dtype %s", tn.DType)
 		}
 		raw, err := os.ReadFile(filepath.Join(r.dir, "in."+tn.Name))
 		if err != nil {
-			return err.Error()
+			return nil, err
 		}
 		args[i] = tensor.FromBytes(dt, raw, tn.Shape...)
 	}
-	comp, err := pl.TryCompile(prog, pl.Ranks(1))
-	if err != nil {
-		return "compile: " + err.Error()
-	}
-	if _, err := comp.Run(pl.Ranks(1), args...); err != nil {
-		return "run: " + err.Error()
-	}
-	var bad []string
-	for i, j := range order {
-		tn := r.Tensors[j]
-		if !tn.Output {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join(r.dir, "out."+tn.Name))
-		if err != nil {
-			return err.Error()
-		}
-		if msg := closeTo(args[i], tensor.FromBytes(args[i].DType(), raw, tn.Shape...), r.Rtol, r.Atol); msg != "" {
-			bad = append(bad, tn.Name+": "+msg)
-		}
-	}
-	return strings.Join(bad, "; ")
+	return args, nil
 }
 
 // closeTo compares as torch.isclose does, NaN expected as don't-care:
