@@ -175,6 +175,9 @@ func readOracle(dir string) ([]*oracleRec, error) {
 	var recs []*oracleRec
 	runs := map[string]int{}
 	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
 		d := filepath.Join(dir, e.Name())
 		b, err := os.ReadFile(filepath.Join(d, "meta.json"))
 		if err != nil {

@@ -28,7 +28,10 @@ import importlib.abc
 import importlib.machinery
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import types
 
 
@@ -95,12 +98,23 @@ class _RunConfig:
         return None
 
 
+class _DistributedConfig:
+    """pypto's DistributedConfig: the devices (so the rank count) a run uses."""
+
+    def __init__(self, *args, device_ids=(0,), **kwargs):
+        self.device_ids = list(device_ids)
+
+
 class _StandModule(types.ModuleType):
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
         if attr == "RunConfig":
             return _RunConfig
+        if attr == "DistributedConfig":
+            return _DistributedConfig
+        if self.__name__ == "pypto.ir" and attr == "compile":
+            return _compile
         return _Stand(f"{self.__name__}.{attr}")
 
 
@@ -171,6 +185,87 @@ def _index_key(key):
 _getitem, _setitem = torch.Tensor.__getitem__, torch.Tensor.__setitem__
 torch.Tensor.__getitem__ = lambda self, key: _getitem(self, _index_key(key))
 torch.Tensor.__setitem__ = lambda self, key, value: _setitem(self, _index_key(key), value)
+
+
+# Upstream's distributed tests call the program themselves:
+# compiled = ir.compile(program, distributed_config=DistributedConfig(
+# device_ids=...)), then compiled(inputs, outputs), then assert on the
+# outputs with torch. ir.compile's stand-in returns a callable that runs
+# the program on ptorepl: it writes the call's tensors to a directory,
+# runs the Go test binary named by PTOREPL_ORACLE_RUNNER (which builds the
+# same test's program from the same file, compiles it and runs it at that
+# many ranks) and copies the tensors it wrote back into the caller's, in
+# place, as the device would fill them. The test's own asserts then judge.
+_NAMES = {
+    torch.float32: "FP32",
+    torch.float16: "FP16",
+    torch.bfloat16: "BF16",
+    torch.int64: "INT64",
+    torch.int32: "INT32",
+    torch.int16: "INT16",
+    torch.int8: "INT8",
+    torch.uint8: "UINT8",
+    torch.bool: "BOOL",
+}
+
+_current = {"item": None, "compiles": 0, "calls": 0}
+
+
+class _Compiled:
+    def __init__(self, ranks, index, program):
+        self.ranks = ranks
+        self.index = index
+        # A @pl.program class stays itself under the stand-in decorator:
+        # its name finds a module-level program the test compiles directly.
+        self.program = program.__name__ if isinstance(program, type) else ""
+
+    def __call__(self, *tensors, **kwargs):
+        runner = os.environ.get("PTOREPL_ORACLE_RUNNER")
+        if not runner:
+            raise RuntimeError("PTOREPL_ORACLE_RUNNER is unset: no ptorepl to run the program on")
+        item = _current["item"]
+        _current["calls"] += 1
+        d = tempfile.mkdtemp(prefix="oracle-run-")
+        try:
+            meta = {
+                "file": str(item.path),
+                "test": item.nodeid.split("::", 1)[1],
+                "compile": self.index,
+                "program": self.program,
+                "ranks": self.ranks,
+                "tensors": [],
+            }
+            for i, t in enumerate(tensors):
+                if not isinstance(t, torch.Tensor):
+                    raise TypeError(f"argument {i} of the compiled program is {type(t).__name__}, not a tensor")
+                meta["tensors"].append({"dtype": _NAMES[t.dtype], "shape": list(t.shape)})
+                with open(os.path.join(d, f"in.{i}"), "wb") as f:
+                    f.write(_raw(t))
+            with open(os.path.join(d, "meta.json"), "w") as f:
+                json.dump(meta, f)
+            env = dict(os.environ, PTOREPL_ORACLE_RUN=d)
+            done = subprocess.run([runner], env=env, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0:
+                msg = ""
+                if os.path.exists(os.path.join(d, "error.txt")):
+                    with open(os.path.join(d, "error.txt")) as f:
+                        msg = f.read()
+                raise RuntimeError("ptorepl: " + (msg or done.stdout + done.stderr).strip())
+            for i, t in enumerate(tensors):
+                with open(os.path.join(d, f"out.{i}"), "rb") as f:
+                    raw = bytearray(f.read())
+                wide = torch.uint8 if t.dtype == torch.bool else t.dtype
+                got = torch.frombuffer(raw, dtype=wide).reshape(t.shape) if raw else torch.empty(t.shape, dtype=wide)
+                t.copy_(got.to(t.dtype))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        return None
+
+
+def _compile(program, *args, distributed_config=None, **kwargs):
+    _current["compiles"] += 1
+    ranks = len(distributed_config.device_ids) if isinstance(distributed_config, _DistributedConfig) else 1
+    return _Compiled(ranks, _current["compiles"], program)
 
 
 def pytest_addoption(parser):
@@ -306,6 +401,30 @@ def test_config():
 @pytest.fixture(scope="session")
 def test_runner(request):
     return _Runner(request.config.getoption("--oracle-out"))
+
+
+@pytest.fixture(scope="session")
+def device_ids():
+    return list(range(8))
+
+
+def pytest_runtest_setup(item):
+    _current.update(item=item, compiles=0, calls=0)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    out = item.config.getoption("--oracle-out")
+    # One line per test phase that ran a compiled program (or failed in
+    # one): its outcome and, on failure, the exception.
+    if _current["calls"] and out and (rep.when == "call" or rep.failed):
+        line = {"nodeid": item.nodeid, "file": str(item.path), "test": item.nodeid.split("::", 1)[1], "when": rep.when, "outcome": rep.outcome}
+        if rep.failed and call.excinfo is not None:
+            line["error"] = call.excinfo.typename + ": " + str(call.excinfo.value)[:2000]
+        with open(os.path.join(out, "runs.jsonl"), "a") as f:
+            f.write(json.dumps(line) + "\n")
 
 
 @pytest.fixture(autouse=True)
