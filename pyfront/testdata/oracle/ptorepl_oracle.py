@@ -208,6 +208,8 @@ _NAMES = {
     torch.bool: "BOOL",
 }
 
+_TORCH = {v: k for k, v in _NAMES.items()}
+
 _current = {"item": None, "compiles": 0, "calls": 0}
 
 
@@ -253,13 +255,26 @@ class _Compiled:
                 raise RuntimeError("ptorepl: " + (msg or done.stdout + done.stderr).strip())
             for i, t in enumerate(tensors):
                 with open(os.path.join(d, f"out.{i}"), "rb") as f:
-                    raw = bytearray(f.read())
-                wide = torch.uint8 if t.dtype == torch.bool else t.dtype
-                got = torch.frombuffer(raw, dtype=wide).reshape(t.shape) if raw else torch.empty(t.shape, dtype=wide)
-                t.copy_(got.to(t.dtype))
+                    t.copy_(_tensor(f.read(), t.dtype, t.shape))
+            # Out tensors the call left out come back as its result.
+            rets = sorted((n for n in os.listdir(d) if n.startswith("ret.")), key=lambda n: int(n.split(".")[1]))
+            made = []
+            for n in rets:
+                _, _, dtype, shape = n.split(".", 3)
+                with open(os.path.join(d, n), "rb") as f:
+                    made.append(_tensor(f.read(), _TORCH[dtype], [int(x) for x in shape.split("x")] if shape else []))
         finally:
             shutil.rmtree(d, ignore_errors=True)
-        return None
+        if not made:
+            return None
+        return made[0] if len(made) == 1 else tuple(made)
+
+
+def _tensor(raw, dtype, shape):
+    wide = torch.uint8 if dtype == torch.bool else dtype
+    raw = bytearray(raw)
+    got = torch.frombuffer(raw, dtype=wide) if raw else torch.empty(0, dtype=wide)
+    return got.reshape(shape).to(dtype)
 
 
 def _compile(program, *args, distributed_config=None, **kwargs):
