@@ -175,7 +175,7 @@ func shapeText(s []int) string {
 // runs on ptorepl (oracleRun, through this test binary), and checks the
 // outputs with its own asserts. A test that passes got the values its
 // author expects from the NPU. A test whose own value assert fails fails
-// this test unless distOracleGaps lists it; one that fails otherwise
+// this test unless runOracleGaps lists it; one that fails otherwise
 // (it checks the device's build artifacts, or ptorepl cannot build or run
 // its program) is counted and logged.
 func TestUpstreamDistributedOracle(t *testing.T) {
@@ -215,16 +215,29 @@ func TestUpstreamDistributedOracle(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Fatalf("pytest did not finish in time:\n%s", tail(log, 40))
 	}
+	if passed := judgeRuns(t, st, dir, log); passed < 20 {
+		t.Errorf("only %d of upstream's distributed tests passed on ptorepl:\n%s", passed, tail(log, 40))
+	}
+}
+
+// judgeRuns reads the outcomes of the tests that ran a compiled program
+// on ptorepl (the plugin's runs.jsonl in dir) and returns how many passed
+// their own asserts. A test whose value assert fails fails t unless
+// runOracleGaps lists it; other failures are logged.
+func judgeRuns(t *testing.T, st, dir string, log []byte) int {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "runs.jsonl"))
+	if os.IsNotExist(err) {
+		return 0
+	}
 	if err != nil {
-		t.Fatalf("no test ran a program: %v\n%s", err, tail(log, 40))
+		t.Fatal(err)
 	}
 	defer f.Close()
 	type run struct {
 		File, Test, When, Outcome, Error string
 	}
 	passed, listed, other, failed := 0, 0, 0, 0
-	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -234,11 +247,10 @@ func TestUpstreamDistributedOracle(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(st, r.File)
 		id := filepath.ToSlash(rel) + "::" + r.Test
-		seen[id] = true
-		want, isGap := distOracleGaps[id]
+		want, isGap := runOracleGaps[id]
 		switch {
 		case r.Outcome == "passed" && isGap:
-			t.Errorf("%s now passes: take it off distOracleGaps (%s)", id, want)
+			t.Errorf("%s now passes: take it off runOracleGaps (%s)", id, want)
 		case r.Outcome == "passed":
 			passed++
 		case isGap && strings.Contains(r.Error, want):
@@ -251,22 +263,16 @@ func TestUpstreamDistributedOracle(t *testing.T) {
 			t.Logf("%s: %s", id, firstLine(r.Error))
 		}
 	}
-	for id := range distOracleGaps {
-		if !seen[id] {
-			t.Errorf("distOracleGaps lists %s, which ran no program", id)
-		}
-	}
 	t.Logf("pytest: %s", tail(log, 1))
-	t.Logf("%d tests ran a program on ptorepl: %d passed their own asserts, %d failed them, %d are listed gaps, %d failed for other reasons (logged)",
+	t.Logf("%d tests ran a compiled program on ptorepl: %d passed their own asserts, %d failed them, %d are listed gaps, %d failed for other reasons (logged)",
 		passed+failed+listed+other, passed, failed, listed, other)
-	if passed < 20 {
-		t.Errorf("only %d of upstream's distributed tests passed on ptorepl:\n%s", passed, tail(log, 40))
-	}
+	return passed
 }
 
-// distOracleGaps are distributed tests whose own value asserts ptorepl's
-// outputs fail, by id, with a part of the failure.
-var distOracleGaps = map[string]string{}
+// runOracleGaps are tests that call their compiled program themselves and
+// whose own value asserts ptorepl's outputs fail, by id, with a part of
+// the failure.
+var runOracleGaps = map[string]string{}
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -66,8 +66,13 @@ func TestUpstreamOracle(t *testing.T) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest",
 			"--continue-on-collection-errors", "-p", "ptorepl_oracle", "--oracle-out", dir, "runtime", "examples")
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
 		cmd.Dir = st
-		cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)))
+		cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)),
+			"PTOREPL_ORACLE_RUNNER="+self)
 		// pytest fails: many of upstream's tests check PyPTO's own
 		// internals, which the plugin's stand-in does not have. Only the
 		// records count.
@@ -131,6 +136,9 @@ func TestUpstreamOracle(t *testing.T) {
 			t.Errorf("oracleGaps lists %s, which pytest did not record", id)
 		}
 	}
+	// Tests that call their compiled program themselves ran it on
+	// ptorepl (oracle_dist_test.go) and judged it with their own asserts.
+	judgeRuns(t, st, dir, log)
 	t.Logf("%d cases: %d give upstream's values, %d are listed gaps, %d unbuilt, %d without an oracle", len(recs),
 		counts["match"], counts["listed gap"], counts["unbuilt"], counts["no oracle"])
 	for _, l := range [][]string{unbuilt, noOracle} {
