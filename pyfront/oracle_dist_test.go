@@ -25,14 +25,26 @@ import (
 // directory describes (oracleRun) instead of the tests.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("PTOREPL_ORACLE_RUN"); dir != "" {
-		if err := oracleRun(dir); err != nil {
+		err := oracleRun(dir)
+		oracleDone()
+		if err != nil {
 			_ = os.WriteFile(filepath.Join(dir, "error.txt"), []byte(err.Error()), 0o644)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	oracleDone()
+	os.Exit(code)
 }
+
+// oracleOn picks the device the runner runs on (the simulator; the MPI
+// device under the mpi tag, oracle_mpi_test.go), and oracleDone closes
+// what it opened.
+var (
+	oracleOn   = func(o pl.RunOption) pl.RunOption { return o }
+	oracleDone = func() {}
+)
 
 // oracleCall is what the plugin's compiled(...) stand-in writes: the test
 // whose program runs, which of its ir.compile calls, at how many ranks,
@@ -129,7 +141,7 @@ func oracleRun(dir string) error {
 	}
 	// Host SubWorkers' Python runs as the Go functions the system tests
 	// bind in its place.
-	opts := pl.Ranks(c.Ranks)
+	opts := oracleOn(pl.Ranks(c.Ranks))
 	for name, fn := range systemCallbacks[filepath.Base(c.File)+"/"+prog.IR().Name] {
 		opts = opts.Callback(name, fn)
 	}
@@ -178,7 +190,11 @@ func shapeText(s []int) string {
 // this test unless runOracleGaps lists it; one that fails otherwise
 // (it checks the device's build artifacts, or ptorepl cannot build or run
 // its program) is counted and logged.
-func TestUpstreamDistributedOracle(t *testing.T) {
+func TestUpstreamDistributedOracle(t *testing.T) { distributedOracle(t, "") }
+
+// distributedOracle runs upstream's distributed tests with their programs
+// on device ("": the simulator).
+func distributedOracle(t *testing.T, device string) {
 	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
 	if examples == "" {
 		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run the tests/st/distributed tests beside it on ptorepl")
@@ -210,7 +226,7 @@ func TestUpstreamDistributedOracle(t *testing.T) {
 		"--continue-on-collection-errors", "-p", "ptorepl_oracle", "--oracle-out", dir, "distributed")
 	cmd.Dir = st
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)),
-		"PTOREPL_ORACLE_RUNNER="+self)
+		"PTOREPL_ORACLE_RUNNER="+self, "PTOREPL_ORACLE_DEVICE="+device)
 	log, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("pytest did not finish in time:\n%s", tail(log, 40))

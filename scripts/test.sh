@@ -56,7 +56,7 @@ echo "== go test -tags mpi (the MPI device)"
 # The MPI device and the front-ends that reach it are only built with the
 # tag: vet them, and run their tests (the differential corpus against the
 # simulator, the fault tests) with mpirun as root and oversubscribed.
-go vet -tags mpi ./mpidev ./cmd/ptorepl
+go vet -tags mpi ./mpidev ./cmd/ptorepl ./pyfront
 go test -count=1 -tags mpi ./mpidev
 go test -count=1 -tags mpi ./cmd/ptorepl -run 'TestRunOnMPI'
 
