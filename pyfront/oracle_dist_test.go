@@ -4,11 +4,9 @@ package pyfront_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,42 +193,9 @@ func TestUpstreamDistributedOracle(t *testing.T) { distributedOracle(t, "") }
 // distributedOracle runs upstream's distributed tests with their programs
 // on device ("": the simulator).
 func distributedOracle(t *testing.T, device string) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run the tests/st/distributed tests beside it on ptorepl")
-	}
-	if testing.Short() {
-		t.Skip("the distributed oracle runs every upstream distributed test: not in -short")
-	}
-	const py = "/usr/bin/python3"
-	if out, err := exec.Command(py, "-c", "import torch, pytest").CombinedOutput(); err != nil {
-		t.Skipf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest, which the test command installs when PTOREPL_PYPTO_EXAMPLES is set): %v\n%s", py, err, out)
-	}
-	root, err := filepath.Abs(filepath.Join(examples, "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := filepath.Join(root, "tests", "st")
-	plugin, err := filepath.Abs(filepath.Join("testdata", "oracle"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := oracleTree(t, "the distributed oracle runs every upstream distributed test")
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest",
-		"--continue-on-collection-errors", "-p", "ptorepl_oracle", "--oracle-out", dir, "distributed")
-	cmd.Dir = st
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)),
-		"PTOREPL_ORACLE_RUNNER="+self, "PTOREPL_ORACLE_DEVICE="+device)
-	log, _ := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("pytest did not finish in time:\n%s", tail(log, 40))
-	}
+	log := runOracle(t, st, dir, device, 15*time.Minute, "distributed")
 	if passed := judgeRuns(t, st, dir, log); passed < 20 {
 		t.Errorf("only %d of upstream's distributed tests passed on ptorepl:\n%s", passed, tail(log, 40))
 	}

@@ -39,47 +39,14 @@ import (
 // other values, fails the test unless oracleGaps lists it with the reason;
 // a listed case that passes fails it too, so the list stays true.
 func TestUpstreamOracle(t *testing.T) {
-	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
-	if examples == "" {
-		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to check values against the tests/st cases beside it")
-	}
-	if testing.Short() {
-		t.Skip("the oracle runs every upstream runtime case: not in -short")
-	}
-	const py = "/usr/bin/python3"
-	if out, err := exec.Command(py, "-c", "import torch, pytest").CombinedOutput(); err != nil {
-		t.Skipf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest, which the test command installs when PTOREPL_PYPTO_EXAMPLES is set): %v\n%s", py, err, out)
-	}
-	root, err := filepath.Abs(filepath.Join(examples, "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := filepath.Join(root, "tests", "st")
-	plugin, err := filepath.Abs(filepath.Join("testdata", "oracle"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := oracleTree(t, "the oracle runs every upstream runtime case")
 	dir, log := *oracleDir, []byte(nil)
 	if dir == "" {
 		dir = t.TempDir()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest",
-			"--continue-on-collection-errors", "-p", "ptorepl_oracle", "--oracle-out", dir, "runtime", "examples")
-		self, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Dir = st
-		cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)),
-			"PTOREPL_ORACLE_RUNNER="+self)
 		// pytest fails: many of upstream's tests check PyPTO's own
 		// internals, which the plugin's stand-in does not have. Only the
 		// records count.
-		log, _ = cmd.CombinedOutput()
-		if ctx.Err() != nil {
-			t.Fatalf("pytest did not finish in time:\n%s", tail(log, 40))
-		}
+		log = runOracle(t, st, dir, "", 10*time.Minute, "runtime", "examples")
 	}
 	recs, err := readOracle(dir)
 	if err != nil {
@@ -338,4 +305,57 @@ func tail(b []byte, lines int) string {
 		ls = ls[len(ls)-lines:]
 	}
 	return strings.Join(ls, "\n")
+}
+
+// oracleTree is upstream's tests/st directory for an oracle test, which it
+// skips, saying why, without PTOREPL_PYPTO_EXAMPLES, in -short (what says
+// what the test runs), or without torch and pytest.
+func oracleTree(t *testing.T, what string) string {
+	t.Helper()
+	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if examples == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run upstream's tests/st beside it against ptorepl")
+	}
+	if testing.Short() {
+		t.Skip(what + ": not in -short")
+	}
+	if out, err := exec.Command(oraclePython, "-c", "import torch, pytest").CombinedOutput(); err != nil {
+		t.Skipf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest, which the test command installs when PTOREPL_PYPTO_EXAMPLES is set): %v\n%s", oraclePython, err, out)
+	}
+	root, err := filepath.Abs(filepath.Join(examples, "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "tests", "st")
+}
+
+const oraclePython = "/usr/bin/python3"
+
+// runOracle runs pytest over the paths of st with the oracle plugin,
+// writing to dir, this test binary as the runner of compiled programs on
+// device ("": the simulator), and returns pytest's output.
+func runOracle(t *testing.T, st, dir, device string, limit time.Duration, paths ...string) []byte {
+	t.Helper()
+	root := filepath.Dir(filepath.Dir(st))
+	plugin, err := filepath.Abs(filepath.Join("testdata", "oracle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	args := append([]string{"-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest",
+		"--continue-on-collection-errors", "-p", "ptorepl_oracle", "--oracle-out", dir}, paths...)
+	cmd := exec.CommandContext(ctx, oraclePython, args...)
+	cmd.Dir = st
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join([]string{plugin, st, root}, string(os.PathListSeparator)),
+		"PTOREPL_ORACLE_RUNNER="+self, "PTOREPL_ORACLE_DEVICE="+device)
+	log, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("pytest did not finish in %v:\n%s", limit, tail(log, 40))
+	}
+	return log
 }
