@@ -308,8 +308,8 @@ func tail(b []byte, lines int) string {
 }
 
 // oracleTree is upstream's tests/st directory for an oracle test, which it
-// skips, saying why, without PTOREPL_PYPTO_EXAMPLES, in -short (what says
-// what the test runs), or without torch and pytest.
+// skips, saying why, without PTOREPL_PYPTO_EXAMPLES or in -short (what
+// says what the test runs); without torch and pytest it fails.
 func oracleTree(t *testing.T, what string) string {
 	t.Helper()
 	examples := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
@@ -320,7 +320,7 @@ func oracleTree(t *testing.T, what string) string {
 		t.Skip(what + ": not in -short")
 	}
 	if out, err := exec.Command(oraclePython, "-c", "import torch, pytest").CombinedOutput(); err != nil {
-		t.Skipf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest, which the test command installs when PTOREPL_PYPTO_EXAMPLES is set): %v\n%s", oraclePython, err, out)
+		t.Fatalf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest; the README's test command installs them): %v\n%s", oraclePython, err, out)
 	}
 	root, err := filepath.Abs(filepath.Join(examples, "..", ".."))
 	if err != nil {
@@ -358,4 +358,49 @@ func runOracle(t *testing.T, st, dir, device string, limit time.Duration, paths 
 		t.Fatalf("pytest did not finish in %v:\n%s", limit, tail(log, 40))
 	}
 	return log
+}
+
+// TestOracleSelf runs the oracles' machinery in every test run, on cases
+// of our own in upstream's forms (testdata/oracle/selftest, with a
+// minimal harness): the plugin records a runtime case's inputs and
+// expected outputs under real pytest and torch, ptorepl gives those
+// values as written and compiled, and a distributed test that calls its
+// compiled program passes its own torch assert on ptorepl's outputs.
+func TestOracleSelf(t *testing.T) {
+	if out, err := exec.Command(oraclePython, "-c", "import torch, pytest").CombinedOutput(); err != nil {
+		t.Fatalf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest; the README's test command installs them): %v\n%s", oraclePython, err, out)
+	}
+	st, err := filepath.Abs(filepath.Join("testdata", "oracle", "selftest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := runOracle(t, st, dir, "", 5*time.Minute, "runtime", "distributed")
+	recs, err := readOracle(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("the plugin recorded %d cases, want 3:\n%s", len(recs), tail(log, 40))
+	}
+	for _, rec := range recs {
+		id := rec.id(st)
+		if rec.Error != "" {
+			t.Fatalf("%s: %s", id, rec.Error)
+		}
+		mod, err := pl.LoadPython(rec.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := mod.Program(rec.goID(mod))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := rec.check(prog); msg != "" {
+			t.Errorf("%s: %s", id, msg)
+		}
+	}
+	if passed := judgeRuns(t, st, dir, log); passed != 1 {
+		t.Errorf("%d distributed tests passed on ptorepl, want 1:\n%s", passed, tail(log, 40))
+	}
 }

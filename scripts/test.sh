@@ -9,14 +9,11 @@ cd "$(dirname "$0")/.."
 # generic form of every emitted PTO module, and Jupyter Notebook with headless
 # Chromium for the browser test; python3 parses every printed program in the
 # goldens (printer tests), and pytest collects a test file whose ids the
-# reader must give (pyfront); gcc for cgo (the Python grammar of pyfront);
+# reader must give (pyfront), and with torch runs the value oracles'
+# plugin (pyfront's TestOracleSelf; with a PyPTO checkout named, upstream's
+# own tests through it); gcc for cgo (the Python grammar of pyfront);
 # OpenMPI and pkg-config for the MPI device (tests under the build tag mpi).
-apt_packages=(python3 python3-pytest gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
-# With a PyPTO checkout named, the value oracle runs upstream's tests under
-# real torch (pyfront's TestUpstreamOracle).
-if [ -n "${PTOREPL_PYPTO_EXAMPLES:-}" ]; then
-	apt_packages+=(python3-torch)
-fi
+apt_packages=(python3 python3-pytest python3-torch gcc python3-jupyter-kernel-test jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel mlir-16-tools jupyter-notebook chromium libopenmpi-dev openmpi-bin pkg-config)
 missing=()
 for p in "${apt_packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

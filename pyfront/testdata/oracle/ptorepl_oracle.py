@@ -24,6 +24,7 @@ upstream tests/st directory on sys.path (for its harness package) and
 -p ptorepl_oracle.
 """
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import json
@@ -115,7 +116,13 @@ class _StandModule(types.ModuleType):
             return _DistributedConfig
         if self.__name__ == "pypto.ir" and attr == "compile":
             return _compile
+        if self.__name__ == "pypto" and attr in _SUBMODULES:
+            # from pypto import ir: the submodule, whatever was imported before.
+            return importlib.import_module(f"pypto.{attr}")
         return _Stand(f"{self.__name__}.{attr}")
+
+
+_SUBMODULES = ("ir", "language", "runtime", "backend", "pypto_core")
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -438,6 +445,7 @@ def pytest_runtest_makereport(item, call):
         line = {"nodeid": item.nodeid, "file": str(item.path), "test": item.nodeid.split("::", 1)[1], "when": rep.when, "outcome": rep.outcome}
         if rep.failed and call.excinfo is not None:
             line["error"] = call.excinfo.typename + ": " + str(call.excinfo.value)[:2000]
+        os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, "runs.jsonl"), "a") as f:
             f.write(json.dumps(line) + "\n")
 
