@@ -529,3 +529,21 @@ func reducedType(dt DataType, index bool) DataType {
 	}
 	return dt
 }
+
+// FoldedAxis is the axis a tile reduction folds (row_*: the last, col_*:
+// the first) of a tile of rank dims; ok is false for other ops. Split
+// vector kernels refuse a reduction along their split axis, as upstream's
+// SplitVectorKernel does: each lane would fold only its half.
+func FoldedAxis(op *OpDef, dims int) (axis int, ok bool) {
+	for _, r := range rowReductions {
+		if *r.tile == op {
+			return dims - 1, true
+		}
+	}
+	for _, r := range colReductions {
+		if *r.tile == op {
+			return 0, true
+		}
+	}
+	return 0, false
+}

@@ -2634,4 +2634,19 @@ func TestSplitLanes(t *testing.T) {
 			})
 		}
 	}
+	// A reduction along the split axis would fold only the lane's half:
+	// refused, naming the op, as written and compiled.
+	prog, comp := calledCompiled(t, mod, 1, "build_split_col_sum")
+	for _, compiled := range []bool{false, true} {
+		args := []*tensor.Tensor{tensor.Randn(4, 16, 16).To(ir.BF16), tensor.Zeros(ir.FP32, 1, 16)}
+		var err error
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), args...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), args...)
+		}
+		if err == nil || !strings.Contains(err.Error(), "tile.col_sum reduces along the split axis (dim 0) of a split vector kernel") {
+			t.Fatalf("compiled %v: a column sum in an UP_DOWN kernel gave %v", compiled, err)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+
 	"github.com/ptorepl/ptorepl/ir"
 )
 
@@ -11,7 +13,9 @@ import (
 // tile.full makes only the lane's half (offset by lane × half along the
 // split axis), a tile.store of a halved tile lands at the lane's place,
 // and tile.set_validshape's extents become the lane's own, max(min(v −
-// lane × half, half), 0). The user writes full shapes and offsets [0, 0].
+// lane × half, half), 0); a row or column reduction along the split axis
+// of a lane's half is refused (it would be partial). The user writes full
+// shapes and offsets [0, 0].
 //
 // The simulator applies the same rewrite as the lanes run: a tile's
 // static type keeps the function's full shape, and a lane's tile whose
@@ -27,13 +31,15 @@ func laneSplitAxis(fn *ir.Function) int {
 	return ir.SplitAxis(fn.Attrs.Int("split", 0))
 }
 
-// laneOp reports whether SplitVectorKernel rewrites calls of op.
+// laneOp reports whether SplitVectorKernel rewrites (or, for a reduction,
+// checks) calls of op.
 func laneOp(op *ir.OpDef) bool {
 	switch op {
 	case ir.TileLoad, ir.TileStore, ir.TileSetValidshape, ir.TileCreate, ir.TileFull:
 		return true
 	}
-	return false
+	_, reduces := ir.FoldedAxis(op, 2)
+	return reduces
 }
 
 // laneAdjusted runs op with its arguments rewritten for the running lane
@@ -123,6 +129,18 @@ func laneArgs(x *Exec, c *ir.Call, a []any, axis, lane int) ([]any, error) {
 		if axis < len(offs) {
 			offs[axis] += lane * half
 			b[1] = anyInts(offs)
+		}
+	default:
+		// A reduction along the split axis of a lane's half would fold
+		// only that half: upstream refuses it.
+		t, isTile := a[0].(*Tile)
+		if !isTile {
+			return a, nil
+		}
+		full, half, ok := fullExtent(c.Args[0].Type(), axis)
+		folded, _ := ir.FoldedAxis(c.Op, len(t.Shape))
+		if ok && folded == axis && axis < len(t.Shape) && t.Shape[axis] == half && half < full {
+			return nil, fmt.Errorf("%s reduces along the split axis (dim %d) of a split vector kernel: each lane holds only its half, so the reduction would be partial (upstream's SplitVectorKernel refuses it)", c.Op.Name, axis)
 		}
 	case ir.TileSetValidshape:
 		t, isTile := a[0].(*Tile)

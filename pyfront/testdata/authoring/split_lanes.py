@@ -83,3 +83,42 @@ def build_split_lanes(up_down):
             return result
 
     return SplitLanes
+
+
+def build_split_col_sum():
+    """A column sum of the popped tile in an UP_DOWN kernel: each lane
+    holds half the rows, so the sum would be partial, which upstream's
+    SplitVectorKernel refuses."""
+
+    @pl.program
+    class SplitColSum:
+        @pl.function(type=pl.FunctionType.AIC, attrs={"split": pl.SplitMode.UP_DOWN})
+        def cube(self, a: pl.Tensor[[N, N], pl.BF16], sums: pl.Out[pl.Tensor[[1, N], pl.FP32]]):
+            peer = pl.import_peer_buffer(name="c2v", peer_func="vector")
+            pl.aic_initialize_pipe(dir_mask=1, slot_size=SLOT, c2v_consumer_buf=peer)
+            a_mat: pl.Tile[[N, N], pl.BF16, pl.Mem.Mat] = pl.load(a, [0, 0], [N, N], target_memory=pl.MemorySpace.Mat)
+            a_l: pl.Tile[[N, N], pl.BF16, pl.Mem.Left] = pl.move(a_mat, target_memory=pl.MemorySpace.Left)
+            a_r: pl.Tile[[N, N], pl.BF16, pl.Mem.Right] = pl.move(a_mat, target_memory=pl.MemorySpace.Right)
+            acc: pl.Tile[[N, N], pl.FP32] = pl.matmul(a_l, a_r)
+            pl.tpush_to_aiv(acc, split=1)
+
+        @pl.function(type=pl.FunctionType.AIV, attrs={"split": pl.SplitMode.UP_DOWN})
+        def vector(self, a: pl.Tensor[[N, N], pl.BF16], sums: pl.Out[pl.Tensor[[1, N], pl.FP32]]) -> pl.Tensor[[1, N], pl.FP32]:
+            buf = pl.reserve_buffer(name="c2v", size=SLOT * 4, base=0x2000)
+            pl.aiv_initialize_pipe(dir_mask=1, slot_size=SLOT, c2v_consumer_buf=buf)
+            got: pl.Tile[[N, N], pl.FP32, pl.Mem.Vec] = pl.tpop_from_aic(split=1)
+            total: pl.Tile[[1, N], pl.FP32] = pl.col_sum(got)
+            pl.tfree_to_aic(got)
+            return pl.store(total, [0, 0], sums)
+
+        @pl.function(type=pl.FunctionType.Group, attrs={"split": pl.SplitMode.UP_DOWN})
+        def group(self, a: pl.Tensor[[N, N], pl.BF16], sums: pl.Out[pl.Tensor[[1, N], pl.FP32]]) -> pl.Tensor[[1, N], pl.FP32]:
+            self.cube(a, sums)
+            return self.vector(a, sums)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, a: pl.Tensor[[N, N], pl.BF16], sums: pl.Out[pl.Tensor[[1, N], pl.FP32]]) -> pl.Tensor[[1, N], pl.FP32]:
+            result = self.group(a, sums)
+            return result
+
+    return SplitColSum
