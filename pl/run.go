@@ -234,7 +234,8 @@ type Finding = checker.Finding
 
 // Run executes prog's host orchestrator on the default device with the host
 // tensors args (in parameter order); Out/InOut tensors are filled in place,
-// like torch. The protocol checker watches the run. A deadlock comes back
+// like torch. Trailing Out tensors may be left out: the run makes them
+// and Outputs returns them, as upstream's compiled(a, b) does. The protocol checker watches the run. A deadlock comes back
 // as an error whose text says "deadlock" and explains, for each blocked
 // rank, the op, the cell, its value and its history. Whenever the program
 // started, the result is non-nil, failed or not: its Report, Timeline and
@@ -252,6 +253,7 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 	if err != nil {
 		return nil, err
 	}
+	args = withMadeOutputs(p, args)
 	co := checker.Options{Ranks: o.ranks, Watchdog: o.watchdog, Device: dev, Disabled: o.unchecked, Relaxed: o.relaxed, Cores: o.cores,
 		Callbacks: o.callbacks}
 	if o.replay != nil {
@@ -273,6 +275,34 @@ func runIR(p *ir.Program, o RunOption, args []*tensor.Tensor) (*RunResult, error
 		return nil, err // the program never started (it could not be loaded)
 	}
 	return &RunResult{res: res, report: rep, err: err}, err
+}
+
+// withMadeOutputs is args with the host function's trailing Out tensors
+// the call left out made (zeros of their static shapes), as upstream's
+// compiled(a, b) makes and returns them; Outputs lists them. Anything else
+// missing is left for the device to report.
+func withMadeOutputs(p *ir.Program, args []*tensor.Tensor) []*tensor.Tensor {
+	host, err := runtime.HostOf(p)
+	if err != nil || len(args) >= len(host.Params) {
+		return args
+	}
+	var made []*tensor.Tensor
+	for i := len(args); i < len(host.Params); i++ {
+		dims, dt, ok := ir.ShapeOf(host.Params[i].Type())
+		if !ok || host.Direction(i) != ir.Out {
+			return args
+		}
+		shape := make([]int, len(dims))
+		for k, d := range dims {
+			v, static := ir.ConstValue(d)
+			if !static {
+				return args
+			}
+			shape[k] = int(v)
+		}
+		made = append(made, tensor.Zeros(dt, shape...))
+	}
+	return append(append([]*tensor.Tensor(nil), args...), made...)
 }
 
 // progressLine streams a long run's progress to the notebook through one

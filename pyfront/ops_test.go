@@ -2650,3 +2650,58 @@ func TestSplitLanes(t *testing.T) {
 		}
 	}
 }
+
+// Trailing Out tensors may be left out of a run, as upstream's
+// compiled(a, b) makes and returns them: the run makes them and Outputs
+// lists them, as written and compiled. An In tensor left out is still an
+// error.
+func TestRunMakesTrailingOutputs(t *testing.T) {
+	mod, err := pl.ParsePython(`import pypto.language as pl
+
+
+@pl.program
+class Made:
+    @pl.function(type=pl.FunctionType.InCore)
+    def add(self, a: pl.Tensor[[4, 8], pl.FP32], b: pl.Tensor[[4, 8], pl.FP32], f: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        f = pl.store(pl.add(pl.load(a, [0, 0], [4, 8]), pl.load(b, [0, 0], [4, 8])), [0, 0], f)
+        return f
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[4, 8], pl.FP32], b: pl.Tensor[[4, 8], pl.FP32], f: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        f = self.add(a, b, f)
+        return f
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := mod.Program("Made")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := tensor.Randn(1, 4, 8), tensor.Full(ir.FP32, 2, 4, 8)
+	for _, compiled := range []bool{false, true} {
+		var res *pl.RunResult
+		if compiled {
+			res, err = comp.Run(pl.Ranks(1), a, b)
+		} else {
+			res, err = pl.Run(prog, pl.Ranks(1), a, b)
+		}
+		if err != nil {
+			t.Fatalf("compiled %v: %v", compiled, err)
+		}
+		outs := res.Outputs()
+		if len(outs) != 1 {
+			t.Fatalf("compiled %v: %d outputs, want the made f", compiled, len(outs))
+		}
+		if got, want := outs[0].At(3, 7), f32(a.At(3, 7)+2); got != want {
+			t.Fatalf("compiled %v: f[3, 7] = %v, want %v", compiled, got, want)
+		}
+	}
+	if _, err := pl.Run(prog, pl.Ranks(1), a); err == nil || !strings.Contains(err.Error(), "takes 3 host tensors (a, b, f), given 1") {
+		t.Fatalf("leaving out an In tensor gave %v", err)
+	}
+}

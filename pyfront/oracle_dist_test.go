@@ -118,21 +118,6 @@ func oracleRun(dir string) error {
 		}
 		args[i] = tensor.FromBytes(dt, raw, tn.Shape...)
 	}
-	// compiled(a, b) may leave out trailing Out tensors: the runtime
-	// makes them, and the call returns them (ret.0, ...).
-	host, err := runtime.HostOf(prog.IR())
-	if err != nil {
-		return err
-	}
-	given := len(args)
-	for i := given; i < len(host.Params); i++ {
-		dims, dt, ok := ir.ShapeOf(host.Params[i].Type())
-		shape := staticShape(dims)
-		if i >= len(host.Dirs) || host.Dirs[i] != ir.Out || !ok || shape == nil {
-			return fmt.Errorf("%s takes %d host tensors, given %d, and %s is not an Out tensor of static shape the call could make", host.Name, len(host.Params), given, host.Params[i].Name)
-		}
-		args = append(args, tensor.Zeros(dt, shape...))
-	}
 	comp, err := pl.TryCompile(prog, pl.Ranks(c.Ranks))
 	if err != nil {
 		return err
@@ -143,32 +128,37 @@ func oracleRun(dir string) error {
 	for name, fn := range systemCallbacks[filepath.Base(c.File)+"/"+prog.IR().Name] {
 		opts = opts.Callback(name, fn)
 	}
-	if _, err := comp.Run(opts, args...); err != nil {
+	res, err := comp.Run(opts, args...)
+	if err != nil {
 		return err
 	}
 	for i, t := range args {
-		name := fmt.Sprintf("out.%d", i)
-		if i >= given {
-			name = fmt.Sprintf("ret.%d.%s.%s", i-given, t.DType().Name(), shapeText(t.Shape()))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("out.%d", i)), t.Bytes(), 0o644); err != nil {
+			return err
 		}
+	}
+	// compiled(a, b) may leave out trailing Out tensors: the run made
+	// them, and the call returns them (ret.0, ...): the last of the
+	// Out/InOut outputs, which come first in Outputs.
+	host, err := runtime.HostOf(prog.IR())
+	if err != nil {
+		return err
+	}
+	outs := 0
+	for i := range host.Params {
+		if d := host.Direction(i); d == ir.Out || d == ir.InOut {
+			outs++
+		}
+	}
+	made := res.Outputs()[:outs]
+	made = made[len(made)-(len(host.Params)-len(args)):]
+	for k, t := range made {
+		name := fmt.Sprintf("ret.%d.%s.%s", k, t.DType().Name(), shapeText(t.Shape()))
 		if err := os.WriteFile(filepath.Join(dir, name), t.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// staticShape is dims as ints, or nil when one is not a constant.
-func staticShape(dims []ir.Expr) []int {
-	out := make([]int, len(dims))
-	for i, d := range dims {
-		v, ok := ir.ConstValue(d)
-		if !ok {
-			return nil
-		}
-		out[i] = int(v)
-	}
-	return out
 }
 
 func shapeText(s []int) string {
