@@ -799,11 +799,11 @@ func (fc *fcomp) call(c *ir.Call) cexpr {
 		}
 	}
 	op := f.(OpFunc)
-	if axis := laneSplitAxis(fc.fn); axis >= 0 && laneOp(c.Op) {
+	if rule, ok := c.Op.Facet(laneFacetKey); ok && laneSplitAxis(fc.fn) >= 0 {
 		// A split AIV function's lanes rewrite these calls' arguments
 		// (split_lanes.go): the generic semantics read them, a kernel
 		// may have compiled them in.
-		op = laneAdjusted(op, axis)
+		op = laneAdjusted(op, rule.(laneRule), laneSplitAxis(fc.fn))
 	} else if kb, ok := c.Op.Facet(KernelFacetKey); ok && !fc.cp.generic {
 		if k := kb.(KernelBuilder)(c); k != nil {
 			op = k

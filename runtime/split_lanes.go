@@ -31,25 +31,37 @@ func laneSplitAxis(fn *ir.Function) int {
 	return ir.SplitAxis(fn.Attrs.Int("split", 0))
 }
 
-// laneOp reports whether SplitVectorKernel rewrites (or, for a reduction,
-// checks) calls of op.
-func laneOp(op *ir.OpDef) bool {
-	switch op {
-	case ir.TileLoad, ir.TileStore, ir.TileSetValidshape, ir.TileCreate, ir.TileFull:
-		return true
+// laneFacetKey is the facet under which an op keeps its lane rule: how
+// SplitVectorKernel rewrites (or refuses) a call of it in a split AIV
+// function, given the evaluated arguments, the split axis and the lane.
+// The rules below are registered on their ops; an op without one runs
+// unchanged on a lane's tiles.
+const laneFacetKey = "sim.lane"
+
+// laneRule rewrites a call's arguments for one lane.
+type laneRule func(c *ir.Call, a []any, axis, lane int) ([]any, error)
+
+func init() {
+	ir.TileLoad.SetFacet(laneFacetKey, laneRule(laneLoad))
+	ir.TileCreate.SetFacet(laneFacetKey, laneRule(laneMake))
+	ir.TileFull.SetFacet(laneFacetKey, laneRule(laneMake))
+	ir.TileStore.SetFacet(laneFacetKey, laneRule(laneStore))
+	ir.TileSetValidshape.SetFacet(laneFacetKey, laneRule(laneValidShape))
+	for _, op := range ir.Ops() {
+		if _, reduces := ir.FoldedAxis(op, 2); reduces {
+			op.SetFacet(laneFacetKey, laneRule(laneReduce))
+		}
 	}
-	_, reduces := ir.FoldedAxis(op, 2)
-	return reduces
 }
 
-// laneAdjusted runs op with its arguments rewritten for the running lane
-// of a split AIV function (axis: the split axis).
-func laneAdjusted(op OpFunc, axis int) OpFunc {
+// laneAdjusted runs op with its arguments rewritten by rule for the running
+// lane of a split AIV function (axis: the split axis).
+func laneAdjusted(op OpFunc, rule laneRule, axis int) OpFunc {
 	return func(x *Exec, c *ir.Call, a []any) (any, error) {
 		if x.rc == nil || x.rc.split == nil || x.rc.group == nil {
 			return op(x, c, a) // not running as a group's vector lane
 		}
-		b, err := laneArgs(x, c, a, axis, x.lane())
+		b, err := rule(c, a, axis, x.lane())
 		if err != nil {
 			return nil, err
 		}
@@ -71,90 +83,111 @@ func fullExtent(t ir.Type, axis int) (full, half int, ok bool) {
 	return int(e), (int(e) + 1) / 2, true
 }
 
-func laneArgs(x *Exec, c *ir.Call, a []any, axis, lane int) ([]any, error) {
+// heldHalf reports whether argument 0 of c is a lane's half: a tile whose
+// extent along axis is the half of its static type's.
+func heldHalf(c *ir.Call, a []any, axis int) (half int, ok bool) {
+	t, isTile := a[0].(*Tile)
+	full, half, split := fullExtent(c.Args[0].Type(), axis)
+	return half, isTile && split && axis < len(t.Shape) && t.Shape[axis] == half && half < full
+}
+
+// laneLoad: the lane loads its half, at its offset, with its part of
+// the valid extent.
+func laneLoad(c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	full, half, ok := fullExtent(c.Type(), axis)
+	if !ok || len(a) < 3 {
+		return a, nil
+	}
+	offs, err := intsArg(a[1], "offsets")
+	if err != nil {
+		return nil, err
+	}
+	shape, err := intsArg(a[2], "shapes")
+	if err != nil {
+		return nil, err
+	}
+	if axis >= len(offs) || axis >= len(shape) || shape[axis] != full {
+		return a, nil
+	}
 	b := append([]any(nil), a...)
-	switch c.Op {
-	case ir.TileLoad:
-		full, half, ok := fullExtent(c.Type(), axis)
-		if !ok || len(a) < 3 {
-			return a, nil
-		}
-		offs, err := intsArg(a[1], "offsets")
+	offs[axis] += lane * half
+	shape[axis] = half
+	b[1], b[2] = anyInts(offs), anyInts(shape)
+	if len(a) > 3 && a[3] != nil {
+		valid, err := intsArg(a[3], "valid_shape")
 		if err != nil {
 			return nil, err
 		}
-		shape, err := intsArg(a[2], "shapes")
-		if err != nil {
-			return nil, err
+		if axis < len(valid) {
+			valid[axis] = localize(valid[axis], half, lane)
+			b[3] = anyInts(valid)
 		}
-		if axis >= len(offs) || axis >= len(shape) || shape[axis] != full {
-			return a, nil
-		}
-		offs[axis] += lane * half
-		shape[axis] = half
-		b[1], b[2] = anyInts(offs), anyInts(shape)
-		if len(a) > 3 && a[3] != nil {
-			valid, err := intsArg(a[3], "valid_shape")
-			if err != nil {
-				return nil, err
-			}
-			if axis < len(valid) {
-				valid[axis] = localize(valid[axis], half, lane)
-				b[3] = anyInts(valid)
-			}
-		}
-	case ir.TileCreate, ir.TileFull:
-		full, half, ok := fullExtent(c.Type(), axis)
-		if !ok {
-			return a, nil
-		}
-		shape, err := intsArg(a[0], "shape")
-		if err != nil {
-			return nil, err
-		}
-		if axis < len(shape) && shape[axis] == full {
-			shape[axis] = half
-			b[0] = anyInts(shape)
-		}
-	case ir.TileStore:
-		t, isTile := a[0].(*Tile)
-		full, half, ok := fullExtent(c.Args[0].Type(), axis)
-		if !isTile || !ok || axis >= len(t.Shape) || t.Shape[axis] != half || half == full {
-			return a, nil
-		}
-		offs, err := intsArg(a[1], "offsets")
-		if err != nil {
-			return nil, err
-		}
-		if axis < len(offs) {
-			offs[axis] += lane * half
-			b[1] = anyInts(offs)
-		}
-	default:
-		// A reduction along the split axis of a lane's half would fold
-		// only that half: upstream refuses it.
-		t, isTile := a[0].(*Tile)
-		if !isTile {
-			return a, nil
-		}
-		full, half, ok := fullExtent(c.Args[0].Type(), axis)
-		folded, _ := ir.FoldedAxis(c.Op, len(t.Shape))
-		if ok && folded == axis && axis < len(t.Shape) && t.Shape[axis] == half && half < full {
-			return nil, fmt.Errorf("%s reduces along the split axis (dim %d) of a split vector kernel: each lane holds only its half, so the reduction would be partial (upstream's SplitVectorKernel refuses it)", c.Op.Name, axis)
-		}
-	case ir.TileSetValidshape:
-		t, isTile := a[0].(*Tile)
-		full, half, ok := fullExtent(c.Args[0].Type(), axis)
-		if !isTile || !ok || axis >= len(t.Shape) || t.Shape[axis] != half || half == full || len(a) < 3 {
-			return a, nil
-		}
-		v, err := toInt(a[1+axis])
-		if err != nil {
-			return nil, err
-		}
-		b[1+axis] = int64(localize(int(v), half, lane))
 	}
 	return b, nil
+}
+
+// laneMake: tile.create and tile.full make the lane's half.
+func laneMake(c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	full, half, ok := fullExtent(c.Type(), axis)
+	if !ok {
+		return a, nil
+	}
+	shape, err := intsArg(a[0], "shape")
+	if err != nil {
+		return nil, err
+	}
+	if axis >= len(shape) || shape[axis] != full {
+		return a, nil
+	}
+	shape[axis] = half
+	b := append([]any(nil), a...)
+	b[0] = anyInts(shape)
+	return b, nil
+}
+
+// laneStore: a lane's half lands at the lane's place.
+func laneStore(c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	half, ok := heldHalf(c, a, axis)
+	if !ok {
+		return a, nil
+	}
+	offs, err := intsArg(a[1], "offsets")
+	if err != nil {
+		return nil, err
+	}
+	if axis >= len(offs) {
+		return a, nil
+	}
+	offs[axis] += lane * half
+	b := append([]any(nil), a...)
+	b[1] = anyInts(offs)
+	return b, nil
+}
+
+// laneValidShape: the valid extent along the axis becomes the lane's own.
+func laneValidShape(c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	half, ok := heldHalf(c, a, axis)
+	if !ok || len(a) < 3 {
+		return a, nil
+	}
+	v, err := toInt(a[1+axis])
+	if err != nil {
+		return nil, err
+	}
+	b := append([]any(nil), a...)
+	b[1+axis] = int64(localize(int(v), half, lane))
+	return b, nil
+}
+
+// laneReduce: a reduction along the split axis of a lane's half would
+// fold only that half; upstream refuses it.
+func laneReduce(c *ir.Call, a []any, axis, lane int) ([]any, error) {
+	if _, ok := heldHalf(c, a, axis); ok {
+		if folded, _ := ir.FoldedAxis(c.Op, len(a[0].(*Tile).Shape)); folded == axis {
+			return nil, fmt.Errorf("%s reduces along the split axis (dim %d) of a split vector kernel: each lane holds only its half, so the reduction would be partial (upstream's SplitVectorKernel refuses it)", c.Op.Name, axis)
+		}
+	}
+	return a, nil
 }
 
 // localize is a lane's part of a valid extent v along the split axis.
