@@ -178,9 +178,6 @@ func (x *Exec) tileWindow(c *ir.Call, t *Tile, offs, shape, drop []int) (any, er
 	if err := x.readTile(sub, x.local(), out, c); err != nil {
 		return nil, err
 	}
-	if c.Op == ir.TileSlice && len(drop) == 0 && len(t.Shape) == 2 {
-		out.window = &tileWindowOf{parent: t, offs: append([]int(nil), offs...)}
-	}
 	return out, nil
 }
 
@@ -222,7 +219,13 @@ func sliceOp(x *Exec, c *ir.Call, a []any) (any, error) {
 		}
 	}
 	if t, ok := a[0].(*Tile); ok {
-		return x.tileWindow(c, t, offs, shape, drop)
+		w, err := x.tileWindow(c, t, offs, shape, drop)
+		if out, isTile := w.(*Tile); isTile && len(drop) == 0 && len(t.Shape) == 2 {
+			// A slice is a view of its tile: an op accumulating into it
+			// in place writes the tile (tileWindowOf).
+			out.window = &tileWindowOf{parent: t, offs: append([]int(nil), offs...)}
+		}
+		return w, err
 	}
 	v, err := viewArg(a[0], "input")
 	if err != nil {
