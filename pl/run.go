@@ -289,15 +289,12 @@ func withMadeOutputs(p *ir.Program, args []*tensor.Tensor) []*tensor.Tensor {
 	var made []*tensor.Tensor
 	for i := len(args); i < len(host.Params); i++ {
 		dims, dt, ok := ir.ShapeOf(host.Params[i].Type())
-		if !ok || host.Direction(i) != ir.Out {
+		sizes, static := ir.StaticDims(dims)
+		if !ok || !static || host.Direction(i) != ir.Out {
 			return args
 		}
-		shape := make([]int, len(dims))
-		for k, d := range dims {
-			v, static := ir.ConstValue(d)
-			if !static {
-				return args
-			}
+		shape := make([]int, len(sizes))
+		for k, v := range sizes {
 			shape[k] = int(v)
 		}
 		made = append(made, tensor.Zeros(dt, shape...))

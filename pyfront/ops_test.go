@@ -68,17 +68,19 @@ func writtenAndCompiled(t *testing.T, prog *pl.Program, comp *pl.Compiled, ranks
 	t.Helper()
 	for _, compiled := range []bool{false, true} {
 		a := args()
-		var err error
-		if compiled {
-			_, err = comp.Run(pl.Ranks(ranks), a...)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(ranks), a...)
-		}
-		if err != nil {
+		if _, err := runWay(prog, comp, compiled, pl.Ranks(ranks), a...); err != nil {
 			t.Fatalf("compiled %v: %v", compiled, err)
 		}
 		check(a, compiled)
 	}
+}
+
+// runWay runs prog as written, or compiled, with opts on args.
+func runWay(prog *pl.Program, comp *pl.Compiled, compiled bool, opts pl.RunOption, args ...*tensor.Tensor) (*pl.RunResult, error) {
+	if compiled {
+		return comp.Run(opts, args...)
+	}
+	return pl.Run(prog, opts, args...)
 }
 
 // wantPTO fails unless the PTO text holds every instruction.
@@ -2530,13 +2532,7 @@ func TestSliceOverhang(t *testing.T) {
 		})
 	}
 	for _, compiled := range []bool{false, true} {
-		args := []*tensor.Tensor{table(), one(6), one(3), tensor.Zeros(ir.INT32, 4)}
-		var err error
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), args...)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), args...)
-		}
+		_, err := runWay(prog, comp, compiled, pl.Ranks(1), table(), one(6), one(3), tensor.Zeros(ir.INT32, 4))
 		if err == nil || !strings.Contains(err.Error(), "reaches past the end of the tensor this slice was cut from") {
 			t.Fatalf("compiled %v: reading past the table's end gave %v", compiled, err)
 		}
@@ -2638,13 +2634,7 @@ func TestSplitLanes(t *testing.T) {
 	// refused, naming the op, as written and compiled.
 	prog, comp := calledCompiled(t, mod, 1, "build_split_col_sum")
 	for _, compiled := range []bool{false, true} {
-		args := []*tensor.Tensor{tensor.Randn(4, 16, 16).To(ir.BF16), tensor.Zeros(ir.FP32, 1, 16)}
-		var err error
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), args...)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), args...)
-		}
+		_, err := runWay(prog, comp, compiled, pl.Ranks(1), tensor.Randn(4, 16, 16).To(ir.BF16), tensor.Zeros(ir.FP32, 1, 16))
 		if err == nil || !strings.Contains(err.Error(), "tile.col_sum reduces along the split axis (dim 0) of a split vector kernel") {
 			t.Fatalf("compiled %v: a column sum in an UP_DOWN kernel gave %v", compiled, err)
 		}
@@ -2684,12 +2674,7 @@ class Made:
 	}
 	a, b := tensor.Randn(1, 4, 8), tensor.Full(ir.FP32, 2, 4, 8)
 	for _, compiled := range []bool{false, true} {
-		var res *pl.RunResult
-		if compiled {
-			res, err = comp.Run(pl.Ranks(1), a, b)
-		} else {
-			res, err = pl.Run(prog, pl.Ranks(1), a, b)
-		}
+		res, err := runWay(prog, comp, compiled, pl.Ranks(1), a, b)
 		if err != nil {
 			t.Fatalf("compiled %v: %v", compiled, err)
 		}

@@ -108,15 +108,9 @@ func oracleRun(dir string) error {
 	}
 	args := make([]*tensor.Tensor, len(c.Tensors))
 	for i, tn := range c.Tensors {
-		dt, ok := ir.DataTypeByName(tn.DType)
-		if !ok {
-			return fmt.Errorf("unknown dtype %s", tn.DType)
-		}
-		raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("in.%d", i)))
-		if err != nil {
+		if args[i], err = readTensor(filepath.Join(dir, fmt.Sprintf("in.%d", i)), tn.DType, tn.Shape); err != nil {
 			return err
 		}
-		args[i] = tensor.FromBytes(dt, raw, tn.Shape...)
 	}
 	comp, err := pl.TryCompile(prog, pl.Ranks(c.Ranks))
 	if err != nil {

@@ -228,11 +228,7 @@ func (r *oracleRec) check(prog *pl.Program) string {
 		if err != nil {
 			return err.Error()
 		}
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), args...)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), args...)
-		}
+		_, err = runWay(prog, comp, compiled, pl.Ranks(1), args...)
 		stage := map[bool]string{false: "as written", true: "compiled"}[compiled]
 		if err != nil {
 			return stage + ": run: " + err.Error()
@@ -264,17 +260,27 @@ func (r *oracleRec) inputs(order []int) ([]*tensor.Tensor, error) {
 	args := make([]*tensor.Tensor, len(order))
 	for i, j := range order {
 		tn := r.Tensors[j]
-		dt, ok := ir.DataTypeByName(tn.DType)
-		if !ok {
-			return nil, fmt.Errorf("unknown dtype %s", tn.DType)
-		}
-		raw, err := os.ReadFile(filepath.Join(r.dir, "in."+tn.Name))
+		t, err := readTensor(filepath.Join(r.dir, "in."+tn.Name), tn.DType, tn.Shape)
 		if err != nil {
 			return nil, err
 		}
-		args[i] = tensor.FromBytes(dt, raw, tn.Shape...)
+		args[i] = t
 	}
 	return args, nil
+}
+
+// readTensor reads a tensor the oracle plugin wrote: its raw bytes, of
+// the dtype named (FP32, ...) and shape.
+func readTensor(file, dtype string, shape []int) (*tensor.Tensor, error) {
+	dt, ok := ir.DataTypeByName(dtype)
+	if !ok {
+		return nil, fmt.Errorf("unknown dtype %s", dtype)
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return tensor.FromBytes(dt, raw, shape...), nil
 }
 
 // closeTo compares as torch.isclose does, NaN expected as don't-care:
