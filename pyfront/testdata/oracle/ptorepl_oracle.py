@@ -17,7 +17,8 @@ and compares.
 PyPTO itself is not installed here: every ``pypto`` module the test files
 import is a stand-in whose attributes, calls and subscripts give more stand-ins,
 so the @pl.program classes inside get_program are defined without meaning
-anything. Only RunConfig keeps what the plugin reads (rtol, atol).
+anything. Only RunConfig keeps what the plugin reads (rtol, atol), and
+pypto.runtime's TensorSpec keeps its fields for the tests that read them.
 
 Run with --noconftest (upstream's conftest needs the real PyPTO), with the
 upstream tests/st directory on sys.path (for its harness package) and
@@ -106,6 +107,18 @@ class _DistributedConfig:
         self.device_ids = list(device_ids)
 
 
+class _RuntimeTensorSpec:
+    """pypto.runtime's TensorSpec, which example modules build specs with and
+    tests read back (spec.name, spec.shape, spec.dtype, ...)."""
+
+    def __init__(self, name, shape, dtype, init_value=None, is_output=False):
+        self.name = name
+        self.shape = list(shape)
+        self.dtype = dtype
+        self.init_value = init_value
+        self.is_output = is_output
+
+
 class _StandModule(types.ModuleType):
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
@@ -114,6 +127,8 @@ class _StandModule(types.ModuleType):
             return _RunConfig
         if attr == "DistributedConfig":
             return _DistributedConfig
+        if self.__name__.startswith("pypto.runtime") and attr == "TensorSpec":
+            return _RuntimeTensorSpec
         if self.__name__ == "pypto.ir" and attr == "compile":
             return _compile
         if self.__name__ == "pypto" and attr in _SUBMODULES:
@@ -178,6 +193,18 @@ for _name in ("log", "sqrt", "rsqrt", "exp", "prod", "clamp", "clamp_min", "relu
         setattr(torch, _name, _widening(getattr(torch, _name)))
     if hasattr(torch.Tensor, _name):
         setattr(torch.Tensor, _name, _widening(getattr(torch.Tensor, _name)))
+
+
+# Newer torch gives a dtype's size as dtype.itemsize; 1.13 only through a
+# tensor's element_size(). torch.dtype is an immutable C type, so the
+# property goes into its dict directly (CPython) and the type's attribute
+# cache is told.
+if not hasattr(torch.float32, "itemsize"):
+    import ctypes
+    import gc
+
+    gc.get_referents(torch.dtype.__dict__)[0]["itemsize"] = property(lambda d: torch.empty((), dtype=d).element_size())
+    ctypes.pythonapi.PyType_Modified(ctypes.py_object(torch.dtype))
 
 
 # Newer torch also indexes with any integer tensor; 1.13 only with int64.
