@@ -32,6 +32,10 @@ func (r *reader) argsAfter(call *node, e *env, fc *fnCtx, lead int) ([]*node, []
 	var nodes []*node
 	var kws []kwArg
 	al := call.ChildByFieldId(fldArguments)
+	if al.Kind() == "generator_expression" && fc == nil && lead == 0 {
+		// f(x for x in xs): the generator is the one argument.
+		return nil, []value{r.evalIn(al, e, fc)}, []*node{al}, nil
+	}
 	if al.Kind() != "argument_list" {
 		r.fail(al, "unsupported call form %s", r.text(call))
 	}
@@ -117,6 +121,11 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 				}
 				return nil
 			}
+		}
+	}
+	if fc == nil && fnNode.Kind() == "attribute" {
+		if v, ok := r.methodCall(n, e); ok {
+			return v
 		}
 	}
 	if callee == "" {
@@ -310,6 +319,38 @@ func (r *reader) call(n *node, e *env, fc *fnCtx) value {
 	case "list", "tuple":
 		noKw()
 		return r.sequence(n, callee, pos)
+	case "dict.fromkeys":
+		// A dict of the sequence's items, first occurrence first: a
+		// deduplicated list once tuple() or list() takes its keys.
+		noKw()
+		nargs(1, 2)
+		items, ok := seqOf(pos[0]).([]value)
+		if !ok {
+			r.fail(nodes[0], "dict.fromkeys: expected a list or tuple, given %s", describe(pos[0]))
+		}
+		var fill value
+		if len(pos) == 2 {
+			fill = pos[1]
+		}
+		d := &pyDict{}
+		for _, k := range items {
+			d.set(k, fill)
+		}
+		return d
+	case "str":
+		if fc != nil {
+			break
+		}
+		noKw()
+		nargs(0, 1)
+		if len(pos) == 0 {
+			return ""
+		}
+		s, ok := pyStr(pos[0])
+		if !ok {
+			r.fail(nodes[0], "str: expected a value known before the program runs, given %s", describe(pos[0]))
+		}
+		return s
 	case "range":
 		if fc != nil {
 			break

@@ -206,6 +206,9 @@ func (r *reader) runMethod(at *node, cls *caseClass, self value, name string, po
 	e.vars["self"] = self
 	r.bindParams(h, at, pos, kws, e)
 	if v := r.factoryBlock(h, m.ChildByFieldId(fldBody), e); v != nil {
+		if _, none := v.(noneReturned); none {
+			return nil, true
+		}
 		return v, true
 	}
 	r.fail(at, "%s returns no value", h.name)

@@ -118,6 +118,9 @@ func (r *reader) valueAttr(n *node, e *env, fc *fnCtx) (value, bool) {
 	} else if from, foreign := r.foreign[name]; foreign {
 		v = foreignSymbol{name: r.text(obj), from: from} // torch.float16
 	}
+	if hv, ok := r.hookAttr(n, v, attr); ok {
+		return hv, true
+	}
 	switch v := v.(type) {
 	case enumMember:
 		return r.memberAttr(n, v, attr), true

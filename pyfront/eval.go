@@ -245,7 +245,7 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 			out = append(out, r.item(c, e, fc)...)
 		}
 		return out
-	case "list_comprehension":
+	case "list_comprehension", "generator_expression":
 		if fc == nil {
 			// Module level and factories: over compile-time sequences
 			// (PLATFORMS = [pytest.param(p, id=p) for p in IDS]).
@@ -361,8 +361,10 @@ func (r *reader) evalIn(n *node, e *env, fc *fnCtx) value {
 		return r.binExpr(n, bop, l, rt)
 	case "not_operator":
 		x := r.evalIn(n.ChildByFieldId(fldArgument), e, fc)
-		if b, ok := x.(bool); ok {
-			return !b
+		if _, isIR := x.(ir.Expr); !isIR {
+			if t, ok := pyTruth(x); ok {
+				return !t // not on a constant: Python's truth
+			}
 		}
 		xe := r.toExpr(n, x)
 		if st, ok := xe.Type().(*ir.ScalarType); !ok || st.DType != ir.BOOL {

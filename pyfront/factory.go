@@ -28,6 +28,11 @@ type factory struct {
 	cls *caseClass
 }
 
+// noneReturned is what factoryBlock gives for a helper's bare return:
+// the call's value is None, unlike falling off the end of a helper the
+// reader runs for its value.
+type noneReturned struct{}
+
 type factoryParam struct {
 	name string
 	def  *node // default value, or nil
@@ -122,6 +127,9 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 	e := r.globalEnv()
 	r.bindParams(f, at, pos, kws, e)
 	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
+		if _, none := v.(noneReturned); none {
+			return nil
+		}
 		return v
 	}
 	if f.helper {
@@ -229,6 +237,10 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 					r.fail(x, "factory %s: unsupported assignment", f.name)
 				}
 				continue
+			case "call":
+				// A call for its effect (a hook's metafunc.parametrize).
+				r.eval(x, e)
+				continue
 			}
 			r.fail(c, "factory %s: unsupported statement", f.name)
 		case "if_statement":
@@ -236,8 +248,29 @@ func (r *reader) factoryBlock(f *factory, body *node, e *env) value {
 			if v := r.factoryBlock(f, r.factoryBranch(f, c, e), e); v != nil {
 				return v
 			}
+		case "try_statement":
+			// The body runs as Python would; when it raises, the read
+			// stops with that (the except clauses are not run).
+			if v := r.factoryBlock(f, c.ChildByFieldId(fldBody), e); v != nil {
+				return v
+			}
+			for _, k := range r.kids(c) {
+				var body *node
+				switch k.Kind() {
+				case "else_clause":
+					body = k.ChildByFieldId(fldBody)
+				case "finally_clause":
+					body = r.kids(k)[len(r.kids(k))-1] // its block has no field name
+				}
+				if v := r.factoryBlock(f, body, e); v != nil {
+					return v
+				}
+			}
 		case "return_statement":
 			ks := r.kids(c)
+			if f.helper && len(ks) == 0 {
+				return noneReturned{} // a bare return: the helper gives None
+			}
 			if f.helper {
 				// A helper returns a value: `return a, b` is a tuple.
 				if len(ks) != 1 {

@@ -175,6 +175,11 @@ func (r *reader) bindImported(from *reader, spelled, name, as string) {
 		r.consts[as] = importedFactory{home: from, f: f}
 		return
 	}
+	if h := from.helpers[name]; h != nil {
+		// A plain def computing values (a shape helper): run in its file.
+		r.consts[as] = importedFactory{home: from, f: h}
+		return
+	}
 	if pf := from.modFuncs[name]; pf != nil {
 		if as != name {
 			r.consts[as] = unevaluable{importError(fmt.Sprintf("%s is a @pl.function kernel of %s imported as %s; a program calls an imported kernel by its own name (from ... import %s)", name, from.file, as, name))}

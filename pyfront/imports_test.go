@@ -101,7 +101,7 @@ func TestImportedFactoriesAndPrograms(t *testing.T) {
 		args []interface{}
 		cols int
 		want func(float64) float64
-	}{{"ScaleCase", nil, 32, scale(3)}, {"ScaleCase", []interface{}{64, -0.5}, 64, scale(-0.5)}, {"DoublerCase", nil, 16, scale(2)},
+	}{{"ScaleCase", nil, 32, scale(3)}, {"ScaleCase", []interface{}{64, -0.5}, 64, scale(-0.5)}, {"WideScaleCase", nil, 64, scale(3)}, {"DoublerCase", nil, 16, scale(2)},
 		{"NegateCase", nil, 16, scale(-1)}, {"TinyCase", nil, 16, scale(4)},
 		{"ShiftTwoCase", nil, 16, func(x float64) float64 { return f32(x + 2) }}, {"ShiftThenHalveCase", nil, 16, func(x float64) float64 { return f32(f32(x+1) * 0.5) }}} {
 		prog, err := mod.Call(c.name, c.args...)

@@ -151,13 +151,19 @@ func (r *reader) paramMarks(decs []*node) []paramMark {
 }
 
 // paramMark reads one @pytest.mark.parametrize(argnames, argvalues, ids=...).
-func (r *reader) paramMark(c *node) (m paramMark) {
-	defer r.recoverTo(&m.err)
+func (r *reader) paramMark(c *node) paramMark {
 	pos, kws := r.rawArgs(c)
+	return r.paramMarkIn(c, pos, kws, r.globalEnv())
+}
+
+// paramMarkIn reads the arguments of a parametrize call c (the
+// decorator's or metafunc.parametrize in a hook), evaluated in e.
+func (r *reader) paramMarkIn(c *node, pos []*node, kws []kwArg, e *env) (m paramMark) {
+	defer r.recoverTo(&m.err)
 	if len(pos) < 2 {
 		r.fail(c, "pytest.mark.parametrize takes argument names and values")
 	}
-	switch v := r.eval(pos[0], r.globalEnv()).(type) {
+	switch v := r.eval(pos[0], e).(type) {
 	case string:
 		for _, s := range strings.Split(v, ",") {
 			if s = strings.TrimSpace(s); s != "" {
@@ -183,7 +189,7 @@ func (r *reader) paramMark(c *node) (m paramMark) {
 			// A list of ids, or a function pytest calls on each value
 			// (ids=_planner_tag): a string it returns is that value's
 			// id, anything else (None) leaves pytest's own.
-			if v, err := r.tryEval(kw.node, r.globalEnv()); err == nil {
+			if v, err := r.tryEval(kw.node, e); err == nil {
 				if f, ok := v.(funcRef); ok {
 					idFn = f.f
 				}
@@ -193,8 +199,8 @@ func (r *reader) paramMark(c *node) (m paramMark) {
 			r.fail(kw.node, "parametrize: indirect parameters go through fixtures, which ptorepl does not run")
 		}
 	}
-	for i, e := range r.paramValues(pos[1]) {
-		set := r.paramSet(pos[1], e, len(m.names))
+	for i, v := range r.paramValues(pos[1], e) {
+		set := r.paramSet(pos[1], v, len(m.names), e)
 		if i < len(ids) {
 			if s, ok := ids[i].(string); ok {
 				set.id = s
@@ -232,7 +238,7 @@ func (r *reader) tryCall(f *factory, at *node, v value) (got value, err error) {
 // paramValues are the entries of a parametrize list: the literal's items
 // (so that an error names the entry), or a module constant's evaluated
 // items.
-func (r *reader) paramValues(n *node) []any {
+func (r *reader) paramValues(n *node, e *env) []any {
 	for n.Kind() == "parenthesized_expression" {
 		n = r.kids(n)[0]
 	}
@@ -240,7 +246,7 @@ func (r *reader) paramValues(n *node) []any {
 		var out []any
 		for _, k := range r.kids(n) {
 			if k.Kind() == "list_splat" {
-				for _, v := range r.item(k, r.globalEnv(), nil) {
+				for _, v := range r.item(k, e, nil) {
 					out = append(out, v)
 				}
 				continue
@@ -249,7 +255,7 @@ func (r *reader) paramValues(n *node) []any {
 		}
 		return out
 	}
-	items, ok := seqOf(r.eval(n, r.globalEnv())).([]value)
+	items, ok := seqOf(r.eval(n, e)).([]value)
 	if !ok {
 		r.fail(n, "parametrize: the values must be a list or tuple, given %s", r.text(n))
 	}
@@ -257,11 +263,11 @@ func (r *reader) paramValues(n *node) []any {
 }
 
 // paramSet reads one entry (a syntax node or an evaluated value) of the
-// list at for nargs argument names.
-func (r *reader) paramSet(at *node, e any, nargs int) paramSet {
+// list at for nargs argument names, evaluated in env.
+func (r *reader) paramSet(at *node, e any, nargs int, env *env) paramSet {
 	whole := e
 	if n, ok := e.(*node); ok {
-		at, whole = n, r.eval(n, r.globalEnv())
+		at, whole = n, r.eval(n, env)
 	}
 	if p, ok := whole.(*pyParam); ok {
 		if len(p.vals) != nargs {
@@ -312,6 +318,12 @@ func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMar
 	if len(calls) == 0 {
 		return nil
 	}
+	// The module's pytest_generate_tests hook parametrizes first.
+	hooked, err := r.hookMarks(def)
+	if err != nil {
+		hooked = []paramMark{{err: err}}
+	}
+	marks = append(hooked, marks...)
 	type combo struct {
 		ids  []string
 		bind map[string]value

@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,7 @@ func pytestIDs(t *testing.T, file string) []string {
 // parameter sets (test_empty, which pytest collects to skip) are the ones
 // left out.
 func TestTestsMatchPytest(t *testing.T) {
-	for _, file := range []string{"testdata/pytests/test_params.py", "testdata/pytests/test_enums.py", "testdata/pytests/test_cases.py"} {
+	for _, file := range []string{"testdata/pytests/test_params.py", "testdata/pytests/test_enums.py", "testdata/pytests/test_cases.py", "testdata/pytests/test_hooks.py"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			mod, err := pl.LoadPython(file)
 			require.NoError(t, err)
@@ -135,6 +136,64 @@ func TestTestCasePrograms(t *testing.T) {
 			require.NoError(t, err)
 			require.Contains(t, p.String(), "a: pl.Tensor["+c.shape+", pl.FP32]")
 		})
+	}
+}
+
+// A pytest_generate_tests hook's parameters reach the programs as the
+// decorators' do; a hook the reader cannot run gives its tests its error,
+// naming the construct, and leaves the module's other tests alone.
+func TestGenerateTestsHook(t *testing.T) {
+	mod, err := pl.LoadPython("testdata/pytests/test_hooks.py")
+	require.NoError(t, err)
+	for id, shape := range map[string]string{
+		"test_backend_only[a2a3]":         "[2, 8]",
+		"test_rows_and_cols[4-16]":        "[4, 16]",
+		"TestHooked::test_all[a2a3-2-32]": "[2, 32]",
+		"test_untouched":                  "[1, 8]",
+	} {
+		p, err := mod.Program(id)
+		require.NoError(t, err, id)
+		require.Contains(t, p.String(), "a: pl.Tensor["+shape+", pl.FP32]", id)
+	}
+
+	const body = `import pypto.language as pl
+
+
+def pytest_generate_tests(metafunc):
+    if "rows" in metafunc.fixturenames:
+        metafunc.parametrize("rows", %s)
+
+
+def build():
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, a: pl.Tensor[[2, 8], pl.FP32], c: pl.Out[pl.Tensor[[2, 8], pl.FP32]]) -> pl.Tensor[[2, 8], pl.FP32]:
+            return pl.store(pl.load(a, [0, 0], [2, 8]), [0, 0], c)
+
+    return P
+
+
+def test_rows(rows):
+    build()
+
+
+def test_plain():
+    build()
+`
+	for _, c := range []struct{ values, msg string }{
+		{"metafunc.function.rows", "metafunc.function: the reader's metafunc has fixturenames, config and parametrize"},
+		{"[metafunc.config.rootpath]", "config.rootpath: the reader's config has getoption only"},
+		{"[1, 2], indirect=True", "parametrize: indirect parameters go through fixtures"},
+	} {
+		mod, err := pl.ParsePythonNamed("hook.py", fmt.Sprintf(body, c.values))
+		require.NoError(t, err, c.values)
+		require.Equal(t, []string{"test_rows", "test_plain"}, mod.Tests(), c.values)
+		_, err = mod.Program("test_rows")
+		require.ErrorContains(t, err, c.msg, c.values)
+		require.ErrorContains(t, err, "hook.py:6:", c.values) // the parametrize line
+		_, err = mod.Program("test_plain")
+		require.NoError(t, err, c.values)
 	}
 }
 

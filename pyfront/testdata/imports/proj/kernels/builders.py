@@ -27,6 +27,13 @@ def make_shift(delta: float):
 shift_one = make_shift(1.0)
 
 
+def scale_shape(*, wide: bool = False) -> tuple[int, float]:
+    """A plain helper: the columns and factor a wide or narrow case uses."""
+    if wide:
+        return 64, 3.0
+    return 32, 3.0
+
+
 def build_scale(cols: int, factor: float):
     @pl.program
     class Scale:

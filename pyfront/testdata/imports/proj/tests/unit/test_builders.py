@@ -5,7 +5,7 @@ sys.path) lets it."""
 import pypto.language as pl
 import pytest
 from harness.core.harness import PLATFORMS, DataType, PTOTestCase
-from kernels.builders import Doubler, build_scale, make_shift, negate_rows, shift_one
+from kernels.builders import Doubler, build_scale, make_shift, negate_rows, scale_shape, shift_one
 from models.tiny import Tiny
 
 NEG = 5.0  # this file's: the imported kernel reads its own file's NEG
@@ -24,6 +24,14 @@ class ScaleCase(PTOTestCase):
 
     def get_program(self):
         return build_scale(self.cols, self.factor)
+
+
+class WideScaleCase(PTOTestCase):
+    """The imported file's plain helper gives the shape, as a tuple."""
+
+    def get_program(self):
+        cols, factor = scale_shape(wide=True)
+        return build_scale(cols, factor)
 
 
 class DoublerCase(PTOTestCase):
