@@ -548,6 +548,9 @@ func TestUpstreamCorpusNoInternalError(t *testing.T) {
 				t.Errorf("%s %s: build: %v", f, id, err)
 			}
 			if err != nil {
+				if testing.Verbose() {
+					t.Logf("%s %s: %v", f, id, err) // what does not build, and why
+				}
 				continue
 			}
 			testsBuilt++
