@@ -108,7 +108,8 @@ type RunOptions struct {
 	MaxEvents int
 	// Callbacks bind the program's host callbacks (HOST SubWorkers whose
 	// body is `...` or host Python) by function name; a run that calls an
-	// unbound one stops with an error naming it. Simulator only.
+	// unbound one stops with an error naming it. The call runs once the
+	// ranks dispatched before it are done.
 	Callbacks map[string]Callback
 	// Schedule, when set, runs the simulator under control: one rank at a
 	// time, the Chooser picking the next at every synchronising event

@@ -1104,6 +1104,12 @@ func (x *Exec) hostCallback(c *ir.Call, fn *ir.Function, args []any) (any, error
 	if c.Device() != nil || x.rank >= 0 {
 		return fail("%s is a host callback (a HOST SubWorker): the host orchestrator calls it, without device=", fn.Name)
 	}
+	// The callback reads host tensors the dispatched ranks may be writing:
+	// as a host op that is not HostSafe, it runs once they are done.
+	x.s.join()
+	if x.s.sched.stopped.Load() {
+		return nil, errAborted
+	}
 	cb := x.s.opts.Callbacks[fn.Name]
 	if cb == nil {
 		what := "a runtime-bound callback (its body is ...)"
@@ -1128,7 +1134,7 @@ func (x *Exec) hostCallback(c *ir.Call, fn *ir.Function, args []any) (any, error
 		}
 		ts[i], views[i] = tensor.FromBytes(v.dt, b, v.shape...), v
 	}
-	if err := cb(ts); err != nil {
+	if err := CallCallback(cb, ts); err != nil {
 		return fail("host callback %s: %v", fn.Name, err)
 	}
 	for i, v := range views {
@@ -1150,6 +1156,17 @@ func (x *Exec) hostCallback(c *ir.Call, fn *ir.Function, args []any) (any, error
 		}
 	}
 	return fail("host callback %s returns %d values; a Go callback returns data only through Out or InOut arguments, and none has the return type", fn.Name, len(fn.ReturnTypes))
+}
+
+// CallCallback calls a user's host callback on args; a panic in it is its
+// error ("panic: ..."), on every device alike.
+func CallCallback(cb Callback, args []*tensor.Tensor) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("panic: %v", x)
+		}
+	}()
+	return cb(args)
 }
 
 // errAt positions an op's error at the cell line that built the op.
