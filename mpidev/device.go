@@ -131,9 +131,6 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 	if o.Watchdog <= 0 {
 		o.Watchdog = 30 * time.Second
 	}
-	if len(o.Callbacks) > 0 {
-		return nil, fmt.Errorf("host callbacks (pl.Ranks(n).Callback) run on the simulator only, not on the MPI device")
-	}
 	host := hostFunc(e.p)
 	if len(args) != len(host.Params) {
 		return nil, fmt.Errorf("%s takes %d host tensors, given %d", host.Name, len(host.Params), len(args))
@@ -160,7 +157,11 @@ func (e *executable) Run(ctx context.Context, args []*tensor.Tensor, o runtime.R
 			keep = 100000
 		}
 		j := job{Program: e.data, Arena: arena, MaxEvents: keep}
-		outs, sigs, ops, need, err := p.run(wctx, ctx, j, args, o.Watchdog)
+		for name := range o.Callbacks {
+			j.Callbacks = append(j.Callbacks, name)
+		}
+		sort.Strings(j.Callbacks)
+		outs, sigs, ops, need, err := p.run(wctx, ctx, j, args, o.Watchdog, o.Callbacks)
 		var stale *staleError
 		if errors.As(err, &stale) && !retried {
 			// The pool died while idle (a worker killed between runs):
@@ -638,7 +639,7 @@ func hostname() string {
 
 // run executes one job on the pool. need > 0 asks for a retry with that
 // much window memory.
-func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, watchdog time.Duration) (outs [][][]byte, sigs []runtime.SignalCell, ops, need int64, err error) {
+func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, watchdog time.Duration, cbs map[string]runtime.Callback) (outs [][][]byte, sigs []runtime.SignalCell, ops, need int64, err error) {
 	p.jobID++
 	j.ID = p.jobID
 	p.lanes, p.host, p.seconds = make([][]runtime.Event, p.world), nil, make([]float64, p.world)
@@ -665,6 +666,7 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 	nDone, nSent := 0, 0
 	started := false // a worker reported on this job
 	var all [][]wireSignal
+	answered := make(chan *callbackReply, 1) // rank 0 waits for one at a time
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	describe := func(r int) string {
@@ -706,6 +708,10 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 			case repUnblocked:
 				delete(blocked, e.rank)
 				stableSince = time.Now()
+			case repCallback:
+				// Off this loop, so the watchdog still runs while it does.
+				doing[e.rank] = "in host callback " + e.rep.Call.Name
+				go func(c *callbackCall) { answered <- runCallback(cbs, c) }(e.rep.Call)
 			case repDone:
 				d := e.rep.Done
 				finished[e.rank] = true
@@ -736,6 +742,16 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 					// The other ranks may wait forever on this one.
 					return nil, nil, ops, 0, firstErr
 				}
+			}
+		case rep := <-answered:
+			for nSent < p.world { // the job's own sends share the encoder
+				if e := <-sent; e != nil && firstErr == nil {
+					firstErr = fmt.Errorf("device mpi: sending the program to a worker: %v", e)
+				}
+				nSent++
+			}
+			if err := p.conns[0].enc.Encode(job{ID: j.ID, Reply: rep}); err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("device mpi: answering rank 0's host callback: %v", err)
 			}
 		case <-p.exited:
 			var running []string
@@ -792,6 +808,35 @@ func (p *pool) run(ctx, parent context.Context, j job, args []*tensor.Tensor, wa
 		return nil, nil, ops, need, nil
 	}
 	return outs, mergeSignals(all), ops, 0, firstErr
+}
+
+// runCallback runs the user's Go function for a callback rank 0's host
+// reached, on copies of its arguments, and answers with their bytes
+// afterwards or its error (a panic included, as on the simulator).
+func runCallback(cbs map[string]runtime.Callback, c *callbackCall) *callbackReply {
+	cb := cbs[c.Name]
+	if cb == nil {
+		return &callbackReply{Err: fmt.Sprintf("no Go function is bound to %s", c.Name)}
+	}
+	ts := make([]*tensor.Tensor, len(c.Args))
+	for i, a := range c.Args {
+		n := a.DType.Bytes()
+		for _, d := range a.Shape {
+			n *= d
+		}
+		if len(a.Data) != n {
+			return &callbackReply{Err: fmt.Sprintf("argument %d: %d bytes for a %v %v tensor", i, len(a.Data), a.Shape, a.DType)}
+		}
+		ts[i] = tensor.FromBytes(a.DType, a.Data, a.Shape...)
+	}
+	if err := runtime.CallCallback(cb, ts); err != nil {
+		return &callbackReply{Err: err.Error()}
+	}
+	rep := &callbackReply{}
+	for _, t := range ts {
+		rep.Args = append(rep.Args, t.Bytes())
+	}
+	return rep
 }
 
 // mergeSignals joins the cells each rank notified into one entry per cell
@@ -862,7 +907,7 @@ func (d *Device) AllreduceBaseline(ctx context.Context, n, elems, warmup, iters 
 	wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	j := job{Arena: DefaultArena, Baseline: &baseline{Elems: elems, Warmup: warmup, Iters: iters}}
-	if _, _, _, _, err := p.run(wctx, ctx, j, nil, 5*time.Minute); err != nil {
+	if _, _, _, _, err := p.run(wctx, ctx, j, nil, 5*time.Minute, nil); err != nil {
 		d.drop(n)
 		return 0, err
 	}

@@ -103,6 +103,8 @@ static int pt_ibarrier(MPI_Request *req) { return MPI_Ibarrier(MPI_COMM_WORLD, r
 
 static int pt_test(MPI_Request *req, int *done) { return MPI_Test(req, done, MPI_STATUS_IGNORE); }
 
+static int pt_ibcast(char *buf, int n, MPI_Request *req) { return MPI_Ibcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD, req); }
+
 static int pt_allgather(const char *src, int64_t n, char *dst) {
 	// In chunks: MPI counts are ints.
 	int size;
@@ -274,10 +276,16 @@ func mpiBarrier() error {
 	if err := mpiErr("MPI_Ibarrier", C.pt_ibarrier(&req)); err != nil {
 		return err
 	}
+	return mpiWait(&req)
+}
+
+// mpiWait completes req by polling MPI_Test with backoff, mpiMu released
+// while sleeping (see mpiBarrier).
+func mpiWait(req *C.MPI_Request) error {
 	bo := backoff{}
 	for {
 		var done C.int
-		if err := mpiErr("MPI_Test", C.pt_test(&req, &done)); err != nil {
+		if err := mpiErr("MPI_Test", C.pt_test(req, &done)); err != nil {
 			return err
 		}
 		if done != 0 {
@@ -287,6 +295,23 @@ func mpiBarrier() error {
 		bo.wait()
 		mpiMu.Lock()
 	}
+}
+
+// mpiBcast sends rank 0's buf to every rank (each passes a buffer of the
+// same length), in chunks (MPI counts are ints), each an MPI_Ibcast
+// completed as mpiBarrier completes its barrier. The caller holds mpiMu.
+func mpiBcast(buf []byte) error {
+	const chunk = 1 << 28
+	for off := 0; off < len(buf); off += chunk {
+		var req C.MPI_Request
+		if err := mpiErr("MPI_Ibcast", C.pt_ibcast(bufPtr(buf[off:]), C.int(min(len(buf)-off, chunk)), &req)); err != nil {
+			return err
+		}
+		if err := mpiWait(&req); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mpiAllgather gathers every rank's src (all the same length) into dst,

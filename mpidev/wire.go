@@ -49,6 +49,26 @@ type job struct {
 	// Baseline, when set, makes the job a timing of MPI_Allreduce itself
 	// instead of a program run.
 	Baseline *baseline
+	// Callbacks name the host callbacks the run binds; the launcher runs
+	// them when rank 0 asks (report.Call).
+	Callbacks []string
+	// Reply, when set, is no job: it answers rank 0's callback request of
+	// the running job.
+	Reply *callbackReply
+}
+
+// callbackCall asks the launcher to run the host callback Name on Args
+// (rank 0's copies, after the host joined every rank).
+type callbackCall struct {
+	Name string
+	Args []wireTensor
+}
+
+// callbackReply is the callback's error text, or every argument's bytes
+// after it ran (what it wrote to its Out and InOut arguments).
+type callbackReply struct {
+	Err  string
+	Args [][]byte
 }
 
 // baseline times Iters calls of MPI_Allreduce(MPI_SUM, MPI_FLOAT) of
@@ -63,6 +83,7 @@ const (
 	repBlocked   = "blocked"
 	repUnblocked = "unblocked"
 	repDone      = "done"
+	repCallback  = "callback"
 )
 
 type report struct {
@@ -71,6 +92,7 @@ type report struct {
 	Doing   string
 	Blocked runtime.BlockedRank
 	Done    *done
+	Call    *callbackCall
 }
 
 type done struct {

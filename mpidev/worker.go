@@ -3,7 +3,9 @@
 package mpidev
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -48,6 +50,8 @@ type worker struct {
 	// reused by the next run of the same shapes (prepare).
 	args []*tensor.Tensor
 	base [][]byte
+	// replies carry the launcher's answers to rank 0's callback requests.
+	replies chan *callbackReply
 }
 
 func (w *worker) send(r report) {
@@ -71,7 +75,7 @@ func workerMain() int {
 		fmt.Fprintf(os.Stderr, "ptorepl mpi worker (rank %d): cannot reach the launcher: %v\n", rank, err)
 		return 1
 	}
-	w := &worker{rank: rank, world: world, conn: conn, enc: gob.NewEncoder(conn)}
+	w := &worker{rank: rank, world: world, conn: conn, enc: gob.NewEncoder(conn), replies: make(chan *callbackReply, 1)}
 	w.setDoing("starting")
 	host, _ := os.Hostname()
 	w.sendMu.Lock()
@@ -87,6 +91,10 @@ func workerMain() int {
 			var j job
 			if err := dec.Decode(&j); err != nil {
 				os.Exit(0) // the launcher closed the connection: stop at once
+			}
+			if j.Reply != nil {
+				w.replies <- j.Reply // the running job's host is waiting for it
+				continue
 			}
 			jobs <- j
 		}
@@ -235,7 +243,7 @@ func (w *worker) run(j job) {
 	kernelDone := w.st.timeKernel()
 	rr, err := runtime.RunRank(context.Background(), prog, args, runtime.RankRun{
 		Rank: w.rank, World: w.world, Windows: win, Join: join, Stop: win.stop,
-		MaxEvents: j.MaxEvents, Origin: origin,
+		MaxEvents: j.MaxEvents, Origin: origin, Callbacks: w.callbacks(j.Callbacks),
 	})
 	kernelDone()
 	d.Ops, d.Events = rr.Ops, rr.Events
@@ -293,6 +301,73 @@ func (w *worker) run(j job) {
 		}
 	}
 	w.setDoing("idle")
+}
+
+// callbacks are the run's host callbacks as this process runs them (see
+// callback); names are the ones the run binds.
+func (w *worker) callbacks(names []string) map[string]runtime.Callback {
+	if len(names) == 0 {
+		return nil
+	}
+	cbs := make(map[string]runtime.Callback, len(names))
+	for _, name := range names {
+		cbs[name] = func(args []*tensor.Tensor) error { return w.callback(name, args) }
+	}
+	return cbs
+}
+
+// callback runs the host callback name once for the whole world: every
+// process's host calls it at the same point, after a join, so rank 0's
+// arguments are everyone's. Rank 0 hands them to the launcher, which runs
+// the user's Go function, and broadcasts the answer; every process then
+// takes the same error or the same argument bytes.
+func (w *worker) callback(name string, args []*tensor.Tensor) error {
+	w.setDoing("in host callback " + name)
+	defer w.setDoing("running the host")
+	var msg []byte
+	if w.rank == 0 {
+		call := &callbackCall{Name: name}
+		for _, a := range args {
+			call.Args = append(call.Args, wireTensor{DType: a.DType(), Shape: a.Shape(), Data: a.Bytes()})
+		}
+		w.send(report{Kind: repCallback, Call: call})
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(<-w.replies); err != nil {
+			return fmt.Errorf("encoding the callback's answer: %v", err)
+		}
+		msg = b.Bytes()
+	}
+	size := make([]byte, 8)
+	binary.LittleEndian.PutUint64(size, uint64(len(msg)))
+	mpiMu.Lock()
+	err := mpiBcast(size)
+	if err == nil {
+		if w.rank != 0 {
+			msg = make([]byte, binary.LittleEndian.Uint64(size))
+		}
+		err = mpiBcast(msg)
+	}
+	mpiMu.Unlock()
+	if err != nil {
+		return err
+	}
+	var rep callbackReply
+	if err := gob.NewDecoder(bytes.NewReader(msg)).Decode(&rep); err != nil {
+		return fmt.Errorf("decoding the callback's answer: %v", err)
+	}
+	if rep.Err != "" {
+		return errors.New(rep.Err)
+	}
+	if len(rep.Args) != len(args) {
+		return fmt.Errorf("the callback's answer has %d arguments, want %d", len(rep.Args), len(args))
+	}
+	for i, a := range args {
+		if len(rep.Args[i]) != len(a.Bytes()) {
+			return fmt.Errorf("the callback's answer for argument %d has %d bytes, want %d", i, len(rep.Args[i]), len(a.Bytes()))
+		}
+		copy(a.Bytes(), rep.Args[i])
+	}
+	return nil
 }
 
 // barrier is mpiBarrier under mpiMu.

@@ -88,8 +88,11 @@ func (o RunOption) Relaxed() RunOption { o.relaxed = true; return o }
 // program whose body is `...` (upstream's runtime-bound callback, bound at
 // prepare(callbacks=...)) or host Python, which ptorepl does not run. The
 // host orchestrator's call of name runs fn with copies of the call's tensor
-// arguments; what fn writes to an Out or InOut argument is written back,
-// and an error it returns stops the run. Simulator only.
+// arguments, once the ranks dispatched before the call are done; what fn
+// writes to an Out or InOut argument is written back, and an error it
+// returns (or a panic) stops the run. On the MPI device fn runs once per
+// call, in the process that called pl.Run, and every rank's host gets
+// what it wrote.
 func (o RunOption) Callback(name string, fn func(args []*tensor.Tensor) error) RunOption {
 	cbs := make(map[string]runtime.Callback, len(o.callbacks)+1)
 	for k, v := range o.callbacks {

@@ -178,6 +178,11 @@ type RankRun struct {
 	// and the host (RankResult); Origin is the time they count from.
 	MaxEvents int
 	Origin    time.Time
+	// Callbacks bind the program's host callbacks as RunOptions.Callbacks
+	// do. Every process's host reaches each callback call at the same
+	// point, right after a Join: a multi-process device makes one call of
+	// the user's function and hands every process its result.
+	Callbacks map[string]Callback
 }
 
 // HostBuf is a tensor the host created, in a process that runs one rank:
@@ -230,7 +235,7 @@ func RunRank(ctx context.Context, p *ir.Program, args []*tensor.Tensor, o RankRu
 	if max <= 0 {
 		max = -1
 	}
-	s := newSim(p, RunOptions{Ranks: o.World, MaxEvents: max, Watchdog: time.Hour})
+	s := newSim(p, RunOptions{Ranks: o.World, MaxEvents: max, Watchdog: time.Hour, Callbacks: o.Callbacks})
 	if !o.Origin.IsZero() {
 		s.timeline.origin = o.Origin
 	}
