@@ -371,7 +371,9 @@ func runOracle(t *testing.T, st, dir, device string, limit time.Duration, paths 
 // minimal harness): the plugin records a runtime case's inputs and
 // expected outputs under real pytest and torch, ptorepl gives those
 // values as written and compiled, and a distributed test that calls its
-// compiled program passes its own torch assert on ptorepl's outputs.
+// compiled program passes its own torch assert on ptorepl's outputs. One
+// test takes its platform from a pytest_generate_tests hook: pytest's id
+// for it must be the reader's.
 func TestOracleSelf(t *testing.T) {
 	if out, err := exec.Command(oraclePython, "-c", "import torch, pytest").CombinedOutput(); err != nil {
 		t.Fatalf("the oracle needs torch and pytest for %s (Debian's python3-torch and python3-pytest; the README's test command installs them): %v\n%s", oraclePython, err, out)
@@ -386,8 +388,8 @@ func TestOracleSelf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 {
-		t.Fatalf("the plugin recorded %d cases, want 3:\n%s", len(recs), tail(log, 40))
+	if len(recs) != 4 {
+		t.Fatalf("the plugin recorded %d cases, want 4:\n%s", len(recs), tail(log, 40))
 	}
 	for _, rec := range recs {
 		id := rec.id(st)

@@ -92,6 +92,14 @@ class ColSumCase(PTOTestCase):
         tensors["s"][:] = acc.unsqueeze(0)
 
 
+def pytest_generate_tests(metafunc):
+    """The platform from the command line, as upstream's cross-core tests
+    take it (a2a3 when none is given): pytest ids the test with it."""
+    if "platform" in metafunc.fixturenames:
+        platform = str(metafunc.config.getoption("--platform", None) or "a2a3")
+        metafunc.parametrize("platform", [platform], ids=[platform])
+
+
 @pytest.mark.parametrize("rows", [4, 8])
 def test_add(test_runner, rows):
     assert test_runner.run(AddCase(rows)).passed
@@ -99,3 +107,7 @@ def test_add(test_runner, rows):
 
 def test_col_sum(test_runner):
     assert test_runner.run(ColSumCase()).passed
+
+
+def test_add_on(test_runner, platform):
+    assert test_runner.run(AddCase(2)).passed
