@@ -29,6 +29,9 @@ type caseClass struct {
 	attrs []*node          // class-level assignments
 	own   map[string]*node // function_definition by name
 	props map[string]bool  // the methods that are @property
+	// statics are the @staticmethod methods: no self among their
+	// parameters (self._build_program() calls one as a helper).
+	statics map[string]bool
 	// members are an enum class's members by name (enums.go); nil for
 	// other classes.
 	members map[string]*node
@@ -93,7 +96,7 @@ type caseObject struct {
 // caseDecl reads a top-level class; nil unless it (or a base defined
 // earlier in the module) has a get_program method.
 func (r *reader) caseDecl(n *node) *factory {
-	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}, props: map[string]bool{}}
+	c := &caseClass{name: r.text(n.ChildByFieldId(fldName)), own: map[string]*node{}, props: map[string]bool{}, statics: map[string]bool{}}
 	enum, byValue := false, false
 	var bases []*caseClass
 	if sup := n.ChildByFieldId(fldSuperclasses); sup != nil {
@@ -113,9 +116,15 @@ func (r *reader) caseDecl(n *node) *factory {
 		case "decorated_definition":
 			// A @property reads as the attribute it computes (self.cols).
 			def, decs := r.undecorate(s)
-			if def.Kind() == "function_definition" && len(decs) == 1 && r.text(decs[0].NamedChild(0)) == "property" {
-				name := r.text(def.ChildByFieldId(fldName))
+			if def.Kind() != "function_definition" || len(decs) != 1 {
+				break
+			}
+			name := r.text(def.ChildByFieldId(fldName))
+			switch r.text(decs[0].NamedChild(0)) {
+			case "property":
 				c.own[name], c.props[name] = def, true
+			case "staticmethod":
+				c.own[name], c.statics[name] = def, true
 			}
 		case "expression_statement":
 			if a := s.NamedChild(0); a != nil && a.Kind() == "assignment" && a.ChildByFieldId(fldRight) != nil {
@@ -151,6 +160,21 @@ func (r *reader) initParams(init *node) (ps []factoryParam, rest string) {
 			continue
 		}
 		ps = append(ps, factoryParam{name: name, def: dflt})
+	}
+	return ps, rest
+}
+
+// staticParams are a @staticmethod's parameters, all of them (it takes no
+// self), as initParams gives them.
+func (r *reader) staticParams(def *node) (ps []factoryParam, rest string) {
+	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
+		if p.Kind() == "dictionary_splat_pattern" {
+			rest = r.text(r.kids(p)[0])
+			continue
+		}
+		if name, dflt, ok := r.param(p); ok {
+			ps = append(ps, factoryParam{name: name, def: dflt})
+		}
 	}
 	return ps, rest
 }
@@ -197,13 +221,19 @@ func (r *reader) runMethod(at *node, cls *caseClass, self value, name string, po
 	if m == nil {
 		return nil, false
 	}
+	static := owner.statics[name]
 	params, rest := r.initParams(m)
+	if static {
+		params, rest = r.staticParams(m)
+	}
 	if rest != "" {
 		r.fail(at, "%s.%s takes **%s, which the reader does not bind", owner.name, name, rest)
 	}
 	h := &factory{name: owner.name + "." + name, def: m, params: params, helper: true}
 	e := r.globalEnv()
-	e.vars["self"] = self
+	if !static {
+		e.vars["self"] = self
+	}
 	r.bindParams(h, at, pos, kws, e)
 	if v := r.factoryBlock(h, m.ChildByFieldId(fldBody), e); v != nil {
 		if _, none := v.(noneReturned); none {

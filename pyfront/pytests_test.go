@@ -130,6 +130,7 @@ func TestTestCasePrograms(t *testing.T) {
 		{"test_helper[4]", "[8, 8]"},
 		{"test_lambda[4]", "[12, 8]"},
 		{"test_lambda_args", "[2, 32]"},
+		{"test_static_builder", "[6, 24]"},
 	} {
 		t.Run(c.id, func(t *testing.T) {
 			p, err := mod.Program(c.id)

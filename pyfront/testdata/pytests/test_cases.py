@@ -2,8 +2,9 @@
 written as f-strings (with format specs) or given by a function, a
 parameter that names the case class (op_cls) with ids from its class
 attribute, a case that mixes in a class before the one with get_program,
-a helper def that returns a case, and a case handed its program as a
-lambda it calls through self. The shapes differ, so each program does."""
+a helper def that returns a case, a case handed its program as a
+lambda it calls through self, and one that builds it with a
+@staticmethod. The shapes differ, so each program does."""
 
 import pypto.language as pl
 import pytest
@@ -44,6 +45,21 @@ class WideCopyCase(CopyCase):
 
     def __init__(self, rows=2):
         super().__init__(rows, 16)
+
+
+class StaticBuilderCase:
+    """get_program calls a @staticmethod of its own class that builds the
+    program (no self among its parameters)."""
+
+    def __init__(self, rows=2):
+        self.rows = rows
+
+    @staticmethod
+    def _build(rows, cols=24):
+        return _build_copy(rows, cols)
+
+    def get_program(self):
+        return self._build(self.rows + 1)
 
 
 class TallMixin:
@@ -126,3 +142,7 @@ def _tag_some(cols):
 @pytest.mark.parametrize("rows2,cols", [(2, 8), (4, 16)], ids=_tag_some)
 def test_id_function(test_runner, rows, rows2, cols):
     test_runner.run(CopyCase(rows, cols))
+
+
+def test_static_builder(test_runner):
+    test_runner.run(StaticBuilderCase(5))
