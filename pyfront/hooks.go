@@ -14,6 +14,9 @@ import (
 //	    if "backend_type" in metafunc.fixturenames:
 //	        metafunc.parametrize("backend_type", [_backend(metafunc.config)], ids=[platform])
 //
+// A Test* class may define the hook as a method too; pytest calls the
+// class's before the module's.
+//
 // The reader runs the hook once per test function, as pytest does, with a
 // metafunc whose fixturenames are the function's arguments and whose
 // config has no command-line options (getoption gives its default
@@ -34,11 +37,18 @@ type pyConfig struct{}
 
 func (pyConfig) String() string { return "a pytest Config" }
 
-// hookMarks are the parametrize marks the module's pytest_generate_tests
-// hook gives the test function def (none when the module has no hook).
-func (r *reader) hookMarks(def *node) (marks []paramMark, err error) {
-	hook := r.helpers["pytest_generate_tests"]
-	if hook == nil {
+// hookMarks are the parametrize marks the pytest_generate_tests hooks
+// give the test function def: its class's (classHook, nil for none)
+// first, then the module's, in the order pytest calls them.
+func (r *reader) hookMarks(def *node, classHook *factory) (marks []paramMark, err error) {
+	var hooks []*factory
+	if classHook != nil {
+		hooks = append(hooks, classHook)
+	}
+	if h := r.helpers["pytest_generate_tests"]; h != nil {
+		hooks = append(hooks, h)
+	}
+	if len(hooks) == 0 {
 		return nil, nil
 	}
 	defer r.recoverTo(&err)
@@ -48,10 +58,29 @@ func (r *reader) hookMarks(def *node) (marks []paramMark, err error) {
 			mf.fixturenames = append(mf.fixturenames, name)
 		}
 	}
-	e := r.globalEnv()
-	r.bindParams(hook, def, []value{mf}, nil, e)
-	r.factoryBlock(hook, hook.def.ChildByFieldId(fldBody), e) // a hook returns nothing
+	for _, h := range hooks {
+		e := r.globalEnv()
+		r.bindParams(h, def, []value{mf}, nil, e)
+		r.factoryBlock(h, h.def.ChildByFieldId(fldBody), e) // a hook returns nothing
+	}
 	return mf.marks, nil
+}
+
+// classHook is the pytest_generate_tests method of the test class def
+// (named name), as a helper taking metafunc (its self is not used); nil
+// when the class has none.
+func (r *reader) classHook(name string, def *node) *factory {
+	var hook *factory
+	for _, m := range r.kids(def.ChildByFieldId(fldBody)) {
+		mdef, _ := r.undecorate(m)
+		if mdef.Kind() != "function_definition" || r.text(mdef.ChildByFieldId(fldName)) != "pytest_generate_tests" {
+			continue
+		}
+		params, _ := r.initParams(mdef)
+		// A later definition replaces an earlier one, as in the class's dict.
+		hook = &factory{name: name + ".pytest_generate_tests", def: mdef, params: params, helper: true}
+	}
+	return hook
 }
 
 // hookAttr is metafunc.fixturenames and metafunc.config; ok is false for

@@ -70,13 +70,14 @@ func (r *reader) collectTests(root *node) []*pyTest {
 		switch def.Kind() {
 		case "function_definition":
 			name := r.text(def.ChildByFieldId(fldName))
-			define(name, r.testFunc("", def, r.paramMarks(decs), nil))
+			define(name, r.testFunc("", def, r.paramMarks(decs), nil, nil))
 		case "class_definition":
 			name := r.text(def.ChildByFieldId(fldName))
 			if !strings.HasPrefix(name, "Test") || !r.collectedClass(def) {
 				continue
 			}
 			classMarks := r.paramMarks(decs)
+			classHook := r.classHook(name, def)
 			var methods []string
 			tests := map[string][]*pyTest{}
 			for _, m := range r.kids(def.ChildByFieldId(fldBody)) {
@@ -88,7 +89,7 @@ func (r *reader) collectTests(root *node) []*pyTest {
 				if _, ok := tests[mname]; !ok {
 					methods = append(methods, mname)
 				}
-				tests[mname] = r.testFunc(name+"::", mdef, r.paramMarks(mdecs), classMarks)
+				tests[mname] = r.testFunc(name+"::", mdef, r.paramMarks(mdecs), classMarks, classHook)
 			}
 			var all []*pyTest
 			for _, m := range methods {
@@ -307,8 +308,9 @@ func (r *reader) rawArgs(c *node) (pos []*node, kws []kwArg) {
 
 // testFunc collects the tests of one test function: a pytest test (name
 // starting with "test") whose body calls a factory or test case of the
-// module. marks are its own parametrize decorators, then its class's.
-func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMark) []*pyTest {
+// module. marks are its own parametrize decorators, then its class's;
+// classHook is its class's pytest_generate_tests method (nil: none).
+func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMark, classHook *factory) []*pyTest {
 	name := r.text(def.ChildByFieldId(fldName))
 	if !strings.HasPrefix(name, "test") {
 		return nil
@@ -318,8 +320,8 @@ func (r *reader) testFunc(prefix string, def *node, marks, classMarks []paramMar
 	if len(calls) == 0 {
 		return nil
 	}
-	// The module's pytest_generate_tests hook parametrizes first.
-	hooked, err := r.hookMarks(def)
+	// The pytest_generate_tests hooks parametrize first.
+	hooked, err := r.hookMarks(def, classHook)
 	if err != nil {
 		hooked = []paramMark{{err: err}}
 	}

@@ -147,10 +147,11 @@ func TestGenerateTestsHook(t *testing.T) {
 	mod, err := pl.LoadPython("testdata/pytests/test_hooks.py")
 	require.NoError(t, err)
 	for id, shape := range map[string]string{
-		"test_backend_only[a2a3]":         "[2, 8]",
-		"test_rows_and_cols[4-16]":        "[4, 16]",
-		"TestHooked::test_all[a2a3-2-32]": "[2, 32]",
-		"test_untouched":                  "[1, 8]",
+		"test_backend_only[a2a3]":                  "[2, 8]",
+		"test_rows_and_cols[4-16]":                 "[4, 16]",
+		"TestHooked::test_all[a2a3-2-32]":          "[2, 32]",
+		"test_untouched":                           "[1, 8]",
+		"TestOwnHook::test_cols_then_rows[wide-4]": "[4, 24]",
 	} {
 		p, err := mod.Program(id)
 		require.NoError(t, err, id)

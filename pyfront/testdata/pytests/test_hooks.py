@@ -2,7 +2,8 @@
 upstream's cross-core runtime tests pick their backend: the hook reads a
 command-line option through helpers, falls back to a default when it is
 not given, and parametrizes only the tests that take the argument. The
-hook's marks stack with the decorators' ones."""
+hook's marks stack with the decorators' ones, and a class's own hook
+runs before the module's."""
 
 import pypto.language as pl
 import pytest
@@ -72,4 +73,15 @@ def test_untouched():
 class TestHooked:
     @pytest.mark.parametrize("cols", [32])
     def test_all(self, backend, rows, cols):
+        _build_scale(rows, cols)
+
+
+class TestOwnHook:
+    """A class's own hook runs before the module's."""
+
+    def pytest_generate_tests(self, metafunc):
+        if "cols" in metafunc.fixturenames:
+            metafunc.parametrize("cols", [8, 24], ids=["narrow", "wide"])
+
+    def test_cols_then_rows(self, rows, cols):
         _build_scale(rows, cols)
