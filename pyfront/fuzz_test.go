@@ -17,7 +17,8 @@ import (
 // and the print reads back.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/authoring/*.py")
-	seeds = append(seeds, "testdata/pytests/test_params.py")
+	tests, _ := filepath.Glob("testdata/pytests/test_*.py") // parametrize marks, hooks, cases
+	seeds = append(seeds, tests...)
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(string(b))
