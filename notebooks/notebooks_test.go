@@ -501,6 +501,23 @@ func TestPyptoNotebookTasks(t *testing.T) {
 	require.NotRegexp(t, `0x[0-9a-f]{8,}`, out, "a cell echoes a pointer")
 }
 
+// TestPyptoNotebookCallbacks: the notebook's host SubWorker, unbound,
+// stops the run naming what to bind; bound to a Go closure it runs once,
+// after every rank's row is doubled, and writes its Out tensor; an error
+// it returns stops the run under its name.
+func TestPyptoNotebookCallbacks(t *testing.T) {
+	nb := executedCourse(t)["12_pypto_python.ipynb"]
+	require.NotNil(t, nb)
+	out := nb.outputText()
+	for _, want := range []string{
+		"inspect is a runtime-bound callback (its body is ...): bind a Go function to it for the run",
+		"inspect ran 1 time(s) and saw 4 doubled rows",
+		"host callback inspect: row 0 looks wrong",
+	} {
+		require.Contains(t, out, want)
+	}
+}
+
 // outputText is every visible output of the notebook, one after another.
 func (nb *notebook) outputText() string {
 	var all strings.Builder
