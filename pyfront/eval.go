@@ -76,6 +76,8 @@ type reader struct {
 	progBuilds map[string]func() *ir.Program
 	// domainsOf holds the comm-domain comments read per host function.
 	domainsOf map[*ir.Function]*fnCtx
+	// strictFns are the functions declared @pl.function(strict_ssa=True).
+	strictFns map[*ir.Function]bool
 	// facs are the module's factories, which factories may call.
 	facs map[string]*factory
 	// helpers are the module's plain defs, which a factory may call to

@@ -37,6 +37,10 @@ type Module struct {
 	tests     []*pyTest
 	testByID  map[string]*pyTest
 	testProgs map[string]*ir.Program
+	// definers are the defs whose bodies define @pl.program classes
+	// (defined.go), by pytest-style id, in source order.
+	definers     map[string]*node
+	definerOrder []string
 	// mu serializes Calls: a factory runs on the module's reader and its
 	// syntax tree, which remember where they are.
 	mu sync.Mutex
@@ -178,7 +182,7 @@ func parseImported(file string, src []byte, ld *loader) (*Module, error) {
 }
 
 func parseAs(file string, src []byte, ld *loader, imported bool) (mod *Module, err error) {
-	r := &reader{source: newSource(file, src), loader: ld, imported: imported, domainsOf: map[*ir.Function]*fnCtx{}}
+	r := &reader{source: newSource(file, src), loader: ld, imported: imported, domainsOf: map[*ir.Function]*fnCtx{}, strictFns: map[*ir.Function]bool{}}
 	defer r.recoverTo(&err)
 	root, err := parseNodes(src)
 	if err != nil {
@@ -317,6 +321,7 @@ func (r *reader) module(root *node) *Module {
 	}
 	r.scanSamples(root)
 	m.tests = r.collectTests(root)
+	m.definers, m.definerOrder = r.collectDefiners(root)
 	m.testByID, m.testProgs = map[string]*pyTest{}, map[string]*ir.Program{}
 	for _, t := range m.tests {
 		m.testByID[t.id] = t

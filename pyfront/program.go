@@ -40,6 +40,10 @@ type fnCtx struct {
 	// authoring selects the authoring form's rules (implicit types,
 	// keyword arguments naming positional ones, rebinding by name).
 	authoring bool
+	// strict is upstream's strict_ssa=True (on the function or its
+	// program): every assignment binds a new variable, never one an
+	// earlier assignment of the name made.
+	strict bool
 	// spliced are the statements of inline helpers called in the statement
 	// being read, emitted before it; inlining are the helpers being
 	// spliced, against recursion (inline.go).
@@ -138,8 +142,10 @@ func (r *reader) programClass(n *node, e *env, authoring bool) *ir.Program {
 		// return statement's, which its callers need.
 		fns = calleesFirst(r, fns, func(p pending) (string, *node) { return p.fn.Name, p.node })
 	}
+	progStrict := r.strictKwarg(r.decorator(n), "@pl.program")
 	for _, p := range fns {
-		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring}
+		fc := &fnCtx{r: r, fn: p.fn, pc: pc, env: p.fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, authoring: authoring,
+			strict: progStrict || r.strictFns[p.fn]}
 		leave := r.enter(p.home)
 		fc.body(p.node)
 		leave()
@@ -165,7 +171,7 @@ func (r *reader) functionProgram(n *node, e *env) *ir.Program {
 	def := n.ChildByFieldId(fldDefinition)
 	fn, fenv := r.signature(n, def, e, false)
 	pc := &progCtx{prog: ir.NewProgram(fn.Name), funcs: map[string]*ir.Function{fn.Name: fn}}
-	fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}}
+	fc := &fnCtx{r: r, fn: fn, pc: pc, env: fenv, free: map[string]*ir.Var{}, memrefBases: map[string]*ir.Var{}, strict: r.strictFns[fn]}
 	fc.body(def)
 	restoreHints(fn, fc.free)
 	if err := pc.prog.AddFunction(fn); err != nil {
@@ -218,8 +224,13 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 					var s string
 					s, ok = v.(string)
 					fn.Attrs = append(fn.Attrs, ir.Kwarg{Key: "external_source", Value: s})
+				case "strict_ssa":
+					var b bool
+					if b, ok = v.(bool); ok && b {
+						r.strictFns[fn] = true
+					}
 				default:
-					r.fail(a, "@pl.function: unknown keyword %s (expected type, level, role, attrs, auto_scope or external_source)", key)
+					r.fail(a, "@pl.function: unknown keyword %s (expected type, level, role, attrs, auto_scope, external_source or strict_ssa)", key)
 				}
 				if !ok {
 					r.fail(a, "@pl.function: %s= has the wrong kind of value %s", key, describe(v))
@@ -675,4 +686,24 @@ func (r *reader) decoratorAttrs(d *node, e *env) ir.Kwargs {
 		}
 	}
 	return out
+}
+
+// strictKwarg reads strict_ssa= from a decorator call (dec may be a bare
+// name: false).
+func (r *reader) strictKwarg(dec *node, what string) bool {
+	if dec == nil || dec.Kind() != "call" {
+		return false
+	}
+	strict := false
+	for _, a := range r.kids(dec.ChildByFieldId(fldArguments)) {
+		if a.Kind() != "keyword_argument" || r.text(a.ChildByFieldId(fldName)) != "strict_ssa" {
+			continue
+		}
+		b, ok := r.eval(a.ChildByFieldId(fldValue), r.globalEnv()).(bool)
+		if !ok {
+			r.fail(a, "%s: strict_ssa= takes True or False, given %s", what, r.text(a.ChildByFieldId(fldValue)))
+		}
+		strict = b
+	}
+	return strict
 }

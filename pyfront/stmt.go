@@ -321,7 +321,7 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	// upstream's parser does since #647 (the printed text keeps the name;
 	// ConvertToSSA versions it). Another type binds a new Var (upstream
 	// refuses that; ptorepl reads it).
-	if old, ok := fc.env.vars[name].(*ir.Var); ok && ir.StructuralEqual(old.Type(), t, true) {
+	if old, ok := fc.env.vars[name].(*ir.Var); ok && !fc.strict && ir.StructuralEqual(old.Type(), t, true) {
 		return []ir.Stmt{&ir.AssignStmt{StmtBase: base, Var: old, Value: e}}
 	}
 	nv := ir.NewVar(name, t, r.pos(left))

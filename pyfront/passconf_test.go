@@ -1,0 +1,200 @@
+//go:build cgo
+
+package pyfront_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/passes"
+	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
+)
+
+// passTestFiles are upstream's pass unit tests (tests/ut/ir/transforms) for
+// the passes ptorepl has, by file, with the Python name the tests call the
+// pass by and ptorepl's pass.
+var passTestFiles = map[string]struct{ py, pass string }{
+	"test_ctrl_flow_transform.py":            {"ctrl_flow_transform", "CtrlFlowTransform"},
+	"test_convert_to_ssa_pass.py":            {"convert_to_ssa", "ConvertToSSA"},
+	"test_flatten_call_expr_pass.py":         {"flatten_call_expr", "FlattenCallExpr"},
+	"test_outline_hierarchy_scopes.py":       {"outline_hierarchy_scopes", "OutlineHierarchyScopes"},
+	"test_outline_incore_scopes.py":          {"outline_incore_scopes", "OutlineIncoreScopes"},
+	"test_convert_tensor_to_tile_ops.py":     {"convert_tensor_to_tile_ops", "ConvertTensorToTileOps"},
+	"test_lower_composite_ops.py":            {"lower_composite_ops", "LowerCompositeOps"},
+	"test_flatten_tile_nd_to_2d.py":          {"flatten_tile_nd_to_2d", "FlattenTileNdTo2D"},
+	"test_infer_tile_memory_space.py":        {"infer_tile_memory_space", "InferTileMemorySpace"},
+	"test_init_memref.py":                    {"init_mem_ref", "InitMemRef"},
+	"test_allocate_memory_addr_pass.py":      {"allocate_memory_addr", "AllocateMemoryAddr"},
+	"test_materialize_comm_domain_scopes.py": {"materialize_comm_domain_scopes", "MaterializeCommDomainScopes"},
+	"test_lower_host_tensor_collectives.py":  {"lower_host_tensor_collectives", "LowerHostTensorCollectives"},
+	"test_materialize_dist_tensor_ctx.py":    {"materialize_dist_tensor_ctx", "MaterializeDistTensorCtx"},
+	"test_insert_comm_fence.py":              {"insert_comm_fence", "InsertCommFence"},
+}
+
+// TestUpstreamPassTests runs upstream's own Before/Expected pass tests
+// against ptorepl's passes: each test of the files above (a function, or a
+// method of a Test* class) that defines a Before and an Expected program
+// gets ptorepl's pass run on Before, compared structurally with Expected
+// (names free, as upstream's assert_structural_equal). The tests that give
+// Expected are listed in testdata/upstream_pass_tests.golden: one that no
+// longer does fails the test (-update rewrites the list, for a reviewed
+// diff); the others are logged with their first difference.
+func TestUpstreamPassTests(t *testing.T) {
+	dir := os.Getenv("PTOREPL_PYPTO_EXAMPLES")
+	if dir == "" {
+		t.Skip("PTOREPL_PYPTO_EXAMPLES is unset: set it to a PyPTO checkout's examples/distributed directory to run upstream's pass tests beside it")
+	}
+	ut := filepath.Join(dir, "..", "..", "tests", "ut", "ir", "transforms")
+	byName := map[string]passes.Pass{}
+	for _, p := range passes.Table() {
+		byName[p.Name] = p
+	}
+	files := make([]string, 0, len(passTestFiles))
+	for f := range passTestFiles {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var passing []string
+	total, unread := 0, 0
+	for _, f := range files {
+		want := passTestFiles[f]
+		mod, err := pyfront.Load(filepath.Join(ut, f))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		fileSame, fileTotal := 0, 0
+		for _, name := range mod.Definers() {
+			id := f + "::" + name
+			progs, _, err := mod.Defined(name)
+			if err != nil {
+				t.Logf("%s: %v", id, err)
+				unread++
+				continue
+			}
+			before, expected := progs["Before"], progs["Expected"]
+			if before == nil || expected == nil {
+				continue
+			}
+			total++
+			fileTotal++
+			got, err := byName[want.pass].Run(before)
+			if err == nil {
+				err = ir.AssertStructuralEqual(got, expected, false)
+			}
+			if err != nil {
+				t.Logf("%s: %s: %v", id, want.pass, err)
+				continue
+			}
+			passing = append(passing, id)
+			fileSame++
+		}
+		t.Logf("%s: %d of %d Before/Expected tests give Expected", f, fileSame, fileTotal)
+	}
+	t.Logf("%d Before/Expected tests: %d give upstream's Expected; %d tests defining programs could not be read", total, len(passing), unread)
+
+	golden := filepath.Join("testdata", "upstream_pass_tests.golden")
+	text := strings.Join(passing, "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	now := map[string]bool{}
+	for _, id := range passing {
+		now[id] = true
+	}
+	for _, id := range strings.Fields(string(b)) {
+		if !now[id] {
+			t.Errorf("%s gave upstream's Expected and no longer does", id)
+		}
+	}
+	if len(passing) > len(strings.Fields(string(b))) {
+		t.Logf("more tests give Expected than %s lists: run with -update to record them", golden)
+	}
+}
+
+// passTestSource is a pass test in upstream's unit-test form, our own: a
+// Test* class method defining Before and Expected, the pass call and the
+// comparison after them (not run by the reader).
+const passTestSource = `
+import pypto.language as pl
+import pypto.language.distributed as pld
+from pypto import ir, passes
+
+W = 16
+
+
+class TestFence:
+    def test_store_then_notify(self):
+        @pl.program
+        class Before:
+            @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+            def f(self, x: pl.Tensor[[1, W], pl.FP32], win: pld.DistributedTensor[[1, W], pl.FP32], sig: pld.DistributedTensor[[1, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
+                t = pl.load(x, [0, 0], [1, W])
+                pl.store(t, [0, 0], win)
+                pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+
+        @pl.program
+        class Expected:
+            @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+            def f(self, x: pl.Tensor[[1, W], pl.FP32], win: pld.DistributedTensor[[1, W], pl.FP32], sig: pld.DistributedTensor[[1, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
+                t = pl.load(x, [0, 0], [1, W])
+                pl.store(t, [0, 0], win)
+                pl.system.cacheinvalid(win, [1, W], [0, 0])
+                pl.system.fence()
+                pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
+
+        ir.assert_structural_equal(passes.insert_comm_fence()(Before), Expected)
+
+
+def helper():
+    return 1
+
+
+def test_reassigned(tmp_path):
+    @pl.program(strict_ssa=True)
+    class Before:
+        @pl.function(type=pl.FunctionType.InCore)
+        def f(self, x: pl.Tensor[[1, W], pl.FP32], y: pl.Out[pl.Tensor[[1, W], pl.FP32]]):
+            t = pl.load(x, [0, 0], [1, W])
+            if pl.const(1, pl.INT32) > 0:
+                t = pl.add(t, t)
+            pl.store(t, [0, 0], y)
+`
+
+// The reader lists the defs that define programs (functions and Test*
+// methods, fixtures left unbound), builds their programs without running
+// the rest of the body, and ptorepl's pass on Before gives Expected. Under
+// strict_ssa every assignment binds a new variable.
+func TestDefinedPrograms(t *testing.T) {
+	mod, err := pyfront.Parse("test_fence.py", []byte(passTestSource))
+	require.NoError(t, err)
+	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_reassigned"}, mod.Definers())
+	progs, order, err := mod.Defined("TestFence::test_store_then_notify")
+	require.NoError(t, err)
+	require.Equal(t, []string{"Before", "Expected"}, order)
+	got, err := passes.InsertCommFence(progs["Before"])
+	require.NoError(t, err)
+	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false))
+	require.Error(t, ir.AssertStructuralEqual(progs["Before"], progs["Expected"], false), "the pass must change Before")
+
+	progs, _, err = mod.Defined("test_reassigned")
+	require.NoError(t, err)
+	text := printer.Program(progs["Before"])
+	require.Contains(t, text, "t_1", "strict_ssa: the reassignment in the if is a new variable\n%s", text)
+	_, _, err = mod.Defined("helper")
+	require.ErrorContains(t, err, `no function "helper" that defines programs`)
+}
