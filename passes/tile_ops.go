@@ -66,7 +66,11 @@ func passNewOutputs(fn *ir.Function, p *ir.Program, added map[string]int) (*ir.F
 		args := append([]ir.Expr(nil), c.Args...)
 		for _, prm := range callee.Params[len(callee.Params)-n:] {
 			tt := prm.Type().(*ir.TensorType)
-			create, err := ir.TensorCreate.NewCall([]ir.Expr{&ir.MakeTuple{Elems: tt.Shape}}, ir.Kwargs{{Key: "dtype", Value: tt.DType}}, c.Pos)
+			layout := ir.LayoutND // the parameter's own layout, as upstream's pass gives it
+			if tt.View != nil {
+				layout = tt.View.Layout
+			}
+			create, err := ir.TensorCreate.NewCall([]ir.Expr{&ir.MakeTuple{Elems: tt.Shape}}, ir.Kwargs{{Key: "dtype", Value: tt.DType}, {Key: "layout", Value: layout}}, c.Pos)
 			if err != nil {
 				return nil, err
 			}
