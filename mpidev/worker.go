@@ -333,7 +333,9 @@ func (w *worker) callback(name string, args []*tensor.Tensor) error {
 		w.send(report{Kind: repCallback, Call: call})
 		var b bytes.Buffer
 		if err := gob.NewEncoder(&b).Encode(<-w.replies); err != nil {
-			return fmt.Errorf("encoding the callback's answer: %v", err)
+			// The others wait in the broadcast: they get the error.
+			b.Reset()
+			_ = gob.NewEncoder(&b).Encode(&callbackReply{Err: "encoding the callback's answer: " + err.Error()})
 		}
 		msg = b.Bytes()
 	}
