@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -17,8 +18,9 @@ import (
 //     a for loop with a break becomes a while loop over a counter,
 //     <i>__idx_vN, advanced at the end of the body unless the flag is set.
 //
-// It reads the loops as written (names, not iter-args): a loop that carries
-// values in init_values and breaks or continues is an error.
+// A loop that carries values in init_values (SSA form) may continue: the
+// branches yield the values the iteration ends with into the if's return
+// variables (continueSSA). One that breaks is an error.
 func CtrlFlowTransform(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if !hasLoopEscape(fn.Body) {
@@ -144,8 +146,17 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	if !brk && !cont {
 		return []ir.Stmt{s}, nil
 	}
+	if len(s.IterArgs) > 0 && !brk && s.Kind == ir.Sequential {
+		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
+		return []ir.Stmt{&c}, nil
+	}
 	if len(s.IterArgs) > 0 || s.Kind != ir.Sequential {
-		return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in a %s loop that carries init_values (line %d): write the loop without them and let ConvertToSSA carry its values", s.Kind.DSLName(), s.Pos.Line)
+		return nil, fmt.Errorf("CtrlFlowTransform: a break in a %s loop that carries init_values (line %d): write the loop without them and let ConvertToSSA carry its values", s.Kind.DSLName(), s.Pos.Line)
 	}
 	if !brk {
 		body, err := escapeFree(ir.Flatten(s.Body), nil)
@@ -186,8 +197,17 @@ func (t *ctrlFlow) whileLoop(s *ir.WhileStmt) ([]ir.Stmt, error) {
 	if !brk && !cont {
 		return []ir.Stmt{s}, nil
 	}
+	if len(s.IterArgs) > 0 && !brk {
+		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
+		return []ir.Stmt{&c}, nil
+	}
 	if len(s.IterArgs) > 0 {
-		return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in a pl.while_ loop that carries init_values (line %d): write it as `while cond:` and let ConvertToSSA carry its values", s.Pos.Line)
+		return nil, fmt.Errorf("CtrlFlowTransform: a break in a pl.while_ loop that carries init_values (line %d): write it as `while cond:` and let ConvertToSSA carry its values", s.Pos.Line)
 	}
 	var flag *ir.Var
 	var pre []ir.Stmt
@@ -253,6 +273,69 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 		default:
 			out = append(out, s)
 		}
+	}
+	return out, nil
+}
+
+// continueSSA rewrites the body of a loop that carries values (SSA form,
+// ending in its pl.yield_) and continues, as upstream's pass does: a
+// continue ends its branch yielding the iter-args as they came in, an if
+// that may continue takes the statements after it into both branches and
+// gets return variables (<iter>__phi_vN) the branches yield into, and the
+// loop yields those.
+func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	for i, s := range stmts {
+		switch x := s.(type) {
+		case *ir.ContinueStmt:
+			vals := make([]ir.Expr, len(iters))
+			for k, it := range iters {
+				vals[k] = it
+			}
+			return append(out, &ir.YieldStmt{StmtBase: x.StmtBase, Values: vals}), nil
+		case *ir.IfStmt:
+			if _, k := escapes(x); !k {
+				out = append(out, s)
+				continue
+			}
+			if len(x.ReturnVars) > 0 {
+				return nil, fmt.Errorf("CtrlFlowTransform: a continue in an if that yields values (line %d)", x.Pos.Line)
+			}
+			rest := stmts[i+1:]
+			th, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Then)...), rest...), iters)
+			if err != nil {
+				return nil, err
+			}
+			el, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), iters)
+			if err != nil {
+				return nil, err
+			}
+			phis := make([]*ir.Var, len(iters))
+			vals := make([]ir.Expr, len(iters))
+			for k, it := range iters {
+				base, _, _ := strings.Cut(it.Name, "__") // x__iter_v1 -> x__phi_vN
+				phis[k] = ir.NewVar(t.fresh(base, "phi"), it.Type(), x.Pos)
+				vals[k] = phis[k]
+			}
+			c := *x
+			c.Then = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Then.Span()}, Stmts: th}
+			c.Else = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Pos}, Stmts: el}
+			c.ReturnVars = phis
+			return append(out, &c, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: vals}), nil
+		case *ir.ScopeStmt:
+			if _, k := escapes(x); k {
+				return nil, fmt.Errorf("CtrlFlowTransform: a continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+			}
+			out = append(out, s)
+		default:
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("CtrlFlowTransform: a loop that carries init_values must end its body with pl.yield_")
+	}
+	if _, ok := out[len(out)-1].(*ir.YieldStmt); !ok {
+		return nil, fmt.Errorf("CtrlFlowTransform: a loop that carries init_values must end its body with pl.yield_ (line %d)", out[len(out)-1].Span().Line)
 	}
 	return out, nil
 }

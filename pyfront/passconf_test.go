@@ -160,6 +160,32 @@ class TestFence:
         ir.assert_structural_equal(passes.insert_comm_fence()(Before), Expected)
 
 
+def test_continue_carries():
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+        def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
+            for k, (acc,) in pl.range(0, 6, 1, init_values=(a,)):
+                twice: pl.Tensor[[W], pl.FP32] = pl.add(acc, acc)
+                if k == 3:
+                    continue
+                acc = pl.yield_(twice)
+            return acc
+
+    @pl.program
+    class Expected:
+        @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+        def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
+            for k, (acc,) in pl.range(6, init_values=(a,)):
+                twice = pl.add(acc, acc)
+                if k == 3:
+                    merged = pl.yield_(acc)
+                else:
+                    merged = pl.yield_(twice)
+                acc = pl.yield_(merged)
+            return acc
+
+
 def helper():
     return 1
 
@@ -177,12 +203,13 @@ def test_reassigned(tmp_path):
 
 // The reader lists the defs that define programs (functions and Test*
 // methods, fixtures left unbound), builds their programs without running
-// the rest of the body, and ptorepl's pass on Before gives Expected. Under
-// strict_ssa every assignment binds a new variable.
+// the rest of the body, and ptorepl's pass on Before gives Expected
+// (InsertCommFence; CtrlFlowTransform on a loop that carries values and
+// continues). Under strict_ssa every assignment binds a new variable.
 func TestDefinedPrograms(t *testing.T) {
 	mod, err := pyfront.Parse("test_fence.py", []byte(passTestSource))
 	require.NoError(t, err)
-	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_reassigned"}, mod.Definers())
+	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_reassigned"}, mod.Definers())
 	progs, order, err := mod.Defined("TestFence::test_store_then_notify")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Before", "Expected"}, order)
@@ -195,6 +222,15 @@ func TestDefinedPrograms(t *testing.T) {
 	require.NoError(t, err)
 	text := printer.Program(progs["Before"])
 	require.Contains(t, text, "t_1", "strict_ssa: the reassignment in the if is a new variable\n%s", text)
+	// A continue in a loop that carries values: its branch yields the
+	// iter-arg, the other the loop's own yield, into the if's phi.
+	progs, _, err = mod.Defined("test_continue_carries")
+	require.NoError(t, err)
+	got, err = passes.CtrlFlowTransform(progs["Before"])
+	require.NoError(t, err)
+	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
+	require.Contains(t, printer.Program(got), "acc__phi_v0: pl.Tensor[[16], pl.FP32] = pl.yield_(acc)")
+
 	_, _, err = mod.Defined("helper")
 	require.ErrorContains(t, err, `no function "helper" that defines programs`)
 }
