@@ -18,9 +18,10 @@ import (
 //     a for loop with a break becomes a while loop over a counter,
 //     <i>__idx_vN, advanced at the end of the body unless the flag is set.
 //
-// A loop that carries values in init_values (SSA form) may continue: the
-// branches yield the values the iteration ends with into the if's return
-// variables (continueSSA). One that breaks is an error.
+// A loop that carries values in init_values (SSA form) may continue and
+// break too: the branches yield the values the iteration ends with into
+// the if's return variables (continueSSA), and a for loop that breaks
+// becomes a while loop carrying the same values.
 func CtrlFlowTransform(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if !hasLoopEscape(fn.Body) {
@@ -146,17 +147,17 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	if !brk && !cont {
 		return []ir.Stmt{s}, nil
 	}
-	if len(s.IterArgs) > 0 && !brk && s.Kind == ir.Sequential {
-		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs)
+	if s.Kind != ir.Sequential {
+		return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in a %s loop (line %d): only a sequential loop may leave an iteration early", s.Kind.DSLName(), s.Pos.Line)
+	}
+	if len(s.IterArgs) > 0 && !brk {
+		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs, nil)
 		if err != nil {
 			return nil, err
 		}
 		c := *s
 		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
 		return []ir.Stmt{&c}, nil
-	}
-	if len(s.IterArgs) > 0 || s.Kind != ir.Sequential {
-		return nil, fmt.Errorf("CtrlFlowTransform: a break in a %s loop that carries init_values (line %d): write the loop without them and let ConvertToSSA carry its values", s.Kind.DSLName(), s.Pos.Line)
 	}
 	if !brk {
 		body, err := escapeFree(ir.Flatten(s.Body), nil)
@@ -171,14 +172,26 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	flag := ir.NewVar(t.fresh("break", "tmp"), ir.Scalar(ir.BOOL), pos)
 	idx := ir.NewVar(t.fresh(s.LoopVar.Name, "idx"), s.LoopVar.Type(), pos)
 	body := remapStmt(s.Body, map[*ir.Var]ir.Expr{s.LoopVar: idx})
-	stmts, err := escapeFree(ir.Flatten(body), flag)
+	var stmts []ir.Stmt
+	var err error
+	if len(s.IterArgs) > 0 {
+		stmts, err = t.continueSSA(ir.Flatten(body), s.IterArgs, flag)
+	} else {
+		stmts, err = escapeFree(ir.Flatten(body), flag)
+	}
 	if err != nil {
 		return nil, err
 	}
-	// The counter advances unless the iteration broke out.
+	// The counter advances unless the iteration broke out (before the
+	// loop's yield, in a loop that carries values).
 	advance := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: ir.NewVar(idx.Name, idx.Type(), pos),
 		Value: &ir.BinaryExpr{Op: ir.OpAdd, Left: idx, Right: s.Step, DType: scalarDType(idx), Pos: pos}}
-	stmts = append(stmts, &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(flag, pos), Then: ir.Seq(advance)})
+	step := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(flag, pos), Then: ir.Seq(advance)}
+	if n := len(stmts); len(s.IterArgs) > 0 {
+		stmts = append(stmts[:n-1:n-1], step, stmts[n-1])
+	} else {
+		stmts = append(stmts, step)
+	}
 	cmp := ir.OpLt
 	if c, ok := s.Step.(*ir.ConstInt); ok && c.Value < 0 {
 		cmp = ir.OpGt
@@ -187,8 +200,8 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	return []ir.Stmt{
 		&ir.AssignStmt{StmtBase: s.StmtBase, Var: idx, Value: s.Start},
 		&ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: flag, Value: &ir.ConstBool{Value: false, Pos: pos}},
-		&ir.WhileStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: and(bound, not(flag, pos), pos),
-			Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: stmts}},
+		&ir.WhileStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: and(bound, not(flag, pos), pos), IterArgs: s.IterArgs,
+			Body: &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: stmts}, ReturnVars: s.ReturnVars},
 	}, nil
 }
 
@@ -197,18 +210,6 @@ func (t *ctrlFlow) whileLoop(s *ir.WhileStmt) ([]ir.Stmt, error) {
 	if !brk && !cont {
 		return []ir.Stmt{s}, nil
 	}
-	if len(s.IterArgs) > 0 && !brk {
-		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs)
-		if err != nil {
-			return nil, err
-		}
-		c := *s
-		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
-		return []ir.Stmt{&c}, nil
-	}
-	if len(s.IterArgs) > 0 {
-		return nil, fmt.Errorf("CtrlFlowTransform: a break in a pl.while_ loop that carries init_values (line %d): write it as `while cond:` and let ConvertToSSA carry its values", s.Pos.Line)
-	}
 	var flag *ir.Var
 	var pre []ir.Stmt
 	c := *s
@@ -216,6 +217,14 @@ func (t *ctrlFlow) whileLoop(s *ir.WhileStmt) ([]ir.Stmt, error) {
 		flag = ir.NewVar(t.fresh("break", "tmp"), ir.Scalar(ir.BOOL), s.Pos)
 		pre = append(pre, &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: s.Pos}, Var: flag, Value: &ir.ConstBool{Value: false, Pos: s.Pos}})
 		c.Cond = and(s.Cond, not(flag, s.Pos), s.Pos)
+	}
+	if len(s.IterArgs) > 0 {
+		body, err := t.continueSSA(ir.Flatten(s.Body), s.IterArgs, flag)
+		if err != nil {
+			return nil, err
+		}
+		c.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: s.Body.Span()}, Stmts: body}
+		return append(pre, &c), nil
 	}
 	body, err := escapeFree(ir.Flatten(s.Body), flag)
 	if err != nil {
@@ -278,35 +287,43 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 }
 
 // continueSSA rewrites the body of a loop that carries values (SSA form,
-// ending in its pl.yield_) and continues, as upstream's pass does: a
-// continue ends its branch yielding the iter-args as they came in, an if
-// that may continue takes the statements after it into both branches and
-// gets return variables (<iter>__phi_vN) the branches yield into, and the
-// loop yields those.
-func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg) ([]ir.Stmt, error) {
+// ending in its pl.yield_) and continues or breaks, as upstream's pass
+// does: a continue ends its branch yielding the iter-args as they came
+// in, a break sets flag first, an if that may leave takes the statements
+// after it into both branches and gets return variables (<iter>__phi_vN)
+// the branches yield into, and the loop yields those.
+func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Var) ([]ir.Stmt, error) {
 	var out []ir.Stmt
+	unchanged := func(at ir.StmtBase) ir.Stmt {
+		vals := make([]ir.Expr, len(iters))
+		for k, it := range iters {
+			vals[k] = it
+		}
+		return &ir.YieldStmt{StmtBase: at, Values: vals}
+	}
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *ir.ContinueStmt:
-			vals := make([]ir.Expr, len(iters))
-			for k, it := range iters {
-				vals[k] = it
-			}
-			return append(out, &ir.YieldStmt{StmtBase: x.StmtBase, Values: vals}), nil
+			return append(out, unchanged(x.StmtBase)), nil
+		case *ir.BreakStmt:
+			// The flag the loop tests is set (a Var of its own under the
+			// flag's name, as reading the printed form gives).
+			set := ir.NewVar(flag.Name, flag.Type(), x.Pos)
+			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}, unchanged(x.StmtBase)), nil
 		case *ir.IfStmt:
-			if _, k := escapes(x); !k {
+			if b, k := escapes(x); !b && !k {
 				out = append(out, s)
 				continue
 			}
 			if len(x.ReturnVars) > 0 {
-				return nil, fmt.Errorf("CtrlFlowTransform: a continue in an if that yields values (line %d)", x.Pos.Line)
+				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in an if that yields values (line %d)", x.Pos.Line)
 			}
 			rest := stmts[i+1:]
-			th, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Then)...), rest...), iters)
+			th, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Then)...), rest...), iters, flag)
 			if err != nil {
 				return nil, err
 			}
-			el, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), iters)
+			el, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), iters, flag)
 			if err != nil {
 				return nil, err
 			}
@@ -323,8 +340,8 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg) ([]ir.Stmt,
 			c.ReturnVars = phis
 			return append(out, &c, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: vals}), nil
 		case *ir.ScopeStmt:
-			if _, k := escapes(x); k {
-				return nil, fmt.Errorf("CtrlFlowTransform: a continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+			if b, k := escapes(x); b || k {
+				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
 			}
 			out = append(out, s)
 		default:

@@ -75,7 +75,7 @@ type Pass struct {
 func Table() []Pass {
 	return []Pass{
 		{Name: "CtrlFlowTransform", Run: CtrlFlowTransform, Establishes: []Property{StructuredCtrlFlow},
-			Doc: "Lower break and continue: a continue ends its branch (in a loop that carries values, yielding them into the if's phi), a break sets a flag the loop tests (a for loop with one becomes a while over a counter)."},
+			Doc: "Lower break and continue: a continue ends its branch, a break sets a flag the loop tests (a for loop with one becomes a while over a counter); in a loop that carries values each branch yields them into the if's phi."},
 		{Name: "ConvertToSSA", Run: ConvertToSSA, Requires: []Property{StructuredCtrlFlow}, Establishes: []Property{SSAForm},
 			Doc: "Version every reassignment: loop-carried values become iter_args fed by pl.yield_, ifs get return_vars."},
 		{Name: "FlattenCallExpr", Run: FlattenCallExpr, Requires: []Property{SSAForm}, Establishes: []Property{CallsFlattened},

@@ -186,6 +186,38 @@ def test_continue_carries():
             return acc
 
 
+def test_break_carries():
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+        def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
+            for k, (acc,) in pl.range(0, 8, 1, init_values=(a,)):
+                if k > 4:
+                    break
+                grown: pl.Tensor[[W], pl.FP32] = pl.add(acc, a)
+                acc = pl.yield_(grown)
+            return acc
+
+    @pl.program
+    class Expected:
+        @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
+        def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
+            k: pl.Scalar[pl.INDEX] = 0
+            stop: pl.Scalar[pl.BOOL] = False
+            for (acc,) in pl.while_(init_values=(a,)):
+                pl.cond(k < 8 and not stop)
+                if k > 4:
+                    stop: pl.Scalar[pl.BOOL] = True
+                    merged = pl.yield_(acc)
+                else:
+                    grown = pl.add(acc, a)
+                    merged = pl.yield_(grown)
+                if not stop:
+                    k = k + 1
+                acc = pl.yield_(merged)
+            return acc
+
+
 def helper():
     return 1
 
@@ -205,11 +237,11 @@ def test_reassigned(tmp_path):
 // methods, fixtures left unbound), builds their programs without running
 // the rest of the body, and ptorepl's pass on Before gives Expected
 // (InsertCommFence; CtrlFlowTransform on a loop that carries values and
-// continues). Under strict_ssa every assignment binds a new variable.
+// continues or breaks). Under strict_ssa every assignment binds a new variable.
 func TestDefinedPrograms(t *testing.T) {
 	mod, err := pyfront.Parse("test_fence.py", []byte(passTestSource))
 	require.NoError(t, err)
-	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_reassigned"}, mod.Definers())
+	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_break_carries", "test_reassigned"}, mod.Definers())
 	progs, order, err := mod.Defined("TestFence::test_store_then_notify")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Before", "Expected"}, order)
@@ -230,6 +262,15 @@ func TestDefinedPrograms(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
 	require.Contains(t, printer.Program(got), "acc__phi_v0: pl.Tensor[[16], pl.FP32] = pl.yield_(acc)")
+
+	// A break there: a while loop carrying the same values, its flag set
+	// in the branch that breaks (a name that branch binds again is its
+	// own under strict_ssa, so the loop's test reads the outer flag).
+	progs, _, err = mod.Defined("test_break_carries")
+	require.NoError(t, err)
+	got, err = passes.CtrlFlowTransform(progs["Before"])
+	require.NoError(t, err)
+	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
 
 	_, _, err = mod.Defined("helper")
 	require.ErrorContains(t, err, `no function "helper" that defines programs`)

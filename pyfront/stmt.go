@@ -3,6 +3,7 @@
 package pyfront
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,6 +20,21 @@ type yieldCtx struct {
 
 // block reads the statements of a block node; lead are comments that
 // precede it; top marks a function body.
+// branch reads the body of an if branch or a loop. Under strict_ssa a
+// name the body binds again is the body's own, as upstream's scope
+// manager pops it: after the body the name means what it meant before
+// (brk = True in a branch leaves the loop's brk alone; the if's or loop's
+// yields bind after it). A name new in the body stays visible after it,
+// as upstream's parser carries a value both branches define. A
+// with-scope's body is transparent and read by block.
+func (fc *fnCtx) branch(blk *node, yc *yieldCtx, lead []comment) []ir.Stmt {
+	if fc.strict {
+		saved := maps.Clone(fc.env.vars)
+		defer maps.Copy(fc.env.vars, saved)
+	}
+	return fc.block(blk, yc, lead, false)
+}
+
 func (fc *fnCtx) block(blk *node, yc *yieldCtx, lead []comment, top bool) []ir.Stmt {
 	r := fc.r
 	var out []ir.Stmt
@@ -485,7 +501,7 @@ func (fc *fnCtx) ifStmt(n *node, outer *yieldCtx) []ir.Stmt {
 		return fc.elseChain(alts, outer)
 	}
 	yc := &yieldCtx{}
-	then := fc.block(body, yc, r.commentsBefore(n, body), false)
+	then := fc.branch(body, yc, r.commentsBefore(n, body))
 	thenDefined := yc.defined
 	var els []ir.Stmt
 	hasElse := len(alts) > 0
@@ -514,7 +530,7 @@ func (fc *fnCtx) elseChain(alts []*node, yc *yieldCtx) []ir.Stmt {
 	switch a.Kind() {
 	case "else_clause":
 		body := a.ChildByFieldId(fldBody)
-		return fc.block(body, yc, r.commentsBefore(a, body), false)
+		return fc.branch(body, yc, r.commentsBefore(a, body))
 	case "elif_clause":
 		c := fc.cond(a.ChildByFieldId(fldCondition))
 		body := a.ChildByFieldId(fldConsequence)
@@ -525,7 +541,7 @@ func (fc *fnCtx) elseChain(alts []*node, yc *yieldCtx) []ir.Stmt {
 			return fc.elseChain(alts[1:], yc)
 		}
 		inner := &yieldCtx{}
-		then := fc.block(body, inner, r.commentsBefore(a, body), false)
+		then := fc.branch(body, inner, r.commentsBefore(a, body))
 		s := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: r.pos(a)}, Cond: c.(ir.Expr), Then: &ir.SeqStmts{Stmts: then}}
 		if len(alts) > 1 {
 			s.Else = &ir.SeqStmts{Stmts: fc.elseChain(alts[1:], inner)}
@@ -683,7 +699,7 @@ func (fc *fnCtx) loopBody(n, skip *node) (ir.Stmt, []*ir.Var) {
 	body := n.ChildByFieldId(fldBody)
 	fc.loops++
 	fc.skip = skip
-	stmts := fc.block(body, yc, r.commentsBefore(n, body), false)
+	stmts := fc.branch(body, yc, r.commentsBefore(n, body))
 	fc.skip = nil
 	fc.loops--
 	for i, v := range yc.rv {
