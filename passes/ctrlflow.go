@@ -184,7 +184,13 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	}
 	// The counter advances unless the iteration broke out (before the
 	// loop's yield, in a loop that carries values).
-	advance := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: ir.NewVar(idx.Name, idx.Type(), pos),
+	// Before SSA the counter is one variable assigned again; in SSA form
+	// (a loop that carries values) the branch's assignment is its own.
+	next := idx
+	if len(s.IterArgs) > 0 {
+		next = ir.NewVar(idx.Name, idx.Type(), pos)
+	}
+	advance := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: next,
 		Value: &ir.BinaryExpr{Op: ir.OpAdd, Left: idx, Right: s.Step, DType: scalarDType(idx), Pos: pos}}
 	step := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(flag, pos), Then: ir.Seq(advance)}
 	if n := len(stmts); len(s.IterArgs) > 0 {
@@ -243,10 +249,9 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *ir.BreakStmt:
-			// Each assignment binds a Var of its own under the flag's name,
-			// as reading the printed form gives (the name is the variable).
-			set := ir.NewVar(flag.Name, flag.Type(), x.Pos)
-			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}), nil
+			// Before SSA the flag is one variable, assigned again here (as
+			// reading the printed form gives: a name rebound to its type).
+			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: flag, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}), nil
 		case *ir.ContinueStmt:
 			return out, nil
 		case *ir.IfStmt:
@@ -266,6 +271,12 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 			el, err := escapeFree(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), flag)
 			if err != nil {
 				return nil, err
+			}
+			if b {
+				// An if a break leaves by ends each branch with an empty
+				// pl.yield_(), as upstream's pass writes it.
+				th = append(th, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}})
+				el = append(el, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}})
 			}
 			c := *x
 			c.Then = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: x.Then.Span()}, Stmts: th}
@@ -306,8 +317,8 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Va
 		case *ir.ContinueStmt:
 			return append(out, unchanged(x.StmtBase)), nil
 		case *ir.BreakStmt:
-			// The flag the loop tests is set (a Var of its own under the
-			// flag's name, as reading the printed form gives).
+			// The flag the loop tests is set (in SSA form a Var of its own
+			// under the flag's name, as strict_ssa reads the printed form).
 			set := ir.NewVar(flag.Name, flag.Type(), x.Pos)
 			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}, unchanged(x.StmtBase)), nil
 		case *ir.IfStmt:
