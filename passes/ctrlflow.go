@@ -286,8 +286,8 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 			}
 			return append(out, &c), nil
 		case *ir.ScopeStmt:
-			if b, k := escapes(x); b || k {
-				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+			if err := scopeEscape(x); err != nil {
+				return nil, err
 			}
 			out = append(out, s)
 		default:
@@ -351,8 +351,8 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Va
 			c.ReturnVars = phis
 			return append(out, &c, &ir.YieldStmt{StmtBase: ir.StmtBase{Pos: x.Pos}, Values: vals}), nil
 		case *ir.ScopeStmt:
-			if b, k := escapes(x); b || k {
-				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+			if err := scopeEscape(x); err != nil {
+				return nil, err
 			}
 			out = append(out, s)
 		default:
@@ -366,6 +366,15 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Va
 		return nil, fmt.Errorf("CtrlFlowTransform: a loop that carries init_values must end its body with pl.yield_ (line %d)", out[len(out)-1].Span().Line)
 	}
 	return out, nil
+}
+
+// scopeEscape refuses a break or continue inside a with-scope: it cannot
+// leave the loop around the scope.
+func scopeEscape(x *ir.ScopeStmt) error {
+	if b, k := escapes(x); b || k {
+		return fmt.Errorf("CtrlFlowTransform: a break or continue inside a %s scope (line %d) cannot leave the loop around it", scopeWord(x), x.Pos.Line)
+	}
+	return nil
 }
 
 func not(x ir.Expr, pos ir.Span) ir.Expr {
