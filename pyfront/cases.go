@@ -142,39 +142,25 @@ func (r *reader) caseDecl(n *node) *factory {
 	}
 	f := &factory{name: c.name, def: n, cls: c}
 	if init, _ := c.method("__init__"); init != nil {
-		f.params, _ = r.initParams(init)
+		f.params, _ = r.methodParams(init, false)
 	}
 	return f
 }
 
-// initParams are an __init__'s parameters after self, and the name of its
-// **kwargs parameter ("" without one); *args binds nothing Go passes.
-func (r *reader) initParams(init *node) (ps []factoryParam, rest string) {
-	for i, p := range r.kids(init.ChildByFieldId(fldParameters)) {
+// methodParams are a method's parameters, after self unless static (a
+// @staticmethod takes none), and the name of its **kwargs parameter (""
+// without one); *args binds nothing Go passes.
+func (r *reader) methodParams(def *node, static bool) (ps []factoryParam, rest string) {
+	for i, p := range r.kids(def.ChildByFieldId(fldParameters)) {
 		if p.Kind() == "dictionary_splat_pattern" {
 			rest = r.text(r.kids(p)[0])
 			continue
 		}
 		name, dflt, ok := r.param(p)
-		if i == 0 || !ok {
+		if (i == 0 && !static) || !ok {
 			continue
 		}
 		ps = append(ps, factoryParam{name: name, def: dflt})
-	}
-	return ps, rest
-}
-
-// staticParams are a @staticmethod's parameters, all of them (it takes no
-// self), as initParams gives them.
-func (r *reader) staticParams(def *node) (ps []factoryParam, rest string) {
-	for _, p := range r.kids(def.ChildByFieldId(fldParameters)) {
-		if p.Kind() == "dictionary_splat_pattern" {
-			rest = r.text(r.kids(p)[0])
-			continue
-		}
-		if name, dflt, ok := r.param(p); ok {
-			ps = append(ps, factoryParam{name: name, def: dflt})
-		}
 	}
 	return ps, rest
 }
@@ -222,10 +208,7 @@ func (r *reader) runMethod(at *node, cls *caseClass, self value, name string, po
 		return nil, false
 	}
 	static := owner.statics[name]
-	params, rest := r.initParams(m)
-	if static {
-		params, rest = r.staticParams(m)
-	}
+	params, rest := r.methodParams(m, static)
 	if rest != "" {
 		r.fail(at, "%s.%s takes **%s, which the reader does not bind", owner.name, name, rest)
 	}
@@ -236,10 +219,7 @@ func (r *reader) runMethod(at *node, cls *caseClass, self value, name string, po
 	}
 	r.bindParams(h, at, pos, kws, e)
 	if v := r.factoryBlock(h, m.ChildByFieldId(fldBody), e); v != nil {
-		if _, none := v.(noneReturned); none {
-			return nil, true
-		}
-		return v, true
+		return returned(v), true
 	}
 	r.fail(at, "%s returns no value", h.name)
 	return nil, false
@@ -252,7 +232,7 @@ func (r *reader) runInit(c *caseClass, at *node, pos []value, kws []kwArg, self 
 	if init == nil {
 		return
 	}
-	params, rest := r.initParams(init)
+	params, rest := r.methodParams(init, false)
 	var extra []kwArg
 	if rest != "" {
 		var named []kwArg

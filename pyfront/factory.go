@@ -33,6 +33,15 @@ type factory struct {
 // reader runs for its value.
 type noneReturned struct{}
 
+// returned is the value a helper's return statement gave: None for a bare
+// return.
+func returned(v value) value {
+	if _, none := v.(noneReturned); none {
+		return nil
+	}
+	return v
+}
+
 type factoryParam struct {
 	name string
 	def  *node // default value, or nil
@@ -127,10 +136,7 @@ func (r *reader) runFactory(f *factory, at *node, pos []value, kws []kwArg) valu
 	e := r.globalEnv()
 	r.bindParams(f, at, pos, kws, e)
 	if v := r.factoryBlock(f, f.def.ChildByFieldId(fldBody), e); v != nil {
-		if _, none := v.(noneReturned); none {
-			return nil
-		}
-		return v
+		return returned(v)
 	}
 	if f.helper {
 		r.fail(at, "%s returns no value", f.name)

@@ -76,7 +76,7 @@ func (r *reader) classHook(name string, def *node) *factory {
 		if mdef.Kind() != "function_definition" || r.text(mdef.ChildByFieldId(fldName)) != "pytest_generate_tests" {
 			continue
 		}
-		params, _ := r.initParams(mdef)
+		params, _ := r.methodParams(mdef, false)
 		// A later definition replaces an earlier one, as in the class's dict.
 		hook = &factory{name: name + ".pytest_generate_tests", def: mdef, params: params, helper: true}
 	}

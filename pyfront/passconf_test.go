@@ -18,24 +18,23 @@ import (
 )
 
 // passTestFiles are upstream's pass unit tests (tests/ut/ir/transforms) for
-// the passes ptorepl has, by file, with the Python name the tests call the
-// pass by and ptorepl's pass.
-var passTestFiles = map[string]struct{ py, pass string }{
-	"test_ctrl_flow_transform.py":            {"ctrl_flow_transform", "CtrlFlowTransform"},
-	"test_convert_to_ssa_pass.py":            {"convert_to_ssa", "ConvertToSSA"},
-	"test_flatten_call_expr_pass.py":         {"flatten_call_expr", "FlattenCallExpr"},
-	"test_outline_hierarchy_scopes.py":       {"outline_hierarchy_scopes", "OutlineHierarchyScopes"},
-	"test_outline_incore_scopes.py":          {"outline_incore_scopes", "OutlineIncoreScopes"},
-	"test_convert_tensor_to_tile_ops.py":     {"convert_tensor_to_tile_ops", "ConvertTensorToTileOps"},
-	"test_lower_composite_ops.py":            {"lower_composite_ops", "LowerCompositeOps"},
-	"test_flatten_tile_nd_to_2d.py":          {"flatten_tile_nd_to_2d", "FlattenTileNdTo2D"},
-	"test_infer_tile_memory_space.py":        {"infer_tile_memory_space", "InferTileMemorySpace"},
-	"test_init_memref.py":                    {"init_mem_ref", "InitMemRef"},
-	"test_allocate_memory_addr_pass.py":      {"allocate_memory_addr", "AllocateMemoryAddr"},
-	"test_materialize_comm_domain_scopes.py": {"materialize_comm_domain_scopes", "MaterializeCommDomainScopes"},
-	"test_lower_host_tensor_collectives.py":  {"lower_host_tensor_collectives", "LowerHostTensorCollectives"},
-	"test_materialize_dist_tensor_ctx.py":    {"materialize_dist_tensor_ctx", "MaterializeDistTensorCtx"},
-	"test_insert_comm_fence.py":              {"insert_comm_fence", "InsertCommFence"},
+// the passes ptorepl has: the file and ptorepl's pass.
+var passTestFiles = map[string]string{
+	"test_ctrl_flow_transform.py":            "CtrlFlowTransform",
+	"test_convert_to_ssa_pass.py":            "ConvertToSSA",
+	"test_flatten_call_expr_pass.py":         "FlattenCallExpr",
+	"test_outline_hierarchy_scopes.py":       "OutlineHierarchyScopes",
+	"test_outline_incore_scopes.py":          "OutlineIncoreScopes",
+	"test_convert_tensor_to_tile_ops.py":     "ConvertTensorToTileOps",
+	"test_lower_composite_ops.py":            "LowerCompositeOps",
+	"test_flatten_tile_nd_to_2d.py":          "FlattenTileNdTo2D",
+	"test_infer_tile_memory_space.py":        "InferTileMemorySpace",
+	"test_init_memref.py":                    "InitMemRef",
+	"test_allocate_memory_addr_pass.py":      "AllocateMemoryAddr",
+	"test_materialize_comm_domain_scopes.py": "MaterializeCommDomainScopes",
+	"test_lower_host_tensor_collectives.py":  "LowerHostTensorCollectives",
+	"test_materialize_dist_tensor_ctx.py":    "MaterializeDistTensorCtx",
+	"test_insert_comm_fence.py":              "InsertCommFence",
 }
 
 // TestUpstreamPassTests runs upstream's own Before/Expected pass tests
@@ -64,7 +63,7 @@ func TestUpstreamPassTests(t *testing.T) {
 	var passing []string
 	total, unread := 0, 0
 	for _, f := range files {
-		want := passTestFiles[f]
+		pass := passTestFiles[f]
 		mod, err := pyfront.Load(filepath.Join(ut, f))
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
@@ -85,12 +84,12 @@ func TestUpstreamPassTests(t *testing.T) {
 			}
 			total++
 			fileTotal++
-			got, err := byName[want.pass].Run(before)
+			got, err := byName[pass].Run(before)
 			if err == nil {
 				err = ir.AssertStructuralEqual(got, expected, false)
 			}
 			if err != nil {
-				t.Logf("%s: %s: %v", id, want.pass, err)
+				t.Logf("%s: %s: %v", id, pass, err)
 				continue
 			}
 			passing = append(passing, id)
