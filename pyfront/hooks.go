@@ -122,7 +122,9 @@ func (r *reader) methodCall(n *node, e *env) (value, bool) {
 		if method == "parametrize" {
 			pos, kws := r.rawArgs(n)
 			m := r.paramMarkIn(n, pos, kws, e)
-			if m.err != nil {
+			if pe, positioned := m.err.(*Error); positioned {
+				panic(pe) // already at the argument it is about
+			} else if m.err != nil {
 				r.failErr(n, m.err)
 			}
 			o.marks = append(o.marks, m)

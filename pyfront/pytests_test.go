@@ -194,6 +194,7 @@ def test_plain():
 		_, err = mod.Program("test_rows")
 		require.ErrorContains(t, err, c.msg, c.values)
 		require.ErrorContains(t, err, "hook.py:6:", c.values) // the parametrize line
+		require.Equal(t, 1, strings.Count(err.Error(), "hook.py:"), "one position: %v", err)
 		_, err = mod.Program("test_plain")
 		require.NoError(t, err, c.values)
 	}
