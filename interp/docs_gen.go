@@ -83,7 +83,7 @@ var docIndex = map[string]docEntry{
 	"pl.Concat":                         {Signature: "func Concat(src0, src1 any) Expr", Doc: "Concat lays src1's columns after src0's: [rows, c0] and [rows, c1] give\n[rows, c0 + c1]. PyPTO: pl.concat(src0, src1)."},
 	"pl.Const":                          {Signature: "func Const(v any, dt DataType) Expr", Doc: "Const is a constant of an explicit type. PyPTO: pl.const(1, pl.INT32)."},
 	"pl.Cos":                            {Signature: "func Cos(x any) Expr", Doc: "Cos is the elementwise cosine, like Sin. PyPTO: pl.cos(t)."},
-	"pl.Create":                         {Signature: "func Create(shape any, dt DataType) Expr", Doc: "Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape, dtype=dt)."},
+	"pl.Create":                         {Signature: "func Create(shape any, dt DataType) Expr", Doc: "Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape,\ndtype=dt), which stores its default layout=pl.TensorLayout.ND too."},
 	"pl.CreateL1":                       {Signature: "func CreateL1(shape any, dt DataType) Expr", Doc: "CreateL1 makes an on-chip (L1) accumulator of a static shape for\nGatherRow and PagedGather to fill and a matmul to read; typed as a\ntensor, it is a Mat tile in a kernel. PyPTO: pl.create_l1(shape, dt)."},
 	"pl.CreateTile":                     {Signature: "func CreateTile(shape any, dt DataType) Expr", Doc: "CreateTile makes an uninitialised Vec tile. PyPTO: pl.tile.create(shape, dtype=dt, target_memory=pl.Mem.Vec)."},
 	"pl.DDR":                            {Signature: "const pl.DDR", Doc: "Memory spaces."},

@@ -156,7 +156,7 @@ func init() {
 		Name: "tensor.create", Class: ClassCompute, Category: "TensorOp",
 		Doc:             "Create a tensor of shape and dtype in global memory.",
 		Args:            []ArgSpec{{Name: "shape"}},
-		Kwargs:          []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout}, {Name: "manual_dep", Kind: KwBool}, {Name: "init_value", Kind: KwFloat}},
+		Kwargs:          []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "layout", Kind: KwTensorLayout, Default: LayoutND}, {Name: "manual_dep", Kind: KwBool, OnlyTrue: true}, {Name: "init_value", Kind: KwFloat}},
 		PositionalKwarg: "dtype",
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			shape, err := c.Tuple(0, -1)

@@ -68,9 +68,10 @@ func Write(t, indices, value any) Expr {
 	return dsl.Call(op, []ir.Expr{x, dsl.TupleArg(indices, "pl.Write indices"), arg(value, "pl.Write", "value")}, nil)
 }
 
-// Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape, dtype=dt).
+// Create makes a tensor in global memory. PyPTO: pl.create_tensor(shape,
+// dtype=dt), which stores its default layout=pl.TensorLayout.ND too.
 func Create(shape any, dt DataType) Expr {
-	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Create shape")}, kw("dtype", dt))
+	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Create shape")}, kw("dtype", dt, "layout", ir.LayoutND))
 }
 
 // CreateTile makes an uninitialised Vec tile. PyPTO: pl.tile.create(shape, dtype=dt, target_memory=pl.Mem.Vec).
@@ -80,7 +81,7 @@ func CreateTile(shape any, dt DataType) Expr {
 
 // Full makes a tensor filled with value. PyPTO: pl.create_tensor(shape, dtype=dt, init_value=v).
 func Full(shape any, dt DataType, value float64) Expr {
-	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "init_value", value))
+	return dsl.Call(ir.TensorCreate, []ir.Expr{dsl.TupleArg(shape, "pl.Full shape")}, kw("dtype", dt, "layout", ir.LayoutND, "init_value", value))
 }
 
 // CreateL1 makes an on-chip (L1) accumulator of a static shape for
