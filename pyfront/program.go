@@ -297,7 +297,7 @@ func (r *reader) signature(dec, def *node, e *env, authoring bool) (*ir.Function
 		if !ok {
 			r.fail(tnode, "parameter %s: expected a type, given %s", pname, describe(t))
 		}
-		if authoring {
+		if authoring && dec == nil {
 			// pld.DistributedTensor parameters are in-out in the authoring form.
 			if _, isDist := ty.(*ir.DistributedTensorType); isDist && dir == ir.In {
 				dir = ir.InOut
