@@ -105,6 +105,9 @@ type tileConv struct {
 	// converted (a load dominates only what follows it in its own block, so
 	// the cache does not outlive one statement).
 	bridged map[*ir.Var]ir.Expr
+	// entry maps a parameter loaded at the function's top to its tile
+	// (tile_entry.go).
+	entry map[*ir.Var]ir.Expr
 	// loadable marks slices of GM tensors whose every use takes a tile:
 	// each becomes a tile.load of its region, as upstream lowers
 	// tensor.slice. A slice something else reads as a tensor stays a view.
@@ -121,8 +124,12 @@ type tileConv struct {
 // convertTileOps converts fn and reports how many Out parameters its
 // final return's tiles added.
 func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
-	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, loadable: loadableSlices(fn)}
+	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, entry: map[*ir.Var]ir.Expr{}, loadable: loadableSlices(fn)}
 	t.findCarried()
+	loads, err := t.entryLoads()
+	if err != nil {
+		return nil, 0, err
+	}
 	stmts := ir.Flatten(fn.Body)
 	var ret *ir.ReturnStmt
 	if n := len(stmts); n > 0 {
@@ -135,7 +142,13 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		return withBody(fn, body), 0, nil
+		out := append(loads, ir.Flatten(body)...)
+		if n := len(out); n == 0 || !isReturn(out[n-1]) {
+			// A void kernel ends in an explicit return, as upstream's
+			// conversion leaves it.
+			out = append(out, &ir.ReturnStmt{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}})
+		}
+		return withBody(fn, &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: out}), 0, nil
 	}
 	body, err := mapBlock(&ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: stmts}, t.stmt)
 	if err != nil {
@@ -145,7 +158,7 @@ func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
 	for len(g.Dirs) < len(g.Params) {
 		g.Dirs = append(g.Dirs, ir.In)
 	}
-	out := ir.Flatten(body)
+	out := append(loads, ir.Flatten(body)...)
 	vals := make([]ir.Expr, len(ret.Values))
 	g.ReturnTypes = make([]ir.Type, len(ret.Values))
 	added := 0
@@ -686,6 +699,9 @@ func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
 			return tv, nil
 		}
 		if tv, ok := t.bridged[v]; ok {
+			return tv, nil
+		}
+		if tv, ok := t.entry[v]; ok {
 			return tv, nil
 		}
 	}

@@ -107,7 +107,7 @@ func ExampleCompile() {
 	// FlattenCallExpr false
 	// OutlineHierarchyScopes false
 	// OutlineIncoreScopes false
-	// ConvertTensorToTileOps false
+	// ConvertTensorToTileOps true
 	// LowerCompositeOps true
 	// FlattenTileNdTo2D false
 	// InferTileMemorySpace false

@@ -347,8 +347,8 @@ func TestVectorOps(t *testing.T) {
 	})
 
 	prog, comp, text = authored(t, "vector_ops.py", "TensorVectorOps", 1)
-	wantPTO(t, text, "pto.trowsum ins(%x_vec, %tmp_tile", "cols=128", "pto.tcolmax ins(", "pto.trowexpandexpdif ins(",
-		"pto.tcolexpandsub ins(", "pto.trsqrt ins(%y_vec, %rsqrt_tmp", "pto.tfmods ins(", "pto.tci ins(")
+	wantPTO(t, text, "pto.trowsum ins(%x__tile, %tmp_tile", "cols=128", "pto.tcolmax ins(", "pto.trowexpandexpdif ins(",
+		"pto.tcolexpandsub ins(", "pto.trsqrt ins(%y__tile, %rsqrt_tmp", "pto.tfmods ins(", "pto.tci ins(")
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(5, 8, 16), positive(6, 8, 16), tensor.Zeros(ir.FP32, 8, 1), tensor.Zeros(ir.FP32, 1, 16),
 			tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16), tensor.Zeros(ir.FP32, 8, 16),

@@ -69,8 +69,32 @@ class AllToAll:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: AllToAll
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class AllToAll:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]]):
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.all_to_all(x, data, signal)
+        out: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
+        t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v2):
+            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: AllToAll
 import pypto.language as pl
@@ -99,6 +123,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -146,6 +171,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -189,6 +215,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -234,6 +261,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -280,6 +308,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -328,6 +357,7 @@ class AllToAll:
         data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = data
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

@@ -69,8 +69,32 @@ class AllGather:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: AllGather
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class AllGather:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.allgather(x, data, signal)
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
+        t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v2):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: AllGather
 import pypto.language as pl
@@ -99,6 +123,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -146,6 +171,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -189,6 +215,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -234,6 +261,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -280,6 +308,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -328,6 +357,7 @@ class AllGather:
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = data
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

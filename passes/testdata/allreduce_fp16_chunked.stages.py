@@ -73,8 +73,32 @@ class MeshAllReduce:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: MeshAllReduce
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class MeshAllReduce:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[1, 9000], pl.FP16]], data: pl.InOut[pld.DistributedTensor[[1, 9000], pl.FP16]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.allreduce(data__ssa_v0, signal, op=0, mode='mesh', core_num=1)
+        out: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: MeshAllReduce
 import pypto.language as pl
@@ -123,6 +147,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
@@ -184,6 +209,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
@@ -248,6 +274,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, -1, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
@@ -312,6 +339,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
@@ -378,6 +406,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -445,6 +474,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -518,6 +548,7 @@ class MeshAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
         out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

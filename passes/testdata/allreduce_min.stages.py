@@ -75,8 +75,34 @@ class AllReduce:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: AllReduce
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class AllReduce:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.allreduce(data__ssa_v0, signal, op=2, mode='mesh', core_num=1)
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
+        t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v2):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: AllReduce
 import pypto.language as pl
@@ -124,6 +150,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -186,6 +213,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -251,6 +279,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -316,6 +345,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -383,6 +413,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -451,6 +482,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -525,6 +557,7 @@ class AllReduce:
         data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

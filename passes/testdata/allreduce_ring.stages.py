@@ -73,8 +73,32 @@ class RingAllReduce:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: RingAllReduce
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class RingAllReduce:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 96], pl.FP32], y: pl.Out[pl.Tensor[[1, 96], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 96], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]):
+        staged: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 96], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.allreduce(data__ssa_v0, signal, op=0, mode='ring', core_num=1)
+        out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(96)
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v0):
+            data: pld.DistributedTensor[[1, 96], pl.FP32] = pld.tensor.window(data_buf, [1, 96], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[6, 4], pl.INT32] = pld.tensor.window(signal_buf, [6, 4], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 96], pl.FP32] = pl.tensor.slice(x, [1, 1, 96], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 96], pl.FP32] = pl.tensor.slice(y, [1, 1, 96], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: RingAllReduce
 import pypto.language as pl
@@ -177,6 +201,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
@@ -302,6 +327,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_11, -1, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
@@ -423,6 +449,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_11, 96, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(384)
@@ -546,6 +573,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_11, 96, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -670,6 +698,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_11, 96, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -808,6 +837,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 96], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 96], pl.FP32, pl.MemRef(mem_vec_11, 96, 384), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 96], [1, 96], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 96], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 96], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 96], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

@@ -99,6 +99,7 @@ class RingAllReduce:
         data__ssa_v1: pld.DistributedTensor[[1, 100], pl.FP32] = data__ssa_v0
         out: pl.Tile[[1, 100], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 100], [1, 100], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 100], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 100], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 100], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(400)

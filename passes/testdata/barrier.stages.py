@@ -75,8 +75,34 @@ class Barrier:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: Barrier
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class Barrier:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+        staged: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.barrier(signal)
+        out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
+        t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v2):
+            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: Barrier
 import pypto.language as pl
@@ -104,6 +130,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -150,6 +177,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -192,6 +220,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -236,6 +265,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -281,6 +311,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -329,6 +360,7 @@ class Barrier:
         signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
         out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

@@ -9,6 +9,7 @@ class HostAllReduceSubsets:
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
         got: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.load(data, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 16], pl.FP32] = pl.tile.store(got, [0, 0], y)
+        return
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def stage(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], data_ctx: pld.CommCtx):
         mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
@@ -16,6 +17,7 @@ class HostAllReduceSubsets:
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 16], [0, 0])
         pl.system.fence()
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 1, 16], pl.FP32]]):
         # pld.comm_domain: devices=[0, 1], slots=[__allreduce_signal_buf_0, lo_buf]

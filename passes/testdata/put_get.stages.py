@@ -91,6 +91,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
@@ -134,6 +135,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, -1, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
@@ -171,6 +173,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(64)
@@ -210,6 +213,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -250,6 +254,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -292,6 +297,7 @@ class PutGet:
         tget_stage: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_3, 64, 64), pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(y, right, data, tget_stage, [0, 0], [0, 0], [1, 16])
         pld.system.notify(signal, my_rank, [left, 0], pl.const(-1, pl.INT32), op=0)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[NR, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[NR, NR, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

@@ -75,8 +75,34 @@ class ReduceScatter:
 
 # ==== OutlineIncoreScopes: unchanged
 
-# ==== ConvertTensorToTileOps: unchanged
+# ==== ConvertTensorToTileOps
+# pypto.program: ReduceScatter
+import pypto.language as pl
+import pypto.language.distributed as pld
 
+@pl.program
+class ReduceScatter:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]]):
+        staged: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.reduce_scatter(data__ssa_v0, signal, op=0)
+        out: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+        t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
+        data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
+        t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
+        signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
+        t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
+        for r in pl.range(t__tmp_v2):
+            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerCompositeOps
 # pypto.program: ReduceScatter
 import pypto.language as pl
@@ -120,6 +146,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -178,6 +205,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -239,6 +267,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -300,6 +329,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
@@ -363,6 +393,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -427,6 +458,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
@@ -497,6 +529,7 @@ class ReduceScatter:
         data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
         out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]

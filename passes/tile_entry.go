@@ -1,0 +1,107 @@
+package passes
+
+import "github.com/ptorepl/ptorepl/ir"
+
+// Entry loads. Upstream's conversion loads, once at the top of an InCore
+// function, every plain tensor parameter that a converted op reads as a
+// Vec operand (`x__tile = tile.load(x, ...)`), and every later such read
+// takes that tile. Operands an op loads itself are not entry-loaded: a
+// slice, assemble, read, write, expand_clone or gather loads its own
+// region; a matmul's operands go to Mat; a remote store's source and a
+// scatter_update's operands are loaded where they are used; a put or get
+// moves GM to GM through a staging tile.
+
+// selfLoading are the ops whose tensor operands never take an entry load.
+var selfLoading = map[*ir.OpDef]bool{
+	ir.TensorSlice: true, ir.TensorAssemble: true, ir.TensorRead: true, ir.TensorWrite: true,
+	ir.TensorExpandClone: true, ir.TensorGather: true, ir.TensorPagedGather: true,
+	ir.TensorCreateL1: true, ir.TensorGatherRow: true,
+	ir.TensorMatmul: true, ir.TensorMatmulAcc: true,
+	ir.PldTensorRemoteStore: true, ir.TensorScatterUpdate: true, ir.TileScatterUpdate: true,
+	ir.PldTensorPut: true, ir.PldTensorGet: true,
+}
+
+// entryLoaded finds the parameters that take an entry load: plain tensors
+// (not windows) a converted op reads directly, or through the iter-arg of
+// a loop they seed.
+func entryLoaded(fn *ir.Function) map[*ir.Var]bool {
+	used := map[*ir.Var]bool{}
+	seeds := map[*ir.Var]ir.Expr{} // iter-arg -> its init value
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		if ias, _ := ir.LoopCarried(s); len(ias) > 0 {
+			for _, ia := range ias {
+				seeds[&ia.Var] = ia.Init
+			}
+		}
+		if _, ok := s.(*ir.AssignStmt); !ok || !tileLowerable(s) {
+			return
+		}
+		c := ir.StmtCall(s)
+		if c == nil || selfLoading[c.Op] || c.Op.AliasOf != nil {
+			return
+		}
+		for _, arg := range c.Args {
+			if v, ok := plainTensorVar(arg); ok {
+				used[v] = true
+			}
+		}
+	})
+	for grew := true; grew; {
+		grew = false
+		for ia, init := range seeds {
+			if v, ok := plainTensorVar(init); ok && used[ia] && !used[v] {
+				used[v], grew = true, true
+			}
+		}
+	}
+	out := map[*ir.Var]bool{}
+	for _, p := range fn.Params {
+		if used[p] {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// plainTensorVar is e as a variable of a plain pl.Tensor type.
+func plainTensorVar(e ir.Expr) (*ir.Var, bool) {
+	switch e.(type) {
+	case *ir.Var, *ir.IterArg:
+	default:
+		return nil, false
+	}
+	v, _ := ir.VarOf(e)
+	_, ok := v.Type().(*ir.TensorType)
+	return v, ok
+}
+
+// entryLoads emits the entry loads, in parameter order, and records each
+// tile for vecOf.
+func (t *tileConv) entryLoads() ([]ir.Stmt, error) {
+	loaded := entryLoaded(t.fn)
+	var out []ir.Stmt
+	for _, p := range t.fn.Params {
+		if !loaded[p] {
+			continue
+		}
+		tt := p.Type().(*ir.TensorType)
+		zeros := make([]ir.Expr, len(tt.Shape))
+		for i := range zeros {
+			zeros[i] = ir.Int(0)
+		}
+		load, err := ir.TileLoad.NewCall([]ir.Expr{p, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tt.Shape}, &ir.MakeTuple{Elems: tt.Shape}},
+			ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, p.Span())
+		if err != nil {
+			return nil, err
+		}
+		v := ir.NewVar(t.names.fresh(p.Name+"__tile"), load.Type(), p.Span())
+		out = append(out, assign(v, load))
+		t.entry[p] = v
+	}
+	return out, nil
+}
+
+func isReturn(s ir.Stmt) bool {
+	_, ok := s.(*ir.ReturnStmt)
+	return ok
+}
