@@ -37,6 +37,10 @@ type ArgSpec struct {
 	// leaves this argument out (an initialize_pipe's consumer buffers are
 	// 0), as the DSL stores it; nil when the argument is required.
 	Default any
+	// CopyOf names the argument whose value upstream's DSL function passes
+	// for this one when a call leaves it out (a load's valid_shape is its
+	// shapes).
+	CopyOf string
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.

@@ -13,9 +13,9 @@ func init() {
 	TileLoad = RegisterOp(&OpDef{
 		Name: "tile.load", Class: ClassMemory, Category: "TileOp",
 		Doc:     "Load a tile of shapes at offsets from a tensor into on-chip memory (default Vec).",
-		Args:    []ArgSpec{{Name: "tensor"}, {Name: "offsets"}, {Name: "shapes"}, {Name: "valid_shape"}},
+		Args:    []ArgSpec{{Name: "tensor"}, {Name: "offsets"}, {Name: "shapes"}, {Name: "valid_shape", CopyOf: "shapes"}},
 		MinArgs: 3, MaxArgs: 4,
-		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory}, {Name: "clamp", Kind: KwBool}},
+		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory, Default: MemVec}, {Name: "clamp", Kind: KwBool}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			t, err := c.TensorLike(0)
 			if err != nil {

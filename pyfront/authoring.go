@@ -313,8 +313,8 @@ func tileFormOf(op *ir.OpDef) *ir.OpDef {
 }
 
 // authoringCall builds the authoring-form spellings that are not one op
-// each: pl.load fills valid_shape and Vec memory; pl.add and friends pick
-// the tile, tensor or tile-by-scalar op by operand type; a shaped
+// each: pl.add and friends pick the tile, tensor or tile-by-scalar op by
+// operand type; a shaped
 // pld.alloc_window_buffer sizes itself in bytes.
 func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*node, kws []kwArg) (value, bool) {
 	r := fc.r
@@ -335,21 +335,6 @@ func (fc *fnCtx) authoringCall(n *node, callee string, pos []value, nodes []*nod
 		return fc.opCall(n, op, pos, nodes, kws), true
 	}
 	switch op {
-	case ir.TileLoad:
-		if len(pos) == 3 {
-			given := map[string]bool{}
-			for _, k := range kws {
-				given[k.name] = true
-			}
-			if !given["valid_shape"] { // the valid region is the whole tile unless the call says
-				pos = append(pos, pos[2])
-				nodes = append(nodes, nodes[2])
-			}
-			if !given["target_memory"] {
-				kws = append(kws, kwArg{name: "target_memory", node: n, val: ir.MemVec})
-			}
-		}
-		return fc.opCall(n, op, pos, nodes, kws), true
 	case ir.PldTensorAllocWindowBuffer:
 		if len(pos) == 1 {
 			if _, isList := pos[0].(pyList); isList {

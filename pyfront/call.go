@@ -730,6 +730,17 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 			slots[i], filled[i] = d.Args[i].Default, true
 		}
 	}
+	// Arguments the DSL fills from another (a load's valid_shape).
+	for len(slots) < len(d.Args) && d.Args[len(slots)].CopyOf != "" {
+		slots, filled = append(slots, nil), append(filled, false)
+	}
+	for i := range slots {
+		if !filled[i] && i < len(d.Args) && d.Args[i].CopyOf != "" {
+			if j := d.ArgIndex(d.Args[i].CopyOf); j >= 0 && j < len(slots) && filled[j] {
+				slots[i], filled[i] = slots[j], true
+			}
+		}
+	}
 	// pl.read(t, i): one index is the list [i], as upstream's DSL takes it.
 	for i, v := range slots {
 		if filled[i] && i < len(d.Args) && d.Args[i].IndexList {

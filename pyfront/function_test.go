@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/pl"
@@ -437,5 +439,43 @@ class P:
 		if !strings.Contains(text, "t: "+c.want+" = ") {
 			t.Errorf("%s reads back as\n%s\nwant t: %s", c.view, text, c.want)
 		}
+	}
+}
+
+// TestLoadDefaults: a load that leaves out its valid shape or memory reads
+// as upstream's load function builds it (valid_shape = shapes, Vec), in
+// every spelling and argument style; a window parameter of a program class
+// is In, as written; a tensor.create without layout stores ND.
+func TestLoadDefaults(t *testing.T) {
+	const tmpl = `import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4, 16], pl.FP32], w: pld.DistributedTensor[[4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 16], pl.FP32]]) -> pl.Tensor[[4, 16], pl.FP32]:
+        t: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = LOAD
+        y: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(t, [0, 0], y)
+        return y
+    @pl.function
+    def main(self, x: pl.Tensor[[4, 16], pl.FP32], w: pld.DistributedTensor[[4, 16], pl.FP32]) -> pl.Tensor[[4, 16], pl.FP32]:
+        y: pl.Tensor[[4, 16], pl.FP32] = CREATE
+        y = self.k(x, w, y)
+        return y
+`
+	full := strings.NewReplacer("LOAD", "pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)",
+		"CREATE", "pl.tensor.create([4, 16], dtype=pl.FP32, layout=pl.TensorLayout.ND)").Replace(tmpl)
+	want := readProgram(t, full, "P")
+	require.Equal(t, ir.In, want.Function("k").Direction(1), "a window parameter is In as written")
+	for _, c := range []struct{ load, create string }{
+		{"pl.tile.load(x, [0, 0], [4, 16])", "pl.tensor.create([4, 16], dtype=pl.FP32)"},
+		{"pl.load(x, [0, 0], [4, 16])", "pl.create_tensor([4, 16], dtype=pl.FP32)"},
+		{"pl.load(x, offsets=[0, 0], shapes=[4, 16])", "pl.create_tensor([4, 16], pl.FP32)"},
+		{"pl.tile.load(x, [0, 0], [4, 16], target_memory=pl.Mem.Vec)", "pl.tensor.create([4, 16], dtype=pl.FP32, manual_dep=False)"},
+	} {
+		src := strings.NewReplacer("LOAD", c.load, "CREATE", c.create).Replace(tmpl)
+		got := readProgram(t, src, "P")
+		require.NoError(t, ir.AssertStructuralEqual(got, want, true), "%s; %s", c.load, c.create)
+		require.Equal(t, printer.Program(want), printer.Program(got))
 	}
 }
