@@ -3,6 +3,7 @@
 package pyfront_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,6 +37,8 @@ var passTestFiles = map[string]string{
 	"test_materialize_dist_tensor_ctx.py":    "MaterializeDistTensorCtx",
 	"test_insert_comm_fence.py":              "InsertCommFence",
 }
+
+var showPassTest = flag.String("show-pass-test", "", "TestUpstreamPassTests: print ptorepl's result and upstream's Expected for the tests whose id contains this text")
 
 // TestUpstreamPassTests runs upstream's own Before/Expected pass tests
 // against ptorepl's passes: each test of the files above (a function, or a
@@ -87,6 +90,12 @@ func TestUpstreamPassTests(t *testing.T) {
 			got, err := byName[pass].Run(before)
 			if err == nil {
 				err = ir.AssertStructuralEqual(got, expected, false)
+			}
+			if *showPassTest != "" && strings.Contains(id, *showPassTest) {
+				if got != nil {
+					t.Logf("%s: ptorepl's %s gives\n%s", id, pass, printer.Program(got))
+				}
+				t.Logf("%s: upstream's Expected\n%s", id, printer.Program(expected))
 			}
 			if err != nil {
 				t.Logf("%s: %s: %v", id, pass, err)
@@ -217,6 +226,36 @@ def test_break_carries():
             return acc
 
 
+def test_entry_load_and_set_notify():
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[W], pl.FP32], sig: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[pl.INT32], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[W], pl.FP32]:
+            pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.Set)
+            if n == 0:
+                a: pl.Tensor[[W], pl.FP32] = pl.add(x, x)
+                z: pl.Tensor[[W], pl.FP32] = pl.yield_(a)
+            else:
+                b: pl.Tensor[[W], pl.FP32] = pl.mul(x, x)
+                z: pl.Tensor[[W], pl.FP32] = pl.yield_(b)
+            return z
+
+    @pl.program
+    class Expected:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[W], pl.FP32], sig: pl.Out[pld.DistributedTensor[[2, 1], pl.INT32]], peer: pl.Scalar[pl.INT32], n: pl.Scalar[pl.INT64], out_0: pl.Out[pl.Tensor[[W], pl.FP32]]) -> pl.Tensor[[W], pl.FP32]:
+            x_tile: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0], [W], [W], target_memory=pl.Mem.Vec)
+            pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.Set)
+            if n == 0:
+                a: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.tile.add(x_tile, x_tile)
+                z: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.yield_(a)
+            else:
+                b: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.tile.mul(x_tile, x_tile)
+                z: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.yield_(b)
+            stored: pl.Tensor[[W], pl.FP32] = pl.tile.store(z, [0], out_0)
+            return stored
+
+
 def helper():
     return 1
 
@@ -236,11 +275,12 @@ def test_reassigned(tmp_path):
 // methods, fixtures left unbound), builds their programs without running
 // the rest of the body, and ptorepl's pass on Before gives Expected
 // (InsertCommFence; CtrlFlowTransform on a loop that carries values and
-// continues or breaks). Under strict_ssa every assignment binds a new variable.
+// continues or breaks; ConvertTensorToTileOps's entry loads and
+// directions). Under strict_ssa every assignment binds a new variable.
 func TestDefinedPrograms(t *testing.T) {
 	mod, err := pyfront.Parse("test_fence.py", []byte(passTestSource))
 	require.NoError(t, err)
-	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_break_carries", "test_reassigned"}, mod.Definers())
+	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_break_carries", "test_entry_load_and_set_notify", "test_reassigned"}, mod.Definers())
 	progs, order, err := mod.Defined("TestFence::test_store_then_notify")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Before", "Expected"}, order)
@@ -268,6 +308,17 @@ func TestDefinedPrograms(t *testing.T) {
 	progs, _, err = mod.Defined("test_break_carries")
 	require.NoError(t, err)
 	got, err = passes.CtrlFlowTransform(progs["Before"])
+	require.NoError(t, err)
+	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
+
+	// ConvertTensorToTileOps: a parameter both branches read is loaded
+	// once at the top; a window only a Set notify writes becomes Out (a
+	// window parameter of a program class is In until a pass says
+	// otherwise, as upstream's parser reads it).
+	progs, _, err = mod.Defined("test_entry_load_and_set_notify")
+	require.NoError(t, err)
+	require.Equal(t, ir.In, progs["Before"].Function("k").Direction(1))
+	got, err = passes.ConvertTensorToTileOps(progs["Before"])
 	require.NoError(t, err)
 	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
 
