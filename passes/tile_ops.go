@@ -40,15 +40,20 @@ func ConvertTensorToTileOps(p *ir.Program) (*ir.Program, error) {
 		}
 		return upgradeDirections(g)
 	})
-	if err != nil || len(added) == 0 {
-		return q, err
+	if err != nil {
+		return nil, err
 	}
-	return eachFunction(q, func(fn *ir.Function) (*ir.Function, error) {
-		if fn.Kind == ir.InCore {
-			return fn, nil
+	if len(added) > 0 {
+		if q, err = eachFunction(q, func(fn *ir.Function) (*ir.Function, error) {
+			if fn.Kind == ir.InCore {
+				return fn, nil
+			}
+			return passNewOutputs(fn, q, added)
+		}); err != nil {
+			return nil, err
 		}
-		return passNewOutputs(fn, q, added)
-	})
+	}
+	return propagateDirections(q), nil
 }
 
 // passNewOutputs gives every call in fn of a function that gained n Out

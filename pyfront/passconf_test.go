@@ -240,6 +240,11 @@ def test_entry_load_and_set_notify():
                 z: pl.Tensor[[W], pl.FP32] = pl.yield_(b)
             return z
 
+        @pl.function
+        def main(self, x: pl.Tensor[[W], pl.FP32], sig: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[pl.INT32], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[W], pl.FP32]:
+            r = self.k(x, sig, peer, n)
+            return r
+
     @pl.program
     class Expected:
         @pl.function(type=pl.FunctionType.InCore)
@@ -254,6 +259,12 @@ def test_entry_load_and_set_notify():
                 z: pl.Tile[[W], pl.FP32, pl.Mem.Vec] = pl.yield_(b)
             stored: pl.Tensor[[W], pl.FP32] = pl.tile.store(z, [0], out_0)
             return stored
+
+        @pl.function
+        def main(self, x: pl.Tensor[[W], pl.FP32], sig: pl.Out[pld.DistributedTensor[[2, 1], pl.INT32]], peer: pl.Scalar[pl.INT32], n: pl.Scalar[pl.INT64]) -> pl.Tensor[[W], pl.FP32]:
+            out_0: pl.Tensor[[W], pl.FP32] = pl.create_tensor([W], dtype=pl.FP32)
+            r = self.k(x, sig, peer, n, out_0)
+            return r
 
 
 def helper():
@@ -314,7 +325,8 @@ func TestDefinedPrograms(t *testing.T) {
 	// ConvertTensorToTileOps: a parameter both branches read is loaded
 	// once at the top; a window only a Set notify writes becomes Out (a
 	// window parameter of a program class is In until a pass says
-	// otherwise, as upstream's parser reads it).
+	// otherwise, as upstream's parser reads it), and so does the caller's
+	// parameter it is passed from; the caller passes the new output.
 	progs, _, err = mod.Defined("test_entry_load_and_set_notify")
 	require.NoError(t, err)
 	require.Equal(t, ir.In, progs["Before"].Function("k").Direction(1))
