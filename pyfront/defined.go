@@ -31,6 +31,19 @@ func (m *Module) Defined(name string) (progs map[string]*ir.Program, order []str
 			e.vars[n] = opaque{"the parameter " + n} // self and fixtures: not run
 		}
 	}
+	if cls := m.definerClass[name]; cls != nil {
+		// A Test* method's self reads the class body's constants
+		// (M_DYN = pl.dynamic("M_DYN"), then self.M_DYN).
+		self := &caseObject{class: r.text(cls.ChildByFieldId(fldName)), attrs: map[string]value{}}
+		for _, c := range r.kids(cls.ChildByFieldId(fldBody)) {
+			r.bindDefined(c, self.attrs, r.globalEnv())
+		}
+		if ps := r.kids(def.ChildByFieldId(fldParameters)); len(ps) > 0 {
+			if n, _, ok := r.param(ps[0]); ok {
+				e.vars[n] = self
+			}
+		}
+	}
 	progs = map[string]*ir.Program{}
 	for _, c := range r.kids(def.ChildByFieldId(fldBody)) {
 		switch c.Kind() {
@@ -45,16 +58,43 @@ func (m *Module) Defined(name string) (progs map[string]*ir.Program, order []str
 				e.vars[cls] = progs[cls]
 			}
 		case "expression_statement":
-			if a := c.NamedChild(0); a != nil && a.Kind() == "assignment" {
-				if left, right := a.ChildByFieldId(fldLeft), a.ChildByFieldId(fldRight); left.Kind() == "identifier" && right != nil {
-					if v, err := r.tryEval(right, e); err == nil {
-						e.vars[r.text(left)] = v
-					}
-				}
-			}
+			r.bindDefined(c, e.vars, e)
 		}
 	}
 	return progs, order, nil
+}
+
+// bindDefined evaluates an assignment statement of a definer's body (or a
+// Test* class's) into vars: a name, or names unpacking a tuple
+// (B, S, D = 4, 2, 8). One that cannot be evaluated is left unbound.
+func (r *reader) bindDefined(c *node, vars map[string]value, e *env) {
+	a := c.NamedChild(0)
+	if c.Kind() != "expression_statement" || a == nil || a.Kind() != "assignment" {
+		return
+	}
+	left, right := a.ChildByFieldId(fldLeft), a.ChildByFieldId(fldRight)
+	if right == nil {
+		return
+	}
+	v, err := r.tryEval(right, e)
+	if err != nil {
+		return
+	}
+	switch left.Kind() {
+	case "identifier":
+		vars[r.text(left)] = v
+	case "pattern_list", "tuple_pattern":
+		names := r.kids(left)
+		vals, _ := seqOf(v).([]value)
+		if len(vals) != len(names) {
+			return
+		}
+		for i, n := range names {
+			if n.Kind() == "identifier" {
+				vars[r.text(n)] = vals[i]
+			}
+		}
+	}
 }
 
 // Definers lists the defs Defined reads: module-level functions and
@@ -63,9 +103,9 @@ func (m *Module) Defined(name string) (progs map[string]*ir.Program, order []str
 func (m *Module) Definers() []string { return append([]string(nil), m.definerOrder...) }
 
 // collectDefiners finds the defs whose bodies define @pl.program classes.
-func (r *reader) collectDefiners(root *node) (map[string]*node, []string) {
-	byID := map[string]*node{}
-	var order []string
+// classOf maps a method's id to its Test* class.
+func (r *reader) collectDefiners(root *node) (byID map[string]*node, order []string, classOf map[string]*node) {
+	byID, classOf = map[string]*node{}, map[string]*node{}
 	add := func(id string, def *node) {
 		if !r.definesPrograms(def) {
 			return
@@ -87,12 +127,14 @@ func (r *reader) collectDefiners(root *node) (map[string]*node, []string) {
 			}
 			for _, m := range r.kids(def.ChildByFieldId(fldBody)) {
 				if mdef, _ := r.undecorate(m); mdef.Kind() == "function_definition" {
-					add(cls+"::"+r.text(mdef.ChildByFieldId(fldName)), mdef)
+					id := cls + "::" + r.text(mdef.ChildByFieldId(fldName))
+					add(id, mdef)
+					classOf[id] = def
 				}
 			}
 		}
 	}
-	return byID, order
+	return byID, order, classOf
 }
 
 // definesPrograms reports whether def's body defines a @pl.program class.

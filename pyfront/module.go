@@ -41,6 +41,7 @@ type Module struct {
 	// (defined.go), by pytest-style id, in source order.
 	definers     map[string]*node
 	definerOrder []string
+	definerClass map[string]*node // a Test* method's class
 	// mu serializes Calls: a factory runs on the module's reader and its
 	// syntax tree, which remember where they are.
 	mu sync.Mutex
@@ -321,7 +322,7 @@ func (r *reader) module(root *node) *Module {
 	}
 	r.scanSamples(root)
 	m.tests = r.collectTests(root)
-	m.definers, m.definerOrder = r.collectDefiners(root)
+	m.definers, m.definerOrder, m.definerClass = r.collectDefiners(root)
 	m.testByID, m.testProgs = map[string]*pyTest{}, map[string]*ir.Program{}
 	for _, t := range m.tests {
 		m.testByID[t.id] = t

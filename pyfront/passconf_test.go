@@ -146,6 +146,8 @@ W = 16
 
 
 class TestFence:
+    ROWS = 1
+
     def test_store_then_notify(self):
         @pl.program
         class Before:
@@ -166,6 +168,16 @@ class TestFence:
                 pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
 
         ir.assert_structural_equal(passes.insert_comm_fence()(Before), Expected)
+
+    def test_unpacked(self):
+        rows = self.ROWS
+        cols, n = W, 2
+
+        @pl.program
+        class Before:
+            @pl.function(type=pl.FunctionType.InCore)
+            def f(self, x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Tensor[[n, 1], pl.FP32]):
+                return
 
 
 def test_continue_carries():
@@ -291,7 +303,7 @@ def test_reassigned(tmp_path):
 func TestDefinedPrograms(t *testing.T) {
 	mod, err := pyfront.Parse("test_fence.py", []byte(passTestSource))
 	require.NoError(t, err)
-	require.Equal(t, []string{"TestFence::test_store_then_notify", "test_continue_carries", "test_break_carries", "test_entry_load_and_set_notify", "test_reassigned"}, mod.Definers())
+	require.Equal(t, []string{"TestFence::test_store_then_notify", "TestFence::test_unpacked", "test_continue_carries", "test_break_carries", "test_entry_load_and_set_notify", "test_reassigned"}, mod.Definers())
 	progs, order, err := mod.Defined("TestFence::test_store_then_notify")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Before", "Expected"}, order)
@@ -299,6 +311,11 @@ func TestDefinedPrograms(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false))
 	require.Error(t, ir.AssertStructuralEqual(progs["Before"], progs["Expected"], false), "the pass must change Before")
+
+	// A Test* method's self reads the class's constants; a tuple unpacks.
+	progs, _, err = mod.Defined("TestFence::test_unpacked")
+	require.NoError(t, err)
+	require.Contains(t, printer.Program(progs["Before"]), "def f(x: pl.Tensor[[1, 16], pl.FP32], y: pl.Tensor[[2, 1], pl.FP32]):")
 
 	progs, _, err = mod.Defined("test_reassigned")
 	require.NoError(t, err)
