@@ -299,28 +299,75 @@ func escapeFree(stmts []ir.Stmt, flag *ir.Var) ([]ir.Stmt, error) {
 
 // continueSSA rewrites the body of a loop that carries values (SSA form,
 // ending in its pl.yield_) and continues or breaks, as upstream's pass
-// does: a continue ends its branch yielding the iter-args as they came
-// in, a break sets flag first, an if that may leave takes the statements
-// after it into both branches and gets return variables (<iter>__phi_vN)
-// the branches yield into, and the loop yields those.
+// does: a continue or break ends its branch yielding, for each value the
+// loop's own yield gives, that value if it is already bound where the
+// iteration leaves and the iter-arg as it came in otherwise (a break never
+// yields an expression computed for the next iteration); a break sets
+// flag first; an if that may leave takes the statements after it into
+// both branches and gets return variables (<iter>__phi_vN) the branches
+// yield into, and the loop yields those.
 func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Var) ([]ir.Stmt, error) {
-	var out []ir.Stmt
-	unchanged := func(at ir.StmtBase) ir.Stmt {
-		vals := make([]ir.Expr, len(iters))
-		for k, it := range iters {
-			vals[k] = it
+	var final []ir.Expr
+	if n := len(stmts); n > 0 {
+		if y, ok := stmts[n-1].(*ir.YieldStmt); ok {
+			final = y.Values
 		}
-		return &ir.YieldStmt{StmtBase: at, Values: vals}
+	}
+	return t.escapeSSA(stmts, 0, false, &loopExit{iters: iters, flag: flag, final: final}, map[*ir.Var]bool{})
+}
+
+// loopExit is what an iteration that leaves early yields from.
+type loopExit struct {
+	iters []*ir.IterArg
+	flag  *ir.Var
+	final []ir.Expr // the loop's own yield
+}
+
+// values are the yield at an escape, with avail the variables bound there.
+func (l *loopExit) values(avail map[*ir.Var]bool, brk bool) []ir.Expr {
+	vals := make([]ir.Expr, len(l.iters))
+	for k, it := range l.iters {
+		vals[k] = it
+		if k >= len(l.final) {
+			continue
+		}
+		switch v := l.final[k].(type) {
+		case *ir.Var:
+			if avail[v] {
+				vals[k] = v
+			}
+		case *ir.IterArg:
+			vals[k] = v
+		default:
+			if !brk {
+				vals[k] = v
+			}
+		}
+	}
+	return vals
+}
+
+// escapeSSA is continueSSA on one level (nested: a path through an
+// escaping if's branch): avail holds the variables bound before it; the
+// first skip statements (an escaping branch's own, before
+// its break or continue) bind none that an escape yields, as upstream
+// resolves escape values from the statements before the if.
+func (t *ctrlFlow) escapeSSA(stmts []ir.Stmt, skip int, nested bool, l *loopExit, avail map[*ir.Var]bool) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	here := map[*ir.Var]bool{}
+	for v := range avail {
+		here[v] = true
 	}
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *ir.ContinueStmt:
-			return append(out, unchanged(x.StmtBase)), nil
+			return append(out, &ir.YieldStmt{StmtBase: x.StmtBase, Values: l.values(here, false)}), nil
 		case *ir.BreakStmt:
 			// The flag the loop tests is set (in SSA form a Var of its own
 			// under the flag's name, as strict_ssa reads the printed form).
-			set := ir.NewVar(flag.Name, flag.Type(), x.Pos)
-			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}}, unchanged(x.StmtBase)), nil
+			set := ir.NewVar(l.flag.Name, l.flag.Type(), x.Pos)
+			return append(out, &ir.AssignStmt{StmtBase: x.StmtBase, Var: set, Value: &ir.ConstBool{Value: true, Pos: x.Pos}},
+				&ir.YieldStmt{StmtBase: x.StmtBase, Values: l.values(here, true)}), nil
 		case *ir.IfStmt:
 			if b, k := escapes(x); !b && !k {
 				out = append(out, s)
@@ -330,17 +377,28 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Va
 				return nil, fmt.Errorf("CtrlFlowTransform: a break or continue in an if that yields values (line %d)", x.Pos.Line)
 			}
 			rest := stmts[i+1:]
-			th, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Then)...), rest...), iters, flag)
+			branch := func(b ir.Stmt) ([]ir.Stmt, error) {
+				own := ir.Flatten(b)
+				n := 0
+				if len(own) > 0 {
+					switch own[len(own)-1].(type) {
+					case *ir.BreakStmt, *ir.ContinueStmt:
+						n = len(own)
+					}
+				}
+				return t.escapeSSA(append(append([]ir.Stmt(nil), own...), rest...), n, true, l, here)
+			}
+			th, err := branch(x.Then)
 			if err != nil {
 				return nil, err
 			}
-			el, err := t.continueSSA(append(append([]ir.Stmt(nil), ir.Flatten(x.Else)...), rest...), iters, flag)
+			el, err := branch(x.Else)
 			if err != nil {
 				return nil, err
 			}
-			phis := make([]*ir.Var, len(iters))
-			vals := make([]ir.Expr, len(iters))
-			for k, it := range iters {
+			phis := make([]*ir.Var, len(l.iters))
+			vals := make([]ir.Expr, len(l.iters))
+			for k, it := range l.iters {
 				base, _, _ := strings.Cut(it.Name, "__") // x__iter_v1 -> x__phi_vN
 				phis[k] = ir.NewVar(t.fresh(base, "phi"), it.Type(), x.Pos)
 				vals[k] = phis[k]
@@ -355,8 +413,21 @@ func (t *ctrlFlow) continueSSA(stmts []ir.Stmt, iters []*ir.IterArg, flag *ir.Va
 				return nil, err
 			}
 			out = append(out, s)
+		case *ir.YieldStmt:
+			if nested && i == len(stmts)-1 {
+				// The loop's yield on a path past an escape yields what is
+				// bound on that path, as upstream resolves it there: a
+				// value bound only inside an earlier if's branches is the
+				// iter-arg.
+				out = append(out, &ir.YieldStmt{StmtBase: x.StmtBase, Values: l.values(here, false)})
+				continue
+			}
+			out = append(out, s)
 		default:
 			out = append(out, s)
+		}
+		if a, ok := s.(*ir.AssignStmt); ok && i >= skip {
+			here[a.Var] = true
 		}
 	}
 	if len(out) == 0 {

@@ -185,24 +185,26 @@ def test_continue_carries():
     class Before:
         @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
         def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
-            for k, (acc,) in pl.range(0, 6, 1, init_values=(a,)):
+            for k, (acc, b) in pl.range(0, 6, 1, init_values=(a, a)):
                 twice: pl.Tensor[[W], pl.FP32] = pl.add(acc, acc)
                 if k == 3:
                     continue
-                acc = pl.yield_(twice)
+                grown: pl.Tensor[[W], pl.FP32] = pl.add(b, a)
+                acc, b = pl.yield_(twice, grown)
             return acc
 
     @pl.program
     class Expected:
         @pl.function(type=pl.FunctionType.InCore, strict_ssa=True)
         def f(self, a: pl.Tensor[[W], pl.FP32]) -> pl.Tensor[[W], pl.FP32]:
-            for k, (acc,) in pl.range(6, init_values=(a,)):
+            for k, (acc, b) in pl.range(6, init_values=(a, a)):
                 twice = pl.add(acc, acc)
                 if k == 3:
-                    merged = pl.yield_(acc)
+                    m1, m2 = pl.yield_(twice, b)
                 else:
-                    merged = pl.yield_(twice)
-                acc = pl.yield_(merged)
+                    grown = pl.add(b, a)
+                    m1, m2 = pl.yield_(twice, grown)
+                acc, b = pl.yield_(m1, m2)
             return acc
 
 
@@ -321,14 +323,16 @@ func TestDefinedPrograms(t *testing.T) {
 	require.NoError(t, err)
 	text := printer.Program(progs["Before"])
 	require.Contains(t, text, "t_1", "strict_ssa: the reassignment in the if is a new variable\n%s", text)
-	// A continue in a loop that carries values: its branch yields the
-	// iter-arg, the other the loop's own yield, into the if's phi.
+	// A continue in a loop that carries values: its branch yields each of
+	// the loop's own yield values that is bound before the continue
+	// (twice) and the iter-arg for the rest (b), as upstream resolves them;
+	// the other branch yields the loop's own values, into the if's phi.
 	progs, _, err = mod.Defined("test_continue_carries")
 	require.NoError(t, err)
 	got, err = passes.CtrlFlowTransform(progs["Before"])
 	require.NoError(t, err)
 	require.NoError(t, ir.AssertStructuralEqual(got, progs["Expected"], false), printer.Program(got))
-	require.Contains(t, printer.Program(got), "acc__phi_v0: pl.Tensor[[16], pl.FP32] = pl.yield_(acc)")
+	require.Contains(t, printer.Program(got), "pl.yield_(twice, b)")
 
 	// A break there: a while loop carrying the same values, its flag set
 	// in the branch that breaks (a name that branch binds again is its
