@@ -192,7 +192,15 @@ func (t *ctrlFlow) forLoop(s *ir.ForStmt) ([]ir.Stmt, error) {
 	}
 	advance := &ir.AssignStmt{StmtBase: ir.StmtBase{Pos: pos}, Var: next,
 		Value: &ir.BinaryExpr{Op: ir.OpAdd, Left: idx, Right: s.Step, DType: scalarDType(idx), Pos: pos}}
-	step := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(flag, pos), Then: ir.Seq(advance)}
+	// An unconditional break sets the flag in the body itself: in SSA form
+	// the test reads that binding, as the flag's name means it from there.
+	tested := flag
+	for _, st := range stmts {
+		if a, ok := st.(*ir.AssignStmt); ok && a.Var != flag && a.Var.Name == flag.Name {
+			tested = a.Var
+		}
+	}
+	step := &ir.IfStmt{StmtBase: ir.StmtBase{Pos: pos}, Cond: not(tested, pos), Then: ir.Seq(advance)}
 	if n := len(stmts); len(s.IterArgs) > 0 {
 		stmts = append(stmts[:n-1:n-1], step, stmts[n-1])
 	} else {
