@@ -41,8 +41,8 @@ func TestCarriedVecTile(t *testing.T) {
 	require.NoError(t, err)
 	st, ok := comp.Stage("ConvertTensorToTileOps")
 	require.True(t, ok)
-	require.Contains(t, st.Text, "acc__ssa_v0: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([4, 16], 0.5, dtype=pl.FP32)")
-	require.Contains(t, st.Text, "acc__rv_v3: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(acc__ssa_v2)")
+	require.Contains(t, st.Text, "acc__tile: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([4, 16], 0.5, dtype=pl.FP32)")
+	require.Contains(t, st.Text, "acc__rv_v3: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(acc__tile_1)")
 	for _, compiled := range []bool{false, true} {
 		x, y := tensor.Randn(1, 4, 64), tensor.Zeros(ir.FP32, 4, 16)
 		if compiled {

@@ -1,6 +1,10 @@
 package passes
 
-import "github.com/ptorepl/ptorepl/ir"
+import (
+	"strings"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
 
 // Entry loads. Upstream's conversion loads, once at the top of an InCore
 // function, every plain tensor parameter that a converted op reads as a
@@ -94,11 +98,22 @@ func (t *tileConv) entryLoads() ([]ir.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := ir.NewVar(t.names.fresh(p.Name+"__tile"), load.Type(), p.Span())
+		v := ir.NewVar(t.names.fresh(tileName(p.Name)), load.Type(), p.Span())
 		out = append(out, assign(v, load))
 		t.entry[p] = v
 	}
 	return out, nil
+}
+
+// tileName names the tile a converted value becomes, as upstream's
+// conversion does: the name's base (before any __ suffix) and __tile
+// (y -> y__tile, acc__ssa_v1 -> acc__tile).
+func tileName(name string) string {
+	base, _, _ := strings.Cut(name, "__")
+	if base == "" {
+		base = name
+	}
+	return base + "__tile"
 }
 
 func isReturn(s ir.Stmt) bool {

@@ -1502,7 +1502,7 @@ func (t *tileConv) emit(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Exp
 // convertedTo binds a's variable, now a tile, to call: later uses of it
 // read the tile.
 func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) []ir.Stmt {
-	nv := ir.NewVar(a.Var.Name, call.Type(), a.Var.Pos)
+	nv := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
 	t.setTile(a.Var, nv)
 	return append(out, assign(nv, call))
 }

@@ -62,5 +62,5 @@ func ExampleSub_broadcast() {
 	//         return self.centre(x, m, y)
 	// tensor([[ -1.,   0.,   1.],
 	//         [-10.,   0.,  10.]])
-	// d: pl.Tile[[2, 3], pl.FP32, pl.Mem.Vec] = pl.tile.row_expand_sub(x__tile, m__tile)
+	// d__tile: pl.Tile[[2, 3], pl.FP32, pl.Mem.Vec] = pl.tile.row_expand_sub(x__tile, m__tile)
 }

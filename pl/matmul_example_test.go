@@ -32,8 +32,8 @@ func ExampleMatmul() {
 	// a_left: pl.Tile[[16, 32], pl.FP16, pl.Mem.Left] = pl.tile.move(a_mat, target_memory=pl.Mem.Left)
 	// b_mat: pl.Tile[[32, 8], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [32, 8], [32, 8], target_memory=pl.Mem.Mat)
 	// b_right: pl.Tile[[32, 8], pl.FP16, pl.Mem.Right] = pl.tile.move(b_mat, target_memory=pl.Mem.Right)
-	// p: pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_left, b_right, out_dtype=pl.FP32)
-	// t__tmp_v0: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(p, [0, 0], c)
+	// p__tile: pl.Tile[[16, 8], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_left, b_right, out_dtype=pl.FP32)
+	// t__tmp_v0: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(p__tile, [0, 0], c)
 	// return t__tmp_v0
 }
 
@@ -92,12 +92,12 @@ func ExampleMatmulAcc() {
 		}
 	}
 	// Output:
-	// acc__ssa_v0: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)
-	// for kb, (acc__iter_v1,) in pl.range(4, init_values=(acc__ssa_v0,)):
-	// acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right, out_dtype=pl.FP32)
-	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__ssa_v2)
-	// acc__ssa_v3: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left_1, b_k_right_1)
-	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__ssa_v3)
+	// acc__tile: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+	// for kb, (acc__iter_v1,) in pl.range(4, init_values=(acc__tile,)):
+	// acc__tile_1: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right, out_dtype=pl.FP32)
+	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__tile_1)
+	// acc__tile_2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left_1, b_k_right_1)
+	// acc__phi_v4: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__tile_2)
 	// acc__rv_v5: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc__phi_v4)
 }
 
@@ -128,6 +128,6 @@ func ExampleMatmulAccInit() {
 	}
 	fmt.Println(strings.Count(comp.PTO(), "scf.if"))
 	// Output:
-	// acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left, b_k_right, k0 == 0)
+	// acc__tile_1: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__iter_v1, a_k_left, b_k_right, k0 == 0)
 	// 1
 }

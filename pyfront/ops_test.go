@@ -1571,7 +1571,7 @@ func TestConvertingStores(t *testing.T) {
 		return x.At(0)
 	}
 	prog, comp, text := authored(t, "convert_store.py", "split_k_bf16", 1)
-	wantPTO(t, text, "pto.tstore ins(%partial : !pto.tile_buf<loc=acc, dtype=f32", "atomic_add")
+	wantPTO(t, text, "pto.tstore ins(%partial__tile : !pto.tile_buf<loc=acc, dtype=f32", "atomic_add")
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(1, 16, 256).To(ir.BF16), tensor.Randn(2, 256, 32).To(ir.BF16), tensor.Full(ir.BF16, 3, 16, 32)}
 	}, func(a []*tensor.Tensor, compiled bool) {
@@ -1729,7 +1729,7 @@ func TestMatmulAccInitCond(t *testing.T) {
 // written and compiled to (a + b) @ (a - b) and c + (a + 1) @ b.
 func TestVecIntoCube(t *testing.T) {
 	prog, comp, text := authored(t, "vec_into_cube.py", "VecIntoCube", 1)
-	wantPTO(t, text, "outs(%a_plus_b_mat : !pto.tile_buf<loc=mat", "outs(%a_minus_b_mat : !pto.tile_buf<loc=mat", "pto.tmatmul")
+	wantPTO(t, text, "outs(%a_plus_b__tile_mat : !pto.tile_buf<loc=mat", "outs(%a_minus_b__tile_mat : !pto.tile_buf<loc=mat", "pto.tmatmul")
 	matmul := func(x func(i, k int) float64, y func(k, j int) float64, i, j, n int) float64 {
 		s := 0.0
 		for k := 0; k < n; k++ {
@@ -1752,7 +1752,7 @@ func TestVecIntoCube(t *testing.T) {
 	})
 
 	prog, comp, text = authored(t, "vec_into_cube.py", "CubeRoundTrip", 1)
-	wantPTO(t, text, "outs(%a_add_mat : !pto.tile_buf<loc=mat", "pto.tmatmul", "loc=acc")
+	wantPTO(t, text, "outs(%a_add__tile_mat : !pto.tile_buf<loc=mat", "pto.tmatmul", "loc=acc")
 	var c0 *tensor.Tensor
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 		c0 = tensor.Randn(8, 16, 64)

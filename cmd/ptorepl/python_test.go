@@ -180,7 +180,7 @@ func TestCompilePythonStages(t *testing.T) {
 	conv := strings.Index(text, "# ==== ConvertTensorToTileOps\n")
 	pto := strings.Index(text, "module attributes")
 	require.True(t, conv >= 0 && pto > conv, text)
-	require.Contains(t, text[conv:pto], "+                acc__ssa_v2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right")
+	require.Contains(t, text[conv:pto], "+                acc__tile_1: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_k_left, b_k_right")
 	require.Contains(t, text[pto:], "pto.tmatmul.acc")
 }
 
