@@ -41,6 +41,10 @@ type ArgSpec struct {
 	// for this one when a call leaves it out (a load's valid_shape is its
 	// shapes).
 	CopyOf string
+	// DTypeOf names the DataType kwarg whose type an integer constant given
+	// here takes, as upstream's DSL function makes it (ci's start is a
+	// constant of its dtype).
+	DTypeOf string
 }
 
 // KwargKind is the value kind of a kwarg, which also decides how it prints.
@@ -302,6 +306,27 @@ func (c *Call) KeywordOf(i int) string {
 	return ""
 }
 
+// typedConsts gives an integer constant in an argument with DTypeOf the
+// type of that kwarg (copying args, which belong to the caller).
+func (d *OpDef) typedConsts(args []Expr, kw Kwargs) []Expr {
+	out, copied := args, false
+	for i, a := range args {
+		if i >= len(d.Args) || d.Args[i].DTypeOf == "" {
+			continue
+		}
+		c, isConst := a.(*ConstInt)
+		dt, hasDType := kw.DType(d.Args[i].DTypeOf)
+		if !isConst || !hasDType || c.DType == dt {
+			continue
+		}
+		if !copied {
+			out, copied = append([]Expr(nil), args...), true
+		}
+		out[i] = &ConstInt{Value: c.Value, DType: dt, Pos: c.Pos}
+	}
+	return out
+}
+
 // ArgName names positional argument i for messages.
 func (d *OpDef) ArgName(i int) string {
 	if i < len(d.Args) {
@@ -395,6 +420,7 @@ func (d *OpDef) NewCall(args []Expr, kwargs Kwargs, pos Span) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
+	args = d.typedConsts(args, kw)
 	t, err := d.Deduce(&DeduceCtx{Op: d, Args: args, Kwargs: kw, Pos: pos})
 	if err != nil {
 		if te, ok := err.(*TypeError); ok {

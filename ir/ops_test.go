@@ -1000,3 +1000,26 @@ func TestHighPrecisionOnlyTrue(t *testing.T) {
 	require.False(t, StructuralEqual(plain, on, false))
 	require.Equal(t, Kwargs{{"high_precision", true}}, on.Kwargs)
 }
+
+// TestTypedConsts: an integer constant given where an argument takes its
+// dtype kwarg's type (ci's start) becomes a constant of that type, as
+// upstream's DSL builds it; the caller's arguments are left as they were.
+func TestTypedConsts(t *testing.T) {
+	for _, c := range []struct {
+		op *OpDef
+		dt DataType
+	}{{TileCi, INT32}, {TileCi, INT16}, {TensorCi, UINT32}} {
+		args := []Expr{Int(3), Dims(1, 32)}
+		call, err := c.op.NewCall(args, Kwargs{{"dtype", c.dt}}, Span{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := call.Args[0].(*ConstInt)
+		if !ok || got.Value != 3 || got.DType != c.dt {
+			t.Fatalf("%s dtype=%s: start is %#v, want 3 of %s", c.op.Name, c.dt, call.Args[0], c.dt)
+		}
+		if args[0].(*ConstInt).DType != INDEX {
+			t.Fatalf("%s changed the caller's argument", c.op.Name)
+		}
+	}
+}

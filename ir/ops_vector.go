@@ -55,7 +55,7 @@ func init() {
 		return &OpDef{
 			Name: "tile.ci", Class: ClassCompute, Category: "TileOp",
 			Doc:    "The integer sequence start, start+1, ... (start, start-1, ... when descending) along one row [1, N] (TCI).",
-			Args:   []ArgSpec{{Name: "start"}, {Name: "shape"}},
+			Args:   []ArgSpec{{Name: "start", DTypeOf: "dtype"}, {Name: "shape"}},
 			Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Default: INT32}, {Name: "descending", Kind: KwBool, Default: false}},
 		}
 	}, ciDeduce, &TileCi, &TensorCi, "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel).")
