@@ -372,9 +372,11 @@ func registerElementwise() {
 		}
 		*handle = RegisterOp(&OpDef{
 			Name: kind + ".cast", Category: "TileOp", Class: ClassCompute, TileForm: tileForm, ReadsAcc: kind == "tile",
-			Doc:    "Convert elements to target_type (mode selects rounding).",
-			Args:   []ArgSpec{{Name: kind}},
-			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes}},
+			Doc:  "Convert elements to target_type (mode selects rounding; round, half away from zero, unless a call says).",
+			Args: []ArgSpec{{Name: kind}},
+			// Upstream's cast functions store mode="round" when a call
+			// omits it.
+			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes, Default: CastModes["round"]}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				dt, _ := c.Kwargs.DType("target_type")
 				if m := c.Kwargs.Int("mode", 0); m < 0 || m > 6 {

@@ -1612,7 +1612,7 @@ func (t *tileConv) scatterUpdate(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 	}
 	rowsIdx := ops[1]
 	if idx.DType != ir.INT32 {
-		if rowsIdx, err = bind("su_idx_i32", ir.TileCast, []ir.Expr{rowsIdx}, ir.Kwargs{{Key: "target_type", Value: ir.INT32}}); err != nil {
+		if rowsIdx, err = bind("su_idx_i32", ir.TileCast, []ir.Expr{rowsIdx}, ir.Kwargs{{Key: "target_type", Value: ir.INT32}, {Key: "mode", Value: ir.CastModes["none"]}}); err != nil {
 			return nil, err
 		}
 	}
@@ -1629,7 +1629,7 @@ func (t *tileConv) scatterUpdate(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	if in.DType.Bits() == 16 {
-		if flat, err = bind("su_flat_idx_cast", ir.TileCast, []ir.Expr{flat}, ir.Kwargs{{Key: "target_type", Value: ir.INT16}}); err != nil {
+		if flat, err = bind("su_flat_idx_cast", ir.TileCast, []ir.Expr{flat}, ir.Kwargs{{Key: "target_type", Value: ir.INT16}, {Key: "mode", Value: ir.CastModes["none"]}}); err != nil {
 			return nil, err
 		}
 	}

@@ -195,9 +195,9 @@ func Cast(x any, dt DataType) Expr {
 	case isScalar(e):
 		return &ir.UnaryExpr{Op: ir.OpCast, X: e, DType: dt, Pos: dsl.Caller()}
 	case isTile(e):
-		return dsl.Call(ir.TileCast, []ir.Expr{e}, kw("target_type", dt))
+		return dsl.Call(ir.TileCast, []ir.Expr{e}, kw("target_type", dt, "mode", ir.CastModes["round"]))
 	}
-	return dsl.Call(ir.TensorCast, []ir.Expr{e}, kw("target_type", dt))
+	return dsl.Call(ir.TensorCast, []ir.Expr{e}, kw("target_type", dt, "mode", ir.CastModes["round"]))
 }
 
 // Abs is the elementwise absolute value of a tile or tensor. PyPTO: pl.abs(t).

@@ -355,7 +355,7 @@ func emitTileCast(c *Ctx, call *ir.Call, res *ir.Var) error {
 	if err != nil {
 		return err
 	}
-	mode := call.Kwargs.Int("mode", 0)
+	mode := call.Kwargs.Int("mode", call.Op.KwargDefault("mode").(int64))
 	if mode < 0 || int(mode) >= len(roundModes) {
 		return fmt.Errorf("cast mode %d is not one of 0..6", mode)
 	}

@@ -627,7 +627,7 @@ func (r *reader) cast(n *node, pos []value, nodes []*node, kws []kwArg) value {
 	if mode != nil {
 		kw = append(kw, ir.Kwarg{Key: "mode", Value: mode})
 	}
-	c, err := op.NewCall([]ir.Expr{x}, kw, r.pos(n))
+	c, err := op.NewCall([]ir.Expr{x}, withDefaults(op, kw), r.pos(n))
 	if err != nil {
 		r.failErr(n, err)
 	}

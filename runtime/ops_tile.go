@@ -717,7 +717,7 @@ func castOp(x *Exec, c *ir.Call, a []any) (any, error) {
 	if !ok || !supported(dt) {
 		return nil, fmt.Errorf("target_type: the simulator does not support %v", dt)
 	}
-	mode := c.Kwargs.Int("mode", 0)
+	mode := c.Kwargs.Int("mode", c.Op.KwargDefault("mode").(int64))
 	conv := func(v float64) float64 {
 		if !dt.IsFloat() {
 			switch mode {

@@ -1,0 +1,48 @@
+package passes_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptorepl/ptorepl/ir"
+	"github.com/ptorepl/ptorepl/pl"
+	"github.com/ptorepl/ptorepl/tensor"
+)
+
+// A cast that does not name its mode rounds half away from zero
+// (mode="round"), as upstream's cast functions store it, written and
+// compiled; the compiled tile.cast carries mode=2.
+func TestCastRoundsByDefault(t *testing.T) {
+	prog := pl.NewProgram("CastRound")
+	k := prog.InCore("k", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 8), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 8), pl.INT32))
+		f.Returns(pl.Tensor(pl.Dims(1, 8), pl.INT32))
+		f.Return(pl.Assemble(y, pl.Cast(x, pl.INT32), pl.Dims(0, 0)))
+	})
+	prog.Host("host", func(f *pl.Func) {
+		x := f.In("x", pl.Tensor(pl.Dims(1, 8), pl.FP32))
+		y := f.Out("y", pl.Tensor(pl.Dims(1, 8), pl.INT32))
+		f.Do(f.Dispatch(k, 0, x, y))
+	})
+	comp, err := pl.TryCompile(prog, pl.Ranks(1))
+	require.NoError(t, err)
+	st, ok := comp.Stage("ConvertTensorToTileOps")
+	require.True(t, ok)
+	require.Contains(t, st.Text, "pl.tile.cast(x__tile, target_type=pl.INT32, mode=2)")
+	in := []float32{2.5, -2.5, 0.5, -0.5, 1.5, 3.49, -3.51, 7}
+	want := []float64{3, -3, 1, -1, 2, 3, -4, 7}
+	for _, compiled := range []bool{false, true} {
+		x, y := tensor.FromFloat32(in, 1, 8), tensor.Zeros(ir.INT32, 1, 8)
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), x, y)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), x, y)
+		}
+		require.NoError(t, err)
+		for j, w := range want {
+			require.Equal(t, w, y.At(0, j), "compiled %v: cast(%v)", compiled, in[j])
+		}
+	}
+}
