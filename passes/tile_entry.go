@@ -88,13 +88,7 @@ func (t *tileConv) entryLoads() ([]ir.Stmt, error) {
 		if !loaded[p] {
 			continue
 		}
-		tt := p.Type().(*ir.TensorType)
-		zeros := make([]ir.Expr, len(tt.Shape))
-		for i := range zeros {
-			zeros[i] = ir.Int(0)
-		}
-		load, err := ir.TileLoad.NewCall([]ir.Expr{p, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tt.Shape}, &ir.MakeTuple{Elems: tt.Shape}},
-			ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, p.Span())
+		load, err := wholeLoad(p, p.Type().(*ir.TensorType).Shape, ir.MemVec)
 		if err != nil {
 			return nil, err
 		}
@@ -103,6 +97,16 @@ func (t *tileConv) entryLoads() ([]ir.Stmt, error) {
 		t.entry[p] = v
 	}
 	return out, nil
+}
+
+// wholeLoad is the tile.load of all of tensor e (of shape) into mem.
+func wholeLoad(e ir.Expr, shape []ir.Expr, mem ir.MemorySpace) (*ir.Call, error) {
+	zeros := make([]ir.Expr, len(shape))
+	for i := range zeros {
+		zeros[i] = ir.Int(0)
+	}
+	return ir.TileLoad.NewCall([]ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: shape}, &ir.MakeTuple{Elems: shape}},
+		ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
 }
 
 // tileName names the tile a converted value becomes, as upstream's

@@ -714,12 +714,7 @@ func (t *tileConv) vecOf(e ir.Expr, out *[]ir.Stmt) (ir.Expr, error) {
 	if !ok {
 		return e, nil // a scalar operand
 	}
-	zeros := make([]ir.Expr, len(tl.Shape))
-	for i := range zeros {
-		zeros[i] = ir.Int(0)
-	}
-	load, err := ir.TileLoad.NewCall([]ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
-		ir.Kwargs{{Key: "target_memory", Value: ir.MemVec}}, e.Span())
+	load, err := wholeLoad(e, tl.Shape, ir.MemVec)
 	if err != nil {
 		return nil, err
 	}
@@ -1109,12 +1104,7 @@ func (t *tileConv) tileIn(e ir.Expr, mem ir.MemorySpace, out *[]ir.Stmt) (ir.Exp
 	if !ok {
 		return nil, fmt.Errorf("%s is not a tensor", ir.DefaultFormat.Expr(e))
 	}
-	zeros := make([]ir.Expr, len(tl.Shape))
-	for i := range zeros {
-		zeros[i] = ir.Int(0)
-	}
-	load, err := ir.TileLoad.NewCall([]ir.Expr{e, &ir.MakeTuple{Elems: zeros}, &ir.MakeTuple{Elems: tl.Shape}, &ir.MakeTuple{Elems: tl.Shape}},
-		ir.Kwargs{{Key: "target_memory", Value: mem}}, e.Span())
+	load, err := wholeLoad(e, tl.Shape, mem)
 	if err != nil {
 		return nil, err
 	}
