@@ -112,6 +112,18 @@ func TestCallAfterFailedDefine(t *testing.T) {
 	require.Equal(t, "42", eval(t, s, "1 + 41").Text())
 }
 
+// TestUseAfterFailedDeclaration: a variable whose declaring cell failed
+// holds no value; using it later is an error that says so and names that
+// cell, and declaring it again makes it usable.
+func TestUseAfterFailedDeclaration(t *testing.T) {
+	s := newSession(t)
+	evalErr(t, s, "q := pl.Compile(nope, pl.Ranks(1))")
+	ce := evalErr(t, s, "q.Stages()")
+	require.Contains(t, ce.Msg, "nil pointer dereference (q holds no value: its declaration in cell[1] failed; declare it again)")
+	eval(t, s, "q := pl.Compile(pl.NewProgram(\"Empty\"), pl.Ranks(1))")
+	require.Equal(t, "true", eval(t, s, "q != nil && len(q.Stages()) > 0").Text())
+}
+
 // TestFailedCellLeavesNoPoisonedNames: after a cell fails to compile, its
 // names can be declared again as if it had never run.
 func TestFailedCellLeavesNoPoisonedNames(t *testing.T) {

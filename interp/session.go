@@ -131,6 +131,9 @@ type Session struct {
 	vars    map[string]bool
 	decls   map[string]bool
 	cellSrc string
+	// failed are the variables a cell declared but could not run, by cell:
+	// the interpreter keeps them, holding no value.
+	failed map[string]int
 	// types are the type names cells declared; rename maps one declared
 	// again to the name the interpreter knows its latest declaration by.
 	types  map[string]bool
@@ -165,7 +168,7 @@ func (s *Session) reset() error {
 	if args == nil {
 		args = []string{"ptorepl"}
 	}
-	s.vars, s.decls = map[string]bool{}, map[string]bool{}
+	s.vars, s.decls, s.failed = map[string]bool{}, map[string]bool{}, map[string]int{}
 	s.types, s.rename = map[string]bool{}, map[string]string{}
 	i := interp.New(interp.Options{
 		Stdout: &interpWriter{s: s},
@@ -290,10 +293,16 @@ func (s *Session) evalCell(ctx context.Context, n int, cell string) (vals []any,
 				if isReturn(err) {
 					return vals, nil // a top-level return ends the cell, as it ends main
 				}
+				for _, v := range p.vars {
+					if !s.vars[v] {
+						s.failed[v] = n
+					}
+				}
 				return nil, s.evalError(ctx, n, err)
 			}
 			for _, v := range p.vars {
 				s.vars[v] = true
+				delete(s.failed, v)
 			}
 			for _, d := range p.decls {
 				s.decls[d] = true
@@ -689,6 +698,9 @@ func (s *Session) panicError(n int, v any) error {
 	if _, isDSL := v.(*dsl.Error); isDSL {
 		ce.Msg = msg
 	}
+	if strings.Contains(ce.Msg, "nil pointer dereference") {
+		ce.Msg += s.failedHint()
+	}
 	// Yaegi's frame lines point at the start of the enclosing block, not the
 	// panicking statement; the location hook knows the statement.
 	if file, line := dsl.Location(); file == CellName(n) && line > 0 {
@@ -699,6 +711,32 @@ func (s *Session) panicError(n int, v any) error {
 		}
 	}
 	return ce
+}
+
+// failedHint names the variables the cell uses whose declaring cell
+// failed: the interpreter declared them with no value, which is the nil a
+// later use dereferences.
+func (s *Session) failedHint() string {
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	src := []byte(s.cellSrc)
+	sc.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	var hints []string
+	seen := map[string]bool{}
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if n, ok := s.failed[lit]; ok && tok == token.IDENT && !s.vars[lit] && !seen[lit] {
+			seen[lit] = true
+			hints = append(hints, fmt.Sprintf("%s holds no value: its declaration in %s failed; declare it again", lit, CellName(n)))
+		}
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(hints, "; ") + ")"
 }
 
 func (s *Session) notePanicLine(l string) {
