@@ -388,6 +388,10 @@ func (f *Formatter) Call(c *Call) string {
 			parts = append(parts, kw+"="+f.Expr(a))
 			continue
 		}
+		if k, ok := a.(*ConstInt); ok && c.Op != nil && c.Op.ArgSpecAt(i).MemSpace {
+			parts = append(parts, MemorySpace(k.Value).String())
+			continue
+		}
 		parts = append(parts, f.Expr(a))
 	}
 	var callee string

@@ -41,6 +41,10 @@ type ArgSpec struct {
 	// for this one when a call leaves it out (a load's valid_shape is its
 	// shapes).
 	CopyOf string
+	// MemSpace marks an argument that is a memory space held as an integer
+	// constant and printed pl.Mem.X, as upstream's tile.alloc takes its
+	// first argument.
+	MemSpace bool
 	// DTypeOf names the DataType kwarg whose type an integer constant given
 	// here takes, as upstream's DSL function makes it (ci's start is a
 	// constant of its dtype).

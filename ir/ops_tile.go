@@ -715,14 +715,29 @@ func registerViews() {
 	})
 }
 
+// AllocSpace is the memory space a tile.alloc's first argument names.
+func AllocSpace(e Expr) (MemorySpace, error) {
+	k, ok := e.(*ConstInt)
+	if !ok || k.Value <= int64(MemDDR) || k.Value > int64(MemRightScale) {
+		return MemNone, fmt.Errorf("not an on-chip memory space")
+	}
+	return MemorySpace(k.Value), nil
+}
+
+// AllocOf is a tile.alloc's first argument for memory space m.
+func AllocOf(m MemorySpace) *ConstInt { return &ConstInt{Value: int64(m), DType: INDEX} }
+
 func registerSystem() {
 	TileAlloc = RegisterOp(&OpDef{
 		Name: "tile.alloc", Class: ClassCompute, Category: "MemoryOp",
 		Doc:    "Reserve size bytes of on-chip memory in memory_space; the result is the base of the tiles' MemRefs (made by InitMemRef).",
-		Args:   []ArgSpec{{Name: "size"}},
-		Kwargs: []KwargSpec{{Name: "memory_space", Kind: KwMemory, Required: true}},
+		Args:   []ArgSpec{{Name: "memory_space", MemSpace: true}, {Name: "size"}},
+		Kwargs: []KwargSpec{{Name: "pinned", Kind: KwBool, OnlyTrue: true}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
-			if _, err := c.IntScalar(0); err != nil {
+			if _, err := AllocSpace(c.Args[0]); err != nil {
+				return nil, c.Fail(0, "an on-chip memory space (pl.Mem.Vec, Mat, Left, Right, Acc, ...)", DefaultFormat.Expr(c.Args[0]))
+			}
+			if _, err := c.IntScalar(1); err != nil {
 				return nil, err
 			}
 			return PtrT, nil

@@ -237,8 +237,7 @@ func initMemRef(fn *ir.Function) (*ir.Function, error) {
 		if space == ir.MemDDR {
 			return ir.NewMemRef(base, ir.Int(0), size, pos)
 		}
-		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.Int(int64(size))},
-			ir.Kwargs{{Key: "memory_space", Value: space}}, pos)
+		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.AllocOf(space), ir.Int(int64(size))}, nil, pos)
 		allocs = append(allocs, assign(base, alloc))
 		return ir.NewMemRef(base, ir.Int(unallocated), size, pos)
 	}
@@ -414,8 +413,7 @@ func declaredAllocations(fn *ir.Function) (map[*ir.Var]*ir.MemRef, []ir.Stmt, er
 	out := map[*ir.Var]*ir.MemRef{}
 	var allocs []ir.Stmt
 	for _, d := range order {
-		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.Int(int64(d.size) * int64(d.slots))},
-			ir.Kwargs{{Key: "memory_space", Value: d.space}}, d.base.Pos)
+		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.AllocOf(d.space), ir.Int(int64(d.size) * int64(d.slots))}, nil, d.base.Pos)
 		allocs = append(allocs, assign(d.base, alloc))
 		for _, v := range d.tiles {
 			m := ir.NewMemRef(d.base, ir.Int(unallocated), d.size, v.Pos)
@@ -477,8 +475,8 @@ func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok {
 				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileAlloc {
-					if m, ok := c.Kwargs.Get("memory_space"); ok {
-						spaceOf[a.Var] = m.(ir.MemorySpace)
+					if m, err := ir.AllocSpace(c.Args[0]); err == nil {
+						spaceOf[a.Var] = m
 					}
 				}
 			}

@@ -763,6 +763,10 @@ func (fc *fnCtx) opCall(n *node, d *ir.OpDef, pos []value, nodes []*node, kws []
 		if i < len(nodes) {
 			at = nodes[i]
 		}
+		if m, ok := v.(ir.MemorySpace); ok && i < len(d.Args) && d.Args[i].MemSpace {
+			args[i] = ir.AllocOf(m)
+			continue
+		}
 		if iv, ok := v.(int64); ok && i < len(d.Args) && d.Args[i].Int32 {
 			if iv < math.MinInt32 || iv > math.MaxInt32 {
 				r.fail(at, "%s: %s=%d does not fit in INT32", d.Callee(nil), d.ArgName(i), iv)

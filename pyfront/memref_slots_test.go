@@ -28,7 +28,7 @@ func TestDeclaredSlots(t *testing.T) {
 	}
 	wantPTO(t, text, "arith.remsi %i, %c2_index : index", "%lo_addr = arith.index_cast", "pto.alloc_tile addr = %lo_addr", "pto.alloc_tile addr = %hi_addr")
 	final := printer.Program(comp.Final())
-	for _, frag := range []string{"PINGPONG: pl.Ptr = pl.tile.alloc(2048, memory_space=pl.Mem.Vec)",
+	for _, frag := range []string{"PINGPONG: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)",
 		"pl.MemRef(PINGPONG, 0, 1024, slots=2)[i % 2]", "pl.MemRef(PINGPONG, 0, 1024, slots=2)[(i + 1) % 2]"} {
 		if !strings.Contains(final, frag) {
 			t.Fatalf("the planned program lacks %q:\n%s", frag, final)
@@ -75,7 +75,7 @@ func TestDeclaredSlots(t *testing.T) {
 
 	// A declaration inside the kernel: scratch's two slots.
 	prog, comp, _ = authored(t, "memref_slots.py", "LocalDeclaration", 1)
-	if final := printer.Program(comp.Final()); !strings.Contains(final, "scratch: pl.Ptr = pl.tile.alloc(2048") || !strings.Contains(final, ", 1024, slots=2)[1], pl.Mem.Vec] = pl.tile.exp(t0)") {
+	if final := printer.Program(comp.Final()); !strings.Contains(final, "scratch: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048") || !strings.Contains(final, ", 1024, slots=2)[1], pl.Mem.Vec] = pl.tile.exp(t0)") {
 		t.Fatalf("t1 is not in slot 1 of scratch:\n%s", final)
 	}
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {

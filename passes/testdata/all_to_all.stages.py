@@ -150,8 +150,8 @@ import pypto.language.distributed as pld
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -194,8 +194,8 @@ import pypto.language.distributed as pld
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -240,8 +240,8 @@ import pypto.language.distributed as pld
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -287,8 +287,8 @@ import pypto.language.distributed as pld
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -334,8 +334,8 @@ import pypto.language.distributed as pld
 class AllToAll:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)], y: pl.Out[pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]], data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)]], signal: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(256, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)

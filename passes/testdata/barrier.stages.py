@@ -157,8 +157,8 @@ import pypto.language.distributed as pld
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
@@ -200,8 +200,8 @@ import pypto.language.distributed as pld
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
@@ -245,8 +245,8 @@ import pypto.language.distributed as pld
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
@@ -291,8 +291,8 @@ import pypto.language.distributed as pld
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = signal_ctx
@@ -337,8 +337,8 @@ import pypto.language.distributed as pld
 class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])

@@ -159,9 +159,9 @@ import pypto.language.distributed as pld
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -205,9 +205,9 @@ import pypto.language.distributed as pld
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -253,9 +253,9 @@ import pypto.language.distributed as pld
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
@@ -302,9 +302,9 @@ import pypto.language.distributed as pld
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
@@ -351,9 +351,9 @@ import pypto.language.distributed as pld
 class Broadcast:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_4: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(128, memory_space=pl.Mem.Vec)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])

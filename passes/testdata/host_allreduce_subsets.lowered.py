@@ -6,13 +6,13 @@ import pypto.language.distributed as pld
 class HostAllReduceSubsets:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def read_back(data: pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], data_ctx: pld.CommCtx):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         got: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.load(data, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         y__ssa_v0: pl.Tensor[[1, 16], pl.FP32] = pl.tile.store(got, [0, 0], y)
         return
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def stage(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], data_ctx: pld.CommCtx):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         data__ssa_v0: pld.DistributedTensor[[1, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 16], [0, 0])

@@ -121,8 +121,8 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -159,8 +159,8 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -199,8 +199,8 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -240,8 +240,8 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
@@ -281,8 +281,8 @@ NR = pl.dynamic("NR")
 class PutGet:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[NR, 16], pl.FP32]], data: pl.InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 64)]], signal: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
-        mem_vec_2: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
-        mem_vec_3: pl.Ptr = pl.tile.alloc(64, memory_space=pl.Mem.Vec)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         ctx: pld.CommCtx = data_ctx
         my_rank: pl.Scalar[pl.INT32] = pld.system.rank(ctx)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
