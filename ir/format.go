@@ -418,6 +418,10 @@ func (f *Formatter) Call(c *Call) string {
 			if ok {
 				kind = spec.Kind
 			}
+			if name, named := spec.nameOf(kv.Value); ok && named {
+				parts = append(parts, kv.Key+"="+f.KwargValue(KwString, name))
+				continue
+			}
 		}
 		parts = append(parts, kv.Key+"="+f.KwargValue(kind, kv.Value))
 	}

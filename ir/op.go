@@ -93,6 +93,9 @@ type KwargSpec struct {
 	// Names are the DSL's string spellings of an int kwarg, which store as
 	// their number (a cast's mode="rint" is 1), as upstream resolves them.
 	Names map[string]int64
+	// PrintName prints the kwarg as its quoted name from Names (a cast's
+	// mode='round'), as upstream's printer prints a cast's mode.
+	PrintName bool
 }
 
 // OpDef is an op's one registry entry. Everything about an op hangs off it:
@@ -240,6 +243,20 @@ func (d *OpDef) Kwarg(name string) (KwargSpec, bool) {
 		}
 	}
 	return KwargSpec{}, false
+}
+
+// nameOf is the name a PrintName kwarg's value prints as.
+func (k KwargSpec) nameOf(v any) (string, bool) {
+	n, isInt := v.(int64)
+	if !k.PrintName || !isInt {
+		return "", false
+	}
+	for name, x := range k.Names {
+		if x == n {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // KwargDefault is the default of kwarg name (nil when it has none).

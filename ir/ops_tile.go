@@ -376,7 +376,7 @@ func registerElementwise() {
 			Args: []ArgSpec{{Name: kind}},
 			// Upstream's cast functions store mode="round" when a call
 			// omits it.
-			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes, Default: CastModes["round"]}},
+			Kwargs: []KwargSpec{{Name: "target_type", Kind: KwDType, Required: true}, {Name: "mode", Kind: KwInt, Names: CastModes, PrintName: true, Default: CastModes["round"]}},
 			Deduce: func(c *DeduceCtx) (Type, error) {
 				dt, _ := c.Kwargs.DType("target_type")
 				if m := c.Kwargs.Int("mode", 0); m < 0 || m > 6 {
