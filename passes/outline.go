@@ -57,7 +57,7 @@ func outlineScopes(p *ir.Program, kind ir.ScopeKind) (*ir.Program, error) {
 			return nil, fmt.Errorf("%s function %s holds a %s: only %s functions may", fn.Kind, fn.Name, scopeWhat(kind), map[ir.ScopeKind]string{
 				ir.ScopeInCore: "Opaque and Orchestration", ir.ScopeHierarchy: "Opaque"}[kind])
 		}
-		o := &outliner{kind: kind, reserved: reserved, funcName: fn.Name, names: newNamer(fn), renames: map[*ir.Var]ir.Expr{}}
+		o := &outliner{kind: kind, reserved: reserved, local: map[string]bool{}, funcName: fn.Name, names: newNamer(fn), renames: map[*ir.Var]ir.Expr{}}
 		body := o.block(fn.Body)
 		if o.err != nil {
 			return nil, fmt.Errorf("%s: %w", fn.Name, o.err)
@@ -100,6 +100,7 @@ func hasScope(s ir.Stmt, kind ir.ScopeKind) bool {
 type outliner struct {
 	kind     ir.ScopeKind
 	reserved map[string]bool // function names taken in the program
+	local    map[string]bool // names this function's scopes were outlined to
 	funcName string          // the name outlined functions are named after
 	counter  int
 	names    *namer // variable names taken in the function
@@ -321,7 +322,7 @@ func (o *outliner) outline(sc *ir.ScopeStmt, usedAfter map[*ir.Var]bool) []ir.St
 	}
 	o.counter++
 	name = o.unique(name)
-	o.reserved[name] = true
+	o.reserved[name], o.local[name] = true, true
 
 	f := factsOf(sc.Body)
 	if len(usedAfter) == 0 {
@@ -609,11 +610,21 @@ func (o *outliner) suffix(sc *ir.ScopeStmt) string {
 }
 
 // unique is name, or name_<n> for the smallest n that no function has.
+// unique resolves a name collision as upstream's outliner does: a name
+// this function's scopes already took gets the smallest free _<n> suffix
+// from 0 (my_kernel, my_kernel_0); one another function took is
+// namespaced under this function first (main_my_kernel).
 func (o *outliner) unique(name string) string {
 	if !o.reserved[name] {
 		return name
 	}
-	for n := 1; ; n++ {
+	if !o.local[name] {
+		name = o.funcName + "_" + name
+		if !o.reserved[name] {
+			return name
+		}
+	}
+	for n := 0; ; n++ {
 		if c := name + "_" + strconv.Itoa(n); !o.reserved[c] {
 			return c
 		}
