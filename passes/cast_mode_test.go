@@ -34,16 +34,11 @@ func TestCastRoundsByDefault(t *testing.T) {
 	require.Contains(t, st.Text, "pl.tile.cast(x__tile, target_type=pl.INT32, mode='round')")
 	in := []float32{2.5, -2.5, 0.5, -0.5, 1.5, 3.49, -3.51, 7}
 	want := []float64{3, -3, 1, -1, 2, 3, -4, 7}
-	for _, compiled := range []bool{false, true} {
-		x, y := tensor.FromFloat32(in, 1, 8), tensor.Zeros(ir.INT32, 1, 8)
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), x, y)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), x, y)
-		}
-		require.NoError(t, err)
+	writtenAndCompiled(t, prog, comp, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.FromFloat32(in, 1, 8), tensor.Zeros(ir.INT32, 1, 8)}
+	}, func(a []*tensor.Tensor, compiled bool) {
 		for j, w := range want {
-			require.Equal(t, w, y.At(0, j), "compiled %v: cast(%v)", compiled, in[j])
+			require.Equal(t, w, a[1].At(0, j), "compiled %v: cast(%v)", compiled, in[j])
 		}
-	}
+	})
 }

@@ -43,14 +43,10 @@ func TestCarriedVecTile(t *testing.T) {
 	require.True(t, ok)
 	require.Contains(t, st.Text, "acc__tile: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([4, 16], 0.5, dtype=pl.FP32)")
 	require.Contains(t, st.Text, "acc__rv_v3: pl.Tile[[4, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(acc__tile_1)")
-	for _, compiled := range []bool{false, true} {
-		x, y := tensor.Randn(1, 4, 64), tensor.Zeros(ir.FP32, 4, 16)
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), x, y)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), x, y)
-		}
-		require.NoError(t, err)
+	writtenAndCompiled(t, prog, comp, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 4, 64), tensor.Zeros(ir.FP32, 4, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x, y := a[0], a[1]
 		for r := 0; r < 4; r++ {
 			for c := 0; c < 16; c++ {
 				want := 0.5
@@ -60,6 +56,23 @@ func TestCarriedVecTile(t *testing.T) {
 				require.Equal(t, want, y.At(r, c), "compiled %v: y[%d, %d]", compiled, r, c)
 			}
 		}
+	})
+}
+
+// writtenAndCompiled runs prog as written and comp on one rank, each on
+// fresh tensors from args, and checks each run's tensors after it.
+func writtenAndCompiled(t *testing.T, prog *pl.Program, comp *pl.Compiled, args func() []*tensor.Tensor, check func(a []*tensor.Tensor, compiled bool)) {
+	t.Helper()
+	for _, compiled := range []bool{false, true} {
+		a := args()
+		var err error
+		if compiled {
+			_, err = comp.Run(pl.Ranks(1), a...)
+		} else {
+			_, err = pl.Run(prog, pl.Ranks(1), a...)
+		}
+		require.NoError(t, err, "compiled %v", compiled)
+		check(a, compiled)
 	}
 }
 

@@ -55,21 +55,17 @@ func TestEntryLoads(t *testing.T) {
 	require.Contains(t, kernel, "pl.tile.add(")
 	require.Contains(t, kernel, "x__tile)")
 	require.NotContains(t, kernel, "z__tile", "a sliced parameter takes no entry load")
-	for _, compiled := range []bool{false, true} {
-		x, z, y := tensor.Randn(1, 4, 16), tensor.Randn(2, 4, 32), tensor.Zeros(ir.FP32, 4, 16)
-		if compiled {
-			_, err = comp.Run(pl.Ranks(1), x, z, y)
-		} else {
-			_, err = pl.Run(prog, pl.Ranks(1), x, z, y)
-		}
-		require.NoError(t, err)
+	writtenAndCompiled(t, prog, comp, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 4, 16), tensor.Randn(2, 4, 32), tensor.Zeros(ir.FP32, 4, 16)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		x, z, y := a[0], a[1], a[2]
 		for r := 0; r < 4; r++ {
 			for c := 0; c < 16; c++ {
 				want := float64(float32(z.At(r, 16+c) + x.At(r, c)))
 				require.Equal(t, want, y.At(r, c), "compiled %v: y[%d, %d]", compiled, r, c)
 			}
 		}
-	}
+	})
 }
 
 // A kernel without a return statement gains an explicit one in
