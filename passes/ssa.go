@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -381,6 +382,7 @@ func (s *ssaConv) loop(ias []*ir.IterArg, body ir.Stmt, rvs []*ir.Var, skip stri
 			carried = append(carried, n)
 		}
 	}
+	sort.Strings(carried) // by name, as upstream orders the values a loop carries
 	var newIAs []*ir.IterArg
 	for _, n := range carried {
 		init := env[n]
@@ -466,6 +468,7 @@ func (s *ssaConv) ifStmt(x *ir.IfStmt, env map[string]ir.Expr) (ir.Stmt, error) 
 			phis = append(phis, n)
 		}
 	}
+	sort.Strings(phis) // by name, as upstream orders an if's phis
 	tenv, eenv := copyEnv(env), copyEnv(env)
 	tb, err := s.block(thenStmts, tenv)
 	if err != nil {
