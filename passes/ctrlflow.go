@@ -2,7 +2,6 @@ package passes
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ptorepl/ptorepl/ir"
 )
@@ -407,8 +406,7 @@ func (t *ctrlFlow) escapeSSA(stmts []ir.Stmt, skip int, nested bool, l *loopExit
 			phis := make([]*ir.Var, len(l.iters))
 			vals := make([]ir.Expr, len(l.iters))
 			for k, it := range l.iters {
-				base, _, _ := strings.Cut(it.Name, "__") // x__iter_v1 -> x__phi_vN
-				phis[k] = ir.NewVar(t.fresh(base, "phi"), it.Type(), x.Pos)
+				phis[k] = ir.NewVar(t.fresh(baseName(it.Name), "phi"), it.Type(), x.Pos) // x__iter_v1 -> x__phi_vN
 				vals[k] = phis[k]
 			}
 			c := *x

@@ -10,20 +10,11 @@ import (
 // function, every plain tensor parameter that a converted op reads as a
 // Vec operand (`x__tile = tile.load(x, ...)`), and every later such read
 // takes that tile. Operands an op loads itself are not entry-loaded: a
-// slice, assemble, read, write, expand_clone or gather loads its own
-// region; a matmul's operands go to Mat; a remote store's source and a
+// slice, assemble, expand_clone or gather loads its own region; a
+// matmul's operands go to Mat; a remote store's source and a
 // scatter_update's operands are loaded where they are used; a put or get
-// moves GM to GM through a staging tile.
-
-// selfLoading are the ops whose tensor operands never take an entry load.
-var selfLoading = map[*ir.OpDef]bool{
-	ir.TensorSlice: true, ir.TensorAssemble: true, ir.TensorRead: true, ir.TensorWrite: true,
-	ir.TensorExpandClone: true, ir.TensorGather: true, ir.TensorPagedGather: true,
-	ir.TensorCreateL1: true, ir.TensorGatherRow: true,
-	ir.TensorMatmul: true, ir.TensorMatmulAcc: true,
-	ir.PldTensorRemoteStore: true, ir.TensorScatterUpdate: true, ir.TileScatterUpdate: true,
-	ir.PldTensorPut: true, ir.PldTensorGet: true,
-}
+// moves GM to GM through a staging tile. Which ops take entry loads is
+// their conversion rule's to say (transferRule.entryLoads).
 
 // entryLoaded finds the parameters that take an entry load: plain tensors
 // (not windows) a converted op reads directly, or through the iter-arg of
@@ -41,7 +32,7 @@ func entryLoaded(fn *ir.Function) map[*ir.Var]bool {
 			return
 		}
 		c := ir.StmtCall(s)
-		if c == nil || selfLoading[c.Op] || c.Op.AliasOf != nil {
+		if c == nil || !takesEntryLoads(c.Op) {
 			return
 		}
 		for _, arg := range c.Args {
@@ -65,6 +56,17 @@ func entryLoaded(fn *ir.Function) map[*ir.Var]bool {
 		}
 	}
 	return out
+}
+
+// takesEntryLoads reports whether op's plain tensor parameter operands take
+// the entry load: an op lowered to its tile form, or a conversion rule that
+// says so (transferRules); an alias or a rule that loads its own operands
+// does not.
+func takesEntryLoads(op *ir.OpDef) bool {
+	if r, ok := transferRules[op]; ok {
+		return r.entryLoads
+	}
+	return op.AliasOf == nil
 }
 
 // plainTensorVar is e as a variable of a plain pl.Tensor type.
@@ -112,12 +114,15 @@ func wholeLoad(e ir.Expr, shape []ir.Expr, mem ir.MemorySpace) (*ir.Call, error)
 // tileName names the tile a converted value becomes, as upstream's
 // conversion does: the name's base (before any __ suffix) and __tile
 // (y -> y__tile, acc__ssa_v1 -> acc__tile).
-func tileName(name string) string {
-	base, _, _ := strings.Cut(name, "__")
-	if base == "" {
-		base = name
+func tileName(name string) string { return baseName(name) + "__tile" }
+
+// baseName is an auto-named variable's base, the name before any __
+// suffix (x__iter_v1 -> x), as upstream's auto_name parses it.
+func baseName(name string) string {
+	if base, _, _ := strings.Cut(name, "__"); base != "" {
+		return base
 	}
-	return base + "__tile"
+	return name
 }
 
 func isReturn(s ir.Stmt) bool {

@@ -309,6 +309,10 @@ type transferRule struct {
 	// tile is the memory of the tile the statement's result becomes (a
 	// matmul's Acc); the zero value, DDR, when it stays a tensor.
 	tile ir.MemorySpace
+	// entryLoads marks a rule whose plain tensor parameter operands take
+	// the kernel's entry load (tile_entry.go), as an op lowered to its tile
+	// form does; the others load their own operands.
+	entryLoads bool
 }
 
 // resultTile reports whether the pass makes op's result a tile, and in
@@ -337,10 +341,10 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
 	ir.TensorExpandClone:   {rewrite: (*tileConv).expandClone},
-	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec},
-	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
-	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec},
+	ir.TensorGatherCompare: {rewrite: (*tileConv).gatherCompare, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:1] }, tile: ir.MemVec, entryLoads: true},
+	ir.TensorScatter:       {rewrite: (*tileConv).scatter, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec, entryLoads: true},
+	ir.TensorScatterMask:   {rewrite: (*tileConv).scatterMask, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec, entryLoads: true},
+	ir.TensorCmp:           {rewrite: (*tileConv).cmp, tile: ir.MemVec, entryLoads: true},
 	ir.TensorScatterUpdate: {rewrite: (*tileConv).scatterUpdate, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args }, tile: ir.MemVec},
 	ir.TileScatterUpdate:   {rewrite: (*tileConv).scatterUpdate, tile: ir.MemVec},
 	ir.TensorCreateL1:      {rewrite: (*tileConv).createL1, tile: ir.MemMat},
