@@ -244,3 +244,52 @@ func (k Kwargs) Without(key string) Kwargs {
 	}
 	return out
 }
+
+// AddressesPlanned reports whether AllocateMemoryAddr has placed fn's
+// on-chip buffers. InitMemRef leaves every buffer at offset 0, upstream's
+// placeholder (a slice sits at its offset inside its buffer), so a plan
+// shows as a buffer that starts elsewhere. A function with one buffer per
+// memory space reads as unplanned, which places it the same.
+func AddressesPlanned(fn *Function) bool {
+	start := map[*Var]int64{} // each buffer's lowest constant offset
+	see := func(v *Var) {
+		tt, ok := v.Type().(*TileType)
+		if !ok || tt.MemRef == nil || tt.MemRef.Base == nil || tt.Memory == MemDDR {
+			return
+		}
+		off, ok := ConstValue(tt.MemRef.ByteOffset)
+		if !ok {
+			return
+		}
+		if s, seen := start[tt.MemRef.Base]; !seen || off < s {
+			start[tt.MemRef.Base] = off
+		}
+	}
+	for _, p := range fn.Params {
+		see(p)
+	}
+	WalkStmt(fn.Body, nil, func(s Stmt) {
+		switch x := s.(type) {
+		case *AssignStmt:
+			see(x.Var)
+		case *IfStmt:
+			for _, v := range x.ReturnVars {
+				see(v)
+			}
+		case *ForStmt, *WhileStmt:
+			ias, rvs := LoopCarried(x)
+			for _, ia := range ias {
+				see(&ia.Var)
+			}
+			for _, v := range rvs {
+				see(v)
+			}
+		}
+	})
+	for _, s := range start {
+		if s != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -131,6 +131,13 @@ type OpDef struct {
 	// rebinds its output tensor, a collective its target, an in-place tile
 	// op its tile. Empty when the result is a new value.
 	ResultAlias string
+	// MemRefFrom names the argument whose MemRef InitMemRef gives the
+	// result, as upstream's registration says (set_output_memory_inherit_input
+	// for views, set_output_reuses_input(i) for in-place ops): the result
+	// lands in that argument's buffer. Empty: the result gets a MemRef of
+	// its own, even where ResultAlias says it rebinds an argument (a
+	// collective's target, a scalar write).
+	MemRefFrom string
 	// ReadsAcc marks a tile op that takes a cube result in Acc memory as it
 	// is (a cast is the fixpipe's conversion on the way out of Acc); other
 	// vector ops read Vec, so ConvertTensorToTileOps moves an Acc operand
@@ -289,15 +296,31 @@ func (d *OpDef) calleeWith(prefix string, c *Call) string {
 
 // AliasedArg is the index of the ResultAlias argument, or -1.
 func (d *OpDef) AliasedArg() int {
-	if d == nil || d.ResultAlias == "" {
+	if d == nil {
+		return -1
+	}
+	return d.argIndex(d.ResultAlias)
+}
+
+// argIndex is the index of the argument named name, or -1.
+func (d *OpDef) argIndex(name string) int {
+	if name == "" {
 		return -1
 	}
 	for i, a := range d.Args {
-		if a.Name == d.ResultAlias {
+		if a.Name == name {
 			return i
 		}
 	}
 	return -1
+}
+
+// MemRefArg is the index of the MemRefFrom argument, or -1.
+func (d *OpDef) MemRefArg() int {
+	if d == nil {
+		return -1
+	}
+	return d.argIndex(d.MemRefFrom)
 }
 
 // ArgSpecAt is the spec of positional argument i (a zero spec past the

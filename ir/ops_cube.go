@@ -300,7 +300,7 @@ func init() {
 		Deduce: batchMatmulDeduce,
 	})
 	TileBatchMatmulAcc = RegisterOp(&OpDef{
-		Name: "tile.batch_matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Name: "tile.batch_matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc", MemRefFrom: "acc",
 		Doc:  "acc += lhs @ rhs page by page, in place on the Acc tile [..., M, N], as tile.batch_matmul multiplies.",
 		Args: []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs"}, {Name: "rhs"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -353,7 +353,7 @@ func init() {
 		},
 	})
 	TileMatmulAcc = RegisterOp(&OpDef{
-		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Name: "tile.matmul_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc", MemRefFrom: "acc",
 		Doc: "acc += lhs @ rhs, in place on the Acc tile; with init_cond, where it holds acc = lhs @ rhs " +
 			"(the split-K first step without a peeled iteration).",
 		Args:    []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}, {Name: "init_cond"}},
@@ -436,7 +436,7 @@ func init() {
 		Deduce: func(c *DeduceCtx) (Type, error) { return gemvResult(c, 0, 1) },
 	})
 	TileGemvAcc = RegisterOp(&OpDef{
-		Name: "tile.gemv_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc",
+		Name: "tile.gemv_acc", Class: ClassCompute, Category: "TileOp", ResultAlias: "acc", MemRefFrom: "acc",
 		Doc:    "acc += lhs @ rhs for a row vector lhs, in place on the Acc row (TGEMV.ACC).",
 		Args:   []ArgSpec{{Name: "acc", Effect: ReadWrite}, {Name: "lhs", Memory: MemLeft}, {Name: "rhs", Memory: MemRight}},
 		Kwargs: []KwargSpec{gemvPhase},

@@ -88,7 +88,7 @@ func init() {
 	})
 	gatherRowDoc := "Copy the window shapes (its valid_shape part, when given) of the GM tensor src at src_offset into "
 	TileGatherRow = RegisterOp(&OpDef{
-		Name: "tile.gather_row", Class: ClassMemory, Category: "TileOp", ResultAlias: "acc",
+		Name: "tile.gather_row", Class: ClassMemory, Category: "TileOp", ResultAlias: "acc", MemRefFrom: "acc",
 		Doc:     gatherRowDoc + "the tile acc at dst_offset (transposed: the row lands as a column); the result is acc after the write.",
 		Args:    gatherRowArgs,
 		MinArgs: 5, MaxArgs: 6,

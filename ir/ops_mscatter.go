@@ -7,7 +7,7 @@ package ir
 
 func init() {
 	TileMscatter = RegisterOp(&OpDef{
-		Name: "tile.mscatter", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", StoreUnit: "dma",
+		Name: "tile.mscatter", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", MemRefFrom: "output_tensor", StoreUnit: "dma",
 		Doc:  "Store src's elements into output_tensor at the flat indices idx holds (output_tensor.flat[idx[i, j]] = src[i, j]).",
 		Args: []ArgSpec{{Name: "src"}, {Name: "idx"}, {Name: "output_tensor", Effect: Write}},
 		Deduce: func(c *DeduceCtx) (Type, error) {

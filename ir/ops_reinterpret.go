@@ -72,7 +72,7 @@ func reinterpretDeduce(tile bool) func(c *DeduceCtx) (Type, error) {
 func init() {
 	registerTilePair(func() *OpDef {
 		return &OpDef{
-			Name: "tile.reinterpret_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "data",
+			Name: "tile.reinterpret_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "data", MemRefFrom: "data",
 			Doc: "The tile's bytes seen as dtype (no data moves): the last dimension scaled by the byte ratio, " +
 				"or the given shape of as many bytes.",
 			Args:    []ArgSpec{{Name: "data"}, {Name: "shape"}},

@@ -300,7 +300,7 @@ func init() {
 		})
 	}
 	TileReshape = RegisterOp(&OpDef{
-		Name: "tile.reshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
+		Name: "tile.reshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile", MemRefFrom: "tile",
 		Doc:  "The same on-chip data seen with another shape of as many elements (no data moves).",
 		Args: []ArgSpec{{Name: "tile"}, {Name: "shape"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -322,7 +322,7 @@ func init() {
 
 func init() {
 	TileTransposeView = RegisterOp(&OpDef{
-		Name: "tile.transpose_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "input",
+		Name: "tile.transpose_view", Class: ClassCompute, Category: "TileOp", ResultAlias: "input", MemRefFrom: "input",
 		Doc: "The same on-chip bytes seen transposed (no data moves): the last two dims swap and each layout " +
 			"flips its major-ness (NZ<->ZN), as a Mat tile is read as the transposed operand of a matmul.",
 		Args: []ArgSpec{{Name: "input"}},

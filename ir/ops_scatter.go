@@ -58,7 +58,7 @@ func scatterMaskDeduce(tile bool, dstArg, srcArg int) func(c *DeduceCtx) (Type, 
 
 func init() {
 	TileScatterMask = RegisterOp(&OpDef{
-		Name: "tile.scatter_mask", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst",
+		Name: "tile.scatter_mask", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst", MemRefFrom: "dst",
 		Doc:       "src's compact rows written, in place, onto the columns of dst that mask_pattern selects (the inverse of gather_mask; TSCATTER mask form).",
 		Args:      []ArgSpec{{Name: "dst", Effect: ReadWrite}, {Name: "src"}},
 		Kwargs:    []KwargSpec{{Name: "mask_pattern", Kind: KwInt, Required: true}},
@@ -73,7 +73,7 @@ func init() {
 		Deduce: scatterMaskDeduce(false, 1, 0),
 	})
 	TileScatter = RegisterOp(&OpDef{
-		Name: "tile.scatter", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst",
+		Name: "tile.scatter", Class: ClassCompute, Category: "TileOp", ResultAlias: "dst", MemRefFrom: "dst",
 		Doc:       "dst.flat[indexes[i, j]] = src[i, j], in place: the other elements of dst pass through (TSCATTER).",
 		Args:      []ArgSpec{{Name: "dst", Effect: ReadWrite}, {Name: "src"}, {Name: "indexes"}},
 		OutMemory: MemVec,

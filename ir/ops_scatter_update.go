@@ -15,8 +15,12 @@ func init() {
 		if !tile {
 			h = &TensorScatterUpdate
 		}
+		memRefFrom := "" // upstream's tile form updates its input in place
+		if tile {
+			memRefFrom = "input"
+		}
 		*h = RegisterOp(&OpDef{
-			Name: kind + ".scatter_update", Class: ClassCompute, Category: "TileOp",
+			Name: kind + ".scatter_update", Class: ClassCompute, Category: "TileOp", MemRefFrom: memRefFrom,
 			Doc:    "input with rows replaced: input[index.flat[k], :] = src[k, :] (input [m, d], index [b, s] row numbers, src [b*s, d]).",
 			Args:   []ArgSpec{{Name: "input"}, {Name: "index"}, {Name: "src"}},
 			Kwargs: []KwargSpec{{Name: "dim", Kind: KwInt, Default: int64(-2)}},

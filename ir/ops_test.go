@@ -852,11 +852,14 @@ func TestEveryOpDocumented(t *testing.T) {
 }
 
 // The registry's cross-references hold: a ResultAlias names a declared
-// argument, a TileForm names a registered tile op, a StoreUnit is known.
+// argument (and so does a MemRefFrom), a TileForm names a registered tile op, a StoreUnit is known.
 func TestRegistryPropertiesConsistent(t *testing.T) {
 	for _, d := range Ops() {
 		if d.ResultAlias != "" {
 			require.GreaterOrEqual(t, d.AliasedArg(), 0, "%s: ResultAlias %q is not an argument", d.Name, d.ResultAlias)
+		}
+		if d.MemRefFrom != "" {
+			require.GreaterOrEqual(t, d.MemRefArg(), 0, "%s: MemRefFrom %q is not an argument", d.Name, d.MemRefFrom)
 		}
 		if tf := d.TileForm; tf != nil {
 			reg, ok := LookupOp(tf.Name)

@@ -82,7 +82,7 @@ func init() {
 		},
 	})
 	TileStore = RegisterOp(&OpDef{
-		Name: "tile.store", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", StoreUnit: "dma",
+		Name: "tile.store", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", MemRefFrom: "output_tensor", StoreUnit: "dma",
 		Doc:     "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
 		Args:    []ArgSpec{{Name: "tile"}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
 		MinArgs: 3, MaxArgs: 4,
@@ -428,7 +428,7 @@ func registerElementwise() {
 		},
 	})
 	TileFillpadInplace = RegisterOp(&OpDef{
-		Name: "tile.fillpad_inplace", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
+		Name: "tile.fillpad_inplace", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile", MemRefFrom: "tile",
 		Doc:    "Fill a tile's invalid region with pad_value, in place.",
 		Args:   []ArgSpec{{Name: "tile", Effect: ReadWrite}},
 		Kwargs: []KwargSpec{{Name: "pad_value", Kind: KwPad}},
@@ -440,7 +440,7 @@ func registerElementwise() {
 		},
 	})
 	TileSetValidshape = RegisterOp(&OpDef{
-		Name: "tile.set_validshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile",
+		Name: "tile.set_validshape", Class: ClassCompute, Category: "TileOp", ResultAlias: "tile", MemRefFrom: "tile",
 		Doc:  "The same tile with a new valid shape [valid_rows, valid_cols].",
 		Args: []ArgSpec{{Name: "tile"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -462,7 +462,7 @@ func registerElementwise() {
 		},
 	})
 	TensorSetValidshape = RegisterOp(&OpDef{
-		Name: "tensor.set_validshape", Class: ClassCompute, Category: "TensorOp", ResultAlias: "tensor", TileForm: TileSetValidshape,
+		Name: "tensor.set_validshape", Class: ClassCompute, Category: "TensorOp", ResultAlias: "tensor", MemRefFrom: "tensor", TileForm: TileSetValidshape,
 		Doc:  "The same 2-D tensor with a new valid shape [valid_rows, valid_cols] (in a kernel, tile.set_validshape of its tile).",
 		Args: []ArgSpec{{Name: "tensor"}, {Name: "valid_rows"}, {Name: "valid_cols"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
@@ -509,7 +509,7 @@ func registerViews() {
 		kind := h.kind
 		isTile := kind == "tile"
 		*h.slice = RegisterOp(&OpDef{
-			Name: kind + ".slice", Category: "ViewOp", Class: ClassCompute, HostSafe: !isTile, ResultAlias: "input",
+			Name: kind + ".slice", Category: "ViewOp", Class: ClassCompute, HostSafe: !isTile, ResultAlias: "input", MemRefFrom: "input",
 			Doc:     "A view of shape at offset; drop_dims removes unit dimensions (x[r]).",
 			Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "offset"}, {Name: "valid_shape"}, {Name: "drop_dims"}},
 			MinArgs: 3, MaxArgs: 5,
@@ -579,7 +579,7 @@ func registerViews() {
 		})
 	}
 	TensorAssemble = RegisterOp(&OpDef{
-		Name: "tensor.assemble", Class: ClassMemory, Category: "TensorOp", ResultAlias: "target", StoreUnit: "dma",
+		Name: "tensor.assemble", Class: ClassMemory, Category: "TensorOp", ResultAlias: "target", MemRefFrom: "target", StoreUnit: "dma",
 		Doc:     "Write source into target at offset (dst[a:b, c:d] = src); the result rebinds the target.",
 		Args:    []ArgSpec{{Name: "target", Effect: Write}, {Name: "source"}, {Name: "offset"}},
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
@@ -621,7 +621,7 @@ func registerViews() {
 		},
 	})
 	TileAssemble = RegisterOp(&OpDef{
-		Name: "tile.assemble", Class: ClassMemory, Category: "TileOp", ResultAlias: "target",
+		Name: "tile.assemble", Class: ClassMemory, Category: "TileOp", ResultAlias: "target", MemRefFrom: "target",
 		Doc: "Write source into target at offset, on chip; the result is the target after the write. " +
 			"Source and target share a memory space, or an Acc source writes into a Mat target (the fixpipe writeback).",
 		Args: []ArgSpec{{Name: "target", Effect: ReadWrite}, {Name: "source"}, {Name: "offset"}},
@@ -680,7 +680,7 @@ func registerViews() {
 		},
 	})
 	TensorViewOp = RegisterOp(&OpDef{
-		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input",
+		Name: "tensor.view", Class: ClassCompute, HostSafe: true, Category: "ViewOp", ResultAlias: "input", MemRefFrom: "input",
 		Doc:     "Reinterpret a tensor with a new shape; a DistributedTensor stays distributed.",
 		Args:    []ArgSpec{{Name: "input"}, {Name: "shape"}, {Name: "valid_shape"}},
 		MinArgs: 1, MaxArgs: 3,

@@ -60,7 +60,7 @@ func init() {
 		}
 	}, ciDeduce, &TileCi, &TensorCi, "The integer sequence of tile.ci as a tensor (a tile.ci in a kernel).")
 	TensorReshape = RegisterOp(&OpDef{
-		Name: "tensor.reshape", Class: ClassCompute, Category: "TensorOp", TileForm: TileReshape,
+		Name: "tensor.reshape", Class: ClassCompute, Category: "TensorOp", MemRefFrom: "input", TileForm: TileReshape,
 		Doc:  "The tensor's elements, in order, seen with another shape of as many elements (a tile.reshape in a kernel).",
 		Args: []ArgSpec{{Name: "input"}, {Name: "shape"}},
 		Deduce: func(c *DeduceCtx) (Type, error) {

@@ -408,7 +408,7 @@ func ExampleSynthesizeAllReduceSignals() {
 	// __allreduce_signal_world_size_0: pl.Scalar[pl.INT64] = pld.system.world_size()
 	// __allreduce_signal_buf_0: pl.Ptr = pld.tensor.alloc_window_buffer(__allreduce_signal_world_size_0 * pl.const(1, pl.INT64) * pl.const(4, pl.INT64))
 	// __allreduce_signal_0: pld.DistributedTensor[[__allreduce_signal_world_size_0, 1], pl.INT32] = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
-	// data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
+	// data__ssa_v2: pld.DistributedTensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_3", 0, 64)] = pld.tensor.allreduce(data__iter_v1, __allreduce_signal_0, op=0, mode='mesh', core_num=1)
 }
 
 // A dispatch loop over a variable bound to pld.system.world_size() (what

@@ -122,19 +122,16 @@ func onCore(fn *ir.Function) bool {
 	return fn.Kind == ir.InCore || fn.Kind == ir.AIC || fn.Kind == ir.AIV
 }
 
-// unallocated is the byte offset of a MemRef before AllocateMemoryAddr.
-const unallocated = -1
-
-// InitMemRef attaches a MemRef to every tensor parameter (DDR, mem_ddr_<k>)
-// and every tile variable (mem_vec_<k>, one name counter across spaces) of an
-// InCore function, and prepends one tile.alloc per on-chip MemRef. A tile
-// produced in place from another (fillpad_inplace, set_validshape, a plain
-// rebinding) shares its source's MemRef. Addresses stay unallocated (-1).
+// InitMemRef attaches a MemRef to every shaped value of every function, as
+// upstream's InitMemRef (a pass over all functions) does: a tensor gets a
+// DDR MemRef of its own (mem_ddr_<k>; 0 bytes when its shape is dynamic),
+// an on-chip tile one in its memory (mem_vec_<k>, one name counter across
+// spaces) with one tile.alloc per tile buffer prepended to the body. A view
+// or in-place result (its op's MemRefFrom, or a plain tile rebinding)
+// shares its source's buffer, a slice at its byte offset. Addresses stay
+// at upstream's placeholder 0 until AllocateMemoryAddr.
 func InitMemRef(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		if !onCore(fn) {
-			return fn, nil
-		}
 		if !hasDeclared(fn) && hasMemRefs(fn) {
 			return fn, partialMemRefs(fn)
 		}
@@ -142,12 +139,12 @@ func InitMemRef(p *ir.Program) (*ir.Program, error) {
 	})
 }
 
-// hasMemRefs makes InitMemRef idempotent: a function whose tiles already
+// hasMemRefs makes InitMemRef idempotent: a function whose values already
 // carry MemRefs was initialised before.
 func hasMemRefs(fn *ir.Function) bool {
 	found := false
 	forEachDef(fn, func(v *ir.Var) {
-		if tt, ok := v.Type().(*ir.TileType); ok && tt.MemRef != nil {
+		if memRefOf(v.Type()) != nil {
 			found = true
 		}
 	})
@@ -227,148 +224,338 @@ func byteSize(shape []ir.Expr, dt ir.DataType) (uint64, bool) {
 	return uint64(n) * uint64(dt.Bytes()), true
 }
 
+// memRefPlan is InitMemRef's walk over one function, in upstream's order:
+// the parameters, then the statements as they come, a loop's iter-args
+// before its body and its return values (and an if's) after. Each new
+// MemRef takes the function's next number, also one a loop's or an if's
+// tile result then drops for the buffer it shares, as upstream numbers
+// them.
+type memRefPlan struct {
+	memOf    map[*ir.Var]*ir.MemRef
+	declared map[*ir.Var]*ir.MemRef
+	declSize map[*ir.Var]uint64 // each declared allocation's size, slots included
+	// bufferLess are tiles without a buffer of their own: a cross-core
+	// pipe's tiles (they live in its ring) and views of them.
+	bufferLess map[*ir.Var]bool
+	next       int
+	allocs     []ir.Stmt // one tile.alloc per on-chip base, in first-use order
+	allocated  map[*ir.Var]bool
+}
+
 func initMemRef(fn *ir.Function) (*ir.Function, error) {
-	counter := 0
-	memOf := map[*ir.Var]*ir.MemRef{}
-	var allocs []ir.Stmt
-	newRef := func(space ir.MemorySpace, size uint64, pos ir.Span) *ir.MemRef {
-		base := ir.NewVar(fmt.Sprintf("mem_%s_%d", space.Lower(), counter), ir.PtrT, pos)
-		counter++
-		if space == ir.MemDDR {
-			return ir.NewMemRef(base, ir.Int(0), size, pos)
-		}
-		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.AllocOf(space), ir.Int(int64(size))}, nil, pos)
-		allocs = append(allocs, assign(base, alloc))
-		return ir.NewMemRef(base, ir.Int(unallocated), size, pos)
-	}
-	for _, p := range fn.Params {
-		if shape, dt, ok := ir.ShapeOf(p.Type()); ok {
-			if size, ok := byteSize(shape, dt); ok {
-				memOf[p] = newRef(ir.MemDDR, size, p.Pos)
-			}
-		}
-	}
-	declared, declAllocs, err := declaredAllocations(fn)
+	declared, declSize, err := declaredAllocations(fn)
 	if err != nil {
 		return nil, err
 	}
-	for v, m := range declared {
-		memOf[v] = m
-	}
-	allocs = append(allocs, declAllocs...)
-	// Sources of in-place results, so they share storage.
-	alias := map[*ir.Var]*ir.Var{}
-	// As upstream's InitMemRef: an iter-arg inherits its init's storage, a
-	// loop's or an if's result shares its yielded value's.
-	yields := func(rvs []*ir.Var, body ir.Stmt) {
-		y, ok := ir.LastYield(body)
-		if !ok {
-			return
-		}
-		for k, rv := range rvs {
-			if k < len(y.Values) {
-				if src, ok := ir.VarOf(y.Values[k]); ok {
-					alias[rv] = src
-				}
-			}
-		}
-	}
-	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
-		switch x := s.(type) {
-		case *ir.ForStmt, *ir.WhileStmt:
-			ias, rvs := ir.LoopCarried(x)
-			for _, ia := range ias {
-				if src, ok := ir.VarOf(ia.Init); ok {
-					alias[&ia.Var] = src
-				}
-			}
-			yields(rvs, ir.LoopBody(x))
-			return
-		case *ir.IfStmt:
-			yields(x.ReturnVars, x.Then)
-			return
-		}
-		a, ok := s.(*ir.AssignStmt)
-		if !ok {
-			return
-		}
-		switch x := a.Value.(type) {
-		case *ir.Call:
-			if i := x.Op.AliasedArg(); i >= 0 && i < len(x.Args) {
-				if src, ok := ir.VarOf(x.Args[i]); ok {
-					alias[a.Var] = src
-				}
-			}
-		default:
-			if src, ok := ir.VarOf(x); ok {
-				alias[a.Var] = src
-			}
-		}
-	})
-	var tileVars []*ir.Var
-	popped := poppedTiles(fn)
-	forEachDef(fn, func(v *ir.Var) {
-		if _, ok := v.Type().(*ir.TileType); ok && !popped[v] {
-			tileVars = append(tileVars, v)
-		}
-	})
-	var resolve func(v *ir.Var, depth int) (*ir.MemRef, error)
-	resolve = func(v *ir.Var, depth int) (*ir.MemRef, error) {
-		if m, ok := memOf[v]; ok {
-			return m, nil
-		}
-		if src, ok := alias[v]; ok && depth < 64 {
-			if _, isTile := src.Type().(*ir.TileType); isTile {
-				m, err := resolve(src, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				memOf[v] = m
-				return m, nil
-			}
-		}
-		tt := v.Type().(*ir.TileType)
-		size, ok := byteSize(tt.Shape, tt.DType)
-		if !ok {
-			return nil, fmt.Errorf("tile %s has shape %s: on-chip tiles need a static shape (use static dimensions, or a static shape with a valid_shape)", v.Name, ir.ShapeString(tt.Shape))
-		}
-		space := tt.Memory
-		if space == ir.MemNone {
-			return nil, fmt.Errorf("tile %s has no memory space: run InferTileMemorySpace first", v.Name)
-		}
-		m := newRef(space, size, v.Pos)
-		memOf[v] = m
-		return m, nil
-	}
-	for _, v := range tileVars {
-		if _, err := resolve(v, 0); err != nil {
+	m := &memRefPlan{memOf: map[*ir.Var]*ir.MemRef{}, declared: declared, declSize: declSize,
+		bufferLess: poppedTiles(fn), allocated: map[*ir.Var]bool{}}
+	for _, p := range fn.Params {
+		if err := m.own(p); err != nil {
 			return nil, err
 		}
 	}
-	if len(memOf) == 0 {
+	if err := m.stmt(fn.Body); err != nil {
+		return nil, err
+	}
+	if len(m.memOf) == 0 {
 		return fn, nil
 	}
 	g := retypeFunction(fn, func(v *ir.Var, t ir.Type) (ir.Type, bool) {
-		m, ok := memOf[v]
+		mr, ok := m.memOf[v]
 		if !ok {
 			return nil, false
 		}
-		return withMemRef(t, m)
+		return withMemRef(t, mr)
 	})
-	if len(allocs) > 0 {
+	if len(m.allocs) > 0 {
 		g = g.Clone()
-		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: append(allocs, ir.Flatten(g.Body)...)}
+		g.Body = &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: fn.Body.Span()}, Stmts: append(m.allocs, ir.Flatten(g.Body)...)}
 	}
 	return g, nil
+}
+
+// fresh makes a new MemRef for v, taking the next number (nil: v is not a
+// shaped value).
+func (m *memRefPlan) fresh(v *ir.Var) (*ir.MemRef, error) {
+	shape, dt, ok := ir.ShapeOf(v.Type())
+	if !ok {
+		return nil, nil
+	}
+	space := ir.MemDDR
+	tt, isTile := v.Type().(*ir.TileType)
+	if isTile {
+		if space = tt.Memory; space == ir.MemNone {
+			return nil, fmt.Errorf("tile %s has no memory space: run InferTileMemorySpace first", v.Name)
+		}
+	}
+	size, ok := byteSize(shape, dt)
+	if !ok && isTile {
+		return nil, fmt.Errorf("tile %s has shape %s: on-chip tiles need a static shape (use static dimensions, or a static shape with a valid_shape)", v.Name, ir.ShapeString(shape))
+	}
+	base := ir.NewVar(fmt.Sprintf("mem_%s_%d", space.Lower(), m.next), ir.PtrT, v.Pos)
+	m.next++
+	return ir.NewMemRef(base, ir.Int(0), size, v.Pos), nil
+}
+
+// own gives v a MemRef of its own: its declared allocation's, or a new one.
+func (m *memRefPlan) own(v *ir.Var) error {
+	if m.bufferLess[v] {
+		return nil
+	}
+	if d, ok := m.declared[v]; ok {
+		m.set(v, d)
+		return nil
+	}
+	mr, err := m.fresh(v)
+	if mr != nil {
+		m.set(v, mr)
+	}
+	return err
+}
+
+// set binds v to mr and, the first time an on-chip tile uses mr's base,
+// allocates the base.
+func (m *memRefPlan) set(v *ir.Var, mr *ir.MemRef) {
+	m.memOf[v] = mr
+	tt, ok := v.Type().(*ir.TileType)
+	if !ok || tt.Memory == ir.MemDDR || m.allocated[mr.Base] {
+		return
+	}
+	m.allocated[mr.Base] = true
+	size := int64(mr.Size)
+	if n, ok := m.declSize[mr.Base]; ok {
+		size = int64(n)
+	}
+	alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.AllocOf(tt.Memory), ir.Int(size)}, nil, mr.Base.Pos)
+	m.allocs = append(m.allocs, assign(mr.Base, alloc))
+}
+
+// share binds v to the buffer of src (a view's or an in-place op's source,
+// c its call, nil for a plain rebinding) and reports whether src had one.
+// A slice sits at its byte offset in the source, as large as the span it
+// can touch; anything else is the source's MemRef itself.
+func (m *memRefPlan) share(v *ir.Var, src ir.Expr, c *ir.Call) bool {
+	sv, ok := ir.VarOf(src)
+	if !ok {
+		return false
+	}
+	parent := m.memOf[sv]
+	if parent == nil {
+		return false
+	}
+	off, size := ir.Expr(nil), parent.Size
+	if c != nil && (c.Op == ir.TileSlice || c.Op == ir.TensorSlice) {
+		off = sliceByteOffset(c, sv.Type())
+		if n, ok := sliceSpan(c, sv.Type(), v.Type()); ok {
+			size = n
+		}
+	}
+	if k, ok := ir.ConstValue(off); (off == nil || ok && k == 0) && size == parent.Size {
+		m.set(v, parent)
+		return true
+	}
+	n := ir.NewMemRef(parent.Base, addIndex(parent.ByteOffset, off), size, v.Pos)
+	m.set(v, n)
+	return true
+}
+
+func (m *memRefPlan) stmt(s ir.Stmt) error {
+	switch x := s.(type) {
+	case *ir.SeqStmts:
+		for _, c := range x.Stmts {
+			if err := m.stmt(c); err != nil {
+				return err
+			}
+		}
+	case *ir.ScopeStmt:
+		return m.stmt(x.Body)
+	case *ir.AssignStmt:
+		return m.assign(x)
+	case *ir.IfStmt:
+		if err := m.stmt(x.Then); err != nil {
+			return err
+		}
+		if err := m.stmt(x.Else); err != nil {
+			return err
+		}
+		// A tile result shares the buffer of the value the then branch
+		// yields (else the else branch's).
+		return m.results(x.ReturnVars, func(k int) *ir.MemRef {
+			for _, b := range []ir.Stmt{x.Then, x.Else} {
+				if y, ok := ir.LastYield(b); ok && k < len(y.Values) {
+					if v, ok := ir.VarOf(y.Values[k]); ok {
+						return m.memOf[v]
+					}
+				}
+			}
+			return nil
+		})
+	case *ir.ForStmt, *ir.WhileStmt:
+		ias, rvs := ir.LoopCarried(x)
+		for _, ia := range ias {
+			// An iter-arg is its init's buffer.
+			if v, ok := ir.VarOf(ia.Init); ok && m.memOf[v] != nil {
+				m.memOf[&ia.Var] = m.memOf[v]
+			}
+		}
+		if err := m.stmt(ir.LoopBody(x)); err != nil {
+			return err
+		}
+		// The loop's accumulator lives in one place: a tile result shares
+		// its iter-arg's (so its init's) buffer. (Upstream's pass leaves a
+		// while loop's results buffers of their own, which its printed
+		// form, `a, b = pl.yield_(x, y)`, cannot carry; ptorepl treats
+		// both loops alike.)
+		return m.results(rvs, func(k int) *ir.MemRef {
+			if k < len(ias) {
+				return m.memOf[&ias[k].Var]
+			}
+			return nil
+		})
+	}
+	return nil
+}
+
+// results gives a loop's or an if's return values MemRefs: each takes a
+// new number, and a tile then shares the buffer shared(k) names instead.
+func (m *memRefPlan) results(rvs []*ir.Var, shared func(k int) *ir.MemRef) error {
+	for k, rv := range rvs {
+		mr, err := m.fresh(rv)
+		if err != nil {
+			return err
+		}
+		if _, tile := rv.Type().(*ir.TileType); tile && shared != nil {
+			if sh := shared(k); sh != nil {
+				m.set(rv, sh)
+				continue
+			}
+		}
+		if mr != nil {
+			m.set(rv, mr)
+		}
+	}
+	return nil
+}
+
+func (m *memRefPlan) assign(a *ir.AssignStmt) error {
+	v := a.Var
+	_, isTile := v.Type().(*ir.TileType)
+	c, _ := a.Value.(*ir.Call)
+	src := a.Value
+	if c != nil {
+		src = nil
+		if c.Op != nil {
+			if i := c.Op.MemRefArg(); i >= 0 && i < len(c.Args) {
+				src = c.Args[i]
+			}
+		}
+	} else if !isTile {
+		src = nil // a tensor rebinding gets a MemRef of its own
+	}
+	if src == nil {
+		return m.own(v)
+	}
+	if sv, ok := ir.VarOf(src); ok && isTile && m.bufferLess[sv] {
+		m.bufferLess[v] = true // a view of a pipe's tile stays in the pipe
+		return nil
+	}
+	if m.share(v, src, c) {
+		return nil
+	}
+	return m.own(v)
+}
+
+// sliceByteOffset is where a slice starts in its source, in bytes: the
+// offsets folded row-major over the source's shape (an expression when
+// an offset or a dimension is dynamic).
+func sliceByteOffset(c *ir.Call, parent ir.Type) ir.Expr {
+	shape, dt, ok := ir.ShapeOf(parent)
+	if !ok || len(c.Args) < 3 {
+		return nil
+	}
+	t, ok := c.Args[2].(*ir.MakeTuple)
+	if !ok || len(t.Elems) != len(shape) {
+		return nil
+	}
+	var total ir.Expr
+	for i, o := range t.Elems {
+		term := o
+		for _, d := range shape[i+1:] {
+			term = mulIndex(term, d)
+		}
+		total = addIndex(total, term)
+	}
+	return mulIndex(total, ir.Int(int64(dt.Bytes())))
+}
+
+// sliceSpan is the bytes a static slice can touch in its source, from its
+// first element to its last: a view's extent, not a new allocation's.
+func sliceSpan(c *ir.Call, parent, view ir.Type) (uint64, bool) {
+	pshape, _, ok := ir.ShapeOf(parent)
+	_, vdt, vok := ir.ShapeOf(view)
+	if !ok || !vok || len(c.Args) < 2 {
+		return 0, false
+	}
+	t, ok := c.Args[1].(*ir.MakeTuple)
+	if !ok || len(t.Elems) != len(pshape) {
+		return 0, false
+	}
+	var last, stride uint64 = 0, 1
+	for i := len(pshape) - 1; i >= 0; i-- {
+		p, ok1 := ir.ConstValue(pshape[i])
+		r, ok2 := ir.ConstValue(t.Elems[i])
+		if !ok1 || !ok2 || p <= 0 || r <= 0 || r > p {
+			return 0, false
+		}
+		last += uint64(r-1) * stride
+		stride *= uint64(p)
+	}
+	return (last + 1) * uint64(vdt.Bytes()), true
+}
+
+// addIndex and mulIndex build INDEX arithmetic on byte offsets, folding
+// constants as upstream's offset helpers do (a nil operand is 0).
+func addIndex(a, b ir.Expr) ir.Expr {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	x, okA := ir.ConstValue(a)
+	y, okB := ir.ConstValue(b)
+	switch {
+	case okA && okB:
+		return ir.Int(x + y)
+	case okB && y == 0:
+		return a
+	case okA && x == 0:
+		return b
+	}
+	return &ir.BinaryExpr{Op: ir.OpAdd, Left: a, Right: b, DType: ir.INDEX}
+}
+
+func mulIndex(a, b ir.Expr) ir.Expr {
+	x, okA := ir.ConstValue(a)
+	y, okB := ir.ConstValue(b)
+	switch {
+	case okA && okB:
+		return ir.Int(x * y)
+	case okB && y == 1:
+		return a
+	case okA && x == 1:
+		return b
+	}
+	return &ir.BinaryExpr{Op: ir.OpMul, Left: a, Right: b, DType: ir.INDEX}
 }
 
 // declaredAllocations sizes the allocations fn's tiles declare (a
 // pl.MemRef with a name and no address, of one or more slots): a slot is
 // as large as the largest tile placed in it, the allocation holds its
 // slots back to back, and each tile keeps its slot index. It returns each
-// such tile's MemRef and one tile.alloc per allocation, as upstream's
-// InitMemRef derives a declared allocation's size.
-func declaredAllocations(fn *ir.Function) (map[*ir.Var]*ir.MemRef, []ir.Stmt, error) {
+// such tile's MemRef and each allocation's size (its base's tile.alloc),
+// as upstream's InitMemRef derives a declared allocation's size.
+func declaredAllocations(fn *ir.Function) (map[*ir.Var]*ir.MemRef, map[*ir.Var]uint64, error) {
 	type decl struct {
 		base  *ir.Var
 		space ir.MemorySpace
@@ -411,18 +598,17 @@ func declaredAllocations(fn *ir.Function) (map[*ir.Var]*ir.MemRef, []ir.Stmt, er
 		return nil, nil, err
 	}
 	out := map[*ir.Var]*ir.MemRef{}
-	var allocs []ir.Stmt
+	sizes := map[*ir.Var]uint64{}
 	for _, d := range order {
-		alloc := ir.TileAlloc.MustCall([]ir.Expr{ir.AllocOf(d.space), ir.Int(int64(d.size) * int64(d.slots))}, nil, d.base.Pos)
-		allocs = append(allocs, assign(d.base, alloc))
+		sizes[d.base] = d.size * uint64(d.slots)
 		for _, v := range d.tiles {
-			m := ir.NewMemRef(d.base, ir.Int(unallocated), d.size, v.Pos)
+			m := ir.NewMemRef(d.base, ir.Int(0), d.size, v.Pos)
 			m.SlotCount = d.slots
 			m.SlotIndex = v.Type().(*ir.TileType).MemRef.SlotIndex
 			out[v] = m
 		}
 	}
-	return out, allocs, nil
+	return out, sizes, nil
 }
 
 // withMemRef returns t carrying m.
@@ -456,90 +642,109 @@ func memRefOf(t ir.Type) *ir.MemRef {
 	return nil
 }
 
-// AllocateMemoryAddr is the PYPTO planner: within each on-chip memory space,
-// MemRefs sorted by base name get sequential addresses, each rounded up to
-// 32 bytes (next = align32(cur + size)). Every staging tile therefore has an
-// address for codegen's `pto.alloc_tile addr = ...`.
+// AllocateMemoryAddr is the PYPTO planner: within each on-chip memory space
+// of an InCore (or AIC/AIV) function, the buffers sorted by base name get
+// sequential addresses, each rounded up to 32 bytes (next = align32(cur +
+// size)), and every MemRef on a buffer moves by its address (a slice keeps
+// its place inside). Every staging tile therefore has an address for
+// codegen's `pto.alloc_tile addr = ...`.
 func AllocateMemoryAddr(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
-		if !onCore(fn) {
-			return fn, nil
+		if !onCore(fn) || ir.AddressesPlanned(fn) {
+			return fn, nil // the pass is idempotent
 		}
-		refs := map[*ir.MemRef]bool{}
-		forEachDef(fn, func(v *ir.Var) {
-			if m := memRefOf(v.Type()); m != nil {
-				refs[m] = true
-			}
-		})
-		spaceOf := map[*ir.Var]ir.MemorySpace{}
+		type buffer struct {
+			base  *ir.Var
+			space ir.MemorySpace
+			size  uint64
+		}
+		var bufs []buffer
 		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok {
-				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileAlloc {
-					if m, err := ir.AllocSpace(c.Args[0]); err == nil {
-						spaceOf[a.Var] = m
+				if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileAlloc && len(c.Args) == 2 {
+					sp, err := ir.AllocSpace(c.Args[0])
+					n, ok := ir.ConstValue(c.Args[1])
+					if err == nil && ok {
+						bufs = append(bufs, buffer{a.Var, sp, uint64(n)})
 					}
 				}
 			}
 		})
-		bySpace := map[ir.MemorySpace][]*ir.MemRef{}
-		for m := range refs {
-			if sp, ok := spaceOf[m.Base]; ok {
-				if v, ok := ir.ConstValue(m.ByteOffset); ok && v != unallocated {
-					return fn, nil // already allocated: the pass is idempotent
-				}
-				bySpace[sp] = append(bySpace[sp], m)
-			}
+		fn, end, err := placeReservedBuffers(fn) // end: where each space's plan has got to
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(bufs, func(i, j int) bool { return bufs[i].base.Name < bufs[j].base.Name })
+		addr := map[*ir.Var]int64{}
+		for _, b := range bufs {
+			addr[b.base] = int64(end[b.space])
+			end[b.space] = (end[b.space] + b.size + 31) / 32 * 32
+		}
+		if len(addr) == 0 {
+			return fn, nil
 		}
 		placed := map[*ir.MemRef]*ir.MemRef{}
-		end := map[ir.MemorySpace]uint64{} // where each space's plan ends
-		for sp, ms := range bySpace {
-			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Base.Name < ms[j].Base.Name })
-			var cur uint64
-			at := map[*ir.Var]uint64{} // the offset of each base placed (a declared allocation's tiles share one)
-			for _, m := range ms {
-				off, done := at[m.Base]
-				if !done {
-					off = cur
-					at[m.Base] = off
-					cur = (cur + m.Size*uint64(max(m.SlotCount, 1)) + 31) / 32 * 32
-				}
-				n := ir.NewMemRef(m.Base, ir.Int(int64(off)), m.Size, m.Pos)
+		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
+			m := memRefOf(t)
+			if m == nil {
+				return nil, false
+			}
+			at, ok := addr[m.Base]
+			if !ok {
+				return nil, false
+			}
+			n := placed[m]
+			if n == nil {
+				n = ir.NewMemRef(m.Base, addIndex(ir.Int(at), m.ByteOffset), m.Size, m.Pos)
 				n.SlotCount, n.SlotIndex = m.SlotCount, m.SlotIndex
 				placed[m] = n
 			}
-			end[sp] = cur
-		}
-		fn, err := placeReservedBuffers(fn, end)
-		if err != nil || len(placed) == 0 {
-			return fn, err
-		}
-		return retypeFunction(fn, func(_ *ir.Var, t ir.Type) (ir.Type, bool) {
-			if n, ok := placed[memRefOf(t)]; ok {
-				return withMemRef(t, n)
-			}
-			return nil, false
+			return withMemRef(t, n)
 		}), nil
 	})
 }
 
-// placeReservedBuffers gives each cross-core ring a function reserves with
-// base=pl.AUTO an address after the tiles of its memory (the cube's L1,
-// Mat, or the vector lanes' UB, Vec), as upstream's AllocateMemoryAddr
-// resolves it before PTO emission; end is where each space's plan ends.
-func placeReservedBuffers(fn *ir.Function, end map[ir.MemorySpace]uint64) (*ir.Function, error) {
+// placeReservedBuffers resolves the cross-core rings a function reserves
+// (pl.system.reserve_buffer), as upstream's AllocateMemoryAddr does before
+// it places tiles: in the function's ring memory (the cube's L1, Mat, for
+// an AIC function; the vector buffer, Vec, otherwise) each ring with
+// base=pl.AUTO takes the next free address, one with a base keeps it,
+// ranges may not overlap, and the space's tiles start past the last ring.
+// It returns where each space's tiles start.
+func placeReservedBuffers(fn *ir.Function) (*ir.Function, map[ir.MemorySpace]uint64, error) {
 	space := ir.MemVec
 	if fn.Kind == ir.AIC {
 		space = ir.MemMat
 	}
+	start := map[ir.MemorySpace]uint64{}
+	var next uint64
+	type span struct{ lo, hi uint64 }
+	var taken []span
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
 		a, ok := s.(*ir.AssignStmt)
 		c := ir.StmtCall(s)
-		if c == nil || c.Op != ir.SystemReserveBuffer || c.Kwargs.Int("base", -1) >= 0 {
+		if c == nil || c.Op != ir.SystemReserveBuffer {
 			return []ir.Stmt{s}, nil
 		}
-		off := end[space]
-		end[space] = (off + uint64(c.Kwargs.Int("size", 0)) + 31) / 32 * 32
-		placed, err := c.Op.NewCall(c.Args, c.Kwargs.With("base", int64(off)), c.Pos)
+		base := c.Kwargs.Int("base", -1)
+		lo := uint64(base)
+		if base < 0 {
+			lo = next
+		}
+		hi := (lo + uint64(c.Kwargs.Int("size", 0)) + 31) / 32 * 32
+		for _, t := range taken {
+			if lo < t.hi && t.lo < hi {
+				return nil, fmt.Errorf("%s: reserve_buffer %q at [%d, %d) overlaps the ring reserved at [%d, %d)",
+					c.Pos, c.Kwargs.String("name", ""), lo, hi, t.lo, t.hi)
+			}
+		}
+		taken = append(taken, span{lo, hi})
+		next = max(next, hi)
+		start[space] = max(start[space], hi)
+		if base >= 0 {
+			return []ir.Stmt{s}, nil
+		}
+		placed, err := c.Op.NewCall(c.Args, c.Kwargs.With("base", int64(lo)), c.Pos)
 		if err != nil {
 			return nil, err
 		}
@@ -549,9 +754,9 @@ func placeReservedBuffers(fn *ir.Function, end map[ir.MemorySpace]uint64) (*ir.F
 		return []ir.Stmt{&ir.EvalStmt{StmtBase: s.(*ir.EvalStmt).StmtBase, Expr: placed}}, nil
 	})
 	if err != nil || body == fn.Body {
-		return fn, err
+		return fn, start, err
 	}
 	g := fn.Clone()
 	g.Body = body
-	return g, nil
+	return g, start, nil
 }

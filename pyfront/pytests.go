@@ -240,9 +240,7 @@ func (r *reader) tryCall(f *factory, at *node, v value) (got value, err error) {
 // (so that an error names the entry), or a module constant's evaluated
 // items.
 func (r *reader) paramValues(n *node, e *env) []any {
-	for n.Kind() == "parenthesized_expression" {
-		n = r.kids(n)[0]
-	}
+	n = r.unparen(n)
 	if n.Kind() == "list" || n.Kind() == "tuple" {
 		var out []any
 		for _, k := range r.kids(n) {

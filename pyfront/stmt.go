@@ -16,6 +16,7 @@ type yieldCtx struct {
 	rv      []*ir.Var
 	names   []string
 	defined bool // an earlier branch defined rv
+	typed   bool // rv's one type is written (`v: T = pl.yield_(e)`)
 }
 
 // block reads the statements of a block node; lead are comments that
@@ -234,8 +235,9 @@ func (fc *fnCtx) assign(n *node, yc *yieldCtx) []ir.Stmt {
 	if right == nil {
 		r.fail(n, "a bare annotation declares nothing; write name: T = value")
 	}
-	if right.Kind() == "call" && r.dotted(right.ChildByFieldId(fldFunction)) == "pl.yield_" {
-		return []ir.Stmt{fc.yieldAssign(n, left, tnode, right, yc)}
+	if y := r.unparen(right); y.Kind() == "call" && r.dotted(y.ChildByFieldId(fldFunction)) == "pl.yield_" {
+		// Black wraps a long `v: T = pl.yield_(x)` in parentheses.
+		return []ir.Stmt{fc.yieldAssign(n, left, tnode, y, yc)}
 	}
 	if left.Kind() != "identifier" {
 		if left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern" {
@@ -429,6 +431,14 @@ func (fc *fnCtx) unpack(n, left, right *node) []ir.Stmt {
 	return out
 }
 
+// unparen is n without the parentheses around it.
+func (r *reader) unparen(n *node) *node {
+	for n.Kind() == "parenthesized_expression" && len(r.kids(n)) == 1 {
+		n = r.kids(n)[0]
+	}
+	return n
+}
+
 // yieldAssign reads `v: T = pl.yield_(e)` / `a, b = pl.yield_(x, y)`.
 func (fc *fnCtx) yieldAssign(n, left, tnode, call *node, yc *yieldCtx) ir.Stmt {
 	r := fc.r
@@ -464,6 +474,7 @@ func (fc *fnCtx) yieldAssign(n, left, tnode, call *node, yc *yieldCtx) ir.Stmt {
 			var t ir.Type
 			if tnode != nil && len(names) == 1 {
 				t = r.typeOf(tnode, fc.env, fc)
+				yc.typed = true
 			} else {
 				t = vals[i].Type()
 			}
@@ -672,7 +683,7 @@ func (fc *fnCtx) forStmt(n *node) ir.Stmt {
 	s.LoopVar = ir.NewVar(r.text(loopName), ir.Scalar(ir.INDEX), r.pos(loopName))
 	fc.bind(r.text(loopName), s.LoopVar)
 	s.IterArgs = fc.iterArgs(iterNames, inits)
-	s.Body, s.ReturnVars = fc.loopBody(n, nil)
+	s.Body, s.ReturnVars = fc.loopBody(n, nil, s.IterArgs)
 	return s
 }
 
@@ -693,7 +704,7 @@ func (fc *fnCtx) iterArgs(names []*node, inits []ir.Expr) []*ir.IterArg {
 
 // loopBody reads the body of loop n (leaving out skip, a pl.while_'s
 // pl.cond line) and binds the return variables its yields name.
-func (fc *fnCtx) loopBody(n, skip *node) (ir.Stmt, []*ir.Var) {
+func (fc *fnCtx) loopBody(n, skip *node, ias []*ir.IterArg) (ir.Stmt, []*ir.Var) {
 	r := fc.r
 	yc := &yieldCtx{}
 	body := n.ChildByFieldId(fldBody)
@@ -702,10 +713,32 @@ func (fc *fnCtx) loopBody(n, skip *node) (ir.Stmt, []*ir.Var) {
 	stmts := fc.branch(body, yc, r.commentsBefore(n, body))
 	fc.skip = nil
 	fc.loops--
+	if !yc.typed {
+		carryMemRefs(yc.rv, ias)
+	}
 	for i, v := range yc.rv {
 		fc.bind(yc.names[i], v)
 	}
 	return &ir.SeqStmts{Stmts: stmts}, yc.rv
+}
+
+// carryMemRefs gives each tile result of a loop, whose type the printed
+// `a, b = pl.yield_(x, y)` cannot write, its iter-arg's buffer: InitMemRef
+// keeps a loop's accumulator in one place (init, iter-arg and result).
+func carryMemRefs(rvs []*ir.Var, ias []*ir.IterArg) {
+	for k, rv := range rvs {
+		if k >= len(ias) {
+			return
+		}
+		tt, ok := rv.Type().(*ir.TileType)
+		it, iok := ias[k].Type().(*ir.TileType)
+		if !ok || !iok || it.MemRef == nil || tt.MemRef == it.MemRef {
+			continue
+		}
+		c := *tt
+		c.MemRef = it.MemRef
+		rv.T = &c
+	}
 }
 
 // whileStmt reads `while cond:` (upstream's natural form; ConvertToSSA
@@ -717,7 +750,7 @@ func (fc *fnCtx) whileStmt(n *node) ir.Stmt {
 		r.fail(n, "while ... else is not supported")
 	}
 	s := &ir.WhileStmt{StmtBase: ir.StmtBase{Pos: r.pos(n)}, Cond: fc.whileCond(n.ChildByFieldId(fldCondition))}
-	s.Body, s.ReturnVars = fc.loopBody(n, nil)
+	s.Body, s.ReturnVars = fc.loopBody(n, nil, nil)
 	return s
 }
 
@@ -782,7 +815,7 @@ func (fc *fnCtx) whileForm(n, left, right *node) ir.Stmt {
 		r.fail(first, "pl.cond takes one condition")
 	}
 	s.Cond = fc.whileCond(condArgs[0])
-	s.Body, s.ReturnVars = fc.loopBody(n, first)
+	s.Body, s.ReturnVars = fc.loopBody(n, first, s.IterArgs)
 	return s
 }
 

@@ -107,6 +107,7 @@ func compileProgramWith(p *ir.Program, kernels bool) *cprog {
 		}
 		// Whether any tile has a planned address decides how every call
 		// site compiles, so look before compiling.
+		fc.hasPlan = ir.AddressesPlanned(f)
 		ir.WalkStmt(f.Body, nil, func(s ir.Stmt) {
 			if a, ok := s.(*ir.AssignStmt); ok && fc.placementOf(a) != nil {
 				fc.planned = true
@@ -149,6 +150,7 @@ type fcomp struct {
 	// the extent of the plan; pending is the placement of the op call being
 	// compiled.
 	planned bool
+	hasPlan bool // AllocateMemoryAddr placed the function's buffers
 	ubSize  int
 	pending *placement
 }
@@ -868,7 +870,7 @@ func (fc *fcomp) placementOf(s *ir.AssignStmt) *placement {
 		return nil
 	}
 	off, ok := ir.ConstValue(tt.MemRef.ByteOffset)
-	if !ok || off < 0 {
+	if !ok || off < 0 || !fc.hasPlan {
 		return nil // before AllocateMemoryAddr: tiles take memory from the allocator
 	}
 	if idx := tt.MemRef.SlotIndex; idx != nil {

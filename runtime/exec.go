@@ -1150,12 +1150,21 @@ func (x *Exec) hostCallback(c *ir.Call, fn *ir.Function, args []any) (any, error
 		return nil, nil
 	case 1:
 		for i, p := range fn.Params {
-			if fn.Direction(i) != ir.In && ir.DefaultFormat.Type(p.Type()) == ir.DefaultFormat.Type(fn.ReturnTypes[0]) {
+			if fn.Direction(i) != ir.In && sameTensorShape(p.Type(), fn.ReturnTypes[0]) {
 				return args[i], nil
 			}
 		}
 	}
 	return fail("host callback %s returns %d values; a Go callback returns data only through Out or InOut arguments, and none has the return type", fn.Name, len(fn.ReturnTypes))
+}
+
+// sameTensorShape reports whether a and b are tensors of one shape and
+// element type, whatever MemRef either carries (InitMemRef gives the
+// parameters one, not the return type).
+func sameTensorShape(a, b ir.Type) bool {
+	sa, da, oka := ir.ShapeOf(a)
+	sb, db, okb := ir.ShapeOf(b)
+	return oka && okb && da == db && ir.SameDims(sa, sb)
 }
 
 // CallCallback calls a user's host callback on args; a panic in it is its

@@ -234,9 +234,9 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, -1, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -249,42 +249,42 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, -1, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 0, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, -1, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_10", 0, 18000)] = data__ssa_v0
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 0, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 36000)], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 36000)]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v0):
-            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
-            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", r * 9000 * 2, 18000)] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", r * 9000 * 2, 18000)] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: MeshAllReduce
@@ -299,9 +299,9 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 18016, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -314,42 +314,42 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_10", 0, 18000)] = data__ssa_v0
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 0, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 36000)], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 36000)]]):
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v0):
-            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
-            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", r * 9000 * 2, 18000)] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", r * 9000 * 2, 18000)] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -366,9 +366,9 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 18016, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -381,43 +381,43 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_10", 0, 18000)] = data__ssa_v0
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 0, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 36000)], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 36000)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v0):
-            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
-            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", r * 9000 * 2, 18000)] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", r * 9000 * 2, 18000)] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -434,9 +434,9 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 18016, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -449,43 +449,43 @@ class MeshAllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
             for src_1 in pl.range(nranks_idx):
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_10", 0, 18000)] = data__ssa_v0
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 0, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 36000)], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 36000)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v0):
-            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
-            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", r * 9000 * 2, 18000)] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", r * 9000 * 2, 18000)] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, data_ctx, signal_ctx, device=r)
@@ -502,9 +502,9 @@ class MeshAllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
-        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 0, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 18000)
+        staged: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_4, 18016, 18000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [1, 9000], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = data_ctx
@@ -520,17 +520,17 @@ class MeshAllReduce:
                 pl.system.cacheinvalid()
         for col in pl.range(0, 9000, 8192):
             v: pl.Scalar[pl.INDEX] = pl.min(8192, 9000 - col)
-            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
-            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 18016, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+            chunk: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.load(data__ssa_v0, [0, col], [1, 8192], [1, v], target_memory=pl.Mem.Vec)
+            acc: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
             for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                 if peer_1 != my_rank:
-                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
-                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 50784, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
+                    recv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pld.tile.remote_load(data__ssa_v0, peer_1, [0, col], [1, 8192], [1, v])
+                    recv_pad: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 52416, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                    acc_sum: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.add(acc_iter, recv_pad)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_sum)
                 else:
-                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
-                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
+                    acc_next: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_7, 68800, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_iter)
+                acc_rv: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.yield_(acc_next)
             for peer_2 in pl.range(nranks_idx):
                 if peer_2 != my_rank:
                     pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -538,28 +538,28 @@ class MeshAllReduce:
                 if src_1 != my_rank:
                     pld.system.wait(signal, [src_1, 0], pl.cast(col // 8192 + 2, pl.INT32), cmp=1)
                     pl.system.cacheinvalid()
-            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_6, 34400, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
+            acc_valid: pl.Tile[[1, 8192], pl.FP16, pl.MemRef(mem_vec_5, 36032, 16384), pl.Mem.Vec, pl.TileView(valid_shape=[1, v])] = pl.tile.set_validshape(acc_rv, 1, v)
             pl.tile.store(acc_valid, [0, col], data__ssa_v0)
             pl.system.cacheinvalid(data__ssa_v0, [1, 9000], [0, 0])
             pl.system.fence()
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16] = data__ssa_v0
-        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_8, 67168, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_10", 0, 18000)] = data__ssa_v0
+        out: pl.Tile[[1, 9000], pl.FP16, pl.MemRef(mem_vec_11, 0, 18000), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [1, 9000], [1, 9000], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 18000)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16]]):
+    def host(self, x: pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", 0, 36000)], y: pl.Out[pl.Tensor[[2, 1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", 0, 36000)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(18000)
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(8)
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v0):
-            data: pld.DistributedTensor[[1, 9000], pl.FP16] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
-            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_2", 0, 18000)] = pld.tensor.window(data_buf, [1, 9000], dtype=pl.FP16)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v1: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_0", r * 9000 * 2, 18000)] = pl.tensor.slice(x, [1, 1, 9000], [r, 0, 0], [], [0])
+            t__tmp_v2: pl.Tensor[[1, 9000], pl.FP16, pl.MemRef("mem_ddr_1", r * 9000 * 2, 18000)] = pl.tensor.slice(y, [1, 1, 9000], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v1, t__tmp_v2, data, signal, data_ctx, signal_ctx, device=r)

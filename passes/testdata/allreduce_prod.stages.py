@@ -240,9 +240,9 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -255,17 +255,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -276,22 +276,22 @@ class AllReduce:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: AllReduce
@@ -306,9 +306,9 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 128, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -321,17 +321,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -342,22 +342,22 @@ class AllReduce:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -374,9 +374,9 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 128, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -389,17 +389,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -410,12 +410,12 @@ class AllReduce:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -423,10 +423,10 @@ class AllReduce:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -443,9 +443,9 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 128, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -458,17 +458,17 @@ class AllReduce:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -479,12 +479,12 @@ class AllReduce:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -492,10 +492,10 @@ class AllReduce:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
@@ -512,9 +512,9 @@ class AllReduce:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 128, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = data_ctx
@@ -530,17 +530,17 @@ class AllReduce:
                 pl.system.cacheinvalid()
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.tile.mul(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 128, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 192, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -554,12 +554,12 @@ class AllReduce:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_8, 256, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -567,10 +567,10 @@ class AllReduce:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)

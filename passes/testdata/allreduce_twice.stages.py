@@ -312,12 +312,12 @@ class AllReduceTwice:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_17: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -330,17 +330,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -351,7 +351,7 @@ class AllReduceTwice:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
         ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
@@ -364,17 +364,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, -1, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 0, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 0, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -385,22 +385,22 @@ class AllReduceTwice:
         for src_5 in pl.range(nranks_idx_1):
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_16", 0, 128)] = data__ssa_v1
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: AllReduceTwice
@@ -415,12 +415,12 @@ class AllReduceTwice:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_17: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -433,17 +433,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -454,7 +454,7 @@ class AllReduceTwice:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
         ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
@@ -467,17 +467,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -488,22 +488,22 @@ class AllReduceTwice:
         for src_5 in pl.range(nranks_idx_1):
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_16", 0, 128)] = data__ssa_v1
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -520,12 +520,12 @@ class AllReduceTwice:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_17: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -538,17 +538,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -559,7 +559,7 @@ class AllReduceTwice:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
         ctx_1: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v1)
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
@@ -572,17 +572,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -593,12 +593,12 @@ class AllReduceTwice:
         for src_5 in pl.range(nranks_idx_1):
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_16", 0, 128)] = data__ssa_v1
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -606,10 +606,10 @@ class AllReduceTwice:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -626,12 +626,12 @@ class AllReduceTwice:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_17: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -644,17 +644,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -665,7 +665,7 @@ class AllReduceTwice:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
         ctx_1: pld.CommCtx = data_ctx
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
@@ -678,17 +678,17 @@ class AllReduceTwice:
                 pld.system.wait(signal, [src_3, 0], pl.const(1, pl.INT32), cmp=1)
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -699,12 +699,12 @@ class AllReduceTwice:
         for src_5 in pl.range(nranks_idx_1):
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_16", 0, 128)] = data__ssa_v1
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -712,10 +712,10 @@ class AllReduceTwice:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
@@ -732,12 +732,12 @@ class AllReduceTwice:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_9: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 192, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_12: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_13: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
+        mem_vec_17: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 320, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = data_ctx
@@ -753,17 +753,17 @@ class AllReduceTwice:
                 pl.system.cacheinvalid()
         for row in pl.range(2):
             for col in pl.range(0, 16, 16):
-                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
+                chunk: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [row, col], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk, pad_value=pl.PadValue.zero)
                 for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
                     if peer_1 != my_rank:
-                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
-                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
-                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                        recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [row, col], [1, 16], [1, 16])
+                        recv_pad: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv, pad_value=pl.PadValue.zero)
+                        acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv_pad)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
                     else:
-                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                        acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+                    acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 384, 64), pl.Mem.Vec] = pl.yield_(acc_next)
                 for peer_2 in pl.range(nranks_idx):
                     if peer_2 != my_rank:
                         pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -777,7 +777,7 @@ class AllReduceTwice:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 128)] = data__ssa_v0
         ctx_1: pld.CommCtx = data_ctx
         nranks_1: pl.Scalar[pl.INT32] = pld.system.nranks(ctx_1)
         nranks_idx_1: pl.Scalar[pl.INDEX] = pl.cast(nranks_1, pl.INDEX)
@@ -791,17 +791,17 @@ class AllReduceTwice:
                 pl.system.cacheinvalid()
         for row_1 in pl.range(2):
             for col_1 in pl.range(0, 16, 16):
-                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
+                chunk_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [row_1, col_1], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+                acc_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(chunk_1, pad_value=pl.PadValue.zero)
                 for peer_4, (acc_iter_1,) in pl.range(nranks_idx_1, init_values=(acc_1,)):
                     if peer_4 != my_rank_1:
-                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
-                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_10, 0, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
-                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
+                        recv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v1, peer_4, [row_1, col_1], [1, 16], [1, 16])
+                        recv_pad_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_12, 64, 64), pl.Mem.Vec] = pl.tile.fillpad_inplace(recv_1, pad_value=pl.PadValue.zero)
+                        acc_sum_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.tile.add(acc_iter_1, recv_pad_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_sum_1)
                     else:
-                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
-                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_9, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
+                        acc_next_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_13, 128, 64), pl.Mem.Vec] = pl.yield_(acc_iter_1)
+                    acc_rv_1: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next_1)
                 for peer_5 in pl.range(nranks_idx_1):
                     if peer_5 != my_rank_1:
                         pld.system.notify(signal, peer_5, [my_rank_1, 0], pl.const(1, pl.INT32), op=0)
@@ -815,12 +815,12 @@ class AllReduceTwice:
         for src_5 in pl.range(nranks_idx_1):
             if src_5 != my_rank_1:
                 pld.system.notify(signal, my_rank_1, [src_5, 0], pl.const(-3, pl.INT32), op=0)
-        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v1
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_11, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v2: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_16", 0, 128)] = data__ssa_v1
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_17, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v2, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -828,10 +828,10 @@ class AllReduceTwice:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)

@@ -158,9 +158,9 @@ class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -174,22 +174,22 @@ class Barrier:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_5", 0, 8)] = signal
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: Barrier
@@ -201,9 +201,9 @@ class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -217,22 +217,22 @@ class Barrier:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_5", 0, 8)] = signal
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -246,9 +246,9 @@ class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -262,12 +262,12 @@ class Barrier:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_5", 0, 8)] = signal
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -275,10 +275,10 @@ class Barrier:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -292,9 +292,9 @@ class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = signal_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -308,12 +308,12 @@ class Barrier:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_5", 0, 8)] = signal
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -321,10 +321,10 @@ class Barrier:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
@@ -338,9 +338,9 @@ class Barrier:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = signal_ctx
@@ -357,12 +357,12 @@ class Barrier:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32] = signal
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        signal__ssa_v0: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_5", 0, 8)] = signal
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 64, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -370,10 +370,10 @@ class Barrier:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)

@@ -161,9 +161,9 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -174,27 +174,27 @@ class Broadcast:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        bcast_stage: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 128), pl.Mem.Vec] = pl.tile.create([2, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         pld.tile.get(data__ssa_v0, pl.const(1, pl.INT32), data__ssa_v0, bcast_stage)
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_6", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: Broadcast
@@ -207,9 +207,9 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -225,22 +225,22 @@ class Broadcast:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_6", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -255,9 +255,9 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]]):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -273,12 +273,12 @@ class Broadcast:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_6", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -286,10 +286,10 @@ class Broadcast:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -304,9 +304,9 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -322,12 +322,12 @@ class Broadcast:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_6", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -335,10 +335,10 @@ class Broadcast:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
@@ -353,9 +353,9 @@ class Broadcast:
     def kernel(x: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 64)], y: pl.Out[pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)]], data: pl.InOut[pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)]], signal: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)]], data_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
         mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
-        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 128)
         staged: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 64), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        data__ssa_v0: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [2, 16], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = data_ctx
@@ -376,12 +376,12 @@ class Broadcast:
         for src_1 in pl.range(nranks_idx):
             if src_1 != my_rank:
                 pld.system.notify(signal, my_rank, [src_1, 0], pl.const(-1, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_6, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_6", 0, 128)] = data__ssa_v0
+        out: pl.Tile[[2, 16], pl.FP32, pl.MemRef(mem_vec_7, 192, 128), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [2, 16], [2, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 128)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[2, 1, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 128)], y: pl.Out[pl.Tensor[[2, 2, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -389,10 +389,10 @@ class Broadcast:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[2, 16], pl.FP32] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[2, 1], pl.INT32] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 128)] = pld.tensor.window(data_buf, [2, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 8)] = pld.tensor.window(signal_buf, [2, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[1, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 16 * 4, 64)] = pl.tensor.slice(x, [1, 1, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[2, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 2 * 16 * 4, 128)] = pl.tensor.slice(y, [1, 2, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)

@@ -232,9 +232,9 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, -1, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -245,15 +245,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, -1, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, -1, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 0, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, -1, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 0, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -264,22 +264,22 @@ class ReduceScatter:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, -1, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 256)] = data__ssa_v0
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 4 * 16 * 4, 256)] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 4 * 16 * 4, 256)] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== AllocateMemoryAddr
 # pypto.program: ReduceScatter
@@ -294,9 +294,9 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 256, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -307,15 +307,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 576, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -326,22 +326,22 @@ class ReduceScatter:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 256)] = data__ssa_v0
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]):
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
         t__tmp_v1: pl.Scalar[pl.INT64] = pld.system.world_size()
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 4 * 16 * 4, 256)] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 4 * 16 * 4, 256)] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== SynthesizeAllReduceSignals: unchanged
 
@@ -358,9 +358,9 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 256, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = pld.system.get_comm_ctx(data__ssa_v0)
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -371,15 +371,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 576, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -390,12 +390,12 @@ class ReduceScatter:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 256)] = data__ssa_v0
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -403,10 +403,10 @@ class ReduceScatter:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 4 * 16 * 4, 256)] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 4 * 16 * 4, 256)] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, device=r)
 # ==== LowerHostTensorCollectives: unchanged
 
@@ -423,9 +423,9 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 256, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pl.tile.store(staged, [0, 0], data)
         ctx: pld.CommCtx = data_ctx
         nranks: pl.Scalar[pl.INT32] = pld.system.nranks(ctx)
         nranks_idx: pl.Scalar[pl.INDEX] = pl.cast(nranks, pl.INDEX)
@@ -436,15 +436,15 @@ class ReduceScatter:
         for src in pl.range(nranks_idx):
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 576, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -455,12 +455,12 @@ class ReduceScatter:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 256)] = data__ssa_v0
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -468,10 +468,10 @@ class ReduceScatter:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 4 * 16 * 4, 256)] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 4 * 16 * 4, 256)] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
@@ -488,9 +488,9 @@ class ReduceScatter:
         mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
         mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)
-        mem_vec_8: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
-        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 0, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32] = pl.tile.store(staged, [0, 0], data)
+        mem_vec_11: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        staged: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_4, 256, 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        data__ssa_v0: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pl.tile.store(staged, [0, 0], data)
         pl.system.cacheinvalid(data, [4, 16], [0, 0])
         pl.system.fence()
         ctx: pld.CommCtx = data_ctx
@@ -504,15 +504,15 @@ class ReduceScatter:
             if src != my_rank:
                 pld.system.wait(signal, [src, 0], pl.const(1, pl.INT32), cmp=1)
                 pl.system.cacheinvalid()
-        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 256, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        acc: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.tile.load(data__ssa_v0, [my_rank, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
         for peer_1, (acc_iter,) in pl.range(nranks_idx, init_values=(acc,)):
             if peer_1 != my_rank:
-                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 384, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
-                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
+                recv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 576, 64), pl.Mem.Vec] = pld.tile.remote_load(data__ssa_v0, peer_1, [my_rank, 0], [1, 16])
+                acc_sum: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.tile.add(acc_iter, recv)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_sum)
             else:
-                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
-            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_6, 320, 64), pl.Mem.Vec] = pl.yield_(acc_next)
+                acc_next: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_7, 640, 64), pl.Mem.Vec] = pl.yield_(acc_iter)
+            acc_rv: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_vec_5, 512, 64), pl.Mem.Vec] = pl.yield_(acc_next)
         for peer_2 in pl.range(nranks_idx):
             if peer_2 != my_rank:
                 pld.system.notify(signal, peer_2, [my_rank, 0], pl.const(1, pl.INT32), op=0)
@@ -526,12 +526,12 @@ class ReduceScatter:
         for src_2 in pl.range(nranks_idx):
             if src_2 != my_rank:
                 pld.system.notify(signal, my_rank, [src_2, 0], pl.const(-2, pl.INT32), op=0)
-        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32] = data__ssa_v0
-        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_8, 448, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
-        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32] = pl.tile.store(out, [0, 0], y)
+        data__ssa_v1: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_10", 0, 256)] = data__ssa_v0
+        out: pl.Tile[[4, 16], pl.FP32, pl.MemRef(mem_vec_11, 0, 256), pl.Mem.Vec] = pl.tile.load(data__ssa_v1, [0, 0], [4, 16], [4, 16], target_memory=pl.Mem.Vec)
+        y__ssa_v0: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 256)] = pl.tile.store(out, [0, 0], y)
         return
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32]]):
+    def host(self, x: pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[4, 4, 16], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]):
         # pld.comm_domain: devices=all, slots=[data_buf, signal_buf]
         t__tmp_v0: pl.Scalar[pl.INT64] = pld.system.world_size()
         data_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v0 * 64)
@@ -539,10 +539,10 @@ class ReduceScatter:
         signal_buf: pl.Ptr = pld.tensor.alloc_window_buffer(t__tmp_v1 * 4)
         t__tmp_v2: pl.Scalar[pl.INT64] = pld.system.world_size()
         for r in pl.range(t__tmp_v2):
-            data: pld.DistributedTensor[[4, 16], pl.FP32] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
-            signal: pld.DistributedTensor[[4, 1], pl.INT32] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
-            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
-            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
+            data: pld.DistributedTensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_2", 0, 256)] = pld.tensor.window(data_buf, [4, 16], dtype=pl.FP32)
+            signal: pld.DistributedTensor[[4, 1], pl.INT32, pl.MemRef("mem_ddr_3", 0, 16)] = pld.tensor.window(signal_buf, [4, 1], dtype=pl.INT32)
+            t__tmp_v3: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_0", r * 4 * 16 * 4, 256)] = pl.tensor.slice(x, [1, 4, 16], [r, 0, 0], [], [0])
+            t__tmp_v4: pl.Tensor[[4, 16], pl.FP32, pl.MemRef("mem_ddr_1", r * 4 * 16 * 4, 256)] = pl.tensor.slice(y, [1, 4, 16], [r, 0, 0], [], [0])
             data_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
             signal_ctx: pld.CommCtx = pld.system.get_comm_ctx(signal)
             self.kernel(t__tmp_v3, t__tmp_v4, data, signal, data_ctx, signal_ctx, device=r)
