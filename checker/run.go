@@ -150,9 +150,13 @@ func TileOverlaps(os []runtime.TileOverlap) []Finding {
 			continue
 		}
 		at[key] = len(out)
-		out = append(out, Finding{Kind: KindTileOverlap, Severity: Error,
-			Message: fmt.Sprintf("tiles %s and %s overlap on rank %d's on-chip buffer (bytes [%d, %d)) while both are live: %s was overwritten before its last read; give them disjoint addresses",
-				o.Live.Name, o.Over.Name, o.Rank, o.Lo, o.Hi, o.Live.Name),
+		msg := fmt.Sprintf("tiles %s and %s overlap on rank %d's on-chip buffer (bytes [%d, %d)) while both are live: %s was overwritten before its last read; give them disjoint addresses",
+			o.Live.Name, o.Over.Name, o.Rank, o.Lo, o.Hi, o.Live.Name)
+		if o.Live == o.Over {
+			msg = fmt.Sprintf("tile %s overwrote its own previous value on rank %d's on-chip buffer (bytes [%d, %d)) while that value was still to be read (a loop carries it): keep the carried value in a buffer of its own",
+				o.Live.Name, o.Rank, o.Lo, o.Hi)
+		}
+		out = append(out, Finding{Kind: KindTileOverlap, Severity: Error, Message: msg,
 			Details: []string{"live:        " + o.Live.String(), "placed over: " + o.Over.String(), "in " + o.Func},
 			key:     key})
 	}

@@ -135,6 +135,12 @@ func InitMemRef(p *ir.Program) (*ir.Program, error) {
 		if !hasDeclared(fn) && hasMemRefs(fn) {
 			return fn, partialMemRefs(fn)
 		}
+		if onCore(fn) {
+			var err error
+			if fn, err = keepCarried(fn); err != nil {
+				return nil, err
+			}
+		}
 		return initMemRef(fn)
 	})
 }

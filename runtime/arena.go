@@ -116,14 +116,21 @@ func (u *ubState) arena(p *placement, n int) []float32 {
 }
 
 // place records a tile written at p, marking the overlapped tiles of other
-// storage as clobbered.
+// storage, and the site's own previous tile, as clobbered.
 func (u *ubState) place(p *placement) *ubTile {
 	t := &ubTile{p: p}
 	hi := p.lo + p.size
 	k := 0
 	for _, o := range u.live {
 		if o.p == p {
-			continue // this site's previous tile: replaced
+			// This site's previous tile (a loop's last iteration): it is
+			// overwritten whole, and a later read of it (a loop-carried
+			// value still to be read) sees the new bytes. It leaves the
+			// live list, as it cannot be overwritten more.
+			if o.clobber == nil {
+				o.clobber, o.lo, o.hi = p, p.lo, hi
+			}
+			continue
 		}
 		apart := o.p.base != p.base || (o.p.slot != nil && p.slot != nil && o.p.slot != p.slot)
 		if apart && o.clobber == nil && o.p.lo < hi && p.lo < o.p.lo+o.p.size {
