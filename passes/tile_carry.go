@@ -274,7 +274,7 @@ func (t *tileConv) carriedIf(x *ir.IfStmt) ([]ir.Stmt, error) {
 	for i := range x.ReturnVars {
 		for _, b := range []ir.Stmt{x.Then, x.Else} {
 			if y := lastYield(b); y != nil && i < len(y.Values) {
-				if tile := t.tileOf(y.Values[i]); tile != nil {
+				if tile := t.yieldTile(y, i); tile != nil {
 					if _, ok := types[i]; !ok {
 						tiled = append(tiled, i)
 						types[i] = tile.Type()
@@ -318,7 +318,7 @@ func (t *tileConv) yieldTiles(s ir.Stmt, tiled []int, want func(int) ir.Type, wh
 		if i >= len(vals) {
 			continue
 		}
-		tile := t.tileOf(vals[i])
+		tile := t.yieldTile(y, i)
 		if tile == nil {
 			return nil, fmt.Errorf("%s carries %s as an on-chip tile, but one of its paths yields %s, a tensor in GM; compute it on chip on every path (pl.matmul, pl.matmul_acc)",
 				what, ir.DefaultFormat.Type(want(i)), ir.DefaultFormat.Expr(vals[i]))

@@ -110,6 +110,10 @@ type tileConv struct {
 	// converted (a load dominates only what follows it in its own block, so
 	// the cache does not outlive one statement).
 	bridged map[*ir.Var]ir.Expr
+	// yielded are the tiles of each yield's values when the yield was
+	// converted: a name defined in both branches of an if (one variable,
+	// as a non-SSA reader gives it) yields each branch's own tile.
+	yielded map[*ir.YieldStmt][]ir.Expr
 	// entry maps a parameter loaded at the function's top to its tile
 	// (tile_entry.go).
 	entry map[*ir.Var]ir.Expr
@@ -129,7 +133,8 @@ type tileConv struct {
 // convertTileOps converts fn and reports how many Out parameters its
 // final return's tiles added.
 func convertTileOps(fn *ir.Function) (*ir.Function, int, error) {
-	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, entry: map[*ir.Var]ir.Expr{}, loadable: loadableSlices(fn)}
+	t := &tileConv{fn: fn, names: newNamer(fn), tiles: map[*ir.Var]ir.Expr{}, converted: map[*ir.Var]bool{}, entry: map[*ir.Var]ir.Expr{}, loadable: loadableSlices(fn),
+		yielded: map[*ir.YieldStmt][]ir.Expr{}}
 	t.findCarried()
 	loads, err := t.entryLoads()
 	if err != nil {
@@ -235,6 +240,14 @@ func (t *tileConv) defOf(v *ir.Var) *ir.Call {
 }
 
 // tileOf is the tile a converted value became, or nil.
+// yieldTile is the tile of y's value i when y was converted (nil: none).
+func (t *tileConv) yieldTile(y *ir.YieldStmt, i int) ir.Expr {
+	if tiles, ok := t.yielded[y]; ok && i < len(tiles) {
+		return tiles[i]
+	}
+	return t.tileOf(y.Values[i])
+}
+
 func (t *tileConv) tileOf(e ir.Expr) ir.Expr {
 	if v, ok := ir.VarOf(e); ok && t.converted[v] {
 		return t.tiles[v]
@@ -476,6 +489,12 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 		return t.carriedLoop(x)
 	case *ir.IfStmt:
 		return t.carriedIf(x)
+	case *ir.YieldStmt:
+		tiles := make([]ir.Expr, len(x.Values))
+		for i, v := range x.Values {
+			tiles[i] = t.tileOf(v)
+		}
+		t.yielded[x] = tiles
 	case *ir.AssignStmt:
 		if mem, ok := t.carried[x.Var]; ok {
 			return t.createTile(x, x.Value.(*ir.Call), mem)
