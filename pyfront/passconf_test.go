@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -20,7 +21,9 @@ import (
 
 // passTestFiles are upstream's pass unit tests (tests/ut/ir/transforms) for
 // the passes ptorepl has: the file and ptorepl's pass (passes joined by
-// commas run in turn, as the file's tests chain them).
+// commas run in turn, as the file's tests chain them). A test whose body
+// applies several of ptorepl's passes (`After = passes.convert_to_ssa()(After)`)
+// runs that chain instead (testChain).
 var passTestFiles = map[string]string{
 	"test_ctrl_flow_transform.py":            "CtrlFlowTransform",
 	"test_convert_to_ssa_pass.py":            "ConvertToSSA",
@@ -38,6 +41,56 @@ var passTestFiles = map[string]string{
 	"test_materialize_dist_tensor_ctx.py":    "MaterializeDistTensorCtx",
 	"test_insert_comm_fence.py":              "InsertCommFence",
 }
+
+// testChain is the ptorepl passes test name's body applies to Before (and
+// to Expected, which some tests normalise the same way), in order: each
+// `passes.a()(passes.b()(X))` applies b then a to X, and `After =
+// passes.c()(After)` goes on with After. A snake_case factory matches a
+// pass by its letters; one ptorepl does not have (normalize_stmt_structure)
+// is left out.
+func testChain(src, name string, byName map[string]passes.Pass) (before, expected []string) {
+	method := name[strings.LastIndex(name, ":")+1:]
+	at := strings.Index(src, "def "+method+"(")
+	if at < 0 {
+		return nil, nil
+	}
+	indent := at - (strings.LastIndex(src[:at], "\n") + 1)
+	lines := strings.Split(src[at:], "\n")
+	body := lines[:1]
+	for _, l := range lines[1:] {
+		if t := strings.TrimLeft(l, " "); t != "" && len(l)-len(t) <= indent {
+			break // the next definition at the def's depth
+		}
+		body = append(body, l)
+	}
+	key := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	known := map[string]string{}
+	for n := range byName {
+		known[key(n)] = n
+	}
+	for _, m := range passApply.FindAllStringSubmatch(strings.Join(body, "\n"), -1) {
+		fs := passFactory.FindAllStringSubmatch(m[1], -1)
+		var chain []string
+		for i := len(fs) - 1; i >= 0; i-- {
+			if n, ok := known[key(fs[i][1])]; ok {
+				chain = append(chain, n)
+			}
+		}
+		switch m[2] {
+		case "Expected":
+			expected = append(expected, chain...)
+		case "Before", "After":
+			before = append(before, chain...)
+		}
+	}
+	return before, expected
+}
+
+// passApply is a nest of pass applications to one program variable.
+var (
+	passApply   = regexp.MustCompile(`((?:passes\.[a-z0-9_]+\(\)\(\s*)+)(\w+)\s*\)`)
+	passFactory = regexp.MustCompile(`passes\.([a-z0-9_]+)\(\)`)
+)
 
 var showPassTest = flag.String("show-pass-test", "", "TestUpstreamPassTests: print ptorepl's result and upstream's Expected for the tests whose id contains this text")
 
@@ -67,7 +120,11 @@ func TestUpstreamPassTests(t *testing.T) {
 	var passing []string
 	total, unread := 0, 0
 	for _, f := range files {
-		pass := passTestFiles[f]
+		src, err := os.ReadFile(filepath.Join(ut, f))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
 		mod, err := pyfront.Load(filepath.Join(ut, f))
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
@@ -88,10 +145,20 @@ func TestUpstreamPassTests(t *testing.T) {
 			}
 			total++
 			fileTotal++
+			pass := passTestFiles[f]
+			chain, norm := testChain(string(src), name, byName)
+			if len(chain) > 1 {
+				pass = strings.Join(chain, ",")
+			}
 			got, err := before, error(nil)
 			for _, name := range strings.Split(pass, ",") {
 				if err == nil {
 					got, err = byName[name].Run(got)
+				}
+			}
+			for _, name := range norm {
+				if err == nil {
+					expected, err = byName[name].Run(expected)
 				}
 			}
 			if err == nil {
