@@ -9,12 +9,14 @@ import "github.com/ptorepl/ptorepl/ir"
 //	    a1 = pl.tile.add(a, b)   # a1's buffer holds a from the 2nd iteration on
 //	    b1 = pl.tile.sub(b, a)   # so this read needs a copy of a made before
 //
-// With the yielded value and its iter-arg in one buffer (InitMemRef keeps
-// a loop's accumulator in one place), writing a1 overwrites the a that
-// b1 still reads. Upstream's MemoryReuse resolves such hazards with moves;
-// ptorepl has no MemoryReuse, so the copy, `a__carried =
-// pl.tile.move(a, target_memory=...)`, is made here, before InitMemRef gives
-// out buffers, and the later reads take it.
+// From the second iteration a is the previous a1, in a1's buffer, so
+// writing a1 overwrites the a that b1 still reads. Upstream's MemoryReuse
+// resolves such hazards with moves; ptorepl has no MemoryReuse, so the
+// copy, `a__carried = pl.tile.move(a, target_memory=...)`, is made here,
+// before InitMemRef gives out buffers, and the later reads take it. Not
+// handled (the simulator reports the overwrite as a tile-overlap): a value
+// an inner if yields, and a carried tile yielded on into another carry (a
+// swap), whose copy would be overwritten the same way.
 func keepCarried(fn *ir.Function) (*ir.Function, error) {
 	names := newNamer(fn)
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {

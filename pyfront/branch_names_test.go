@@ -4,7 +4,6 @@ package pyfront_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/printer"
-	"github.com/ptorepl/ptorepl/pyfront"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -21,14 +19,7 @@ import (
 // ConvertTensorToTileOps, run on the program as read: the kernel picks
 // x + x or x * x as the program before the pass does.
 func TestBranchesBindOneName(t *testing.T) {
-	mod, err := pyfront.Load(filepath.Join("testdata", "authoring", "branch_names.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := mod.Program("Branches")
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := authoredIR(t, "branch_names.py")("Branches")
 	after, err := passes.ConvertTensorToTileOps(before)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ package pyfront_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/passes"
 	"github.com/ptorepl/ptorepl/printer"
-	"github.com/ptorepl/ptorepl/pyfront"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -22,17 +20,7 @@ import (
 // same IR, MemRefs included, and each stage runs to the same values with
 // no overlap reported on the simulated buffer.
 func TestMemRefPlan(t *testing.T) {
-	mod, err := pyfront.Load(filepath.Join("testdata", "authoring", "memref_plan.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := func(name string) *ir.Program {
-		p, err := mod.Program(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	prog := authoredIR(t, "memref_plan.py")
 	// samePrint compares got with want as printed, want's class name
 	// aside.
 	samePrint := func(stage string, got, want *ir.Program) {

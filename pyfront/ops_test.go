@@ -15,6 +15,7 @@ import (
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/ptorepl/ptorepl/pl"
 	"github.com/ptorepl/ptorepl/printer"
+	"github.com/ptorepl/ptorepl/pyfront"
 	"github.com/ptorepl/ptorepl/tensor"
 )
 
@@ -27,6 +28,24 @@ func authored(t *testing.T, file, name string, ranks int) (*pl.Program, *pl.Comp
 		t.Fatal(err)
 	}
 	return compiledProgram(t, mod, name, ranks)
+}
+
+// authoredIR reads testdata/authoring/file and returns what gives its
+// programs' IR by name.
+func authoredIR(t *testing.T, file string) func(name string) *ir.Program {
+	t.Helper()
+	mod, err := pyfront.Load(filepath.Join("testdata", "authoring", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(name string) *ir.Program {
+		t.Helper()
+		p, err := mod.Program(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 }
 
 // compiledProgram is program name of mod, compiled at ranks, with its PTO.
