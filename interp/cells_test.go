@@ -124,6 +124,20 @@ func TestUseAfterFailedDeclaration(t *testing.T) {
 	require.Equal(t, "true", eval(t, s, "q != nil && len(q.Stages()) > 0").Text())
 }
 
+// A statement the interpreter's type checker crashes on (nil converted
+// to a struct type) is a compile error that says so, not Yaegi's panic,
+// and no hint about the variable the failing cell itself declares.
+func TestTypeCheckerCrashIsACompileError(t *testing.T) {
+	s := newSession(t)
+	ce := evalErr(t, s, "x := pl.Program(nil)")
+	require.Equal(t, "compile", ce.Kind)
+	require.Contains(t, ce.Msg, "the interpreter could not compile this statement: its type checker failed")
+	for _, bad := range []string{"CFG", "post-order", "holds no value"} {
+		require.NotContains(t, ce.Error(), bad)
+	}
+	require.Equal(t, "3", eval(t, s, "x := 3\nx").Text())
+}
+
 // TestFailedCellLeavesNoPoisonedNames: after a cell fails to compile, its
 // names can be declared again as if it had never run.
 func TestFailedCellLeavesNoPoisonedNames(t *testing.T) {

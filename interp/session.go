@@ -698,8 +698,12 @@ func (s *Session) panicError(n int, v any) error {
 	if _, isDSL := v.(*dsl.Error); isDSL {
 		ce.Msg = msg
 	}
-	if strings.Contains(ce.Msg, "nil pointer dereference") {
-		ce.Msg += s.failedHint()
+	if strings.Contains(msg, "CFG post-order panic") && strings.HasPrefix(ce.Msg, "panic: ") {
+		// The interpreter's type checker crashed on the statement
+		// (Yaegi's words for it are no help to a user): say so.
+		ce.Msg, ce.Kind = fmt.Sprintf(yaegiCheckFailed, goRuntimeWords(cfgDetail(msg))), "compile"
+	} else if strings.Contains(ce.Msg, "nil pointer dereference") {
+		ce.Msg += s.failedHint(n)
 	}
 	// Yaegi's frame lines point at the start of the enclosing block, not the
 	// panicking statement; the location hook knows the statement.
@@ -713,10 +717,10 @@ func (s *Session) panicError(n int, v any) error {
 	return ce
 }
 
-// failedHint names the variables the cell uses whose declaring cell
-// failed: the interpreter declared them with no value, which is the nil a
-// later use dereferences.
-func (s *Session) failedHint() string {
+// failedHint names the variables cell n uses whose declaring cell failed
+// before it: the interpreter declared them with no value, which is the nil
+// a later use dereferences.
+func (s *Session) failedHint(n int) string {
 	var sc scanner.Scanner
 	fset := token.NewFileSet()
 	src := []byte(s.cellSrc)
@@ -728,9 +732,9 @@ func (s *Session) failedHint() string {
 		if tok == token.EOF {
 			break
 		}
-		if n, ok := s.failed[lit]; ok && tok == token.IDENT && !s.vars[lit] && !seen[lit] {
+		if at, ok := s.failed[lit]; ok && at != n && tok == token.IDENT && !s.vars[lit] && !seen[lit] {
 			seen[lit] = true
-			hints = append(hints, fmt.Sprintf("%s holds no value: its declaration in %s failed; declare it again", lit, CellName(n)))
+			hints = append(hints, fmt.Sprintf("%s holds no value: its declaration in %s failed; declare it again", lit, CellName(at)))
 		}
 	}
 	if len(hints) == 0 {
@@ -758,6 +762,19 @@ func (s *Session) hookSymbols() map[string]map[string]reflect.Value {
 
 // yaegiTypeLimit is the error for statements Yaegi's type checker cannot
 // type (it panics with "nil type").
+// yaegiCheckFailed is the message for a statement the interpreter's type
+// checker crashed on (%s: what it crashed with); such a statement is most
+// often one Go rejects, such as nil converted to a struct type.
+const yaegiCheckFailed = "the interpreter could not compile this statement: its type checker failed (%s); Go would most likely reject it too: check its conversions and operand types (nil converts only to pointer, slice, map, channel, func and interface types)"
+
+// cfgDetail is what a "CFG post-order panic" says after those words.
+func cfgDetail(msg string) string {
+	if _, rest, ok := strings.Cut(msg, "CFG post-order panic: "); ok {
+		return rest
+	}
+	return msg
+}
+
 const yaegiTypeLimit = "the interpreter cannot type this statement (a generic function call or a comma-ok receive at top level, or range over an integer it cannot see is one): write it inside a function, e.g. func() { ... }(), or count with for i := 0; i < n; i++"
 
 // returnSignal unwinds a cell that executed a top-level return.
