@@ -138,6 +138,24 @@ func TestTypeCheckerCrashIsACompileError(t *testing.T) {
 	require.Equal(t, "3", eval(t, s, "x := 3\nx").Text())
 }
 
+// A member that is not there is named in Go's words, with the one the
+// user most likely meant.
+func TestSelectorErrorsSuggest(t *testing.T) {
+	s := newSession(t)
+	eval(t, s, `x := pl.NewProgram("A")`)
+	for _, c := range []struct{ src, want string }{
+		{"pl.NewProgrm(\"B\")", "undefined: pl.NewProgrm (did you mean pl.NewProgram?)"},
+		{"pl.tile.bogus()", "undefined: pl.tile (did you mean pl.Tile?)"},
+		{"strings.ToUpperr(\"a\")", "undefined: strings.ToUpperr (did you mean strings.ToUpper?)"},
+		{"x.Strng()", "x.Strng undefined (type *pl.Program has no field or method Strng, but does have String)"},
+		{"x.Zzzzzz()", "x.Zzzzzz undefined (type *pl.Program has no field or method Zzzzzz)"},
+	} {
+		ce := evalErr(t, s, c.src)
+		require.Equal(t, c.want, ce.Msg, c.src)
+		require.Equal(t, "compile", ce.Kind, c.src)
+	}
+}
+
 // TestFailedCellLeavesNoPoisonedNames: after a cell fails to compile, its
 // names can be declared again as if it had never run.
 func TestFailedCellLeavesNoPoisonedNames(t *testing.T) {

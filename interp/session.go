@@ -597,7 +597,110 @@ func (s *Session) evalError(ctx context.Context, n int, err error) error {
 		// Yaegi's message for an undefined name; say what it means.
 		ce.Msg = "undefined name (or a constant that depends on itself)"
 	}
+	s.selectorHelp(ce)
 	return s.nameUndefined(ce)
+}
+
+var (
+	// Yaegi's words for a package member or a field or method that is not
+	// there.
+	undefinedMember   = regexp.MustCompile(`undefined selector [\w./-]*?(\w+)\.(\w+)$`)
+	noSymbol          = regexp.MustCompile(`package (\w+) "[^"]*" has no symbol (\w+)$`)
+	undefinedSelector = regexp.MustCompile(`undefined selector (\w+)$`)
+)
+
+// selectorHelp puts a selector error in Go's words, with the name the
+// user most likely meant: `undefined: pl.Tiel (did you mean pl.Tile?)`,
+// `x.Nme undefined (type *pl.Program has no field or method Nme, but
+// does have Name)`.
+func (s *Session) selectorHelp(ce *CellError) {
+	var pkg, name string
+	if m := undefinedMember.FindStringSubmatch(ce.Msg); m != nil && s.pkgs[m[1]] != "" {
+		pkg, name = m[1], m[2]
+	} else if m := noSymbol.FindStringSubmatch(ce.Msg); m != nil {
+		pkg, name = m[1], m[2]
+	}
+	if pkg != "" {
+		ce.Msg = "undefined: " + pkg + "." + name
+		if near := closest(name, s.pkgMembers[pkg]); near != "" {
+			ce.Msg += " (did you mean " + pkg + "." + near + "?)"
+		}
+		return
+	}
+	m := undefinedSelector.FindStringSubmatch(ce.Msg)
+	if m == nil {
+		return
+	}
+	name = m[1]
+	recv := regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\.\s*` + regexp.QuoteMeta(name) + `\b`).FindStringSubmatch(s.cellSrc)
+	if recv == nil || !s.vars[recv[1]] {
+		return
+	}
+	v, err := s.i.Eval(recv[1])
+	if err != nil || !v.IsValid() {
+		return
+	}
+	t := v.Type()
+	ce.Msg = fmt.Sprintf("%s.%s undefined (type %s has no field or method %s", recv[1], name, t, name)
+	if near := closest(name, members(t)); near != "" {
+		ce.Msg += ", but does have " + near
+	}
+	ce.Msg += ")"
+}
+
+// members are the exported methods and fields of values of type t.
+func members(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumMethod(); i++ {
+		out = append(out, t.Method(i).Name)
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		for i := 0; i < t.NumField(); i++ {
+			if f := t.Field(i); f.IsExported() {
+				out = append(out, f.Name)
+			}
+		}
+	}
+	return out
+}
+
+// closest is the one of names nearest to name: the same but for case, or
+// within two edits (and fewer than half its letters); "" when none is.
+func closest(name string, names []string) string {
+	best, bestD := "", 3
+	for _, c := range names {
+		if strings.EqualFold(c, name) {
+			return c
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD && 2*d < len(name) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // nameUndefined rewrites an error that hides an undefined name (Yaegi's
