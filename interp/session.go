@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/ptorepl/ptorepl/internal/dsl"
+	"github.com/ptorepl/ptorepl/internal/suggest"
 	"github.com/ptorepl/ptorepl/interp/symbols"
 	"github.com/ptorepl/ptorepl/ir"
 	"github.com/traefik/yaegi/interp"
@@ -670,37 +671,11 @@ func members(t reflect.Type) []string {
 // closest is the one of names nearest to name: the same but for case, or
 // within two edits (and fewer than half its letters); "" when none is.
 func closest(name string, names []string) string {
-	best, bestD := "", 3
-	for _, c := range names {
-		if strings.EqualFold(c, name) {
-			return c
-		}
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD && 2*d < len(name) {
-			best, bestD = c, d
-		}
+	best, d := suggest.Nearest(name, names)
+	if best == "" || d > 2 || 2*d >= len(name) && d > 0 {
+		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // nameUndefined rewrites an error that hides an undefined name (Yaegi's

@@ -29,7 +29,7 @@ var layerOf = map[string]int{
 	// 1: the core that consumes IR: host tensors, printing, checking,
 	// lowering, codegen, manifest and the simulator.
 	"tensor": 1, "printer": 1, "verify": 1, "passes": 1, "pto": 1, "manifest": 1, "runtime": 1,
-	"internal/mlirtool": 1,
+	"internal/mlirtool": 1, "internal/suggest": 1,
 	// 2: what works on the core's results, and what the DSL shares beneath pl/pld.
 	"checker": 2, "display": 2, "pyfront": 2, "internal/dsl": 2, "mpidev": 2,
 	// 3: the DSL cells call.

@@ -143,6 +143,31 @@ func TestPassCommands(t *testing.T) {
 	require.NotContains(t, text, "every pass has run")
 }
 
+// :step Pass runs the passes up to the named one (or stage N), a line for
+// each on the way and the diff of the last; a stage already run, or a
+// misspelt name, is an error.
+func TestStepToAPass(t *testing.T) {
+	script := `prog := pl.NewProgram("P"); prog.InCore("k", func(f *pl.Func) { s := f.InOut("s", pld.DistributedTensor(pl.Dims(2, 1), pl.INT32)); f.Set(s, pld.Barrier(s)) })
+:step LowerCompositeOps
+:step 9
+:step ConvertToSSA
+:step InitMemRf
+:step
+`
+	var out, errOut bytes.Buffer
+	code := run(nil, strings.NewReader(script), &out, &errOut)
+	require.Equal(t, 1, code, "the bad :steps fail the session")
+	text := out.String()
+	require.Contains(t, text, "[1] CtrlFlowTransform: unchanged\n")
+	require.Contains(t, text, "[2] ConvertToSSA: changed (:diff 2 shows how)\n")
+	require.Contains(t, text, "[7] LowerCompositeOps\n--- ConvertTensorToTileOps\n+++ LowerCompositeOps\n", "the target's diff")
+	require.Contains(t, text, "[8] FlattenTileNdTo2D: unchanged\n[9] InferTileMemorySpace: unchanged\n", "the last one reached says so")
+	require.Contains(t, text, "[10] InitMemRef\n", "a bad :step does not move the cursor")
+	e := errOut.String()
+	require.Contains(t, e, "error: :step ConvertToSSA: stage 2 has run already (:stage ConvertToSSA shows it; :step goes on from stage 9)")
+	require.Contains(t, e, `error: :step: no stage named "InitMemRf"; did you mean InitMemRef? (:passes lists them)`)
+}
+
 // :stage and :diff never move :step's cursor, and an unknown stage is an
 // error that suggests the closest pass rather than running every pass.
 func TestStageAndDiffDoNotStep(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ptorepl/ptorepl/checker"
+	"github.com/ptorepl/ptorepl/internal/suggest"
 	"github.com/ptorepl/ptorepl/interp"
 	"github.com/ptorepl/ptorepl/runtime"
 	"github.com/ptorepl/ptorepl/tensor"
@@ -19,7 +20,7 @@ import (
 func passCommands() map[string]metaCommand {
 	return map[string]metaCommand{
 		"passes":   {help: "list the pass pipeline (a > marks the next pass of :step)", run: (*repl).cmdPasses},
-		"step":     {help: "run the next pass on the last program and print its diff", run: (*repl).cmdStep},
+		"step":     {args: "[N|Pass]", help: "run the next pass (or the passes up to pass N or the named one) on the last program and print its diff", run: (*repl).cmdStep},
 		"stage":    {args: "N|Pass", help: "print the program after pass N (0 is the input) or the named pass", run: (*repl).cmdStage},
 		"diff":     {args: "[N|Pass]", help: "print what pass N (default: the last stepped) changed", run: (*repl).cmdDiff},
 		"pto":      {help: "lower the last program and print its PTO-MLIR", run: (*repl).cmdPTO},
@@ -66,40 +67,14 @@ func stageKey(cmd, arg string) (string, error) {
 		}
 		return arg, nil
 	}
-	best, bestD := "", -1
-	for _, n := range names {
-		if strings.EqualFold(n, arg) {
-			return n, nil
-		}
-		if d := editDistance(strings.ToLower(arg), strings.ToLower(n)); bestD < 0 || d < bestD {
-			best, bestD = n, d
-		}
+	best, bestD := suggest.Nearest(arg, names)
+	if bestD == 0 {
+		return best, nil
 	}
 	if bestD <= max(2, len(arg)/2) || strings.Contains(strings.ToLower(best), strings.ToLower(arg)) {
 		return "", fmt.Errorf(":%s: no stage named %q; did you mean %s? (:passes lists them)", cmd, arg, best)
 	}
 	return "", fmt.Errorf(":%s: no stage named %q; give 0..%d or one of %s", cmd, arg, len(names)-1, strings.Join(names, ", "))
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func (r *repl) cmdPasses(string) error {
@@ -117,28 +92,60 @@ func (r *repl) cmdPasses(string) error {
 	return nil
 }
 
-func (r *repl) cmdStep(string) error {
+func (r *repl) cmdStep(arg string) error {
 	s, err := r.currentStepper()
 	if err != nil {
 		return err
 	}
-	st, ok, err := s.Step()
-	if err != nil {
-		return err
+	target := -1 // the stage to stop at; -1: the next one
+	if arg != "" {
+		key, err := stageKey("step", arg)
+		if err != nil {
+			return err
+		}
+		target = stageIndex(key)
+		if at := len(s.Stages()) - 1; target <= at {
+			return fmt.Errorf(":step %s: stage %d has run already (:stage %s shows it; :step goes on from stage %d)", arg, target, key, at)
+		}
 	}
-	if !ok {
-		fmt.Fprintln(r.out, "every pass has run (:stage N shows a stage, :pto the generated code)")
-		return nil
-	}
-	n := len(s.Stages()) - 1
-	if !st.Changed {
-		fmt.Fprintf(r.out, "[%d] %s: unchanged\n", n, st.Name)
+	for {
+		st, ok, err := s.Step()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(r.out, "every pass has run (:stage N shows a stage, :pto the generated code)")
+			return nil
+		}
+		n := len(s.Stages()) - 1
+		switch {
+		case target > n && st.Changed:
+			fmt.Fprintf(r.out, "[%d] %s: changed (:diff %d shows how)\n", n, st.Name, n)
+			continue
+		case !st.Changed:
+			fmt.Fprintf(r.out, "[%d] %s: unchanged\n", n, st.Name)
+		default:
+			fmt.Fprintf(r.out, "[%d] %s\n%s", n, st.Name, ensureNewline(st.Diff))
+		}
+		if target > n {
+			continue
+		}
 		r.printWarnings(s)
 		return nil
 	}
-	fmt.Fprintf(r.out, "[%d] %s\n%s", n, st.Name, ensureNewline(st.Diff))
-	r.printWarnings(s)
-	return nil
+}
+
+// stageIndex is the stage number a stageKey result names (0: the input).
+func stageIndex(key string) int {
+	if n, err := strconv.Atoi(key); err == nil {
+		return n
+	}
+	for i, p := range interp.Passes() {
+		if p.Name == key {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // printWarnings shows the post-pipeline verifier's warnings once the last
