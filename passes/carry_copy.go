@@ -2,21 +2,28 @@ package passes
 
 import "github.com/ptorepl/ptorepl/ir"
 
-// keepCarried copies a loop-carried tile that the loop body still reads
-// after defining the value it carries into the next iteration:
+// keepCarried gives a loop-carried tile a buffer of its own where the
+// buffer it would be carried in is overwritten while it is still to be
+// read:
 //
 //	for i, (a, b) in pl.range(n, init_values=(a0, b0)):
-//	    a1 = pl.tile.add(a, b)   # a1's buffer holds a from the 2nd iteration on
-//	    b1 = pl.tile.sub(b, a)   # so this read needs a copy of a made before
+//	    a1 = pl.tile.add(a, b)   # from the 2nd iteration a is the last a1, in a1's buffer
+//	    b1 = pl.tile.sub(b, a)   # so a1 has overwritten the a read here
+//	    a_out, b_out = pl.yield_(a1, b1)
 //
-// From the second iteration a is the previous a1, in a1's buffer, so
-// writing a1 overwrites the a that b1 still reads. Upstream's MemoryReuse
-// resolves such hazards with moves; ptorepl has no MemoryReuse, so the
-// copy, `a__carried = pl.tile.move(a, target_memory=...)`, is made here,
-// before InitMemRef gives out buffers, and the later reads take it. Not
-// handled (the simulator reports the overwrite as a tile-overlap): a value
-// an inner if yields, and a carried tile yielded on into another carry (a
-// swap), whose copy would be overwritten the same way.
+// A carried tile is at risk when the body reads its iter-arg after the
+// statement that defines the value carried on (the yield counts: a swap,
+// `pl.yield_(p1, p)`, reads p at the end), or when the value carried on is
+// another iter-arg. Each such slot gets, at the end of the body, a copy
+// of its value (`a__carried = pl.tile.move(a1, target_memory=...)`, in a
+// buffer of its own that only that copy writes) and yields the copy; a
+// slot carrying an iter-arg on copies it first into a temporary
+// (`a__carried_tmp`), so that no copy overwrites an iter-arg another one
+// still reads. Upstream's MemoryReuse resolves such hazards with moves;
+// ptorepl has no MemoryReuse, so InitMemRef does it before giving out
+// buffers. A read inside the statement that defines the value (within an
+// if's branch) is not seen; the simulator reports such an overwrite as a
+// tile-overlap.
 func keepCarried(fn *ir.Function) (*ir.Function, error) {
 	names := newNamer(fn)
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
@@ -24,54 +31,68 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 		if len(ias) == 0 {
 			return []ir.Stmt{s}, nil
 		}
-		loopBody := ir.LoopBody(s)
-		stmts := ir.Flatten(loopBody)
-		y, ok := ir.LastYield(loopBody)
+		stmts := ir.Flatten(ir.LoopBody(s))
+		y, ok := ir.LastYield(ir.LoopBody(s))
 		if !ok {
 			return []ir.Stmt{s}, nil
 		}
-		defAt := map[*ir.Var]int{}
+		defAt := map[*ir.Var]int{} // the statement defining each value
 		for i, st := range stmts {
-			if a, ok := st.(*ir.AssignStmt); ok {
-				defAt[a.Var] = i
+			for _, v := range stmtDefs(st) {
+				defAt[v] = i
 			}
 		}
-		out := stmts
-		changed := false
+		iterArg := map[*ir.Var]bool{}
+		for _, ia := range ias {
+			iterArg[&ia.Var] = true
+		}
+		var risky []int
 		for k, ia := range ias {
-			tt, isTile := ia.Type().(*ir.TileType)
-			if !isTile || k >= len(y.Values) {
+			if _, tile := ia.Type().(*ir.TileType); !tile || k >= len(y.Values) {
 				continue
 			}
-			yv, ok := ir.VarOf(y.Values[k])
-			at, defined := defAt[yv]
-			if !ok || !defined || !readsAfter(out[at+1:len(out)-1], &ia.Var) {
+			v, ok := ir.VarOf(y.Values[k])
+			if !ok {
 				continue
 			}
-			move, err := ir.TileMove.NewCall([]ir.Expr{ia}, ir.Kwargs{{Key: "target_memory", Value: tt.Memory}}, ia.Pos)
+			if at, defined := defAt[v]; iterArg[v] && v != &ia.Var || defined && readsAfter(stmts[at+1:], &ia.Var) {
+				risky = append(risky, k)
+			}
+		}
+		if len(risky) == 0 {
+			return []ir.Stmt{s}, nil
+		}
+		out := append([]ir.Stmt(nil), stmts[:len(stmts)-1]...)
+		vals := append([]ir.Expr(nil), y.Values...)
+		move := func(name string, x ir.Expr, ref ir.Expr) (ir.Expr, error) {
+			mem := ref.Type().(*ir.TileType).Memory
+			c, err := ir.TileMove.NewCall([]ir.Expr{x}, ir.Kwargs{{Key: "target_memory", Value: mem}}, y.Pos)
 			if err != nil {
 				return nil, err
 			}
-			keep := ir.NewVar(names.fresh(ia.Name+"__carried"), move.Type(), ia.Pos)
-			m := map[*ir.Var]ir.Expr{&ia.Var: keep}
-			next := append(append([]ir.Stmt(nil), out[:at]...), assign(keep, move))
-			next = append(next, out[at])
-			for _, st := range out[at+1:] {
-				next = append(next, remapStmt(st, m))
-			}
-			// Statements shifted by one: the definitions after the copy
-			// move with them.
-			for v, i := range defAt {
-				if i >= at {
-					defAt[v] = i + 1
+			v := ir.NewVar(names.fresh(name), c.Type(), y.Pos)
+			out = append(out, assign(v, c))
+			return v, nil
+		}
+		// Iter-args carried on are copied before any copy overwrites one.
+		for _, k := range risky {
+			if v, _ := ir.VarOf(vals[k]); iterArg[v] {
+				t, err := move(ias[k].Name+"__carried_tmp", vals[k], ias[k])
+				if err != nil {
+					return nil, err
 				}
+				vals[k] = t
 			}
-			out, changed = next, true
 		}
-		if !changed {
-			return []ir.Stmt{s}, nil
+		for _, k := range risky {
+			c, err := move(ias[k].Name+"__carried", vals[k], ias[k])
+			if err != nil {
+				return nil, err
+			}
+			vals[k] = c
 		}
-		nb := &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: loopBody.Span()}, Stmts: out}
+		out = append(out, &ir.YieldStmt{StmtBase: y.StmtBase, Values: vals})
+		nb := &ir.SeqStmts{StmtBase: ir.StmtBase{Pos: ir.LoopBody(s).Span()}, Stmts: out}
 		switch x := s.(type) {
 		case *ir.ForStmt:
 			c := *x

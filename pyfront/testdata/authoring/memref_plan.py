@@ -93,3 +93,23 @@ class Carry:
     def main(self, x: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
         r: pl.Tensor[[16, 64], pl.FP32] = self.kernel(x, n, y)
         return r
+
+
+@pl.program
+class Swap:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        p0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        q0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(p0, 2.0)
+        for j, (p, q) in pl.range(4, init_values=(p0, q0)):
+            p1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(p, q)
+            p_out, q_out = pl.yield_(p1, p)
+        for j2, (u, v) in pl.range(3, init_values=(p_out, q_out)):
+            u_out, v_out = pl.yield_(v, u)
+        r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(v_out, [0, 0], y)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        r: pl.Tensor[[16, 64], pl.FP32] = self.kernel(x, y)
+        return r
