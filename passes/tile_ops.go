@@ -516,6 +516,9 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 			}
 		}
 	}
+	if c := ir.StmtCall(s); c != nil && (c.Op == ir.TensorRead || c.Op == ir.TensorWrite) {
+		return t.scalarAccess(s, c)
+	}
 	if !tileLowerable(s) {
 		if a, ok := s.(*ir.AssignStmt); ok {
 			if c, ok := a.Value.(*ir.Call); ok {
@@ -1677,4 +1680,48 @@ func (t *tileConv) keptOperands(s ir.Stmt, c *ir.Call, n int) (*ir.AssignStmt, [
 		ops[i] = y
 	}
 	return a, out, ops, nil
+}
+
+// scalarAccess lowers tensor.read / tensor.write of a value the kernel has
+// on chip to tile.read / tile.write of its tile, as upstream's conversion
+// does for a local tensor: a converted result (its tile is the only copy),
+// or an input parameter the kernel loaded at its top (never written, so
+// the tile is what GM holds). A plain GM tensor keeps the scalar GM access.
+func (t *tileConv) scalarAccess(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	tile := t.tileOf(c.Args[0])
+	if v, ok := ir.VarOf(c.Args[0]); ok && tile == nil {
+		if tv, loaded := t.entry[v]; loaded && t.readOnly(v) {
+			tile = tv
+		}
+	}
+	if tile == nil {
+		return t.fixUses(s)
+	}
+	op := ir.TileRead
+	if c.Op == ir.TensorWrite {
+		op = ir.TileWrite
+	}
+	args := append([]ir.Expr{tile}, c.Args[1:]...)
+	call, err := op.NewCall(args, c.Kwargs, c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := s.(*ir.AssignStmt)
+	if !ok || op == ir.TileRead {
+		return []ir.Stmt{replaceCall(s, c, call)}, nil
+	}
+	// A write's result rebinds the tile.
+	v := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
+	t.tiles[a.Var], t.converted[a.Var] = v, true
+	return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: v, Value: call}}, nil
+}
+
+// readOnly reports whether parameter v of the kernel is an input.
+func (t *tileConv) readOnly(v *ir.Var) bool {
+	for i, p := range t.fn.Params {
+		if p == v {
+			return t.fn.Direction(i) == ir.In
+		}
+	}
+	return false
 }
