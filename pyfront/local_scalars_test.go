@@ -12,13 +12,15 @@ import (
 )
 
 // tensor.read and tensor.write of a value the kernel computed (and a read
-// of an input it loaded) become tile.read and tile.write of its tile, as
-// upstream converts them; written and compiled agree. (The compile failed
+// of an input it loaded, and of a tensor it created) become tile.read and
+// tile.write of its tile, as upstream converts them; written and compiled
+// agree. (The compile failed
 // before: "tensor.write needs a tensor; store it first".)
 func TestLocalScalarAccess(t *testing.T) {
 	prog, comp, _ := authored(t, "local_scalars.py", "LocalScalars", 1)
 	text := printer.Program(comp.Final())
-	for _, want := range []string{"pl.tile.write(t__tile, [1, 2], first)", "pl.tile.read(t__tile, [1, 2])", "pl.tile.read(a__tile, [0, 0])"} {
+	for _, want := range []string{"pl.tile.write(t__tile, [1, 2], first)", "pl.tile.read(t__tile, [1, 2])", "pl.tile.read(a__tile, [0, 0])",
+		"= pl.tile.create([4], dtype=pl.FP32, target_memory=pl.Mem.Vec)", "pl.tile.write(s__tile, [2], back)", "pl.tile.read(s__tile, [2])"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("no %s in\n%s", want, text)
 		}
