@@ -145,16 +145,25 @@ func InitMemRef(p *ir.Program) (*ir.Program, error) {
 	})
 }
 
-// hasMemRefs makes InitMemRef idempotent: a function whose values already
-// carry MemRefs was initialised before.
+// hasMemRefs makes InitMemRef idempotent: a function whose tiles already
+// carry MemRefs (or, without tiles, whose tensors do) was initialised
+// before. Tensor MemRefs alone, on a kernel whose tiles have none, are a
+// program's own annotations: the kernel is planned.
 func hasMemRefs(fn *ir.Function) bool {
-	found := false
+	tiles, tileRefs, tensorRefs := false, false, false
 	forEachDef(fn, func(v *ir.Var) {
-		if memRefOf(v.Type()) != nil {
-			found = true
+		m := memRefOf(v.Type())
+		if _, ok := v.Type().(*ir.TileType); ok {
+			tiles = true
+			tileRefs = tileRefs || m != nil
+			return
 		}
+		tensorRefs = tensorRefs || m != nil
 	})
-	return found
+	if tiles {
+		return tileRefs
+	}
+	return tensorRefs
 }
 
 // poppedTiles are the tiles a cross-core pipe hands fn (a tpop's result):

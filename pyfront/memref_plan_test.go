@@ -177,4 +177,14 @@ func TestMemRefPlan(t *testing.T) {
 	sameOutputs(runs(func() []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Randn(3, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
 	}, 1, swap, si, sp))
+
+	// A kernel whose tensors carry MemRefs and whose tiles carry none is
+	// planned, not taken for one InitMemRef has seen.
+	ai, err := passes.InitMemRef(prog("Annotated"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := printer.Program(ai); !strings.Contains(text, "u: pl.Tile[[8, 32], pl.FP32, pl.MemRef(mem_vec_3, 0, 1024), pl.Mem.Vec]") {
+		t.Fatalf("the annotated kernel's tiles are not planned:\n%s", text)
+	}
 }

@@ -113,3 +113,14 @@ class Swap:
     def main(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
         r: pl.Tensor[[16, 64], pl.FP32] = self.kernel(x, y)
         return r
+
+
+@pl.program
+class Annotated:
+    # Its tensors carry MemRefs of the program's own, its tiles none: InitMemRef plans it.
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[8, 32], pl.FP32, pl.MemRef("mem_ddr_0", 0, 1024)], y: pl.Out[pl.Tensor[[8, 32], pl.FP32, pl.MemRef("mem_ddr_1", 0, 1024)]]) -> pl.Tensor[[8, 32], pl.FP32]:
+        t: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 32], [8, 32], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        r: pl.Tensor[[8, 32], pl.FP32] = pl.tile.store(u, [0, 0], y)
+        return r
