@@ -143,6 +143,18 @@ func TestPassCommands(t *testing.T) {
 	require.NotContains(t, text, "every pass has run")
 }
 
+// A command typed while a cell is unfinished (an unclosed bracket) drops
+// the cell and runs: :quit quits rather than being read as Go.
+func TestCommandEndsAnUnfinishedCell(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(nil, strings.NewReader("x := foo(\n:passes\ny := (1 +\n:quit\nfmt.Println(\"printed-after-quit\")\n"), &out, &errOut)
+	require.Equal(t, 1, code, "a dropped cell fails the scripted session")
+	require.Equal(t, 2, strings.Count(errOut.String(), "(the unfinished cell above was dropped: a command ends it)"), errOut.String())
+	require.NotContains(t, errOut.String(), "expected operand")
+	require.Contains(t, out.String(), "CtrlFlowTransform", ":passes ran")
+	require.NotContains(t, out.String(), "printed-after-quit", ":quit quit")
+}
+
 // :step Pass runs the passes up to the named one (or stage N), a line for
 // each on the way and the diff of the last; a stage already run, or a
 // misspelt name, is an error.

@@ -104,6 +104,21 @@ func (r *repl) cancelRunning() bool {
 	return false
 }
 
+// isCommandLine reports whether line is one of the REPL's commands (a
+// colon and a known name), which no Go continuation line is.
+func isCommandLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, ":") {
+		return false
+	}
+	name, _, _ := strings.Cut(t[1:], " ")
+	if name == "quit" || name == "q" || name == "exit" {
+		return true
+	}
+	_, known := metaCommands()[name]
+	return known
+}
+
 func (r *repl) runMeta(line string) (ok, quit bool) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
 	if name == "quit" || name == "q" || name == "exit" {
@@ -129,7 +144,7 @@ func helpText(cmds map[string]metaCommand) string {
 	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString("Type Go statements and declarations; pl, pld and tensor are imported.\n")
-	b.WriteString("A cell continues over several lines until its brackets close.\n\n")
+	b.WriteString("A cell continues over several lines until its brackets close; a command drops it.\n\n")
 	for _, n := range names {
 		c := cmds[n]
 		fmt.Fprintf(&b, "  :%-22s %s\n", strings.TrimSpace(n+" "+c.args), c.help)
@@ -141,8 +156,10 @@ func helpText(cmds map[string]metaCommand) string {
 
 // readCells splits line input into cells: a cell ends when it is complete
 // (or invalid, which evaluation then reports). prompt is called before each
-// line with whether a cell is in progress.
-func readCells(next func(continued bool) (string, error), cell func(string) bool) error {
+// line with whether a cell is in progress. A command line (:quit, :run, ...)
+// typed while a cell is unfinished drops that cell, after dropped is told,
+// and runs: an unclosed bracket must not swallow a :quit.
+func readCells(next func(continued bool) (string, error), cell func(string) bool, dropped func()) error {
 	var buf []string
 	for {
 		line, err := next(len(buf) > 0)
@@ -151,6 +168,10 @@ func readCells(next func(continued bool) (string, error), cell func(string) bool
 				cell(strings.Join(buf, "\n"))
 			}
 			return err
+		}
+		if len(buf) > 0 && isCommandLine(line) {
+			buf = nil
+			dropped()
 		}
 		// A meta command is a single line.
 		if len(buf) == 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
@@ -207,6 +228,9 @@ func replMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		ok, quit := r.eval(cell)
 		failed = failed || !ok
 		return !quit
+	}, func() {
+		fmt.Fprintln(stderr, "(the unfinished cell above was dropped: a command ends it)")
+		failed = true
 	})
 	if failed {
 		return 1
@@ -295,7 +319,8 @@ func (r *repl) interactive(in *os.File, stdout, stderr io.Writer) int {
 		_, quit := r.eval(cell)
 		return !quit
 	}
-	for errors.Is(readCells(next, onCell), errDropCell) {
+	dropped := func() { fmt.Fprintln(stdout, "(the unfinished cell was dropped: a command ends it)") }
+	for errors.Is(readCells(next, onCell, dropped), errDropCell) {
 	}
 	return 0
 }
