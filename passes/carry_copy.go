@@ -111,15 +111,12 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 	return withBody(fn, body), nil
 }
 
-// readsAfter reports whether any of stmts reads v.
+// readsAfter reports whether any of stmts, or a statement inside one,
+// reads v.
 func readsAfter(stmts []ir.Stmt, v *ir.Var) bool {
 	found := false
 	for _, s := range stmts {
-		ir.WalkStmt(s, func(e ir.Expr) {
-			if u, ok := ir.VarOf(e); ok && u == v {
-				found = true
-			}
-		}, nil)
+		ir.WalkStmt(s, nil, func(st ir.Stmt) { found = found || stmtUses(st, v) })
 	}
 	return found
 }

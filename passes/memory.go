@@ -529,7 +529,8 @@ func sliceSpan(c *ir.Call, parent, view ir.Type) (uint64, bool) {
 }
 
 // addIndex and mulIndex build INDEX arithmetic on byte offsets, folding
-// constants as upstream's offset helpers do (a nil operand is 0).
+// constants and identities as upstream's offset helpers do (a nil operand
+// of addIndex is 0).
 func addIndex(a, b ir.Expr) ir.Expr {
 	if a == nil {
 		return b
@@ -537,31 +538,27 @@ func addIndex(a, b ir.Expr) ir.Expr {
 	if b == nil {
 		return a
 	}
-	x, okA := ir.ConstValue(a)
-	y, okB := ir.ConstValue(b)
-	switch {
-	case okA && okB:
-		return ir.Int(x + y)
-	case okB && y == 0:
-		return a
-	case okA && x == 0:
-		return b
-	}
-	return &ir.BinaryExpr{Op: ir.OpAdd, Left: a, Right: b, DType: ir.INDEX}
+	return indexArith(ir.OpAdd, a, b, 0)
 }
 
-func mulIndex(a, b ir.Expr) ir.Expr {
+func mulIndex(a, b ir.Expr) ir.Expr { return indexArith(ir.OpMul, a, b, 1) }
+
+// indexArith is a op b, folded when both are constants or one is the op's
+// identity.
+func indexArith(op ir.BinaryOp, a, b ir.Expr, identity int64) ir.Expr {
 	x, okA := ir.ConstValue(a)
 	y, okB := ir.ConstValue(b)
 	switch {
 	case okA && okB:
-		return ir.Int(x * y)
-	case okB && y == 1:
+		if v, ok, err := ir.IntArith(op, x, y); ok && err == nil {
+			return ir.Int(v)
+		}
+	case okB && y == identity:
 		return a
-	case okA && x == 1:
+	case okA && x == identity:
 		return b
 	}
-	return &ir.BinaryExpr{Op: ir.OpMul, Left: a, Right: b, DType: ir.INDEX}
+	return &ir.BinaryExpr{Op: op, Left: a, Right: b, DType: ir.INDEX}
 }
 
 // declaredAllocations sizes the allocations fn's tiles declare (a

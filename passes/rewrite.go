@@ -607,3 +607,50 @@ func withBody(fn *ir.Function, body ir.Stmt) *ir.Function {
 	g.Body = body
 	return g
 }
+
+// stmtUses reports whether the expressions of s itself (not of its nested
+// statements) read v.
+func stmtUses(s ir.Stmt, v *ir.Var) bool {
+	var es []ir.Expr
+	switch x := s.(type) {
+	case *ir.AssignStmt:
+		es = []ir.Expr{x.Value}
+	case *ir.EvalStmt:
+		es = []ir.Expr{x.Expr}
+	case *ir.YieldStmt:
+		es = x.Values
+	case *ir.ReturnStmt:
+		es = x.Values
+	case *ir.IfStmt:
+		es = []ir.Expr{x.Cond}
+	case *ir.ForStmt:
+		es = []ir.Expr{x.Start, x.Stop, x.Step}
+		for _, ia := range x.IterArgs {
+			es = append(es, ia.Init)
+		}
+	case *ir.WhileStmt:
+		es = []ir.Expr{x.Cond}
+		for _, ia := range x.IterArgs {
+			es = append(es, ia.Init)
+		}
+	case *ir.ScopeStmt:
+		if x.CoreNum != nil {
+			es = append(es, x.CoreNum)
+		}
+		es = append(append(append(es, x.Deps...), x.NoDepArgs...), x.Dumps...)
+	}
+	return exprsUse(es, v)
+}
+
+// exprsUse reports whether any of es reads v.
+func exprsUse(es []ir.Expr, v *ir.Var) bool {
+	found := false
+	for _, e := range es {
+		ir.WalkExpr(e, func(x ir.Expr) {
+			if u, ok := ir.VarOf(x); ok && u == v {
+				found = true
+			}
+		})
+	}
+	return found
+}

@@ -101,10 +101,11 @@ func (t *tileConv) findAssembledCreates(loops []ir.Stmt) {
 		if c == nil || len(c.Args) == 0 {
 			return
 		}
-		// A scalar read or write of a created tensor makes it a tile too,
-		// as long as every use of it takes one.
-		scalar := c.Op == ir.TensorRead || c.Op == ir.TensorWrite
-		if c.Op != ir.TensorAssemble && !scalar {
+		// An assemble into a created tensor makes it a tile; so does a
+		// scalar read or write (an op that may stay GM), as long as every
+		// use of it takes a tile.
+		rule := transferRules[c.Op]
+		if !rule.local {
 			return
 		}
 		v, ok := ir.VarOf(c.Args[0])
@@ -114,15 +115,16 @@ func (t *tileConv) findAssembledCreates(loops []ir.Stmt) {
 		if _, done := t.carried[v]; done {
 			return
 		}
-		if d := t.defOf(v); d != nil && d.Op == ir.TensorCreate && (!scalar || t.usesTakeTile(v)) {
+		if d := t.defOf(v); d != nil && d.Op == ir.TensorCreate && (!rule.onChipOnly || t.usesTakeTile(v)) {
 			t.carried[v] = ir.MemVec
 		}
 	})
 }
 
 // usesTakeTile reports whether every statement using v can take it as a
-// tile: a scalar read or write, an assemble, an op the pass lowers with v
-// among its tile operands, a yield or a return.
+// tile: an op reading or writing it in place (a rule's local: assemble,
+// scalar read and write), an op the pass lowers with v among its tile
+// operands, a yield or a return.
 func (t *tileConv) usesTakeTile(v *ir.Var) bool {
 	ok := true
 	ir.WalkStmt(t.fn.Body, nil, func(s ir.Stmt) {
@@ -135,8 +137,7 @@ func (t *tileConv) usesTakeTile(v *ir.Var) bool {
 		case *ir.ForStmt, *ir.WhileStmt, *ir.IfStmt, *ir.SeqStmts, *ir.ScopeStmt:
 			return // their own statements are visited
 		}
-		c := ir.StmtCall(s)
-		if c != nil && (c.Op == ir.TensorRead || c.Op == ir.TensorWrite || c.Op == ir.TensorAssemble) {
+		if c := ir.StmtCall(s); c != nil && transferRules[c.Op].local {
 			return
 		}
 		if args, _ := tileOperands(s); exprsUse(args, v) {
@@ -145,48 +146,6 @@ func (t *tileConv) usesTakeTile(v *ir.Var) bool {
 		ok = false
 	})
 	return ok
-}
-
-// stmtUses reports whether the expressions of s itself (not of its nested
-// statements) read v.
-func stmtUses(s ir.Stmt, v *ir.Var) bool {
-	var es []ir.Expr
-	switch x := s.(type) {
-	case *ir.AssignStmt:
-		es = []ir.Expr{x.Value}
-	case *ir.EvalStmt:
-		es = []ir.Expr{x.Expr}
-	case *ir.YieldStmt:
-		es = x.Values
-	case *ir.ReturnStmt:
-		es = x.Values
-	case *ir.IfStmt:
-		es = []ir.Expr{x.Cond}
-	case *ir.ForStmt:
-		es = []ir.Expr{x.Start, x.Stop, x.Step}
-		for _, ia := range x.IterArgs {
-			es = append(es, ia.Init)
-		}
-	case *ir.WhileStmt:
-		es = []ir.Expr{x.Cond}
-		for _, ia := range x.IterArgs {
-			es = append(es, ia.Init)
-		}
-	}
-	return exprsUse(es, v)
-}
-
-// exprsUse reports whether any of es reads v.
-func exprsUse(es []ir.Expr, v *ir.Var) bool {
-	found := false
-	for _, e := range es {
-		ir.WalkExpr(e, func(x ir.Expr) {
-			if u, ok := ir.VarOf(x); ok && u == v {
-				found = true
-			}
-		})
-	}
-	return found
 }
 
 // phiTile reports whether v, a for's or if's return variable, becomes a

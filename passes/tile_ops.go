@@ -326,6 +326,14 @@ type transferRule struct {
 	// the kernel's entry load (tile_entry.go), as an op lowered to its tile
 	// form does; the others load their own operands.
 	entryLoads bool
+	// local marks an op that reads or writes its first argument in place:
+	// a tensor the kernel creates and gives it becomes a Vec tile
+	// (findAssembledCreates), as upstream makes a kernel's local tensors.
+	local bool
+	// onChipOnly marks an op the pass rewrites only when its first
+	// argument is on chip (a converted value, an input loaded at the
+	// kernel's top); given a GM tensor it stays the GM op.
+	onChipOnly bool
 }
 
 // resultTile reports whether the pass makes op's result a tile, and in
@@ -349,7 +357,7 @@ var transferRules = map[*ir.OpDef]transferRule{
 		}
 		return nil
 	}},
-	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }},
+	ir.TensorAssemble:      {rewrite: (*tileConv).assemble, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:2] }, local: true},
 	ir.TensorMatmul:        {rewrite: (*tileConv).matmul, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[:2] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorMatmulAcc:     {rewrite: (*tileConv).matmulAcc, tileArgs: func(c *ir.Call) []ir.Expr { return c.Args[1:3] }, space: ir.MemMat, tile: ir.MemAcc},
 	ir.TensorGather:        {rewrite: (*tileConv).gather, tile: ir.MemVec},
@@ -363,6 +371,8 @@ var transferRules = map[*ir.OpDef]transferRule{
 	ir.TensorCreateL1:      {rewrite: (*tileConv).createL1, tile: ir.MemMat},
 	ir.TensorGatherRow:     {rewrite: (*tileConv).gatherRow, tile: ir.MemMat},
 	ir.TensorPagedGather:   {rewrite: (*tileConv).pagedGather, tile: ir.MemMat},
+	ir.TensorRead:          {rewrite: onChipAccess(ir.TileRead), local: true, onChipOnly: true},
+	ir.TensorWrite:         {rewrite: onChipAccess(ir.TileWrite), local: true, onChipOnly: true},
 }
 
 // aliasCall calls the op c's op is another spelling of (a tensor-scope
@@ -386,7 +396,10 @@ func tileLowerable(s ir.Stmt) bool {
 	if c == nil || c.Op == nil {
 		return false
 	}
-	if _, ok := transferRules[c.Op]; ok || c.Op.AliasOf != nil {
+	if r, ok := transferRules[c.Op]; ok {
+		return !r.onChipOnly // those may stay GM ops
+	}
+	if c.Op.AliasOf != nil {
 		return true
 	}
 	_, assign := s.(*ir.AssignStmt)
@@ -516,8 +529,8 @@ func (t *tileConv) stmt(s ir.Stmt) ([]ir.Stmt, error) {
 			}
 		}
 	}
-	if c := ir.StmtCall(s); c != nil && (c.Op == ir.TensorRead || c.Op == ir.TensorWrite) {
-		return t.scalarAccess(s, c)
+	if c := ir.StmtCall(s); c != nil && transferRules[c.Op].onChipOnly {
+		return transferRules[c.Op].rewrite(t, s, c)
 	}
 	if !tileLowerable(s) {
 		if a, ok := s.(*ir.AssignStmt); ok {
@@ -1682,38 +1695,36 @@ func (t *tileConv) keptOperands(s ir.Stmt, c *ir.Call, n int) (*ir.AssignStmt, [
 	return a, out, ops, nil
 }
 
-// scalarAccess lowers tensor.read / tensor.write of a value the kernel has
-// on chip to tile.read / tile.write of its tile, as upstream's conversion
-// does for a local tensor: a converted result (its tile is the only copy),
-// or an input parameter the kernel loaded at its top (never written, so
-// the tile is what GM holds). A plain GM tensor keeps the scalar GM access.
-func (t *tileConv) scalarAccess(s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
-	tile := t.tileOf(c.Args[0])
-	if v, ok := ir.VarOf(c.Args[0]); ok && tile == nil {
-		if tv, loaded := t.entry[v]; loaded && t.readOnly(v) {
-			tile = tv
+// onChipAccess is the rule of tensor.read / tensor.write: on a value the
+// kernel has on chip (a converted result, its only copy; or an input
+// parameter loaded at its top, never written, so the tile is what GM
+// holds) it becomes tileOp (tile.read / tile.write) of the tile, as
+// upstream's conversion does for a local tensor; a plain GM tensor keeps
+// the scalar GM access. A result that rebinds its argument (tileOp's
+// ResultAlias: a write's) rebinds the tile.
+func onChipAccess(tileOp *ir.OpDef) func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+	return func(t *tileConv, s ir.Stmt, c *ir.Call) ([]ir.Stmt, error) {
+		tile := t.tileOf(c.Args[0])
+		if v, ok := ir.VarOf(c.Args[0]); ok && tile == nil {
+			if tv, loaded := t.entry[v]; loaded && t.readOnly(v) {
+				tile = tv
+			}
 		}
+		if tile == nil {
+			return t.fixUses(s)
+		}
+		call, err := tileOp.NewCall(append([]ir.Expr{tile}, c.Args[1:]...), c.Kwargs, c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		a, ok := s.(*ir.AssignStmt)
+		if !ok || tileOp.ResultAlias == "" {
+			return []ir.Stmt{replaceCall(s, c, call)}, nil
+		}
+		v := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
+		t.tiles[a.Var], t.converted[a.Var] = v, true
+		return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: v, Value: call}}, nil
 	}
-	if tile == nil {
-		return t.fixUses(s)
-	}
-	op := ir.TileRead
-	if c.Op == ir.TensorWrite {
-		op = ir.TileWrite
-	}
-	args := append([]ir.Expr{tile}, c.Args[1:]...)
-	call, err := op.NewCall(args, c.Kwargs, c.Pos)
-	if err != nil {
-		return nil, err
-	}
-	a, ok := s.(*ir.AssignStmt)
-	if !ok || op == ir.TileRead {
-		return []ir.Stmt{replaceCall(s, c, call)}, nil
-	}
-	// A write's result rebinds the tile.
-	v := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
-	t.tiles[a.Var], t.converted[a.Var] = v, true
-	return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: v, Value: call}}, nil
 }
 
 // readOnly reports whether parameter v of the kernel is an input.
