@@ -1,6 +1,10 @@
 package passes
 
-import "github.com/ptorepl/ptorepl/ir"
+import (
+	"slices"
+
+	"github.com/ptorepl/ptorepl/ir"
+)
 
 // keepCarried gives a loop-carried tile a buffer of its own where the
 // buffer it would be carried in is overwritten while it is still to be
@@ -19,11 +23,14 @@ import "github.com/ptorepl/ptorepl/ir"
 // buffer of its own that only that copy writes) and yields the copy; a
 // slot carrying an iter-arg on copies it first into a temporary
 // (`a__carried_tmp`), so that no copy overwrites an iter-arg another one
-// still reads. Upstream's MemoryReuse resolves such hazards with moves;
-// ptorepl has no MemoryReuse, so InitMemRef does it before giving out
-// buffers. A read inside the statement that defines the value (within an
-// if's branch) is not seen; the simulator reports such an overwrite as a
-// tile-overlap.
+// still reads. A value an if defines is carried in the buffer of the
+// branch that yielded it, so each branch is looked at the same way: the
+// iter-arg read in that branch after its yielded value is written (or the
+// branch yielding another iter-arg) puts the slot at risk. Upstream's
+// MemoryReuse resolves such hazards with moves; ptorepl has no
+// MemoryReuse, so InitMemRef does it before giving out buffers. A value
+// a nested loop defines is not looked into; the simulator reports an
+// overwrite there as a tile-overlap.
 func keepCarried(fn *ir.Function) (*ir.Function, error) {
 	names := newNamer(fn)
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
@@ -36,12 +43,6 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 		if !ok {
 			return []ir.Stmt{s}, nil
 		}
-		defAt := map[*ir.Var]int{} // the statement defining each value
-		for i, st := range stmts {
-			for _, v := range stmtDefs(st) {
-				defAt[v] = i
-			}
-		}
 		iterArg := map[*ir.Var]bool{}
 		for _, ia := range ias {
 			iterArg[&ia.Var] = true
@@ -51,11 +52,7 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 			if _, tile := ia.Type().(*ir.TileType); !tile || k >= len(y.Values) {
 				continue
 			}
-			v, ok := ir.VarOf(y.Values[k])
-			if !ok {
-				continue
-			}
-			if at, defined := defAt[v]; iterArg[v] && v != &ia.Var || defined && readsAfter(stmts[at+1:], &ia.Var) {
+			if carriedAtRisk(stmts, y.Values[k], &ia.Var, iterArg) {
 				risky = append(risky, k)
 			}
 		}
@@ -109,6 +106,42 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 		return fn, err
 	}
 	return withBody(fn, body), nil
+}
+
+// carriedAtRisk reports whether the value yielded, which block stmts
+// defines (or passes on), is written where the iter-arg ia lives on the
+// next iteration while the block still reads ia afterwards: ia is read
+// after the statement defining the value, or the value is another
+// iter-arg, or the value is an if's result and one of its branches is at
+// risk for the value it yields.
+func carriedAtRisk(stmts []ir.Stmt, yielded ir.Expr, ia *ir.Var, iterArg map[*ir.Var]bool) bool {
+	v, ok := ir.VarOf(yielded)
+	if !ok || v == ia {
+		return false
+	}
+	if iterArg[v] {
+		return true
+	}
+	for at, st := range stmts {
+		k := slices.Index(stmtDefs(st), v)
+		if k < 0 {
+			continue
+		}
+		if readsAfter(stmts[at+1:], ia) {
+			return true
+		}
+		iff, ok := st.(*ir.IfStmt) // its k-th result is v
+		if !ok {
+			return false
+		}
+		for _, arm := range []ir.Stmt{iff.Then, iff.Else} {
+			if y, ok := ir.LastYield(arm); ok && k < len(y.Values) && carriedAtRisk(ir.Flatten(arm), y.Values[k], ia, iterArg) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // readsAfter reports whether any of stmts, or a statement inside one,

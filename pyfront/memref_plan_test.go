@@ -178,6 +178,49 @@ func TestMemRefPlan(t *testing.T) {
 		return []*tensor.Tensor{tensor.Randn(3, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
 	}, 1, swap, si, sp))
 
+	// A carried value an if defines lives in the buffer of the branch that
+	// yielded it, and both branches read a after writing theirs: a is
+	// carried on in a copy, and the plan computes as written. Without the
+	// copy (the plan yielding a2 itself) it does not, and the checker says
+	// which tile overwrote the carried one.
+	carryIf := prog("CarryIf")
+	fi, err := passes.InitMemRef(carryIf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := printer.Program(fi); !strings.Contains(text, "= pl.tile.move(a2, target_memory=pl.Mem.Vec)") ||
+		!strings.Contains(text, "pl.yield_(a__carried, b2)") {
+		t.Fatalf("a2 is not carried on in a copy:\n%s", text)
+	}
+	fp, err := passes.AllocateMemoryAddr(fi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, "CarryIf after AllocateMemoryAddr", fp)
+	ifArgs := func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(4, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
+	}
+	fouts := runs(ifArgs, 1, carryIf, fi, fp)
+	sameOutputs(fouts)
+	kept = kept[:0]
+	for _, line := range strings.Split(printer.Program(fp), "\n") {
+		if !strings.Contains(line, "a__carried:") {
+			kept = append(kept, strings.ReplaceAll(line, "a__carried", "a2"))
+		}
+	}
+	hazard = readOne(t, "CarryIf without the copy", strings.Join(kept, "\n"))
+	a = ifArgs()
+	if _, rep, err = checker.Run(context.Background(), hazard, a, checker.Options{Ranks: 1}); err != nil {
+		t.Fatal(err)
+	}
+	found = rep.Of(checker.KindTileOverlap)
+	if len(found) == 0 || !strings.Contains(rep.String(), "tile a1 overwrote its own previous value") {
+		t.Fatalf("want a1's overwrite of the carried a reported, got:\n%s", rep)
+	}
+	if a[1].Equal(fouts[0]) {
+		t.Fatal("the hazard in a branch did not change the result")
+	}
+
 	// A kernel whose tensors carry MemRefs and whose tiles carry none is
 	// planned, not taken for one InitMemRef has seen.
 	ai, err := passes.InitMemRef(prog("Annotated"))

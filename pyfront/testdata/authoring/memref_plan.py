@@ -7,7 +7,9 @@ a store's result its output's, a slice its byte offset inside its source
 can touch; tile buffers start at the placeholder 0. Planned is what
 AllocateMemoryAddr then makes of it: each buffer at its address, the slice
 at its offset past it. Carry carries two tiles through a for loop and one
-through a while loop, whose results print without their types.
+through a while loop, whose results print without their types. CarryIf
+carries tiles that an if defines, and each branch reads the iter-arg after
+writing the value it yields.
 """
 import pypto.language as pl
 
@@ -107,6 +109,32 @@ class Swap:
         for j2, (u, v) in pl.range(3, init_values=(p_out, q_out)):
             u_out, v_out = pl.yield_(v, u)
         r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(v_out, [0, 0], y)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        r: pl.Tensor[[16, 64], pl.FP32] = self.kernel(x, y)
+        return r
+
+
+@pl.program
+class CarryIf:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        a0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        b0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(a0, 2.0)
+        for i, (a, b) in pl.range(4, init_values=(a0, b0)):
+            if i < 2:
+                a1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, b)
+                b1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.sub(b, a)
+                a2, b2 = pl.yield_(a1, b1)
+            else:
+                a3: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(a, 0.5)
+                b3: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(b, a)
+                a2, b2 = pl.yield_(a3, b3)
+            a_out, b_out = pl.yield_(a2, b2)
+        s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a_out, b_out)
+        r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(s, [0, 0], y)
         return r
 
     @pl.function(type=pl.FunctionType.Orchestration)
