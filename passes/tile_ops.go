@@ -1531,9 +1531,20 @@ func (t *tileConv) emit(out *[]ir.Stmt, name string, op *ir.OpDef, args []ir.Exp
 // convertedTo binds a's variable, now a tile, to call: later uses of it
 // read the tile.
 func (t *tileConv) convertedTo(a *ir.AssignStmt, call *ir.Call, out []ir.Stmt) []ir.Stmt {
-	nv := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
+	nv := t.tileVar(a.Var, call.Type())
 	t.setTile(a.Var, nv)
 	return append(out, assign(nv, call))
+}
+
+// tileVar is the tile variable a converted assignment to v binds. A name
+// assigned in both branches of an if is one variable when the program is
+// not in SSA form; its tile is then one variable too, as upstream's
+// conversion keeps one tile per tensor variable.
+func (t *tileConv) tileVar(v *ir.Var, typ ir.Type) *ir.Var {
+	if old, ok := t.tiles[v].(*ir.Var); ok && t.converted[v] && ir.StructuralEqual(old.Type(), typ, false) {
+		return old
+	}
+	return ir.NewVar(t.names.fresh(tileName(v.Name)), typ, v.Pos)
 }
 
 // scatterMask lowers tensor.scatter_mask(input, dst) to
@@ -1721,7 +1732,7 @@ func onChipAccess(tileOp *ir.OpDef) func(t *tileConv, s ir.Stmt, c *ir.Call) ([]
 		if !ok || tileOp.ResultAlias == "" {
 			return []ir.Stmt{replaceCall(s, c, call)}, nil
 		}
-		v := ir.NewVar(t.names.fresh(tileName(a.Var.Name)), call.Type(), a.Var.Pos)
+		v := t.tileVar(a.Var, call.Type())
 		t.tiles[a.Var], t.converted[a.Var] = v, true
 		return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: v, Value: call}}, nil
 	}

@@ -26,7 +26,11 @@ func TestBranchesBindOneName(t *testing.T) {
 	}
 	if text := printer.Program(after); !strings.Contains(text, "picked: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.yield_(y__tile)") {
 		t.Fatalf("want the then branch to yield its own tile, y__tile:\n%s", text)
+	} else if strings.Count(text, "y__tile: pl.Tile") != 2 || strings.Contains(text, "y__tile_1") {
+		// One variable y, so one tile variable, as upstream converts it.
+		t.Fatalf("want both branches to bind y's one tile variable, y__tile:\n%s", text)
 	}
+	roundTrip(t, "Branches after ConvertTensorToTileOps", after)
 	x := tensor.Randn(7, 8, 32)
 	for _, n := range []float64{0, 1} {
 		for _, p := range []*ir.Program{before, after} {

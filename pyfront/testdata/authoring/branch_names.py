@@ -2,7 +2,7 @@
 
 The reader makes the two `y` one variable (as a non-SSA name); each branch
 must still yield the tile it computed (ConvertTensorToTileOps once yielded
-the else branch's tile from both).
+the else branch's tile from both), and both bind y's one tile variable.
 """
 import pypto.language as pl
 
