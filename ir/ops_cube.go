@@ -312,10 +312,10 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if acc.Memory != MemAcc && acc.Memory != MemNone || acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
+			if acc.Memory != MemAcc && acc.Memory != MemNone && acc.Memory != MemVec || acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
 				return nil, c.Fail(0, "an Acc tile "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
 			}
-			return c.Args[0].Type(), nil
+			return accumulated(c.Args[0].Type()), nil
 		},
 	})
 	TensorMatmul = RegisterOp(&OpDef{
@@ -369,22 +369,39 @@ func init() {
 			if err := initCond(c, 3); err != nil {
 				return nil, err
 			}
-			return c.Args[0].Type(), nil
+			return accumulated(c.Args[0].Type()), nil
 		},
 	})
 }
 
 // accumulatorLike requires argument i to be an Acc tile of want's shape
-// and element type (a matmul_acc's or gemv_acc's accumulator).
+// and element type (a matmul_acc's or gemv_acc's accumulator). A Vec tile
+// is taken too: `acc = pl.tile.create(shape, dtype=...)` is in Vec, the
+// DSL's default, and InferTileMemorySpace places it in Acc, as upstream's
+// does, when the accumulation is what it holds (accumulated).
 func accumulatorLike(c *DeduceCtx, i int, want *TileType) error {
-	acc, err := cubeTile(c, i, MemAcc)
-	if err != nil {
+	var acc *TileType
+	var err error
+	if t, ok := c.Args[i].Type().(*TileType); ok && t.Memory == MemVec && len(t.Shape) == 2 {
+		acc = t
+	} else if acc, err = cubeTile(c, i, MemAcc); err != nil {
 		return err
 	}
 	if acc.DType != want.DType || !SameDims(acc.Shape, want.Shape) {
 		return c.Fail(i, "an accumulator "+DefaultFormat.Dims(want.Shape)+" of "+want.DType.String(), acc)
 	}
 	return nil
+}
+
+// accumulated is the type of an accumulating op's result: its
+// accumulator's, in Acc (where the cube writes it) when that was still in
+// Vec.
+func accumulated(acc Type) Type {
+	t, ok := acc.(*TileType)
+	if !ok || t.Memory != MemVec {
+		return acc
+	}
+	return t.InMemory(MemAcc)
 }
 
 // biasRow requires argument i to be a Bias row [1, N] of acc's element
@@ -448,7 +465,7 @@ func init() {
 			if err := accumulatorLike(c, 0, want); err != nil {
 				return nil, err
 			}
-			return c.Args[0].Type(), nil
+			return accumulated(c.Args[0].Type()), nil
 		},
 	})
 	TileGemvBias = RegisterOp(&OpDef{

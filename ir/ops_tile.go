@@ -133,7 +133,7 @@ func init() {
 		Name: "tile.create", Class: ClassCompute, Category: "TileOp",
 		Doc:    "Create an uninitialised tile of shape and dtype in target_memory.",
 		Args:   []ArgSpec{{Name: "shape"}},
-		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},
+		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory, Default: MemVec}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},
 		// pl.tile.create([M, N], pl.FP32, ...): upstream's signature.
 		PositionalKwarg: "dtype",
 		Deduce: func(c *DeduceCtx) (Type, error) {

@@ -248,6 +248,18 @@ func implicitBlockLayout(shape []Expr) TileLayout {
 	return RowMajor
 }
 
+// InMemory is t in memory m, with the layout its shape has there; what
+// the view says of the data (valid shape, stride, pad) and the MemRef
+// stay.
+func (t *TileType) InMemory(m MemorySpace) *TileType {
+	v := t.EffectiveView()
+	im := ImplicitTileView(t.Shape, m)
+	v.BLayout, v.SLayout, v.Fractal = im.BLayout, im.SLayout, im.Fractal
+	c := NewTileType(t.Shape, t.DType, m, &v)
+	c.MemRef = t.MemRef
+	return c
+}
+
 // EffectiveView is the tile's view with its implicit layout filled in when
 // it has none; an empty ValidShape still means the whole shape.
 func (t *TileType) EffectiveView() TileView {

@@ -10,7 +10,9 @@ import (
 // InferTileMemorySpace gives every InCore tile whose memory space is still
 // unresolved the Vec space, and the layout its shape has there: on the
 // vector core every tile this project builds (loads, remote loads, staging
-// tiles, reductions) lives there.
+// tiles, reductions) lives there. A tile.create a loop carries into
+// another memory (an accumulator matmul_acc writes in Acc) is created
+// there instead (carriedCreates).
 func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 	return eachFunction(p, func(fn *ir.Function) (*ir.Function, error) {
 		if fn.Kind != ir.InCore {
@@ -21,17 +23,101 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 			if !ok || tt.Memory != ir.MemNone {
 				return nil, false
 			}
-			// The layout becomes the one the shape has in Vec; what the
-			// view says of the data (valid shape, stride, pad) stays.
-			v := tt.EffectiveView()
-			im := ir.ImplicitTileView(tt.Shape, ir.MemVec)
-			v.BLayout, v.SLayout, v.Fractal = im.BLayout, im.SLayout, im.Fractal
-			c := ir.NewTileType(tt.Shape, tt.DType, ir.MemVec, &v)
-			c.MemRef = tt.MemRef
-			return c, true
+			return tt.InMemory(ir.MemVec), true
 		})
+		fn, err := carriedCreates(fn)
+		if err != nil {
+			return nil, err
+		}
 		return moveOperands(fn)
 	})
+}
+
+// carriedCreates back-propagates the memory a loop body yields a carried
+// tile in to the loop's iter-arg, its result and its init, when the init
+// is a tile.create: `acc0 = pl.tile.create([16, 16], dtype=pl.FP32)` is in
+// Vec (the DSL's default), and a body accumulating into it with
+// tile.matmul_acc yields Acc, so acc0 is created in Acc (its target_memory
+// kwarg rewritten), as upstream's InferTileMemorySpace does. The loops are
+// looked at again until nothing moves, so an outer loop carrying an inner
+// one's result follows it.
+func carriedCreates(fn *ir.Function) (*ir.Function, error) {
+	creates := map[*ir.Var]bool{}
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		if a, ok := s.(*ir.AssignStmt); ok {
+			if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileCreate {
+				creates[a.Var] = true
+			}
+		}
+	})
+	to := map[*ir.Var]ir.MemorySpace{}
+	memOf := func(e ir.Expr) ir.MemorySpace {
+		if v, ok := ir.VarOf(e); ok {
+			if m, moved := to[v]; moved {
+				return m
+			}
+		}
+		if tt, ok := e.Type().(*ir.TileType); ok {
+			return tt.Memory
+		}
+		return ir.MemNone
+	}
+	for changed := true; changed; {
+		changed = false
+		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			ias, rvs := ir.LoopCarried(s)
+			y, ok := ir.LastYield(ir.LoopBody(s))
+			if len(ias) == 0 || !ok {
+				return
+			}
+			for k, ia := range ias {
+				init, isVar := ir.VarOf(ia.Init)
+				if !isVar || !creates[init] || k >= len(y.Values) || k >= len(rvs) {
+					continue
+				}
+				if m := memOf(y.Values[k]); m != ir.MemNone && m != memOf(ia.Init) {
+					to[init], to[&ia.Var], to[rvs[k]] = m, m, m
+					changed = true
+				}
+			}
+		})
+	}
+	if len(to) == 0 {
+		return fn, nil
+	}
+	g := retypeFunction(fn, func(v *ir.Var, t ir.Type) (ir.Type, bool) {
+		m, ok := to[v]
+		tt, tile := t.(*ir.TileType)
+		if !ok || !tile || tt.Memory == m {
+			return nil, false
+		}
+		return tt.InMemory(m), true
+	})
+	// The creates say where they create.
+	body, err := mapBlock(g.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
+		a, ok := s.(*ir.AssignStmt)
+		if !ok {
+			return []ir.Stmt{s}, nil
+		}
+		c, ok := a.Value.(*ir.Call)
+		if !ok || c.Op != ir.TileCreate {
+			return []ir.Stmt{s}, nil
+		}
+		m := a.Var.Type().(*ir.TileType).Memory
+		if cur, _ := c.Kwargs.Get("target_memory"); cur == m {
+			return []ir.Stmt{s}, nil
+		}
+		nc, err := ir.TileCreate.NewCall(c.Args, c.Kwargs.With("target_memory", m), c.Pos)
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Stmt{&ir.AssignStmt{StmtBase: a.StmtBase, Var: a.Var, Value: nc}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	g.Body = body
+	return g, nil
 }
 
 // moveOperands inserts, before each op that reads an operand from another

@@ -1712,11 +1712,25 @@ func TestPythonHelpers(t *testing.T) {
 // matmul_acc with init_cond: the accumulator, holding a stale product, is
 // overwritten where k0 == 0 and accumulated into after, on tiles (an scf.if over
 // pto.tmatmul and pto.tmatmul.acc) and on tensors (lowered to the same),
-// as written and compiled: c = a @ b, chunk by chunk.
+// as written and compiled: c = a @ b, chunk by chunk. A created
+// accumulator is created in Acc once its memory is inferred.
 func TestMatmulAccInitCond(t *testing.T) {
-	for _, name := range []string{"InitCond", "InitCondTensor"} {
+	for _, name := range []string{"InitCond", "InitCondCreate", "InitCondTensor"} {
 		prog, comp, text := authored(t, "init_cond.py", name, 1)
 		wantPTO(t, text, "scf.if %", "pto.tmatmul ins(", "} else {", "pto.tmatmul.acc ins(")
+		if name == "InitCondCreate" {
+			read := printer.Program(prog.IR())
+			placed := stageText(t, prog.IR(), "InferTileMemorySpace")
+			for _, c := range []struct{ text, want string }{
+				{read, "acc0: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)"},
+				{read, "acc_next: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc, a_l0, b_l0, k0 == 0)"},
+				{placed, "acc0: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)"},
+			} {
+				if !strings.Contains(c.text, c.want) {
+					t.Fatalf("want %s in\n%s", c.want, c.text)
+				}
+			}
+		}
 		writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
 			return []*tensor.Tensor{tensor.Randn(1, 16, 128), tensor.Randn(2, 128, 32), tensor.Zeros(ir.FP32, 16, 32)}
 		}, func(a []*tensor.Tensor, compiled bool) {

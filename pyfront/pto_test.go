@@ -92,7 +92,7 @@ func TestRegionAndAllToAllVPTO(t *testing.T) {
 	// The element, array, scatter, partial-combine, sort, compare and
 	// random emitters.
 	for file, names := range map[string][]string{"tile_elements.py": {"TileElements"}, "local_array.py": {"Histogram"},
-		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}, "random.py": {"RandomTiles", "RandomTensor"}, "reinterpret.py": {"Reinterpret", "ReinterpretTensor"}, "init_cond.py": {"InitCond", "InitCondTensor"},
+		"mscatter.py": {"Mscatter"}, "part_ops.py": {"PartOps"}, "valid_shapes.py": {"RuntimePrefix"}, "sort.py": {"SortRow"}, "compare.py": {"Compare", "TensorCompare"}, "random.py": {"RandomTiles", "RandomTensor"}, "reinterpret.py": {"Reinterpret", "ReinterpretTensor"}, "init_cond.py": {"InitCond", "InitCondCreate", "InitCondTensor"},
 		"vec_into_cube.py": {"VecIntoCube", "CubeRoundTrip", "TileOperands"}, "gather.py": {"GatherRows", "GatherLocal", "GatherMiddle", "GatherFirst"}, "gather_compare.py": {"Thresholds"},
 		"gather_row.py": {"GatherRowValid", "GatherRowLoop", "PagedGatherMat", "PagedGatherVec"}, "tile_subscript.py": {"TileSubscript"},
 		"split_aiv.py": {"ShardRows", "GatherBack", "shard_columns", "lanes_by_index"},

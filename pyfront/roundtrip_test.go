@@ -118,6 +118,23 @@ func roundTripStages(t *testing.T, name string, p *ir.Program) {
 	}
 }
 
+// stageText is p printed after the pipeline's pass named pass.
+func stageText(t *testing.T, p *ir.Program, pass string) string {
+	t.Helper()
+	pipe := passes.NewPipeline(p)
+	for !pipe.Done() {
+		st, _, err := pipe.Step()
+		if err != nil {
+			t.Fatalf("the pipeline fails at %s: %v", st.Name, err)
+		}
+		if st.Name == pass {
+			return st.Text
+		}
+	}
+	t.Fatalf("the pipeline has no pass %s", pass)
+	return ""
+}
+
 // TestRoundTripPipeline reads back every stage of every test program.
 func TestRoundTripPipeline(t *testing.T) {
 	for name, prog := range programs() {
