@@ -257,9 +257,9 @@ func init() {
 	})
 	TileMove = RegisterOp(&OpDef{
 		Name: "tile.move", Class: ClassMemory, Category: "TileOp",
-		Doc:    "Copy a tile into another on-chip memory (Mat to Left or Right, ...).",
+		Doc:    "Copy a tile into another on-chip memory (Mat to Left or Right, ...), blayout/slayout overriding the result's layout.",
 		Args:   []ArgSpec{{Name: "tile"}},
-		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory, Required: true}},
+		Kwargs: []KwargSpec{{Name: "target_memory", Kind: KwMemory, Required: true}, {Name: "blayout", Kind: KwTileLayout}, {Name: "slayout", Kind: KwTileLayout}},
 		Deduce: func(c *DeduceCtx) (Type, error) {
 			t, err := c.Tile(0)
 			if err != nil {
@@ -269,18 +269,41 @@ func init() {
 			if v, ok := c.Kwargs.Get("target_memory"); ok {
 				mem = v.(MemorySpace)
 			}
-			// The destination's own layout, the source's valid shape and
-			// pad, as upstream's move keeps them.
-			var view *TileView
-			if t.View != nil && (len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) || t.View.Pad != PadNull) {
-				v := ImplicitTileView(t.Shape, mem)
+			// The destination's layout where it has one of its own (Mat,
+			// Acc, Left and the scales are boxed), else the source's; Right
+			// is row_major whatever the shape; blayout/slayout override but
+			// for the scales, whose layout is the hardware's. The source's
+			// valid shape and pad stay. So upstream's move deduces it.
+			dst, flat := ImplicitTileView(t.Shape, mem), ImplicitTileView(t.Shape, MemNone)
+			v := TileView{BLayout: dst.BLayout, SLayout: dst.SLayout, Fractal: dst.Fractal}
+			if dst.BLayout == flat.BLayout && dst.SLayout == flat.SLayout && dst.Fractal == flat.Fractal {
+				src := t.EffectiveView()
+				v.BLayout, v.SLayout = src.BLayout, src.SLayout
+			}
+			if mem == MemRight {
+				v.BLayout = RowMajor
+			}
+			for _, k := range []struct {
+				name string
+				into *TileLayout
+			}{{"blayout", &v.BLayout}, {"slayout", &v.SLayout}} {
+				x, ok := c.Kwargs.Get(k.name)
+				if !ok {
+					continue
+				}
+				l := x.(TileLayout)
+				if (mem == MemLeftScale || mem == MemRightScale) && l != *k.into {
+					return nil, c.FailKwarg(k.name, fmt.Sprintf("%s, the hardware-fixed layout of %s", *k.into, mem), l)
+				}
+				*k.into = l
+			}
+			if t.View != nil {
 				if len(t.View.ValidShape) == len(t.Shape) && !SameDims(t.View.ValidShape, t.Shape) {
 					v.ValidShape = t.View.ValidShape
 				}
 				v.Pad = t.View.Pad
-				view = &v
 			}
-			return NewTileType(t.Shape, t.DType, mem, view), nil
+			return NewTileType(t.Shape, t.DType, mem, &v), nil
 		},
 	})
 	TileMatmul = RegisterOp(&OpDef{

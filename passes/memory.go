@@ -156,7 +156,13 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 				args = append([]ir.Expr(nil), c.Args...)
 			}
 			for _, to := range hops {
-				move, err := ir.TileMove.NewCall([]ir.Expr{a}, ir.Kwargs{{Key: "target_memory", Value: to}}, c.Pos)
+				kw := ir.Kwargs{{Key: "target_memory", Value: to}}
+				if from := a.Type().(*ir.TileType).Memory; from == ir.MemAcc && to == ir.MemVec {
+					// The cube-to-vector path lands the data ND in Vec,
+					// whatever its NZ form in Acc: upstream's move says so.
+					kw = append(kw, ir.Kwarg{Key: "blayout", Value: ir.RowMajor}, ir.Kwarg{Key: "slayout", Value: ir.NoneBox})
+				}
+				move, err := ir.TileMove.NewCall([]ir.Expr{a}, kw, c.Pos)
 				if err != nil {
 					return nil, err
 				}

@@ -1624,13 +1624,14 @@ func TestConvertingStores(t *testing.T) {
 }
 
 // A matmul's Acc result read by vector ops is moved to Vec first
-// (InferTileMemorySpace, the ops' Vec input), and the bias add and the
+// (InferTileMemorySpace, the ops' Vec input), landing ND there as
+// upstream's move says (blayout, slayout), and the bias add and the
 // scaling compute what they say, as written and compiled.
 func TestAccIntoVector(t *testing.T) {
 	prog, comp, text := authored(t, "mat_operands.py", "AccIntoVector", 1)
 	wantPTO(t, text, "pto.tmov ins(%mm : !pto.tile_buf<loc=acc", "outs(%mm_Vec : !pto.tile_buf<loc=vec")
 	st, ok := comp.Stage("InferTileMemorySpace")
-	if !ok || !strings.Contains(st.Text, "mm_Vec: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.move(mm, target_memory=pl.Mem.Vec)") {
+	if !ok || !strings.Contains(st.Text, "mm_Vec: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.move(mm, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)") {
 		t.Fatalf("InferTileMemorySpace moved no Acc operand to Vec:\n%s", st.Text)
 	}
 	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
