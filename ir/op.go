@@ -26,6 +26,9 @@ type ArgSpec struct {
 	// InferTileMemorySpace, as upstream's input memory constraints do. The
 	// zero value (DDR, which no tile is in) asks for nothing.
 	Memory MemorySpace
+	// AlsoIn are other memories the op reads this tile from as it is (a
+	// store takes Vec or Acc): no move is inserted for them.
+	AlsoIn []MemorySpace
 	// Int32 marks an argument whose bare integer literal PyPTO's IR
 	// builders make an INT32 constant (a peer, a signal value, a seed).
 	Int32 bool

@@ -83,8 +83,10 @@ func init() {
 	})
 	TileStore = RegisterOp(&OpDef{
 		Name: "tile.store", Class: ClassMemory, Category: "TileOp", ResultAlias: "output_tensor", MemRefFrom: "output_tensor", StoreUnit: "dma",
-		Doc:     "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
-		Args:    []ArgSpec{{Name: "tile"}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
+		Doc: "Store a Vec/Acc tile into a tensor at offsets; the result rebinds the tensor.",
+		// A Mat tile is moved to Vec first (InferTileMemorySpace), as
+		// upstream's input memory constraint {Vec, Acc} has it.
+		Args:    []ArgSpec{{Name: "tile", Memory: MemVec, AlsoIn: []MemorySpace{MemAcc}}, {Name: "offsets"}, {Name: "output_tensor", Effect: Write}, {Name: "shapes"}},
 		MinArgs: 3, MaxArgs: 4,
 		Kwargs:  []KwargSpec{{Name: "atomic", Kind: KwAtomic}},
 		Effects: atomicDestEffects(2),
@@ -93,8 +95,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if tile.Memory != MemNone && tile.Memory != MemVec && tile.Memory != MemAcc {
-				return nil, c.Fail(0, "a tile in Vec or Acc memory", tile)
+			if tile.Memory != MemNone && tile.Memory != MemVec && tile.Memory != MemAcc && tile.Memory != MemMat {
+				return nil, c.Fail(0, "a tile in Vec or Acc memory (or Mat, moved to Vec before the store)", tile)
 			}
 			t, err := c.TensorLike(2)
 			if err != nil {

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ptorepl/ptorepl/ir"
@@ -136,9 +137,10 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 		var moves []ir.Stmt
 		args := c.Args
 		for i, a := range c.Args {
-			want := c.Op.ArgSpecAt(i).Memory
+			spec := c.Op.ArgSpecAt(i)
+			want := spec.Memory
 			tt, ok := a.Type().(*ir.TileType)
-			if !ok || !movedFor(tt.Memory, want) {
+			if !ok || slices.Contains(spec.AlsoIn, tt.Memory) || !movedFor(tt.Memory, want) {
 				continue
 			}
 			base := "x"
@@ -195,12 +197,14 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 
 // movedFor reports whether a tile in memory from is moved before an op
 // that reads it from want: a cube operand from Mat to Left, Right or
-// Bias, a matmul's result in Acc to Vec for a vector op or (through Mat)
+// Bias, a Mat tile to Vec for a store, a matmul's result in Acc to Vec for a vector op or (through Mat)
 // to a cube operand's memory, a vector result (through Mat) to a cube
 // operand's memory.
 func movedFor(from, want ir.MemorySpace) bool {
 	switch from {
-	case ir.MemMat, ir.MemVec:
+	case ir.MemMat:
+		return want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias || want == ir.MemVec
+	case ir.MemVec:
 		return want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias
 	case ir.MemAcc:
 		return want == ir.MemVec || want == ir.MemLeft || want == ir.MemRight || want == ir.MemBias

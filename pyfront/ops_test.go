@@ -1623,6 +1623,26 @@ func TestConvertingStores(t *testing.T) {
 	})
 }
 
+// A tile stored from Mat is moved to Vec first (a store takes Vec or
+// Acc), keeping its NZ layout as upstream's move does, and the output is
+// the input, as written and compiled.
+func TestMatStore(t *testing.T) {
+	prog, comp, text := authored(t, "mat_operands.py", "MatStore", 1)
+	wantPTO(t, text, "pto.tmov ins(%x_mat : !pto.tile_buf<loc=mat", "outs(%x_mat_Vec : !pto.tile_buf<loc=vec")
+	st, ok := comp.Stage("InferTileMemorySpace")
+	want := "x_mat_Vec: pl.Tile[[16, 128], pl.BF16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(x_mat, target_memory=pl.Mem.Vec)"
+	if !ok || !strings.Contains(st.Text, want) {
+		t.Fatalf("InferTileMemorySpace did not move the Mat tile to Vec (%s):\n%s", want, st.Text)
+	}
+	writtenAndCompiled(t, prog, comp, 1, func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(1, 16, 128).To(ir.BF16), tensor.Zeros(ir.BF16, 16, 128)}
+	}, func(a []*tensor.Tensor, compiled bool) {
+		if !a[1].Equal(a[0]) {
+			t.Fatalf("compiled %v: out = %v, want x = %v", compiled, a[1], a[0])
+		}
+	})
+}
+
 // A matmul's Acc result read by vector ops is moved to Vec first
 // (InferTileMemorySpace, the ops' Vec input), landing ND there as
 // upstream's move says (blayout, slayout), and the bias add and the

@@ -1,5 +1,6 @@
 """Cube operands left in Mat: InferTileMemorySpace moves each to the
-memory the op reads it from (Left, Right, Bias), as upstream does."""
+memory the op reads it from (Left, Right, Bias), as upstream does; and a
+Mat tile stored, moved to Vec first."""
 
 import pypto.language as pl
 
@@ -102,3 +103,19 @@ class AccIntoCube:
         out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ):
         self.kernel(a, b, e, out)
+
+
+@pl.program
+class MatStore:
+    """A tile loaded to Mat and stored from there (upstream's
+    test_load_with_mat_kwarg): a store takes Vec or Acc, so
+    InferTileMemorySpace moves the tile to Vec first, its NZ layout kept."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 128], pl.BF16], out: pl.Out[pl.Tensor[[16, 128], pl.BF16]]):
+        x_mat = pl.load(x, [0, 0], [16, 128], target_memory=pl.Mem.Mat)
+        pl.store(x_mat, [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[16, 128], pl.BF16], out: pl.Out[pl.Tensor[[16, 128], pl.BF16]]):
+        self.kernel(x, out)
