@@ -139,28 +139,31 @@ func TestMemRefPlan(t *testing.T) {
 	}, 2, carry, ci, cp)
 	sameOutputs(couts)
 
-	// Without the copy (the plan's text yielding a1 itself), a1
-	// overwrites the a that b1 still reads: the result changes and the
-	// checker names the tile.
-	var kept []string
-	for _, line := range strings.Split(printer.Program(cp), "\n") {
-		if !strings.Contains(line, "a__carried:") {
-			kept = append(kept, strings.ReplaceAll(line, "a__carried", "a1"))
+	// withoutCopy runs the planned program as if it yielded value
+	// itself instead of a's copy: a tile overwrites the a still to be
+	// read, the result changes and the checker names the tile.
+	withoutCopy := func(where string, planned *ir.Program, value string, args []*tensor.Tensor, out int, want *tensor.Tensor, over string) {
+		t.Helper()
+		var kept []string
+		for _, line := range strings.Split(printer.Program(planned), "\n") {
+			if !strings.Contains(line, "a__carried:") {
+				kept = append(kept, strings.ReplaceAll(line, "a__carried", value))
+			}
+		}
+		hazard := readOne(t, where+" without the copy", strings.Join(kept, "\n"))
+		_, rep, err := checker.Run(context.Background(), hazard, args, checker.Options{Ranks: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Of(checker.KindTileOverlap)) == 0 || !strings.Contains(rep.String(), "tile "+over+" overwrote its own previous value") {
+			t.Fatalf("%s: want %s's overwrite of the carried a reported, got:\n%s", where, over, rep)
+		}
+		if args[out].Equal(want) {
+			t.Fatalf("%s: the hazard did not change the result", where)
 		}
 	}
-	hazard := readOne(t, "Carry without the copy", strings.Join(kept, "\n"))
-	a := []*tensor.Tensor{tensor.Randn(2, 16, 64), tensor.Full(ir.INDEX, 3, 1), tensor.Zeros(ir.FP32, 16, 64)}
-	_, rep, err := checker.Run(context.Background(), hazard, a, checker.Options{Ranks: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := rep.Of(checker.KindTileOverlap)
-	if len(found) != 1 || !strings.Contains(found[0].String(), "tile a1 overwrote its own previous value") {
-		t.Fatalf("want a1's overwrite of the carried a reported, got:\n%s", rep)
-	}
-	if a[2].Equal(couts[0]) {
-		t.Fatal("the hazard did not change the result")
-	}
+	// Without the copy, a1 overwrites the a that b1 still reads.
+	withoutCopy("Carry", cp, "a1", []*tensor.Tensor{tensor.Randn(2, 16, 64), tensor.Full(ir.INDEX, 3, 1), tensor.Zeros(ir.FP32, 16, 64)}, 2, couts[0], "a1")
 
 	// Swaps: a loop yielding its iter-arg p on (into q), and one swapping
 	// two iter-args, compute as written once planned, with a clean report.
@@ -202,24 +205,7 @@ func TestMemRefPlan(t *testing.T) {
 	}
 	fouts := runs(ifArgs, 1, carryIf, fi, fp)
 	sameOutputs(fouts)
-	kept = kept[:0]
-	for _, line := range strings.Split(printer.Program(fp), "\n") {
-		if !strings.Contains(line, "a__carried:") {
-			kept = append(kept, strings.ReplaceAll(line, "a__carried", "a2"))
-		}
-	}
-	hazard = readOne(t, "CarryIf without the copy", strings.Join(kept, "\n"))
-	a = ifArgs()
-	if _, rep, err = checker.Run(context.Background(), hazard, a, checker.Options{Ranks: 1}); err != nil {
-		t.Fatal(err)
-	}
-	found = rep.Of(checker.KindTileOverlap)
-	if len(found) == 0 || !strings.Contains(rep.String(), "tile a1 overwrote its own previous value") {
-		t.Fatalf("want a1's overwrite of the carried a reported, got:\n%s", rep)
-	}
-	if a[1].Equal(fouts[0]) {
-		t.Fatal("the hazard in a branch did not change the result")
-	}
+	withoutCopy("CarryIf", fp, "a2", ifArgs(), 1, fouts[0], "a1")
 
 	// A kernel whose tensors carry MemRefs and whose tiles carry none is
 	// planned, not taken for one InitMemRef has seen.
