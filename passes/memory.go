@@ -73,8 +73,8 @@ func carriedCreates(fn *ir.Function) (*ir.Function, error) {
 			}
 			for k, ia := range ias {
 				init, isVar := ir.VarOf(ia.Init)
-				if !isVar || !creates[init] || k >= len(y.Values) || k >= len(rvs) {
-					continue
+				if _, placed := to[init]; !isVar || !creates[init] || placed || k >= len(y.Values) || k >= len(rvs) {
+					continue // a create is placed once, so two loops cannot pull it back and forth
 				}
 				if m := memOf(y.Values[k]); m != ir.MemNone && m != memOf(ia.Init) {
 					to[init], to[&ia.Var], to[rvs[k]] = m, m, m
