@@ -197,9 +197,9 @@ func moveOperands(fn *ir.Function) (*ir.Function, error) {
 
 // movedFor reports whether a tile in memory from is moved before an op
 // that reads it from want: a cube operand from Mat to Left, Right or
-// Bias, a Mat tile to Vec for a store, a matmul's result in Acc to Vec for a vector op or (through Mat)
-// to a cube operand's memory, a vector result (through Mat) to a cube
-// operand's memory.
+// Bias, a Mat tile to Vec for a store, a matmul's result in Acc to Vec
+// for a vector op or (through Mat) to a cube operand's memory, a vector
+// result (through Mat) to a cube operand's memory.
 func movedFor(from, want ir.MemorySpace) bool {
 	switch from {
 	case ir.MemMat:
