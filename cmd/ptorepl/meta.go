@@ -33,7 +33,7 @@ func (r *repl) cmdPrint(arg string) error {
 	if arg == "" {
 		p := r.s.LastProgram()
 		if p == nil {
-			return fmt.Errorf("no program yet: build one with pl.NewProgram")
+			return errNoProgram
 		}
 		fmt.Fprintln(r.out, interp.FormatText(p))
 		return nil

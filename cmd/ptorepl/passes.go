@@ -45,7 +45,7 @@ func (r *repl) viewStepper() (*stepper, error) { return r.stepperIn(&r.viewer) }
 func (r *repl) stepperIn(slot **stepper) (*stepper, error) {
 	p := r.s.LastProgram()
 	if p == nil {
-		return nil, fmt.Errorf("no program yet: build one with pl.NewProgram")
+		return nil, errNoProgram
 	}
 	if *slot == nil || (*slot).Program() != p {
 		*slot = interp.NewStepper(p)
@@ -212,7 +212,7 @@ func (r *repl) cmdDiff(arg string) error {
 func (r *repl) cmdPTO(string) error {
 	p := r.s.LastProgram()
 	if p == nil {
-		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+		return errNoProgram
 	}
 	text, err := interp.PTOText(p)
 	if err != nil {
@@ -246,7 +246,7 @@ func (r *repl) cmdManifest(arg string) error {
 	}
 	p := r.s.LastProgram()
 	if p == nil {
-		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+		return errNoProgram
 	}
 	text, err := interp.ManifestText(p, n)
 	if err != nil {
@@ -280,7 +280,7 @@ func (r *repl) cmdRun(arg string) error {
 	n := *nf
 	p := r.s.LastProgram()
 	if p == nil {
-		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+		return errNoProgram
 	}
 	ctx, done := r.interruptible()
 	defer done()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -297,11 +298,29 @@ func (r *repl) cmdLoad(arg string) error {
 	// Read it here first: a bad file reports file:line:col and binds
 	// nothing. The cell then loads the file itself, so the files beside it
 	// that it imports are read from its directory.
-	if _, err := pl.LoadPython(fields[0]); err != nil {
+	mod, err := pl.LoadPython(fields[0])
+	if err != nil {
 		return err
 	}
 	if ok, _ := r.eval(interp.LoadPythonFile(name, fields[0])); !ok {
 		return fmt.Errorf("could not bind %s", name)
 	}
+	// A file of one program is what :step, :run and :pto then take, as
+	// if the user had asked the module for it.
+	var progs []string
+	for _, n := range mod.Names() {
+		if !mod.IsFactory(n) {
+			progs = append(progs, n)
+		}
+	}
+	if len(progs) == 1 {
+		if _, err := mod.Program(progs[0]); err == nil {
+			fmt.Fprintf(r.out, "%s is the last program: :step, :run and :pto take it\n", progs[0])
+		}
+	}
 	return nil
 }
+
+// errNoProgram is the answer of a command that needs a program before
+// there is one.
+var errNoProgram = errors.New(`no program yet: build one with pl.NewProgram, or take one from a :load-ed module with mod.Program("Name")`)

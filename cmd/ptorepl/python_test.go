@@ -88,6 +88,18 @@ func TestLoadCommand(t *testing.T) {
 	require.Contains(t, errOut.String(), "missing.py")
 }
 
+// TestLoadOneProgram: before any program, :step says how to get one; a
+// file of one program, :load-ed, is the program :step then takes.
+func TestLoadOneProgram(t *testing.T) {
+	in := strings.NewReader(":step\n:load ../../pyfront/testdata/authoring/branch_names.py\n:step ConvertTensorToTileOps\n")
+	var out, errOut bytes.Buffer
+	require.Equal(t, 1, run(nil, in, &out, &errOut), errOut.String())
+	require.Contains(t, errOut.String(), `no program yet: build one with pl.NewProgram, or take one from a :load-ed module with mod.Program("Name")`)
+	require.Contains(t, out.String(), "Branches is the last program: :step, :run and :pto take it")
+	require.Contains(t, out.String(), "[6] ConvertTensorToTileOps")
+	require.Contains(t, out.String(), "+            y__tile: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.add(x__tile, x__tile)")
+}
+
 // TestRunPythonFactoryArgs: --args binds a factory entry's parameters in
 // order (an int, a bool); the factory's program runs, and a non-factory
 // entry given --args is refused.

@@ -29,7 +29,7 @@ func (r *repl) cmdVerify(arg string) error {
 	}
 	p := r.s.LastProgram()
 	if p == nil {
-		return fmt.Errorf("no program yet: build one with pl.NewProgram")
+		return errNoProgram
 	}
 	ctx, done := r.interruptible()
 	defer done()
