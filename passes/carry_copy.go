@@ -29,8 +29,10 @@ import (
 // branch yielding another iter-arg) puts the slot at risk. Upstream's
 // MemoryReuse resolves such hazards with moves; ptorepl has no
 // MemoryReuse, so InitMemRef does it before giving out buffers. A value
-// a nested loop defines is not looked into; the simulator reports an
-// overwrite there as a tile-overlap.
+// an inner loop defines is the one its body yields last, written on every
+// iteration of that body: a read of the iter-arg anywhere in it puts the
+// slot at risk. The simulator reports any overwrite these miss as a
+// tile-overlap.
 func keepCarried(fn *ir.Function) (*ir.Function, error) {
 	names := newNamer(fn)
 	body, err := mapBlock(fn.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
@@ -113,7 +115,8 @@ func keepCarried(fn *ir.Function) (*ir.Function, error) {
 // next iteration while the block still reads ia afterwards: ia is read
 // after the statement defining the value, or the value is another
 // iter-arg, or the value is an if's result and one of its branches is at
-// risk for the value it yields.
+// risk for the value it yields, or the value is an inner loop's result and
+// that loop's body reads ia at all (or is at risk itself).
 func carriedAtRisk(stmts []ir.Stmt, yielded ir.Expr, ia *ir.Var, iterArg map[*ir.Var]bool) bool {
 	v, ok := ir.VarOf(yielded)
 	if !ok || v == ia {
@@ -130,14 +133,34 @@ func carriedAtRisk(stmts []ir.Stmt, yielded ir.Expr, ia *ir.Var, iterArg map[*ir
 		if readsAfter(stmts[at+1:], ia) {
 			return true
 		}
-		iff, ok := st.(*ir.IfStmt) // its k-th result is v
-		if !ok {
-			return false
-		}
-		for _, arm := range []ir.Stmt{iff.Then, iff.Else} {
-			if y, ok := ir.LastYield(arm); ok && k < len(y.Values) && carriedAtRisk(ir.Flatten(arm), y.Values[k], ia, iterArg) {
-				return true
+		switch x := st.(type) {
+		case *ir.IfStmt: // its k-th result is v
+			for _, arm := range []ir.Stmt{x.Then, x.Else} {
+				if y, ok := ir.LastYield(arm); ok && k < len(y.Values) && carriedAtRisk(ir.Flatten(arm), y.Values[k], ia, iterArg) {
+					return true
+				}
 			}
+		case *ir.ForStmt, *ir.WhileStmt:
+			// v is the loop's result: the value its body yields last, in
+			// the buffer of the statement that wrote it, which runs again
+			// on every iteration; so any read of ia in the body, before
+			// or after that statement, may read the overwritten bytes.
+			inner, rvs := ir.LoopCarried(x)
+			j := slices.Index(rvs, v)
+			y, ok := ir.LastYield(ir.LoopBody(x))
+			if j < 0 || !ok || j >= len(y.Values) {
+				return false
+			}
+			u, _ := ir.VarOf(y.Values[j])
+			if u == nil {
+				return false
+			}
+			if j < len(inner) && u == &inner[j].Var {
+				// Carried through unchanged: the init, in its own buffer.
+				return carriedAtRisk(stmts, inner[j].Init, ia, iterArg)
+			}
+			body := ir.Flatten(ir.LoopBody(x))
+			return readsAfter(body, ia) || carriedAtRisk(body, u, ia, iterArg)
 		}
 		return false
 	}

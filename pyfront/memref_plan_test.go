@@ -207,6 +207,28 @@ func TestMemRefPlan(t *testing.T) {
 	sameOutputs(fouts)
 	withoutCopy("CarryIf", fp, "a2", ifArgs(), 1, fouts[0], "a1")
 
+	// An inner loop's result is the tile its body wrote last, and that
+	// body reads a on every iteration: a is carried on in a copy.
+	carryNested := prog("CarryNested")
+	ni, err := passes.InitMemRef(carryNested)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := printer.Program(ni); !strings.Contains(text, "pl.yield_(a__carried)") {
+		t.Fatalf("c_out is not carried on in a copy:\n%s", text)
+	}
+	np, err := passes.AllocateMemoryAddr(ni)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, "CarryNested after AllocateMemoryAddr", np)
+	nestedArgs := func() []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Randn(5, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
+	}
+	nouts := runs(nestedArgs, 1, carryNested, ni, np)
+	sameOutputs(nouts)
+	withoutCopy("CarryNested", np, "c_out", nestedArgs(), 1, nouts[0], "c1")
+
 	// A kernel whose tensors carry MemRefs and whose tiles carry none is
 	// planned, not taken for one InitMemRef has seen.
 	ai, err := passes.InitMemRef(prog("Annotated"))

@@ -9,7 +9,8 @@ AllocateMemoryAddr then makes of it: each buffer at its address, the slice
 at its offset past it. Carry carries two tiles through a for loop and one
 through a while loop, whose results print without their types. CarryIf
 carries tiles that an if defines, and each branch reads the iter-arg after
-writing the value it yields.
+writing the value it yields. CarryNested carries an inner loop's result,
+whose body reads the outer iter-arg on every iteration.
 """
 import pypto.language as pl
 
@@ -135,6 +136,25 @@ class CarryIf:
             a_out, b_out = pl.yield_(a2, b2)
         s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a_out, b_out)
         r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(s, [0, 0], y)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        r: pl.Tensor[[16, 64], pl.FP32] = self.kernel(x, y)
+        return r
+
+
+@pl.program
+class CarryNested:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        a0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        for i, (a,) in pl.range(3, init_values=(a0,)):
+            for j, (c,) in pl.range(2, init_values=(a,)):
+                c1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(c, a)
+                c_out = pl.yield_(c1)
+            a_out = pl.yield_(c_out)
+        r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(a_out, [0, 0], y)
         return r
 
     @pl.function(type=pl.FunctionType.Orchestration)
