@@ -39,9 +39,11 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 // is a tile.create: `acc0 = pl.tile.create([16, 16], dtype=pl.FP32)` is in
 // Vec (the DSL's default), and a body accumulating into it with
 // tile.matmul_acc yields Acc, so acc0 is created in Acc (its target_memory
-// kwarg rewritten), as upstream's InferTileMemorySpace does. The loops are
-// looked at again until nothing moves, so an outer loop carrying an inner
-// one's result follows it.
+// kwarg rewritten), as upstream's InferTileMemorySpace does; so is a
+// create an op accumulates into directly (its result the create's storage,
+// OpDef.ResultAlias), upstream's demand reaching a retargetable producer.
+// The statements are looked at again until nothing moves, so an outer loop
+// carrying an inner one's result follows it.
 func carriedCreates(fn *ir.Function) (*ir.Function, error) {
 	creates := map[*ir.Var]bool{}
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
@@ -66,6 +68,19 @@ func carriedCreates(fn *ir.Function) (*ir.Function, error) {
 	for changed := true; changed; {
 		changed = false
 		ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+			// An op whose result is its argument's storage (a matmul_acc's
+			// accumulator) places a create it is given where it writes.
+			if a, ok := s.(*ir.AssignStmt); ok {
+				if c, ok := a.Value.(*ir.Call); ok && c.Op != nil && c.Op.AliasedArg() >= 0 {
+					src, isVar := ir.VarOf(c.Args[c.Op.AliasedArg()])
+					if _, placed := to[src]; isVar && creates[src] && !placed {
+						if m := memOf(a.Var); m != ir.MemNone && m != memOf(src) {
+							to[src] = m
+							changed = true
+						}
+					}
+				}
+			}
 			ias, rvs := ir.LoopCarried(s)
 			y, ok := ir.LastYield(ir.LoopBody(s))
 			if len(ias) == 0 || !ok {

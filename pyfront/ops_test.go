@@ -2746,40 +2746,50 @@ class Made:
 	}
 }
 
-// A tile.create two loops carry, one accumulating into it in Acc and one
-// adding to it in Vec, is placed once: InferTileMemorySpace ends, and the
-// create holds the first loop's memory.
-func TestCreateCarriedByTwoLoops(t *testing.T) {
-	src := `import pypto.language as pl
+// A tile.create an op accumulates into (directly, or through a loop that
+// carries it) is created in Acc by InferTileMemorySpace; one that two loops
+// carry, one accumulating into it in Acc and one adding to it in Vec, is
+// placed once, and the pass ends.
+func TestCreatesPlacedWhereWritten(t *testing.T) {
+	const head = `import pypto.language as pl
 
 @pl.program
-class TwoLoops:
+class P:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, a: pl.Tensor[[16, 32], pl.FP32], b: pl.Tensor[[32, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
         acc0 = pl.tile.create([16, 16], dtype=pl.FP32)
-        for k, (acc,) in pl.range(2, init_values=(acc0,)):
-            a_l = pl.move(pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
-            b_r = pl.move(pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
+        a_l = pl.move(pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
+        b_r = pl.move(pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
+`
+	for _, c := range []struct{ name, body string }{
+		{"direct", `        summed = pl.matmul_acc(acc0, a_l, b_r, init_cond=True)
+        pl.store(summed, [0, 0], out)
+`},
+		{"two loops", `        for k, (acc,) in pl.range(2, init_values=(acc0,)):
             acc_next = pl.matmul_acc(acc, a_l, b_r, init_cond=(k == 0))
             summed = pl.yield_(acc_next)
         for j, (v,) in pl.range(2, init_values=(acc0,)):
             v_next = pl.add(v, v)
             doubled = pl.yield_(v_next)
         pl.store(summed, [0, 0], out)
-`
-	mod, err := pyfront.Parse("two_loops.py", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := mod.Program("TwoLoops")
-	if err != nil {
-		t.Fatal(err)
-	}
-	placed, err := passes.InferTileMemorySpace(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := printer.Program(placed); !strings.Contains(text, "acc0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)") {
-		t.Fatalf("want acc0 created in Acc once:\n%s", text)
+`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mod, err := pyfront.Parse("creates.py", []byte(head+c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := mod.Program("P")
+			if err != nil {
+				t.Fatal(err)
+			}
+			placed, err := passes.InferTileMemorySpace(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := printer.Program(placed); !strings.Contains(text, "acc0: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)") {
+				t.Fatalf("want acc0 created in Acc:\n%s", text)
+			}
+		})
 	}
 }
