@@ -181,53 +181,43 @@ func TestMemRefPlan(t *testing.T) {
 		return []*tensor.Tensor{tensor.Randn(3, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
 	}, 1, swap, si, sp))
 
-	// A carried value an if defines lives in the buffer of the branch that
-	// yielded it, and both branches read a after writing theirs: a is
-	// carried on in a copy, and the plan computes as written. Without the
-	// copy (the plan yielding a2 itself) it does not, and the checker says
-	// which tile overwrote the carried one.
-	carryIf := prog("CarryIf")
-	fi, err := passes.InitMemRef(carryIf)
-	if err != nil {
-		t.Fatal(err)
+	// Kernels whose carried a is at risk where the value carried on is
+	// defined: each gets a copy (its text shows the yield of
+	// a__carried), its plan computes as written, and without the copy (the
+	// plan yielding value itself) it does not, the checker naming the
+	// tile that overwrote a.
+	for _, c := range []struct {
+		name, yield, value, over string
+		seed                     int64
+	}{
+		// A carried value an if defines lives in the buffer of the
+		// branch that yielded it, and both branches read a after writing
+		// theirs.
+		{"CarryIf", "pl.yield_(a__carried, b2)", "a2", "a1", 4},
+		// An inner loop's result is the tile its body wrote last, and
+		// that body reads a on every iteration.
+		{"CarryNested", "pl.yield_(a__carried)", "c_out", "c1", 5},
+	} {
+		written := prog(c.name)
+		initialized, err := passes.InitMemRef(written)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := printer.Program(initialized); !strings.Contains(text, "a__carried: pl.Tile") || !strings.Contains(text, c.yield) {
+			t.Fatalf("%s: %s is not carried on in a copy:\n%s", c.name, c.value, text)
+		}
+		planned, err := passes.AllocateMemoryAddr(initialized)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, c.name+" after AllocateMemoryAddr", planned)
+		args := func() []*tensor.Tensor {
+			return []*tensor.Tensor{tensor.Randn(c.seed, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
+		}
+		outs := runs(args, 1, written, initialized, planned)
+		sameOutputs(outs)
+		withoutCopy(c.name, planned, c.value, args(), 1, outs[0], c.over)
 	}
-	if text := printer.Program(fi); !strings.Contains(text, "= pl.tile.move(a2, target_memory=pl.Mem.Vec)") ||
-		!strings.Contains(text, "pl.yield_(a__carried, b2)") {
-		t.Fatalf("a2 is not carried on in a copy:\n%s", text)
-	}
-	fp, err := passes.AllocateMemoryAddr(fi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roundTrip(t, "CarryIf after AllocateMemoryAddr", fp)
-	ifArgs := func() []*tensor.Tensor {
-		return []*tensor.Tensor{tensor.Randn(4, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
-	}
-	fouts := runs(ifArgs, 1, carryIf, fi, fp)
-	sameOutputs(fouts)
-	withoutCopy("CarryIf", fp, "a2", ifArgs(), 1, fouts[0], "a1")
-
-	// An inner loop's result is the tile its body wrote last, and that
-	// body reads a on every iteration: a is carried on in a copy.
-	carryNested := prog("CarryNested")
-	ni, err := passes.InitMemRef(carryNested)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := printer.Program(ni); !strings.Contains(text, "pl.yield_(a__carried)") {
-		t.Fatalf("c_out is not carried on in a copy:\n%s", text)
-	}
-	np, err := passes.AllocateMemoryAddr(ni)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roundTrip(t, "CarryNested after AllocateMemoryAddr", np)
-	nestedArgs := func() []*tensor.Tensor {
-		return []*tensor.Tensor{tensor.Randn(5, 16, 64), tensor.Zeros(ir.FP32, 16, 64)}
-	}
-	nouts := runs(nestedArgs, 1, carryNested, ni, np)
-	sameOutputs(nouts)
-	withoutCopy("CarryNested", np, "c_out", nestedArgs(), 1, nouts[0], "c1")
 
 	// A kernel whose tensors carry MemRefs and whose tiles carry none is
 	// planned, not taken for one InitMemRef has seen.
