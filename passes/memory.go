@@ -30,8 +30,32 @@ func InferTileMemorySpace(p *ir.Program) (*ir.Program, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := accumulatorsInAcc(fn); err != nil {
+			return nil, err
+		}
 		return moveOperands(fn)
 	})
+}
+
+// accumulatorsInAcc refuses an op that accumulates into a Vec tile this
+// pass could not place in Acc (a create it carries or is given is placed;
+// a computed tile, a pl.full, is not): the cube accumulates in Acc only.
+func accumulatorsInAcc(fn *ir.Function) error {
+	var err error
+	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
+		c := ir.StmtCall(s)
+		if err != nil || c == nil || c.Op == nil || c.Op.AliasedArg() < 0 {
+			return
+		}
+		res, ok := c.Type().(*ir.TileType)
+		acc, isTile := c.Args[c.Op.AliasedArg()].Type().(*ir.TileType)
+		if ok && isTile && res.Memory == ir.MemAcc && acc.Memory == ir.MemVec {
+			err = &ir.TypeError{Op: c.Op.Name, Arg: c.Op.ArgName(c.Op.AliasedArg()), Pos: c.Pos,
+				Expected: "an accumulator in Acc memory (a pl.tile.create, which InferTileMemorySpace places there, or a tile created with target_memory=pl.Mem.Acc)",
+				Given:    acc.String()}
+		}
+	})
+	return err
 }
 
 // carriedCreates back-propagates the memory a loop body yields a carried

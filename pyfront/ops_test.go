@@ -2749,7 +2749,8 @@ class Made:
 // A tile.create an op accumulates into (directly, or through a loop that
 // carries it) is created in Acc by InferTileMemorySpace; one that two loops
 // carry, one accumulating into it in Acc and one adding to it in Vec, is
-// placed once, and the pass ends.
+// placed once, and the pass ends. An accumulator computed in Vec (a
+// pl.tile.full) cannot be placed: the pass says so at its line.
 func TestCreatesPlacedWhereWritten(t *testing.T) {
 	const head = `import pypto.language as pl
 
@@ -2761,10 +2762,14 @@ class P:
         a_l = pl.move(pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Left)
         b_r = pl.move(pl.load(b, [0, 0], [32, 16], target_memory=pl.Mem.Mat), target_memory=pl.Mem.Right)
 `
-	for _, c := range []struct{ name, body string }{
+	for _, c := range []struct{ name, body, err string }{
 		{"direct", `        summed = pl.matmul_acc(acc0, a_l, b_r, init_cond=True)
         pl.store(summed, [0, 0], out)
-`},
+`, ""},
+		{"computed", `        zero = pl.tile.full([16, 16], 0.0, dtype=pl.FP32)
+        summed = pl.matmul_acc(zero, a_l, b_r)
+        pl.store(summed, [0, 0], out)
+`, "creates.py:11:18: tile.matmul_acc: argument 'acc': expected an accumulator in Acc memory (a pl.tile.create, which InferTileMemorySpace places there, or a tile created with target_memory=pl.Mem.Acc), given pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]"},
 		{"two loops", `        for k, (acc,) in pl.range(2, init_values=(acc0,)):
             acc_next = pl.matmul_acc(acc, a_l, b_r, init_cond=(k == 0))
             summed = pl.yield_(acc_next)
@@ -2772,7 +2777,7 @@ class P:
             v_next = pl.add(v, v)
             doubled = pl.yield_(v_next)
         pl.store(summed, [0, 0], out)
-`},
+`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mod, err := pyfront.Parse("creates.py", []byte(head+c.body))
@@ -2784,6 +2789,12 @@ class P:
 				t.Fatal(err)
 			}
 			placed, err := passes.InferTileMemorySpace(p)
+			if c.err != "" {
+				if err == nil || !strings.HasSuffix(err.Error(), c.err) {
+					t.Fatalf("got %v, want ...%s", err, c.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
