@@ -259,28 +259,7 @@ func factsOf(body ir.Stmt) *scopeFacts {
 			}
 		}
 	}, func(st ir.Stmt) {
-		var es []ir.Expr
-		switch x := st.(type) {
-		case *ir.ReturnStmt:
-			es = x.Values
-		case *ir.YieldStmt:
-			es = x.Values
-		case *ir.IfStmt:
-			es = []ir.Expr{x.Cond}
-		case *ir.ForStmt:
-			es = []ir.Expr{x.Start, x.Stop, x.Step}
-			for _, ia := range x.IterArgs {
-				es = append(es, ia.Init)
-			}
-		case *ir.WhileStmt:
-			es = []ir.Expr{x.Cond}
-			for _, ia := range x.IterArgs {
-				es = append(es, ia.Init)
-			}
-		case *ir.AssignStmt:
-			es = []ir.Expr{x.Value}
-		}
-		for _, e := range es {
+		for _, e := range stmtExprs(st) {
 			if v, ok := ir.VarOf(e); ok {
 				f.read[v] = true
 			}

@@ -610,7 +610,12 @@ func withBody(fn *ir.Function, body ir.Stmt) *ir.Function {
 
 // stmtUses reports whether the expressions of s itself (not of its nested
 // statements) read v.
-func stmtUses(s ir.Stmt, v *ir.Var) bool {
+func stmtUses(s ir.Stmt, v *ir.Var) bool { return exprsUse(stmtExprs(s), v) }
+
+// stmtExprs are the expressions of s itself, not of its nested
+// statements: a loop's bounds and inits, an if's condition, a scope's
+// core count, dependencies and dumps.
+func stmtExprs(s ir.Stmt) []ir.Expr {
 	var es []ir.Expr
 	switch x := s.(type) {
 	case *ir.AssignStmt:
@@ -639,7 +644,7 @@ func stmtUses(s ir.Stmt, v *ir.Var) bool {
 		}
 		es = append(append(append(es, x.Deps...), x.NoDepArgs...), x.Dumps...)
 	}
-	return exprsUse(es, v)
+	return es
 }
 
 // exprsUse reports whether any of es reads v.
