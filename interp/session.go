@@ -643,29 +643,10 @@ func (s *Session) selectorHelp(ce *CellError) {
 	}
 	t := v.Type()
 	ce.Msg = fmt.Sprintf("%s.%s undefined (type %s has no field or method %s", recv[1], name, t, name)
-	if near := closest(name, members(t)); near != "" {
+	if near := closest(name, typeMembers(t)); near != "" {
 		ce.Msg += ", but does have " + near
 	}
 	ce.Msg += ")"
-}
-
-// members are the exported methods and fields of values of type t.
-func members(t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumMethod(); i++ {
-		out = append(out, t.Method(i).Name)
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() == reflect.Struct {
-		for i := 0; i < t.NumField(); i++ {
-			if f := t.Field(i); f.IsExported() {
-				out = append(out, f.Name)
-			}
-		}
-	}
-	return out
 }
 
 // closest is the one of names nearest to name: the same but for case, or
