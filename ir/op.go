@@ -141,6 +141,11 @@ type OpDef struct {
 	// its own, even where ResultAlias says it rebinds an argument (a
 	// collective's target, a scalar write).
 	MemRefFrom string
+	// RetargetableMemory marks an op whose target_memory kwarg
+	// InferTileMemorySpace may rewrite to the memory its result is used in
+	// (upstream's HasRetargetableMemoryKwarg): a tile.create a matmul_acc
+	// accumulates into is created in Acc.
+	RetargetableMemory bool
 	// ReadsAcc marks a tile op that takes a cube result in Acc memory as it
 	// is (a cast is the fixpipe's conversion on the way out of Acc); other
 	// vector ops read Vec, so ConvertTensorToTileOps moves an Acc operand

@@ -132,7 +132,7 @@ func init() {
 		},
 	})
 	TileCreate = RegisterOp(&OpDef{
-		Name: "tile.create", Class: ClassCompute, Category: "TileOp",
+		Name: "tile.create", Class: ClassCompute, Category: "TileOp", RetargetableMemory: true,
 		Doc:    "Create an uninitialised tile of shape and dtype in target_memory.",
 		Args:   []ArgSpec{{Name: "shape"}},
 		Kwargs: []KwargSpec{{Name: "dtype", Kind: KwDType, Required: true}, {Name: "target_memory", Kind: KwMemory, Default: MemVec}, {Name: "transpose", Kind: KwBool}, {Name: "flat_layout", Kind: KwBool}},

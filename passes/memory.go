@@ -69,10 +69,10 @@ func accumulatorsInAcc(fn *ir.Function) error {
 // The statements are looked at again until nothing moves, so an outer loop
 // carrying an inner one's result follows it.
 func carriedCreates(fn *ir.Function) (*ir.Function, error) {
-	creates := map[*ir.Var]bool{}
+	creates := map[*ir.Var]bool{} // results of ops whose target_memory may move
 	ir.WalkStmt(fn.Body, nil, func(s ir.Stmt) {
 		if a, ok := s.(*ir.AssignStmt); ok {
-			if c, ok := a.Value.(*ir.Call); ok && c.Op == ir.TileCreate {
+			if c, ok := a.Value.(*ir.Call); ok && c.Op != nil && c.Op.RetargetableMemory {
 				creates[a.Var] = true
 			}
 		}
@@ -133,21 +133,21 @@ func carriedCreates(fn *ir.Function) (*ir.Function, error) {
 		}
 		return tt.InMemory(m), true
 	})
-	// The creates say where they create.
+	// The retargeted ops say where they create.
 	body, err := mapBlock(g.Body, func(s ir.Stmt) ([]ir.Stmt, error) {
 		a, ok := s.(*ir.AssignStmt)
 		if !ok {
 			return []ir.Stmt{s}, nil
 		}
 		c, ok := a.Value.(*ir.Call)
-		if !ok || c.Op != ir.TileCreate {
+		if !ok || c.Op == nil || !c.Op.RetargetableMemory {
 			return []ir.Stmt{s}, nil
 		}
 		m := a.Var.Type().(*ir.TileType).Memory
 		if cur, _ := c.Kwargs.Get("target_memory"); cur == m {
 			return []ir.Stmt{s}, nil
 		}
-		nc, err := ir.TileCreate.NewCall(c.Args, c.Kwargs.With("target_memory", m), c.Pos)
+		nc, err := c.Op.NewCall(c.Args, c.Kwargs.With("target_memory", m), c.Pos)
 		if err != nil {
 			return nil, err
 		}
